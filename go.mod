@@ -1,0 +1,3 @@
+module github.com/unitd/unitd
+
+go 1.26
