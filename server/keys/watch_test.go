@@ -1,0 +1,194 @@
+package keys
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// eventually polls cond until it holds or the one-second budget for
+// propagating a change to a running server is spent.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not seen within 1s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu sync.Mutex // guards b
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// startWatcher runs a Watcher on path until the test ends.
+func startWatcher(t *testing.T, path string, poll time.Duration) (*Watcher, *syncBuffer) {
+	t.Helper()
+	var logs syncBuffer
+	w, err := NewWatcher(path, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.poll = poll
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- w.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	return w, &logs
+}
+
+func TestWatcher(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		poll time.Duration
+	}{
+		{"fsnotify", time.Hour}, // the poll never fires: fsnotify alone
+		{"poll", pollInterval},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "keys.json")
+			store := &Store{Path: path}
+			w, logs := startWatcher(t, path, tt.poll)
+			if n := w.Current().Len(); n != 0 {
+				t.Fatalf("missing file gives %d keys, want 0", n)
+			}
+			if st := w.Status(); st.Err != nil || st.LoadedAt.IsZero() {
+				t.Fatalf("missing file: status %+v, want loaded without error", st)
+			}
+			auth := func(key string) error {
+				_, err := w.Current().Authenticate(key, EnvTest, time.Now())
+				return err
+			}
+
+			key, rec, err := store.Create("ci", EnvTest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "created key", func() bool { return auth(key) == nil })
+
+			if err := store.Revoke(rec.ID); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "revocation", func() bool { return errors.Is(auth(key), ErrUnknown) })
+
+			// Expiry: rotate with a grace period; the old key carries its
+			// expiry into the running set.
+			key2, rec2, err := store.Create("billing", EnvTest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := store.Rotate(rec2.ID, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "rotation", func() bool { return w.Current().Len() == 3 })
+			if err := auth(key2); err != nil {
+				t.Errorf("old key during grace: %v", err)
+			}
+			if _, err := w.Current().Authenticate(key2, EnvTest, time.Now().Add(time.Hour)); !errors.Is(err, ErrUnknown) {
+				t.Errorf("old key after grace: err = %v, want ErrUnknown", err)
+			}
+
+			// A malformed file keeps the last good set and is reported.
+			if err := os.WriteFile(path, []byte(`{"version":1,"keys":[`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "load error", func() bool { return w.Status().Err != nil })
+			if err := auth(key2); err != nil {
+				t.Errorf("after a bad write the last good set should still serve: %v", err)
+			}
+			if !strings.Contains(logs.String(), "keeping previous keys") {
+				t.Errorf("load error not logged; logs:\n%s", logs)
+			}
+
+			// Repairing the file clears the error.
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			key3, _, err := store.Create("fresh", EnvTest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "repair", func() bool { return auth(key3) == nil })
+			if st := w.Status(); st.Err != nil || st.Keys != 1 {
+				t.Errorf("status after repair: %+v", st)
+			}
+			if auth(key2) == nil {
+				t.Error("key from the replaced file still accepted")
+			}
+			for _, k := range []string{key, key2, key3} {
+				if strings.Contains(logs.String(), k[8:]) {
+					t.Error("a key was logged")
+				}
+			}
+		})
+	}
+}
+
+func TestNewWatcherBadFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if err := os.WriteFile(path, []byte("not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewWatcher(path, nil); err == nil {
+		t.Fatal("NewWatcher accepted a malformed file")
+	}
+}
+
+func TestWatcherReload(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	w, err := NewWatcher(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := (&Store{Path: path}).Create("ci", EnvTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not running: nothing changes until Reload.
+	if w.Current().Len() != 0 {
+		t.Fatal("set changed without Run or Reload")
+	}
+	if err := w.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Current().Authenticate(key, EnvTest, time.Now()); err != nil {
+		t.Errorf("after Reload: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Reload(); err == nil {
+		t.Error("Reload of a bad file returned nil")
+	}
+	if w.Current().Len() != 1 || w.Status().Err == nil {
+		t.Errorf("bad reload: %d keys, status %+v; want last good set and an error", w.Current().Len(), w.Status())
+	}
+}
