@@ -2,6 +2,11 @@ module github.com/unitd/unitd
 
 go 1.26
 
-require github.com/fsnotify/fsnotify v1.10.1
+require (
+	github.com/cockroachdb/apd/v3 v3.2.3
+	github.com/expr-lang/expr v1.17.8
+	github.com/fsnotify/fsnotify v1.10.1
+	go.yaml.in/yaml/v3 v3.0.6
+)
 
 require golang.org/x/sys v0.13.0 // indirect

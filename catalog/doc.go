@@ -1,0 +1,14 @@
+// Package catalog reads unit catalogs written in YAML and compiles them
+// with the engine.
+//
+// A catalog is a directory of YAML files, one per category (see
+// README.md in this directory for the format). Load reads every *.yaml
+// file of a file system, decodes it strictly — unknown or repeated keys are
+// errors — keeping the line and column of every item, and hands the result
+// to engine.Build. All problems are reported at once, each as
+// "file:line:col: message".
+//
+// The catalog shipped with unitd lives in data/ and is embedded in the
+// binary (Embedded). A Watcher reloads a catalog directory when it changes
+// and publishes only catalogs that compiled without error.
+package catalog

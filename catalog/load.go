@@ -1,0 +1,346 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/unitd/unitd/engine"
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads every *.yaml file at the top of fsys and compiles them into a
+// graph. It returns all problems found, each located as file:line:col;
+// the graph is nil when there is any.
+func Load(fsys fs.FS) (*engine.Graph, []error) {
+	spec, errs := LoadSpec(fsys)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return engine.Build(spec)
+}
+
+// LoadSpec reads and decodes the catalog without compiling it.
+func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
+	var spec engine.Spec
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return spec, []error{fmt.Errorf("listing catalog files: %w", err)}
+	}
+	if len(names) == 0 {
+		return spec, []error{fmt.Errorf("catalog has no *.yaml files")}
+	}
+	sort.Strings(names)
+	var errs []error
+	h := sha256.New()
+	for _, name := range names {
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: reading: %w", name, err))
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(src))
+		h.Write(src)
+		cs, ferrs := ParseFile(name, src)
+		errs = append(errs, ferrs...)
+		if cs != nil {
+			spec.Categories = append(spec.Categories, *cs)
+		}
+	}
+	spec.Version = hex.EncodeToString(h.Sum(nil))[:16]
+	return spec, errs
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// ParseFile decodes one category file. name is used in error positions.
+func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		o := engine.Origin{File: name, Line: 1, Column: 1}
+		msg := err.Error()
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			o.Line, _ = strconv.Atoi(m[1])
+			msg = "YAML syntax: " + m[2]
+		}
+		return nil, []error{&engine.SpecError{Origin: o, Message: msg}}
+	}
+	d := &decoder{file: name}
+	if len(root.Content) == 0 {
+		d.errorf(&root, "", "file is empty")
+		return nil, d.errs
+	}
+	cs := d.file_(root.Content[0])
+	return cs, d.errs
+}
+
+// decoder walks a YAML tree, decoding known keys and reporting the rest.
+type decoder struct {
+	file string
+	errs []error
+}
+
+func (d *decoder) origin(n *yaml.Node) engine.Origin {
+	return engine.Origin{File: d.file, Line: n.Line, Column: n.Column}
+}
+
+func (d *decoder) errorf(n *yaml.Node, subject, format string, args ...any) {
+	d.errs = append(d.errs, &engine.SpecError{Origin: d.origin(n), Subject: subject, Message: fmt.Sprintf(format, args...)})
+}
+
+// fields maps a key to the function decoding its value.
+type fields map[string]func(v *yaml.Node)
+
+// mapping decodes a mapping node, key by key. Unknown and repeated keys
+// are errors.
+func (d *decoder) mapping(n *yaml.Node, subject string, fs fields) bool {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, subject, "expected a mapping, found %s", kindName(n))
+		return false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			d.errorf(k, subject, "key %q repeated", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		f, ok := fs[k.Value]
+		if !ok {
+			d.errorf(k, subject, "unknown key %q (known: %s)", k.Value, knownKeys(fs))
+			continue
+		}
+		f(v)
+	}
+	return true
+}
+
+func knownKeys(fs fields) string {
+	keys := make([]string, 0, len(fs))
+	for k := range fs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("the value %q", n.Value)
+	}
+	return "nothing"
+}
+
+// str decodes a scalar's literal text: numbers keep their exact digits.
+func (d *decoder) str(n *yaml.Node, subject, key string, dst *string) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.errorf(n, subject, "%s: expected a single value, found %s", key, kindName(n))
+		return
+	}
+	*dst = n.Value
+}
+
+func (d *decoder) boolean(n *yaml.Node, subject, key string, dst *bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		d.errorf(n, subject, "%s: expected true or false, found %s", key, kindName(n))
+		return
+	}
+	*dst = n.Value == "true"
+}
+
+func (d *decoder) list(n *yaml.Node, subject, key string, each func(*yaml.Node)) {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, subject, "%s: expected a list, found %s", key, kindName(n))
+		return
+	}
+	for _, item := range n.Content {
+		each(item)
+	}
+}
+
+func (d *decoder) strs(n *yaml.Node, subject, key string, dst *[]string) {
+	d.list(n, subject, key, func(item *yaml.Node) {
+		var s string
+		d.str(item, subject, key, &s)
+		if s != "" {
+			*dst = append(*dst, s)
+		}
+	})
+}
+
+func (d *decoder) file_(n *yaml.Node) *engine.CategorySpec {
+	cs := &engine.CategorySpec{Origin: d.origin(n)}
+	var sawCategory bool
+	d.mapping(n, "", fields{
+		"category": func(v *yaml.Node) {
+			sawCategory = true
+			d.category(v, cs)
+		},
+		"units": func(v *yaml.Node) {
+			d.list(v, "", "units", func(item *yaml.Node) {
+				cs.Units = append(cs.Units, d.unit(item))
+			})
+		},
+		"ambiguous": func(v *yaml.Node) {
+			d.list(v, "", "ambiguous", func(item *yaml.Node) {
+				cs.Ambiguous = append(cs.Ambiguous, d.ambiguous(item))
+			})
+		},
+	})
+	if !sawCategory {
+		d.errorf(n, "", "missing key \"category\"")
+		return nil
+	}
+	if base := strings.TrimSuffix(path.Base(d.file), ".yaml"); cs.ID != "" && base != cs.ID {
+		d.errorf(n, fmt.Sprintf("category %q", cs.ID), "file name should be %s.yaml", cs.ID)
+	}
+	return cs
+}
+
+func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
+	cs.Origin = d.origin(n)
+	const s = "category"
+	d.mapping(n, s, fields{
+		"id":          func(v *yaml.Node) { d.str(v, s, "id", &cs.ID) },
+		"name":        func(v *yaml.Node) { d.str(v, s, "name", &cs.Name) },
+		"description": func(v *yaml.Node) { d.str(v, s, "description", &cs.Description) },
+		"base":        func(v *yaml.Node) { d.str(v, s, "base", &cs.Base) },
+		"minimum":     func(v *yaml.Node) { d.str(v, s, "minimum", &cs.Minimum) },
+		"dimension": func(v *yaml.Node) {
+			cs.Dimension = map[string]int{}
+			if v.Kind == yaml.ScalarNode && v.Value == "1" {
+				return // dimensionless
+			}
+			d.mapping(v, s, d.dimensionFields(v, cs.Dimension))
+		},
+	})
+}
+
+func (d *decoder) dimensionFields(n *yaml.Node, dst map[string]int) fields {
+	fs := fields{}
+	for _, dim := range []string{"L", "M", "T", "I", "Θ", "N", "J", "A", "D"} {
+		fs[dim] = func(v *yaml.Node) {
+			e, err := strconv.Atoi(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil || e == 0 {
+				d.errorf(v, "category", "dimension %s: expected a non-zero whole exponent, found %s", dim, kindName(v))
+				return
+			}
+			dst[dim] = e
+		}
+	}
+	return fs
+}
+
+func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
+	us := engine.UnitSpec{Origin: d.origin(n)}
+	// Name the unit in messages once its symbol is known.
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "symbol" {
+				us.Symbol = n.Content[i+1].Value
+			}
+		}
+	}
+	s := fmt.Sprintf("unit %q", us.Symbol)
+	d.mapping(n, s, fields{
+		"symbol":      func(v *yaml.Node) { d.str(v, s, "symbol", &us.Symbol) },
+		"name":        func(v *yaml.Node) { d.str(v, s, "name", &us.Name) },
+		"plural":      func(v *yaml.Node) { d.str(v, s, "plural", &us.Plural) },
+		"aliases":     func(v *yaml.Node) { d.strs(v, s, "aliases", &us.Aliases) },
+		"symbols":     func(v *yaml.Node) { d.strs(v, s, "symbols", &us.Symbols) },
+		"system":      func(v *yaml.Node) { d.str(v, s, "system", &us.System) },
+		"description": func(v *yaml.Node) { d.str(v, s, "description", &us.Description) },
+		"exact":       func(v *yaml.Node) { d.boolean(v, s, "exact", &us.Exact) },
+		"source":      func(v *yaml.Node) { d.str(v, s, "source", &us.Source) },
+		"definition":  func(v *yaml.Node) { us.Definition = d.definition(v, s) },
+		"prefixes":    func(v *yaml.Node) { us.Prefixes = d.prefixes(v, s) },
+		"examples": func(v *yaml.Node) {
+			d.list(v, s, "examples", func(item *yaml.Node) {
+				if ex, ok := d.example(item, s); ok {
+					us.Examples = append(us.Examples, ex)
+				}
+			})
+		},
+	})
+	return us
+}
+
+func (d *decoder) definition(n *yaml.Node, s string) engine.DefinitionSpec {
+	def := engine.DefinitionSpec{Origin: d.origin(n)}
+	d.mapping(n, s, fields{
+		"unit":   func(v *yaml.Node) { d.str(v, s, "definition unit", &def.Unit) },
+		"factor": func(v *yaml.Node) { d.str(v, s, "definition factor", &def.Factor) },
+		"offset": func(v *yaml.Node) { d.str(v, s, "definition offset", &def.Offset) },
+		"to":     func(v *yaml.Node) { d.str(v, s, "definition to", &def.To) },
+		"from":   func(v *yaml.Node) { d.str(v, s, "definition from", &def.From) },
+	})
+	return def
+}
+
+func (d *decoder) prefixes(n *yaml.Node, s string) *engine.PrefixSpec {
+	ps := &engine.PrefixSpec{Origin: d.origin(n)}
+	if n.Kind == yaml.ScalarNode {
+		ps.Set = n.Value
+		return ps
+	}
+	d.mapping(n, s, fields{
+		"set":    func(v *yaml.Node) { d.str(v, s, "prefixes set", &ps.Set) },
+		"only":   func(v *yaml.Node) { d.strs(v, s, "prefixes only", &ps.Only) },
+		"except": func(v *yaml.Node) { d.strs(v, s, "prefixes except", &ps.Except) },
+	})
+	return ps
+}
+
+// example reads "VALUE [FROM] = RESULT TO" (exact) or with ≈ or ~ (rounded).
+func (d *decoder) example(n *yaml.Node, s string) (engine.ExampleSpec, bool) {
+	ex := engine.ExampleSpec{Origin: d.origin(n)}
+	var text string
+	d.str(n, s, "example", &text)
+	if text == "" {
+		return ex, false
+	}
+	var left, right string
+	for _, sep := range []string{" = ", " ≈ ", " ~ "} {
+		if l, r, ok := strings.Cut(text, sep); ok {
+			left, right, ex.Approx = l, r, sep != " = "
+			break
+		}
+	}
+	lf, rf := strings.Fields(left), strings.Fields(right)
+	if len(lf) < 1 || len(lf) > 2 || len(rf) != 2 {
+		d.errorf(n, s, "example %q: expected \"VALUE [UNIT] = RESULT UNIT\" (or ≈ for a rounded result)", text)
+		return ex, false
+	}
+	ex.Value = lf[0]
+	if len(lf) == 2 {
+		ex.From = lf[1]
+	}
+	ex.Result, ex.To = rf[0], rf[1]
+	return ex, true
+}
+
+func (d *decoder) ambiguous(n *yaml.Node) engine.AmbiguousSpec {
+	as := engine.AmbiguousSpec{Origin: d.origin(n)}
+	const s = "ambiguous"
+	d.mapping(n, s, fields{
+		"name":       func(v *yaml.Node) { d.str(v, s, "name", &as.Name) },
+		"candidates": func(v *yaml.Node) { d.strs(v, s, "candidates", &as.Candidates) },
+		"note":       func(v *yaml.Node) { d.str(v, s, "note", &as.Note) },
+	})
+	return as
+}

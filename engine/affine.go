@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"math/big"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// ratMap is an exact affine map y = x*f + o, used while building.
+type ratMap struct {
+	f, o *big.Rat
+}
+
+func identityMap() ratMap {
+	return ratMap{f: big.NewRat(1, 1), o: new(big.Rat)}
+}
+
+// then returns the map that applies m first and n second.
+func (m ratMap) then(n ratMap) ratMap {
+	f := new(big.Rat).Mul(m.f, n.f)
+	o := new(big.Rat).Mul(m.o, n.f)
+	o.Add(o, n.o)
+	return ratMap{f: f, o: o}
+}
+
+// affine is a ratMap prepared for decimal arithmetic: y = (x*a + b) / c
+// with c > 0. When the rational terminates in decimal, c is 1 and a and b
+// are exact decimals, so applying the map needs no division.
+type affine struct {
+	a, b, c   apd.Decimal
+	cIsOne    bool
+	aIsOne    bool
+	hasOffset bool
+}
+
+func newAffine(m ratMap) affine {
+	var p affine
+	fa, okF := ratToDecimal(m.f)
+	fb, okO := ratToDecimal(m.o)
+	if okF && okO {
+		p.a, p.b = fa, fb
+		p.c.SetInt64(1)
+	} else {
+		// Common denominator: c = lcm(den f, den o).
+		df, do := m.f.Denom(), m.o.Denom()
+		g := new(big.Int).GCD(nil, nil, df, do)
+		c := new(big.Int).Quo(df, g)
+		c.Mul(c, do)
+		a := new(big.Int).Mul(m.f.Num(), new(big.Int).Quo(c, df))
+		b := new(big.Int).Mul(m.o.Num(), new(big.Int).Quo(c, do))
+		p.a.Coeff.SetMathBigInt(a)
+		p.a.Negative = a.Sign() < 0
+		p.a.Coeff.Abs(&p.a.Coeff)
+		p.b.Coeff.SetMathBigInt(b)
+		p.b.Negative = b.Sign() < 0
+		p.b.Coeff.Abs(&p.b.Coeff)
+		p.c.Coeff.SetMathBigInt(c)
+	}
+	one := apd.New(1, 0)
+	p.cIsOne = p.c.Cmp(one) == 0
+	p.aIsOne = p.a.Cmp(one) == 0
+	p.hasOffset = !p.b.IsZero()
+	return p
+}
+
+// ratToDecimal returns r as an exact decimal when its denominator has no
+// prime factors but 2 and 5.
+func ratToDecimal(r *big.Rat) (apd.Decimal, bool) {
+	var d apd.Decimal
+	den := new(big.Int).Set(r.Denom())
+	two, five := big.NewInt(2), big.NewInt(5)
+	var twos, fives int
+	var m big.Int
+	for m.Mod(den, two).Sign() == 0 {
+		den.Quo(den, two)
+		twos++
+	}
+	for m.Mod(den, five).Sign() == 0 {
+		den.Quo(den, five)
+		fives++
+	}
+	if den.Cmp(big.NewInt(1)) != 0 {
+		return d, false
+	}
+	// r = num / (2^twos 5^fives) = num * 2^(k-twos) 5^(k-fives) / 10^k.
+	k := max(twos, fives)
+	num := new(big.Int).Set(r.Num())
+	num.Mul(num, new(big.Int).Exp(two, big.NewInt(int64(k-twos)), nil))
+	num.Mul(num, new(big.Int).Exp(five, big.NewInt(int64(k-fives)), nil))
+	d.Negative = num.Sign() < 0
+	num.Abs(num)
+	d.Coeff.SetMathBigInt(num)
+	d.Exponent = int32(-k)
+	var reduced apd.Decimal
+	reduced.Reduce(&d)
+	return reduced, true
+}
+
+// apply computes y = (x*a + b)/c at the working context, reporting whether
+// it had to round.
+func (p *affine) apply(y, x *apd.Decimal, work *apd.Context) (inexact bool, err error) {
+	var t apd.Decimal
+	if _, err = exact.Mul(&t, x, &p.a); err != nil {
+		return false, err
+	}
+	if p.hasOffset {
+		if _, err = exact.Add(&t, &t, &p.b); err != nil {
+			return false, err
+		}
+	}
+	if p.cIsOne {
+		y.Set(&t)
+		return false, nil
+	}
+	cond, err := work.Quo(y, &t, &p.c)
+	return cond.Inexact(), err
+}
+
+// invert computes x = (y*c - b)/a at the working context.
+func (p *affine) invert(x, y *apd.Decimal, work *apd.Context) (inexact bool, err error) {
+	var t apd.Decimal
+	if _, err = exact.Mul(&t, y, &p.c); err != nil {
+		return false, err
+	}
+	if p.hasOffset {
+		if _, err = exact.Sub(&t, &t, &p.b); err != nil {
+			return false, err
+		}
+	}
+	if p.aIsOne {
+		x.Set(&t)
+		return false, nil
+	}
+	cond, err := work.Quo(x, &t, &p.a)
+	return cond.Inexact(), err
+}

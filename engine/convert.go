@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Contexts shared by all conversions; none is ever modified.
+var (
+	// exact multiplies and adds without rounding.
+	exact = func() *apd.Context {
+		c := apd.BaseContext
+		c.Rounding = apd.RoundHalfEven
+		return &c
+	}()
+	// rounding[p] rounds half-even to p significant digits.
+	rounding = func() (cs [MaxPrecision + 1]*apd.Context) {
+		for p := 1; p <= MaxPrecision; p++ {
+			cs[p] = exact.WithPrecision(uint32(p))
+		}
+		return cs
+	}()
+	// defaultWork is the working context of formulas at the default
+	// precision.
+	defaultWork = workContext(DefaultPrecision)
+	workings    = func() (cs [MaxPrecision + 1]*apd.Context) {
+		for p := 1; p <= MaxPrecision; p++ {
+			cs[p] = workContext(p)
+		}
+		return cs
+	}()
+)
+
+// workContext is the precision formulas and multi-step conversions run at:
+// well above the requested precision, so the one final rounding decides the
+// printed digits.
+func workContext(p int) *apd.Context {
+	return exact.WithPrecision(uint32(max(p, DefaultPrecision) + 16))
+}
+
+// ErrPrecision reports a precision outside 1..MaxPrecision.
+var ErrPrecision = fmt.Errorf("precision must be a whole number from 1 to %d", MaxPrecision)
+
+// conversion maps a unit's values onto its category's base unit:
+// base = post(formula(pre(x))). Without a formula, pre is unused and post
+// is the whole exact map.
+type conversion struct {
+	pre     affine
+	formula *formula
+	post    affine
+	// preMap and postMap are pre and post as exact rationals, for Build.
+	preMap, postMap ratMap
+	// minimum is the category minimum times post.c, so that for a unit
+	// without formula x is in range when x*post.a + post.b >= minimum.
+	minimum *apd.Decimal
+}
+
+// Request asks for a conversion of Value (decimal text) from one unit to
+// another, rounded to Precision significant digits (0 means the default).
+type Request struct {
+	Value     string
+	From, To  string
+	Precision int
+}
+
+// Result is a successful conversion.
+type Result struct {
+	// Value is the converted value, formatted by FormatDecimal.
+	Value    string
+	From, To *Unit
+	Category *Category
+	// Exact is true when Value is the mathematically exact result.
+	Exact bool
+}
+
+// Convert converts req.Value from req.From to req.To. Errors are *Error
+// with the API's codes, or ErrPrecision.
+func (g *Graph) Convert(req Request) (Result, error) {
+	p := req.Precision
+	if p == 0 {
+		p = DefaultPrecision
+	}
+	if p < 1 || p > MaxPrecision {
+		return Result{}, ErrPrecision
+	}
+	v, err := ParseValue(req.Value)
+	if err != nil {
+		return Result{}, err
+	}
+	from, err := g.Lookup(req.From)
+	if err != nil {
+		return Result{}, err
+	}
+	to, err := g.Lookup(req.To)
+	if err != nil {
+		return Result{}, err
+	}
+	out, inexact, err := ConvertUnits(&v, from, to, p)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Value: FormatDecimal(&out), From: from, To: to, Category: to.Category, Exact: !inexact}, nil
+}
+
+// ConvertUnits converts v between two units of one graph, correctly rounded
+// to p significant digits, and reports whether rounding happened.
+func ConvertUnits(v *apd.Decimal, from, to *Unit, p int) (out apd.Decimal, inexact bool, err error) {
+	if from.Category != to.Category {
+		return out, false, errorf(CodeIncompatibleUnits,
+			"cannot convert %s (%s) to %s (%s): %s and %s are different categories",
+			from.Symbol, from.Category.Name, to.Symbol, to.Category.Name, from.Category.ID, to.Category.ID)
+	}
+	if from.conv.formula == nil && to.conv.formula == nil {
+		inexact, err = convertLinear(&out, v, from, to, p)
+	} else {
+		inexact, err = convertStepwise(&out, v, from, to, p)
+	}
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return out, false, e
+		}
+		return out, false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", v, from.Symbol, to.Symbol, err)
+	}
+	if out.IsZero() {
+		out.Negative = false
+	}
+	return out, inexact, nil
+}
+
+// convertLinear converts between units without formulas in one exact
+// expression and a single rounding:
+//
+//	base = (x*aA + bA)/cA   and   y = (base*cB - bB)/aB
+//	so y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB).
+func convertLinear(out, x *apd.Decimal, from, to *Unit, p int) (inexact bool, err error) {
+	A, B := &from.conv.post, &to.conv.post
+	if from.conv.minimum != nil {
+		if err := checkMinimum(x, from); err != nil {
+			return false, err
+		}
+	}
+	var num, k, den apd.Decimal
+	kp := &A.a
+	if !B.cIsOne {
+		exact.Mul(&k, &A.a, &B.c)
+		kp = &k
+	}
+	if _, err := exact.Mul(&num, x, kp); err != nil {
+		return false, err
+	}
+	if A.hasOffset || B.hasOffset {
+		var t1, t2 apd.Decimal
+		exact.Mul(&t1, &A.b, &B.c)
+		exact.Mul(&t2, &B.b, &A.c)
+		exact.Sub(&t1, &t1, &t2)
+		exact.Add(&num, &num, &t1)
+	}
+	denp := &B.a
+	if !A.cIsOne {
+		exact.Mul(&den, &A.c, &B.a)
+		denp = &den
+	}
+	var cond apd.Condition
+	if A.cIsOne && B.aIsOne {
+		cond, err = rounding[p].Round(out, &num)
+	} else {
+		cond, err = rounding[p].Quo(out, &num, denp)
+	}
+	return cond.Inexact(), err
+}
+
+func checkMinimum(x *apd.Decimal, u *Unit) error {
+	var t apd.Decimal
+	exact.Mul(&t, x, &u.conv.post.a)
+	exact.Add(&t, &t, &u.conv.post.b)
+	if t.Cmp(u.conv.minimum) < 0 {
+		return outOfRange(x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
+	}
+	return nil
+}
+
+func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
+	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), u.Symbol, why)
+}
+
+// convertStepwise converts through the base unit step by step at a
+// working precision, then rounds once.
+func convertStepwise(out, x *apd.Decimal, from, to *Unit, p int) (bool, error) {
+	work := workings[p]
+	var inexact bool
+	step := func(i bool, err error) error {
+		inexact = inexact || i
+		return err
+	}
+	var base apd.Decimal
+	if f := from.conv.formula; f != nil {
+		var in apd.Decimal
+		if err := step(from.conv.pre.apply(&in, x, work)); err != nil {
+			return false, err
+		}
+		y, i, err := runFormula(f.to, &in, work)
+		if err != nil {
+			return false, formulaError(x, from, err)
+		}
+		inexact = inexact || i
+		if err := step(from.conv.post.apply(&base, y, work)); err != nil {
+			return false, err
+		}
+	} else {
+		if from.conv.minimum != nil {
+			if err := checkMinimum(x, from); err != nil {
+				return false, err
+			}
+		}
+		if err := step(from.conv.post.apply(&base, x, work)); err != nil {
+			return false, err
+		}
+	}
+	var y apd.Decimal
+	if f := to.conv.formula; f != nil {
+		var in apd.Decimal
+		if err := step(to.conv.post.invert(&in, &base, work)); err != nil {
+			return false, err
+		}
+		r, i, err := runFormula(f.from, &in, work)
+		if err != nil {
+			return false, formulaError(x, from, err)
+		}
+		inexact = inexact || i
+		if err := step(to.conv.pre.invert(&y, r, work)); err != nil {
+			return false, err
+		}
+	} else if err := step(to.conv.post.invert(&y, &base, work)); err != nil {
+		return false, err
+	}
+	cond, err := rounding[p].Round(out, &y)
+	return inexact || cond.Inexact(), err
+}
+
+func formulaError(x *apd.Decimal, u *Unit, err error) error {
+	if errors.Is(err, errDomain) {
+		return outOfRange(x, u, "outside the domain of the conversion")
+	}
+	return err
+}

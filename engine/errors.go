@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Code classifies a conversion error; the values are the API's error codes.
+type Code string
+
+// Error codes of a failed conversion.
+const (
+	CodeInvalidValue      Code = "INVALID_VALUE"
+	CodeUnknownUnit       Code = "UNKNOWN_UNIT"
+	CodeIncompatibleUnits Code = "INCOMPATIBLE_UNITS"
+	CodeAmbiguousUnit     Code = "AMBIGUOUS_UNIT"
+	CodeValueOutOfRange   Code = "VALUE_OUT_OF_RANGE"
+	CodeInternal          Code = "INTERNAL_ERROR"
+)
+
+// Error is a conversion error with a code and a message safe to show.
+type Error struct {
+	Code    Code
+	Message string
+	// Suggestions are close matches for an unknown unit.
+	Suggestions []string
+	// Candidates are the symbols an ambiguous name could mean.
+	Candidates []string
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+func errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// SpecError is a problem in a Spec, located at its origin.
+type SpecError struct {
+	Origin Origin
+	// Subject names the item, such as `unit "ft"`.
+	Subject string
+	Message string
+}
+
+func (e *SpecError) Error() string {
+	var b strings.Builder
+	if o := e.Origin.String(); o != "" {
+		b.WriteString(o)
+		b.WriteString(": ")
+	}
+	if e.Subject != "" {
+		b.WriteString(e.Subject)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message)
+	return b.String()
+}

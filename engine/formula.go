@@ -1,0 +1,215 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm"
+)
+
+// num is the value type of formulas: an immutable decimal, the context its
+// operations round in, and whether any rounding has happened on the way to
+// it. Literals carry no context and adopt their operand's.
+type num struct {
+	d       *apd.Decimal
+	ctx     *apd.Context
+	inexact bool
+}
+
+// formulaEnv is the environment a formula runs in: the input value x.
+type formulaEnv struct {
+	X num `expr:"x"`
+}
+
+// errDomain marks an input outside a formula's domain.
+var errDomain = errors.New("outside the domain")
+
+type binaryOp func(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error)
+type unaryOp func(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error)
+
+func pickCtx(a, b num) *apd.Context {
+	if a.ctx != nil {
+		return a.ctx
+	}
+	if b.ctx != nil {
+		return b.ctx
+	}
+	return defaultWork
+}
+
+func binary(name string, op binaryOp) func(params ...any) (any, error) {
+	return func(params ...any) (any, error) {
+		a, b := params[0].(num), params[1].(num)
+		c := pickCtx(a, b)
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact}
+		cond, err := op(c, r.d, a.d, b.d)
+		if err != nil {
+			return nil, fmt.Errorf("%s(%s, %s): %w", name, a.d, b.d, errDomain)
+		}
+		r.inexact = r.inexact || cond.Inexact()
+		return r, nil
+	}
+}
+
+func unary(name string, op unaryOp, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {
+	return func(params ...any) (any, error) {
+		a := params[0].(num)
+		c := pickCtx(a, a)
+		if domain != nil && !domain(a.d) {
+			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
+		}
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact}
+		cond, err := op(c, r.d, a.d)
+		if err != nil {
+			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
+		}
+		r.inexact = r.inexact || cond.Inexact()
+		return r, nil
+	}
+}
+
+func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
+func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
+
+var (
+	binarySig = new(func(num, num) num)
+	unarySig  = new(func(num) num)
+)
+
+// formulaOptions are the expr options every formula compiles with: x is a
+// decimal, arithmetic operators and the functions below work on decimals.
+var formulaOptions = []expr.Option{
+	expr.Env(formulaEnv{}),
+	expr.DisableAllBuiltins(),
+	expr.Patch(literalPatcher{}),
+	expr.Function("_add", binary("add", (*apd.Context).Add), binarySig),
+	expr.Function("_sub", binary("sub", (*apd.Context).Sub), binarySig),
+	expr.Function("_mul", binary("mul", (*apd.Context).Mul), binarySig),
+	expr.Function("_quo", binary("div", (*apd.Context).Quo), binarySig),
+	expr.Function("pow", binary("pow", (*apd.Context).Pow), binarySig),
+	expr.Function("_neg", unary("neg", (*apd.Context).Neg, nil), unarySig),
+	expr.Function("abs", unary("abs", (*apd.Context).Abs, nil), unarySig),
+	expr.Function("ln", unary("ln", (*apd.Context).Ln, positive), unarySig),
+	expr.Function("log10", unary("log10", (*apd.Context).Log10, positive), unarySig),
+	expr.Function("exp", unary("exp", (*apd.Context).Exp, nil), unarySig),
+	expr.Function("sqrt", unary("sqrt", (*apd.Context).Sqrt, nonNegative), unarySig),
+	expr.Operator("+", "_add"),
+	expr.Operator("-", "_sub"),
+	expr.Operator("*", "_mul"),
+	expr.Operator("/", "_quo"),
+	expr.Operator("**", "pow"),
+	expr.Operator("^", "pow"),
+}
+
+// FormulaFunctions names the functions a formula may call besides the
+// operators + - * / and ** (or ^).
+var FormulaFunctions = []string{"abs", "exp", "ln", "log10", "pow", "sqrt"}
+
+// literalPatcher turns number literals into exact decimal constants read
+// from their source text, and unary minus into a decimal negation.
+type literalPatcher struct{}
+
+func (literalPatcher) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.IntegerNode:
+		d, _, _ := apd.NewFromString(strconv.Itoa(n.Value))
+		ast.Patch(node, &ast.ConstantNode{Value: num{d: d}})
+	case *ast.FloatNode:
+		ast.Patch(node, &ast.ConstantNode{Value: num{d: floatLiteral(n)}})
+	case *ast.UnaryNode:
+		switch n.Operator {
+		case "-":
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "_neg"}, Arguments: []ast.Node{n.Node}})
+		case "+":
+			ast.Patch(node, n.Node)
+		}
+	}
+}
+
+// floatLiteral converts a float literal back to the exact decimal it was
+// written as: the shortest decimal that rounds to the same float64 is the
+// literal itself for any literal of up to 15 significant digits, which
+// compileFormula enforces.
+func floatLiteral(n *ast.FloatNode) *apd.Decimal {
+	d, _, _ := apd.NewFromString(strconv.FormatFloat(n.Value, 'g', -1, 64))
+	return d
+}
+
+// formula is a compiled pair of formulas to and from a reference unit.
+type formula struct {
+	to, from       *vm.Program
+	toSrc, fromSrc string
+}
+
+// compileFormula compiles one formula in x.
+func compileFormula(src string) (*vm.Program, error) {
+	if err := checkLiterals(src); err != nil {
+		return nil, err
+	}
+	prog, err := expr.Compile(src, formulaOptions...)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := expr.Run(prog, formulaEnv{X: num{d: apd.New(1, 0), ctx: defaultWork}}); err != nil && !errors.Is(err, errDomain) {
+		return nil, err
+	}
+	return prog, nil
+}
+
+// checkLiterals rejects number literals that a float64 cannot carry back
+// to their exact text (more than 15 significant digits): write those as a
+// product or quotient of shorter literals.
+func checkLiterals(src string) error {
+	for i := 0; i < len(src); {
+		c := src[i]
+		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' {
+			// Skip identifiers, which may contain digits (log10).
+			for i < len(src) && (isIdent(src[i])) {
+				i++
+			}
+			continue
+		}
+		if c < '0' || c > '9' {
+			i++
+			continue
+		}
+		j := i
+		digits := 0
+		leading := true
+		for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '.' || src[j] == '_') {
+			if src[j] >= '0' && src[j] <= '9' {
+				if src[j] != '0' || !leading {
+					digits++
+					leading = false
+				}
+			}
+			j++
+		}
+		if digits > 15 {
+			return fmt.Errorf("number literal %q has more than 15 significant digits; write it as a product or quotient of shorter ones", src[i:j])
+		}
+		i = j
+	}
+	return nil
+}
+
+func isIdent(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// run evaluates prog for x in the working context.
+func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decimal, bool, error) {
+	out, err := expr.Run(prog, formulaEnv{X: num{d: x, ctx: work}})
+	if err != nil {
+		return nil, false, err
+	}
+	r, ok := out.(num)
+	if !ok {
+		return nil, false, fmt.Errorf("formula returned %T, not a number", out)
+	}
+	return r.d, r.inexact, nil
+}

@@ -1,0 +1,247 @@
+package engine
+
+import (
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Graph is a compiled catalog: categories, units and the exact map of every
+// unit onto its category's base unit. It is immutable after Build and safe
+// for concurrent use.
+type Graph struct {
+	version    string
+	categories []*Category
+	byID       map[string]*Category
+	units      []*Unit
+	bySymbol   map[string]*Unit // case-sensitive symbols and spellings
+	byWord     map[string]*Unit // lower-cased word aliases, names, plurals
+	ambiguous  map[string]*Ambiguity
+	spellings  []spelling // every name, for suggestions
+}
+
+// Category is a compiled category.
+type Category struct {
+	ID          string
+	Name        string
+	Description string
+	Dimension   map[string]int
+	Base        *Unit
+	Units       []*Unit
+	// Minimum is the smallest value allowed, in the base unit, or "".
+	Minimum string
+	minimum *big.Rat
+}
+
+// Unit is a compiled unit. Its fields are read-only.
+type Unit struct {
+	Symbol      string
+	Name        string
+	Plural      string
+	Aliases     []string
+	Symbols     []string
+	Category    *Category
+	System      string
+	Description string
+	Definition  Definition
+	Exact       bool
+	Source      string
+	// Prefixed is the unit this one was generated from by a prefix, or nil.
+	Prefixed *Unit
+	Examples []Example
+
+	conv conversion
+}
+
+// Definition is a unit's definition as declared (or, for a prefixed unit,
+// as generated): relative to another unit of the same category.
+type Definition struct {
+	Kind   string // "base", "linear", "affine" or "formula"
+	Unit   string // symbol of the reference unit; "" for the base unit
+	Factor string
+	Offset string
+	To     string
+	From   string
+}
+
+// Example is a worked example of a unit, checked by Build.
+type Example struct {
+	Value  string
+	From   string
+	To     string
+	Result string
+	Approx bool
+}
+
+func (e Example) String() string {
+	sign := "="
+	if e.Approx {
+		sign = "≈"
+	}
+	return e.Value + " " + e.From + " " + sign + " " + e.Result + " " + e.To
+}
+
+// Ambiguity is a name that means different units in different systems.
+type Ambiguity struct {
+	Name       string
+	Candidates []*Unit
+	Note       string
+}
+
+type spelling struct {
+	text string
+	unit *Unit
+}
+
+// Version identifies the sources the graph was built from.
+func (g *Graph) Version() string { return g.version }
+
+// Categories lists the categories sorted by ID.
+func (g *Graph) Categories() []*Category { return g.categories }
+
+// Category finds a category by ID.
+func (g *Graph) Category(id string) (*Category, bool) {
+	c, ok := g.byID[id]
+	return c, ok
+}
+
+// Units lists every unit, by category and then in catalog order.
+func (g *Graph) Units() []*Unit { return g.units }
+
+// Ambiguities lists the declared ambiguous names, sorted.
+func (g *Graph) Ambiguities() []*Ambiguity {
+	out := make([]*Ambiguity, 0, len(g.ambiguous))
+	for _, a := range g.ambiguous {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// DimensionText prints the dimension as "L T^-1", or "1" when dimensionless.
+func (c *Category) DimensionText() string {
+	order := []string{"L", "M", "T", "I", "Θ", "N", "J", "A", "D"}
+	var parts []string
+	for _, d := range order {
+		switch e := c.Dimension[d]; e {
+		case 0:
+		case 1:
+			parts = append(parts, d)
+		default:
+			parts = append(parts, d+"^"+strconv.Itoa(e))
+		}
+	}
+	if len(parts) == 0 {
+		return "1"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Lookup resolves a unit by symbol (case-sensitive), by another spelling
+// such as °C, or by a word alias, name or plural (case-insensitive). An
+// unknown name is an UNKNOWN_UNIT error with up to five suggestions; a
+// declared ambiguous name is AMBIGUOUS_UNIT with its candidates.
+func (g *Graph) Lookup(name string) (*Unit, error) {
+	if u, ok := g.bySymbol[name]; ok {
+		return u, nil
+	}
+	key := foldWord(name)
+	if a, ok := g.ambiguous[key]; ok {
+		e := errorf(CodeAmbiguousUnit, "%q is ambiguous: it could mean %s", name, candidateList(a.Candidates))
+		for _, c := range a.Candidates {
+			e.Candidates = append(e.Candidates, c.Symbol)
+		}
+		if a.Note != "" {
+			e.Message += " (" + a.Note + ")"
+		}
+		return nil, e
+	}
+	if u, ok := g.byWord[key]; ok {
+		return u, nil
+	}
+	shown := name
+	if len(shown) > 64 {
+		shown = shown[:64] + "…"
+	}
+	e := errorf(CodeUnknownUnit, "unknown unit %q", shown)
+	e.Suggestions = g.suggest(name, 5)
+	if len(e.Suggestions) > 0 {
+		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
+	}
+	return nil, e
+}
+
+func candidateList(us []*Unit) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = u.Symbol + " (" + u.Name + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// foldWord is the key of a word alias: lower case, inner white space folded.
+func foldWord(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// suggest returns the symbols of up to n units whose spellings are closest
+// to name.
+func (g *Graph) suggest(name string, n int) []string {
+	if name == "" || len(name) > 64 {
+		return nil
+	}
+	lower := strings.ToLower(name)
+	type scored struct {
+		symbol string
+		score  int
+	}
+	best := map[string]int{}
+	limit := max(1, min(3, len([]rune(lower))/2))
+	for _, s := range g.spellings {
+		d := editDistance(lower, strings.ToLower(s.text))
+		if d > limit {
+			continue
+		}
+		if old, ok := best[s.unit.Symbol]; !ok || d < old {
+			best[s.unit.Symbol] = d
+		}
+	}
+	list := make([]scored, 0, len(best))
+	for sym, d := range best {
+		list = append(list, scored{sym, d})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].score != list[j].score {
+			return list[i].score < list[j].score
+		}
+		return list[i].symbol < list[j].symbol
+	})
+	out := []string{}
+	for i := 0; i < len(list) && i < n; i++ {
+		out = append(out, list[i].symbol)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,69 @@
+package engine
+
+// A prefix multiplies a unit by an exact power of ten or of two.
+type prefix struct {
+	Symbol string
+	// Symbols are further spellings of the prefix symbol (µ and μ for u).
+	Symbols []string
+	Name    string
+	Base    int // 10 or 2
+	Power   int
+}
+
+// Source citations of the prefix sets.
+const (
+	siPrefixSource     = "SI Brochure, 9th ed. (2019, updated 2022), §3, Table 7 (SI prefixes)"
+	binaryPrefixSource = "IEC 80000-13:2008, §4 (prefixes for binary multiples)"
+)
+
+// The 24 SI prefixes of the SI Brochure (2022, with ronna, quetta, ronto
+// and quecto). Micro is written u, with µ (micro sign) and μ (Greek mu) as
+// further spellings.
+var siPrefixes = []prefix{
+	{Symbol: "Q", Name: "quetta", Base: 10, Power: 30},
+	{Symbol: "R", Name: "ronna", Base: 10, Power: 27},
+	{Symbol: "Y", Name: "yotta", Base: 10, Power: 24},
+	{Symbol: "Z", Name: "zetta", Base: 10, Power: 21},
+	{Symbol: "E", Name: "exa", Base: 10, Power: 18},
+	{Symbol: "P", Name: "peta", Base: 10, Power: 15},
+	{Symbol: "T", Name: "tera", Base: 10, Power: 12},
+	{Symbol: "G", Name: "giga", Base: 10, Power: 9},
+	{Symbol: "M", Name: "mega", Base: 10, Power: 6},
+	{Symbol: "k", Name: "kilo", Base: 10, Power: 3},
+	{Symbol: "h", Name: "hecto", Base: 10, Power: 2},
+	{Symbol: "da", Name: "deca", Base: 10, Power: 1},
+	{Symbol: "d", Name: "deci", Base: 10, Power: -1},
+	{Symbol: "c", Name: "centi", Base: 10, Power: -2},
+	{Symbol: "m", Name: "milli", Base: 10, Power: -3},
+	{Symbol: "u", Symbols: []string{"µ", "μ"}, Name: "micro", Base: 10, Power: -6},
+	{Symbol: "n", Name: "nano", Base: 10, Power: -9},
+	{Symbol: "p", Name: "pico", Base: 10, Power: -12},
+	{Symbol: "f", Name: "femto", Base: 10, Power: -15},
+	{Symbol: "a", Name: "atto", Base: 10, Power: -18},
+	{Symbol: "z", Name: "zepto", Base: 10, Power: -21},
+	{Symbol: "y", Name: "yocto", Base: 10, Power: -24},
+	{Symbol: "r", Name: "ronto", Base: 10, Power: -27},
+	{Symbol: "q", Name: "quecto", Base: 10, Power: -30},
+}
+
+// The binary prefixes of IEC 80000-13.
+var binaryPrefixes = []prefix{
+	{Symbol: "Ki", Name: "kibi", Base: 2, Power: 10},
+	{Symbol: "Mi", Name: "mebi", Base: 2, Power: 20},
+	{Symbol: "Gi", Name: "gibi", Base: 2, Power: 30},
+	{Symbol: "Ti", Name: "tebi", Base: 2, Power: 40},
+	{Symbol: "Pi", Name: "pebi", Base: 2, Power: 50},
+	{Symbol: "Ei", Name: "exbi", Base: 2, Power: 60},
+	{Symbol: "Zi", Name: "zebi", Base: 2, Power: 70},
+	{Symbol: "Yi", Name: "yobi", Base: 2, Power: 80},
+}
+
+var prefixSets = map[string][]prefix{
+	"si":     siPrefixes,
+	"binary": binaryPrefixes,
+}
+
+var prefixSources = map[string]string{
+	"si":     siPrefixSource,
+	"binary": binaryPrefixSource,
+}

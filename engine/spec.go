@@ -1,0 +1,109 @@
+package engine
+
+import "fmt"
+
+// Origin is where an item of a Spec was written, for error messages.
+type Origin struct {
+	File   string
+	Line   int
+	Column int
+}
+
+func (o Origin) String() string {
+	switch {
+	case o.File == "":
+		return ""
+	case o.Line == 0:
+		return o.File
+	}
+	return fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Column)
+}
+
+// Spec is a whole catalog in plain form, as a loader hands it to Build.
+type Spec struct {
+	// Version identifies the sources (for example a hash of the files).
+	Version    string
+	Categories []CategorySpec
+}
+
+// CategorySpec declares one category and its units.
+type CategorySpec struct {
+	ID          string
+	Name        string
+	Description string
+	// Dimension maps base dimensions (L, M, T, I, Θ, N, J, A for angle,
+	// D for information) to their exponents.
+	Dimension map[string]int
+	// Base is the symbol of the category's reference unit.
+	Base string
+	// Minimum, when set, is the smallest value (in the base unit) a quantity
+	// of this category may take, such as absolute zero.
+	Minimum   string
+	Units     []UnitSpec
+	Ambiguous []AmbiguousSpec
+	Origin    Origin
+}
+
+// UnitSpec declares one unit.
+type UnitSpec struct {
+	Symbol string
+	Name   string
+	Plural string
+	// Aliases are word spellings, matched case-insensitively.
+	Aliases []string
+	// Symbols are further case-sensitive spellings, often Unicode (°C, Ω).
+	Symbols     []string
+	System      string
+	Description string
+	Definition  DefinitionSpec
+	// Exact says whether the definition is exact by its source.
+	Exact    bool
+	Source   string
+	Prefixes *PrefixSpec
+	Examples []ExampleSpec
+	Origin   Origin
+}
+
+// DefinitionSpec defines a unit relative to another unit of its category.
+// Exactly one form is used: Factor (linear), Factor and Offset (affine:
+// ref = x*Factor + Offset), or To and From (formulas in x, to and from the
+// reference unit). The category's base unit has an empty definition.
+type DefinitionSpec struct {
+	Unit   string
+	Factor string
+	Offset string
+	To     string
+	From   string
+	Origin Origin
+}
+
+// PrefixSpec applies a prefix set ("si" or "binary") to a unit, optionally
+// restricted to Only these prefix symbols or to all Except these.
+type PrefixSpec struct {
+	Set    string
+	Only   []string
+	Except []string
+	Origin Origin
+}
+
+// ExampleSpec is a worked example that Build checks: Value in the unit
+// converts to Result in To. When Approx is false the result must be exact
+// and equal; when true, Result is the exact value rounded to its own number
+// of significant digits.
+type ExampleSpec struct {
+	Value  string
+	From   string
+	To     string
+	Result string
+	Approx bool
+	Origin Origin
+}
+
+// AmbiguousSpec declares a name that means different units in different
+// systems; looking it up yields AMBIGUOUS_UNIT listing the candidates.
+type AmbiguousSpec struct {
+	Name       string
+	Candidates []string
+	Note       string
+	Origin     Origin
+}

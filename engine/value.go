@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Limits on submitted values.
+const (
+	MaxValueLength   = 100
+	MaxValueExponent = 1000
+	DefaultPrecision = 34
+	MaxPrecision     = 50
+)
+
+// ParseValue reads a decimal value: an optional sign, digits with an
+// optional fraction, and an optional exponent. Anything else (empty text,
+// white space, NaN, Infinity, hex, separators, over 100 characters, an
+// exponent beyond ±1000) is an INVALID_VALUE error.
+func ParseValue(s string) (apd.Decimal, error) {
+	var d apd.Decimal
+	if err := checkValueSyntax(s); err != nil {
+		return d, err
+	}
+	if _, _, err := d.SetString(s); err != nil {
+		return d, errorf(CodeInvalidValue, "value %q is not a decimal number", s)
+	}
+	return d, nil
+}
+
+func checkValueSyntax(s string) *Error {
+	bad := func(why string) *Error {
+		shown := s
+		if len(shown) > 40 {
+			shown = shown[:40] + "…"
+		}
+		return &Error{Code: CodeInvalidValue, Message: "value " + strconv.Quote(shown) + " " + why}
+	}
+	switch {
+	case s == "":
+		return &Error{Code: CodeInvalidValue, Message: "value is empty"}
+	case len(s) > MaxValueLength:
+		return bad("is longer than " + strconv.Itoa(MaxValueLength) + " characters")
+	}
+	i := 0
+	if s[i] == '+' || s[i] == '-' {
+		i++
+	}
+	intDigits := countDigits(s[i:])
+	i += intDigits
+	fracDigits := 0
+	if i < len(s) && s[i] == '.' {
+		i++
+		fracDigits = countDigits(s[i:])
+		i += fracDigits
+	}
+	if intDigits+fracDigits == 0 {
+		return bad("is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)")
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		n := countDigits(s[i:])
+		if n == 0 {
+			return bad("has an exponent without digits")
+		}
+		exp := strings.TrimLeft(s[i:i+n], "0")
+		if len(exp) > 4 || (exp != "" && mustAtoi(exp) > MaxValueExponent) {
+			return bad("has an exponent beyond ±" + strconv.Itoa(MaxValueExponent))
+		}
+		i += n
+	}
+	if i != len(s) {
+		return bad("is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)")
+	}
+	return nil
+}
+
+func countDigits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+func mustAtoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// FormatDecimal prints d as the API does: trailing zeros removed, -0 as 0,
+// plain notation when the decimal exponent is in [-7, 21), otherwise
+// scientific with a lower-case e and an explicit exponent sign
+// (1.602176634e-19, 1e+21), as JavaScript prints numbers.
+func FormatDecimal(d *apd.Decimal) string {
+	if d.IsZero() {
+		return "0"
+	}
+	var buf [64]byte
+	digits := d.Coeff.Append(buf[:0], 10)
+	// Strip trailing zeros of the coefficient.
+	exp := int(d.Exponent)
+	for len(digits) > 1 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		exp++
+	}
+	adjusted := exp + len(digits) - 1
+	out := make([]byte, 0, len(digits)+12)
+	if d.Negative {
+		out = append(out, '-')
+	}
+	switch {
+	case adjusted < -7 || adjusted >= 21:
+		out = append(out, digits[0])
+		if len(digits) > 1 {
+			out = append(out, '.')
+			out = append(out, digits[1:]...)
+		}
+		out = append(out, 'e')
+		if adjusted >= 0 {
+			out = append(out, '+')
+		}
+		out = strconv.AppendInt(out, int64(adjusted), 10)
+	case exp >= 0:
+		out = append(out, digits...)
+		for range exp {
+			out = append(out, '0')
+		}
+	case adjusted >= 0:
+		point := len(digits) + exp
+		out = append(out, digits[:point]...)
+		out = append(out, '.')
+		out = append(out, digits[point:]...)
+	default:
+		out = append(out, '0', '.')
+		for range -adjusted - 1 {
+			out = append(out, '0')
+		}
+		out = append(out, digits...)
+	}
+	return string(out)
+}
