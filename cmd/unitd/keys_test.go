@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/unitd/unitd/server/keys"
+)
+
+var keyPattern = regexp.MustCompile(`^uc_(live|test)_[A-Za-z0-9_-]{43}\n$`)
+
+// runKeysT runs `unitd keys args…` and returns its exit code and output.
+func runKeysT(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = runKeys(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// createKey runs `keys create` and returns the printed key.
+func createKey(t *testing.T, path, name string, extra ...string) string {
+	t.Helper()
+	code, out, errOut := runKeysT(t, append([]string{"create", "--keys", path, "--name", name}, extra...)...)
+	if code != 0 {
+		t.Fatalf("create: exit %d: %s", code, errOut)
+	}
+	if !keyPattern.MatchString(out) {
+		t.Fatalf("create printed %q, want the key alone on a line", out)
+	}
+	return strings.TrimSuffix(out, "\n")
+}
+
+// authenticate checks key against the store the way the server does.
+func authenticate(t *testing.T, path, key, env string) error {
+	t.Helper()
+	recs, err := (&keys.Store{Path: path}).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = keys.NewSet(recs).Authenticate(key, env, time.Now())
+	return err
+}
+
+func TestKeysCreate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	key := createKey(t, path, "ci")
+	if !strings.HasPrefix(key, "uc_test_") {
+		t.Errorf("default environment: key %q is not a test key", key)
+	}
+	if err := authenticate(t, path, key, keys.EnvTest); err != nil {
+		t.Errorf("created key does not authenticate: %v", err)
+	}
+	live := createKey(t, path, "billing", "--env", "live")
+	if err := authenticate(t, path, live, keys.EnvLive); err != nil {
+		t.Errorf("live key: %v", err)
+	}
+
+	// --keys from the environment.
+	t.Setenv("UNITD_KEYS", path)
+	code, out, errOut := runKeysT(t, "create", "--name", "from-env")
+	if code != 0 || !keyPattern.MatchString(out) {
+		t.Fatalf("create with UNITD_KEYS: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "shown only this once") {
+		t.Errorf("stderr lacks the show-once warning: %q", errOut)
+	}
+}
+
+func TestKeysUsageErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	t.Setenv("UNITD_KEYS", "")
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"no command", nil, "usage: unitd keys"},
+		{"unknown command", []string{"delete"}, `unknown command "delete"`},
+		{"create without keys", []string{"create", "--name", "x"}, "--keys FILE"},
+		{"create without name", []string{"create", "--keys", path}, "--name is required"},
+		{"create bad env", []string{"create", "--keys", path, "--name", "x", "--env", "prod"}, "test or live"},
+		{"create unknown flag", []string{"create", "--keys", path, "--name", "x", "--nope"}, "not defined: -nope"},
+		{"create extra argument", []string{"create", "--keys", path, "--name", "x", "extra"}, `unexpected argument "extra"`},
+		{"list bad format", []string{"list", "--keys", path, "--format", "yaml"}, "text or json"},
+		{"revoke without id", []string{"revoke", "--keys", path}, "missing key ID"},
+		{"revoke two ids", []string{"revoke", "--keys", path, "a", "b"}, `unexpected argument "b"`},
+		{"rotate without id", []string{"rotate", "--keys", path}, "missing key ID"},
+		{"rotate negative grace", []string{"rotate", "--keys", path, "key_x", "--grace", "-1h"}, "negative"},
+		{"rotate bad grace", []string{"rotate", "--keys", path, "key_x", "--grace", "soon"}, "invalid value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runKeysT(t, tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr %q does not contain %q", errOut, tt.wantErr)
+			}
+		})
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Error("a usage error wrote the key file")
+	}
+}
+
+func TestKeysHelp(t *testing.T) {
+	if code, out, _ := runKeysT(t, "help"); code != 0 || !strings.Contains(out, "rotate") {
+		t.Errorf("help: exit %d, stdout %q", code, out)
+	}
+	if code, _, errOut := runKeysT(t, "create", "-h"); code != 0 || !strings.Contains(errOut, "-name") {
+		t.Errorf("create -h: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestKeysList(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+
+	code, out, errOut := runKeysT(t, "list", "--keys", path)
+	if code != 0 || out != "" || !strings.Contains(errOut, "No keys") {
+		t.Errorf("empty list: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, _ := runKeysT(t, "list", "--keys", path, "--format", "json"); code != 0 || out != "[]\n" {
+		t.Errorf("empty json list: exit %d, stdout %q", code, out)
+	}
+
+	key1 := createKey(t, path, "ci pipeline")
+	key2 := createKey(t, path, "billing", "--env", "live")
+	recs, err := (&keys.Store{Path: path}).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runKeysT(t, "revoke", "--keys", path, recs[1].ID); code != 0 {
+		t.Fatalf("revoke: exit %d: %s", code, errOut)
+	}
+
+	code, out, errOut = runKeysT(t, "list", "--keys", path)
+	if code != 0 {
+		t.Fatalf("list: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "ID ") {
+		t.Fatalf("list output:\n%s", out)
+	}
+	for i, want := range [][]string{
+		{recs[0].ID, "ci pipeline", "test", recs[0].Prefix, "active"},
+		{recs[1].ID, "billing", "live", recs[1].Prefix, "revoked"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(lines[i+1], w) {
+				t.Errorf("line %q lacks %q", lines[i+1], w)
+			}
+		}
+	}
+
+	code, jsonOut, errOut := runKeysT(t, "list", "--keys", path, "--format", "json")
+	if code != 0 {
+		t.Fatalf("list json: exit %d: %s", code, errOut)
+	}
+	var items []map[string]any
+	if err := json.Unmarshal([]byte(jsonOut), &items); err != nil {
+		t.Fatalf("list json: %v\n%s", err, jsonOut)
+	}
+	if len(items) != 2 || items[0]["id"] != recs[0].ID || items[1]["status"] != "revoked" || items[1]["revoked_at"] == nil {
+		t.Errorf("list json: %s", jsonOut)
+	}
+	if _, ok := items[0]["hash"]; ok {
+		t.Error("list json shows the hash")
+	}
+
+	for _, o := range []string{out, jsonOut} {
+		for _, secret := range []string{key1[8:], key2[8:], recs[0].Hash, recs[1].Hash} {
+			if strings.Contains(o, secret) {
+				t.Errorf("list shows a key or hash:\n%s", o)
+			}
+		}
+	}
+}
+
+func TestKeysRevoke(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	key := createKey(t, path, "ci")
+	recs, err := (&keys.Store{Path: path}).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runKeysT(t, "revoke", "--keys", path, "key_nosuchkey")
+	if code != 1 || out != "" || !strings.Contains(errOut, "no such key") {
+		t.Errorf("revoke unknown: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// Flags may follow the id.
+	code, out, errOut = runKeysT(t, "revoke", recs[0].ID, "--keys", path)
+	if code != 0 || out != "" {
+		t.Fatalf("revoke: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if err := authenticate(t, path, key, keys.EnvTest); err == nil {
+		t.Error("revoked key still authenticates")
+	}
+}
+
+func TestKeysRotate(t *testing.T) {
+	tests := []struct {
+		name       string
+		flags      []string
+		oldValid   bool
+		wantStderr string
+	}{
+		{"default grace", nil, true, "keys revoke --keys"},
+		{"custom grace", []string{"--grace", "1h"}, true, "stays valid until"},
+		{"no grace", []string{"--grace", "0"}, false, "revoked now"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "keys.json")
+			oldKey := createKey(t, path, "billing", "--env", "live")
+			recs, err := (&keys.Store{Path: path}).List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			oldID := recs[0].ID
+
+			args := append([]string{"rotate", "--keys", path, oldID}, tt.flags...)
+			code, out, errOut := runKeysT(t, args...)
+			if code != 0 {
+				t.Fatalf("rotate: exit %d: %s", code, errOut)
+			}
+			if !keyPattern.MatchString(out) || !strings.HasPrefix(out, "uc_live_") {
+				t.Fatalf("rotate printed %q, want the new live key alone", out)
+			}
+			if !strings.Contains(errOut, oldID) || !strings.Contains(errOut, tt.wantStderr) {
+				t.Errorf("stderr %q lacks %q or the old id", errOut, tt.wantStderr)
+			}
+			newKey := strings.TrimSuffix(out, "\n")
+			if err := authenticate(t, path, newKey, keys.EnvLive); err != nil {
+				t.Errorf("new key: %v", err)
+			}
+			if err := authenticate(t, path, oldKey, keys.EnvLive); (err == nil) != tt.oldValid {
+				t.Errorf("old key: err = %v, want valid=%v", err, tt.oldValid)
+			}
+		})
+	}
+
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if code, out, errOut := runKeysT(t, "rotate", "--keys", path, "key_nosuchkey"); code != 1 || out != "" {
+		t.Errorf("rotate unknown: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestKeysBrokenFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if err := os.WriteFile(path, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"list", "--keys", path},
+		{"create", "--keys", path, "--name", "x"},
+	} {
+		code, out, errOut := runKeysT(t, args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, path) {
+			t.Errorf("%v on a broken file: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	if data, _ := os.ReadFile(path); string(data) != "{" {
+		t.Error("a failed create changed the broken file")
+	}
+}
