@@ -9,7 +9,8 @@ import (
 // parseExact reads an exact factor or offset written as a product or
 // quotient of decimal literals, with optional integer powers and
 // parentheses: "0.3048", "1/3", "101325/760", "9.80665*0.45359237",
-// "0.0254^3", "-459.67*5/9". The value is kept as an exact rational.
+// "0.0254^3", "-459.67*5/9", and pi. The value is kept as an exact rational
+// (pi as a 120-digit approximation).
 func parseExact(s string) (*big.Rat, error) {
 	p := &ratParser{src: s}
 	p.skipSpace()
@@ -119,11 +120,22 @@ func (p *ratParser) power() (*big.Rat, error) {
 	return result, nil
 }
 
-// atom := decimal | '(' expr ')'
+// piDigits is π to 120 decimal places. Factors that involve π (the degree
+// is π/180 rad) use it; a result through such a factor is never exact, and
+// its first 50 digits are correctly rounded but for values within 1e-120 of
+// a rounding boundary.
+const piDigits = "3.141592653589793238462643383279502884197169399375105820974944592307816406286208998628034825342117067982148086513282306647"
+
+// atom := decimal | 'pi' | '(' expr ')'
 func (p *ratParser) atom() (*big.Rat, error) {
 	p.skipSpace()
 	if p.done() {
 		return nil, fmt.Errorf("missing number at end of %q", p.src)
+	}
+	if strings.HasPrefix(p.src[p.pos:], "pi") {
+		p.pos += 2
+		r, _ := new(big.Rat).SetString(piDigits)
+		return r, nil
 	}
 	if p.src[p.pos] == '(' {
 		if p.depth++; p.depth > 20 {

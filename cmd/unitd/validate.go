@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
+)
+
+// runValidate runs `unitd validate [DIR] [--format text|json|github]`: the
+// server's own loader over DIR, every problem printed, exit 1 on any.
+func runValidate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("unitd validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output `format`: text (file:line:col: message), json, or github (workflow annotations)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: unitd validate [DIR] [--format text|json|github]\n\nChecks a catalog directory (default catalog/data) with the loader unitd serve uses.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "unitd validate:", err)
+		}
+		return 2
+	}
+	if len(pos) > 1 {
+		fmt.Fprintln(stderr, "unitd validate: give one catalog directory")
+		return 2
+	}
+	dir := "catalog/data"
+	if len(pos) == 1 {
+		dir = pos[0]
+	}
+	if *format != "text" && *format != "json" && *format != "github" {
+		fmt.Fprintf(stderr, "unitd validate: unknown format %q (text, json, github)\n", *format)
+		return 2
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "unitd validate: %s is not a directory\n", dir)
+		return 1
+	}
+	g, errs := catalog.Load(os.DirFS(dir))
+	problems := make([]problem, len(errs))
+	for i, err := range errs {
+		problems[i] = problemOf(dir, err)
+	}
+	report := validateReport{OK: len(errs) == 0, Dir: dir, Problems: problems}
+	if g != nil {
+		report.Categories = len(g.Categories())
+		report.Units = len(g.Units())
+		report.Version = g.Version()
+	}
+	switch *format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(report)
+	case "github":
+		for _, p := range problems {
+			fmt.Fprintf(stdout, "::error file=%s,line=%d,col=%d::%s\n", p.Path, p.Line, p.Column, githubEscape(p.Message))
+		}
+		report.summary(stdout)
+	default:
+		for _, p := range problems {
+			fmt.Fprintln(stdout, p.Text)
+		}
+		report.summary(stdout)
+	}
+	if !report.OK {
+		return 1
+	}
+	return 0
+}
+
+type validateReport struct {
+	OK         bool      `json:"ok"`
+	Dir        string    `json:"dir"`
+	Version    string    `json:"version,omitempty"`
+	Categories int       `json:"categories"`
+	Units      int       `json:"units"`
+	Problems   []problem `json:"problems"`
+}
+
+func (r validateReport) summary(w io.Writer) {
+	if r.OK {
+		fmt.Fprintf(w, "SUCCESS: %s: %d categories, %d units\n", r.Dir, r.Categories, r.Units)
+		return
+	}
+	fmt.Fprintf(w, "FAILED: %s: %d problem(s)\n", r.Dir, len(r.Problems))
+}
+
+// problem is one error found in a catalog.
+type problem struct {
+	File    string `json:"file"`
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+	Text    string `json:"text"`
+}
+
+func problemOf(dir string, err error) problem {
+	p := problem{Text: err.Error(), Message: err.Error()}
+	var se *engine.SpecError
+	if errors.As(err, &se) {
+		p.File, p.Line, p.Column = se.Origin.File, se.Origin.Line, se.Origin.Column
+		p.Message = strings.TrimPrefix(se.Error(), se.Origin.String()+": ")
+	}
+	if p.File != "" {
+		p.Path = filepath.Join(dir, p.File)
+	}
+	return p
+}
+
+// githubEscape escapes a workflow command's message.
+func githubEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
