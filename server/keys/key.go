@@ -22,9 +22,8 @@ const (
 	secretBytes  = 32     // random bytes in a key
 	secretChars  = 43     // base64.RawURLEncoding.EncodedLen(secretBytes)
 	prefixLen    = 12     // displayed characters: "uc_test_" plus 4 random
-	idPrefix     = "key_" // record ids are idPrefix + idChars base32 characters
+	idPrefix     = "key_" // record ids are idPrefix + 16 lower-case base32 characters
 	idRandomSize = 10     // bytes of randomness in an id → 16 base32 characters
-	idChars      = 16     // base32 of idRandomSize bytes
 	maxNameLen   = 100    // bytes
 	hashHexLen   = 2 * sha256.Size
 )
