@@ -29,32 +29,54 @@ func Load(fsys fs.FS) (*engine.Graph, []error) {
 // LoadSpec reads and decodes the catalog without compiling it.
 func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
 	var spec engine.Spec
+	files, errs := readSources(fsys)
+	for _, f := range files {
+		cs, ferrs := ParseFile(f.name, f.src)
+		errs = append(errs, ferrs...)
+		if cs != nil {
+			spec.Categories = append(spec.Categories, *cs)
+		}
+	}
+	spec.Version = version(files)
+	return spec, errs
+}
+
+type source struct {
+	name string
+	src  []byte
+}
+
+// readSources reads the *.yaml files at the top of fsys, sorted by name.
+func readSources(fsys fs.FS) ([]source, []error) {
 	names, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
-		return spec, []error{fmt.Errorf("listing catalog files: %w", err)}
+		return nil, []error{fmt.Errorf("listing catalog files: %w", err)}
 	}
 	if len(names) == 0 {
-		return spec, []error{fmt.Errorf("catalog has no *.yaml files")}
+		return nil, []error{fmt.Errorf("catalog has no *.yaml files")}
 	}
 	sort.Strings(names)
+	var files []source
 	var errs []error
-	h := sha256.New()
 	for _, name := range names {
 		src, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: reading: %w", name, err))
 			continue
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", name, len(src))
-		h.Write(src)
-		cs, ferrs := ParseFile(name, src)
-		errs = append(errs, ferrs...)
-		if cs != nil {
-			spec.Categories = append(spec.Categories, *cs)
-		}
+		files = append(files, source{name, src})
 	}
-	spec.Version = hex.EncodeToString(h.Sum(nil))[:16]
-	return spec, errs
+	return files, errs
+}
+
+// version is a hash of the file names and contents.
+func version(files []source) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%d\x00", f.name, len(f.src))
+		h.Write(f.src)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

@@ -26,6 +26,7 @@ func Build(spec Spec) (*Graph, []error) {
 			ambiguous: map[string]*Ambiguity{},
 		},
 		origins: map[*Unit]Origin{},
+		dropped: map[*Unit]bool{},
 		defs:    map[*Unit]DefinitionSpec{},
 		specs:   map[*Unit]*UnitSpec{},
 		wordOf:  map[string]*Unit{},
@@ -48,6 +49,7 @@ type builder struct {
 	g       *Graph
 	errs    []error
 	origins map[*Unit]Origin
+	dropped map[*Unit]bool // units whose symbol clashed: not compiled further
 	defs    map[*Unit]DefinitionSpec
 	specs   map[*Unit]*UnitSpec
 	wordOf  map[string]*Unit
@@ -98,7 +100,7 @@ func (b *builder) categories(specs []CategorySpec) {
 			b.unit(c, &cs.Units[i])
 		}
 		for _, u := range c.Units {
-			if u.Symbol == cs.Base {
+			if u.Symbol == cs.Base && c.Base == nil {
 				c.Base = u
 			}
 		}
@@ -247,7 +249,10 @@ func (b *builder) spellings() {
 				continue
 			}
 			if other, dup := b.g.bySymbol[s]; dup && other != u {
-				b.errorf(o, unitSubject(u.Symbol), "symbol %q is already used by unit %q (%s)", s, other.Symbol, b.origins[other])
+				b.errorf(o, unitSubject(u.Symbol), "symbol %q is already used by unit %q (%s)", s, other.Symbol, describeOrigin(other, b.origins[other]))
+				if s == u.Symbol {
+					b.dropped[u] = true
+				}
 				continue
 			}
 			b.g.bySymbol[s] = u
@@ -335,7 +340,7 @@ func (b *builder) resolve() {
 			return false
 		}
 		state[u] = visiting
-		ok := b.define(u, visit)
+		ok := !b.dropped[u] && u.Category.Base != nil && b.define(u, visit)
 		state[u] = done
 		if !ok {
 			failed[u] = true
@@ -442,6 +447,14 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	return true
 }
 
+// describeOrigin says where u was declared, and how if it was generated.
+func describeOrigin(u *Unit, o Origin) string {
+	if u.Prefixed != nil {
+		return fmt.Sprintf("prefixed %q, %s", u.Prefixed.Symbol, o)
+	}
+	return o.String()
+}
+
 func baseSymbol(c *Category) string {
 	if c.Base == nil {
 		return "?"
@@ -505,7 +518,7 @@ func (b *builder) checkFormulas() {
 		if o.File == "" {
 			o = b.origins[u]
 		}
-		checked := 0
+		checked, failed := 0, false
 		for _, s := range samplePoints {
 			x, _, _ := apd.NewFromString(s)
 			y, _, err := runFormula(f.to, x, work)
@@ -514,6 +527,7 @@ func (b *builder) checkFormulas() {
 			}
 			if err != nil {
 				b.errorf(o, unitSubject(u.Symbol), "formula to, at x = %s: %v", s, oneLine(err))
+				failed = true
 				break
 			}
 			back, _, err := runFormula(f.from, y, work)
@@ -522,6 +536,7 @@ func (b *builder) checkFormulas() {
 			}
 			if err != nil {
 				b.errorf(o, unitSubject(u.Symbol), "formula from, at x = %s: %v", y, oneLine(err))
+				failed = true
 				break
 			}
 			var diff, bound apd.Decimal
@@ -530,11 +545,12 @@ func (b *builder) checkFormulas() {
 			work.Mul(&bound, x, tolerance)
 			if diff.Cmp(&bound) > 0 {
 				b.errorf(o, unitSubject(u.Symbol), "formulas do not invert each other: to(%s) = %s but from(%s) = %s", s, FormatDecimal(y), FormatDecimal(y), FormatDecimal(back))
+				failed = true
 				break
 			}
 			checked++
 		}
-		if checked == 0 {
+		if checked == 0 && !failed {
 			b.errorf(o, unitSubject(u.Symbol), "formulas could not be checked: no sample point (%s) is in their domain", strings.Join(samplePoints, ", "))
 		}
 	}

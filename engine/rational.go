@@ -23,7 +23,7 @@ func parseExact(s string) (*big.Rat, error) {
 	}
 	p.skipSpace()
 	if !p.done() {
-		return nil, fmt.Errorf("unexpected %q at offset %d in %q", p.src[p.pos:], p.pos, s)
+		return nil, fmt.Errorf("%q is not an exact number: unexpected %q (write decimals, ratios a/b, products a*b, powers a^n, pi)", s, p.src[p.pos:])
 	}
 	return r, nil
 }
