@@ -1,0 +1,80 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// batch serves POST /v1/batch. The whole batch runs on one snapshot. An
+// item's own precision, when given, wins over the batch's.
+func (s *Server) batch(c *call) reply {
+	body, e := s.readJSONBody(c)
+	if e != nil {
+		return errReply(e)
+	}
+	req, e := decodeBatch(body, c.w.items)
+	c.w.items = req.items
+	if e != nil {
+		return errReply(e)
+	}
+	g := c.snap.graph
+	b := append(c.w.buf[:0], `{"data":[`...)
+	succeeded := 0
+	for i := range req.items {
+		it := &req.items[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"index":`...)
+		b = appendInt(b, i)
+		var ie *apiError
+		if it.err != "" {
+			ie = newError(codeInvalidItem, it.err)
+		} else {
+			p := it.precision
+			if p == 0 {
+				p = req.precision
+			}
+			res, err := g.Convert(engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p})
+			if err == nil {
+				succeeded++
+				b = append(b, `,"status":"success",`...)
+				b = appendSuccessMembers(b, it, &res)
+				b = append(b, '}')
+				continue
+			}
+			ie = fromEngine(err)
+			if ie.Code == codeInternal {
+				s.logger.Error("internal error in batch item", "request_id", c.w.reqID, "index", i, "error", err)
+			}
+		}
+		b = append(b, `,"status":"error","input":{`...)
+		sep := false
+		if it.hasValue {
+			b = append(b, `"value":`...)
+			b = appendString(b, it.value)
+			sep = true
+		}
+		if it.hasFrom {
+			if sep {
+				b = append(b, ',')
+			}
+			b = append(b, `"unit":`...)
+			b = appendString(b, it.from)
+		}
+		b = append(b, `},"error":`...)
+		b = appendErrorObject(b, ie, "")
+		b = append(b, '}')
+	}
+	n := len(req.items)
+	b = append(b, `],"meta":{"total":`...)
+	b = appendInt(b, n)
+	b = append(b, `,"succeeded":`...)
+	b = appendInt(b, succeeded)
+	b = append(b, `,"failed":`...)
+	b = appendInt(b, n-succeeded)
+	b = append(b, "}}\n"...)
+	c.w.buf = b
+	return reply{status: http.StatusOK, body: b}
+}

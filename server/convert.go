@@ -1,0 +1,178 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// convertGET serves GET /v1/convert?value=&from=&to=[&precision=].
+func (s *Server) convertGET(c *call) reply {
+	conv, e := parseConvertQuery(c.r.URL.RawQuery)
+	if e != nil {
+		return errReply(e)
+	}
+	return s.convertOne(c, &conv)
+}
+
+// convertPOST serves POST /v1/convert.
+func (s *Server) convertPOST(c *call) reply {
+	body, e := s.readJSONBody(c)
+	if e != nil {
+		return errReply(e)
+	}
+	conv, e := decodeConvert(body)
+	if e != nil {
+		return errReply(e)
+	}
+	return s.convertOne(c, &conv)
+}
+
+func (s *Server) convertOne(c *call, conv *conversion) reply {
+	res, err := c.snap.graph.Convert(engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision})
+	if err != nil {
+		return errReply(fromEngine(err))
+	}
+	b := append(c.w.buf[:0], `{"data":{`...)
+	b = appendSuccessMembers(b, conv, &res)
+	b = append(b, "}}\n"...)
+	c.w.buf = b
+	return reply{status: http.StatusOK, body: b}
+}
+
+// appendSuccessMembers appends "input":…,"result":…,"category":…,"exact":…
+// without braces, for a single answer and for a batch item alike.
+func appendSuccessMembers(b []byte, conv *conversion, res *engine.Result) []byte {
+	b = append(b, `"input":{"value":`...)
+	b = appendString(b, conv.value)
+	b = append(b, `,"unit":`...)
+	b = appendString(b, conv.from)
+	b = append(b, `},"result":{"value":`...)
+	b = appendString(b, res.Value)
+	b = append(b, `,"unit":`...)
+	b = appendString(b, res.To.Symbol)
+	b = append(b, `},"category":`...)
+	b = appendString(b, res.Category.ID)
+	b = append(b, `,"exact":`...)
+	return appendBool(b, res.Exact)
+}
+
+// parseConvertQuery reads the query of GET /v1/convert. Unknown, repeated
+// or undecodable parameters are INVALID_REQUEST.
+func parseConvertQuery(q string) (conversion, *apiError) {
+	var c conversion
+	seen := 0
+	for q != "" {
+		var part string
+		part, q, _ = strings.Cut(q, "&")
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil || !utf8.ValidString(key) || !utf8.ValidString(val) {
+			return c, invalidRequest("query parameter " + strconv.Quote(truncate(k, 40)) + " is not valid percent-encoded UTF-8")
+		}
+		bit := 0
+		switch key {
+		case "value":
+			bit = fValue
+			c.value, c.hasValue = val, true
+		case "from":
+			bit = fFrom
+			c.from, c.hasFrom = val, true
+		case "to":
+			bit = fTo
+			c.to, c.hasTo = val, true
+		case "precision":
+			bit = fPrecision
+			p, ok := parsePrecision(val)
+			if !ok {
+				return c, invalidRequest(precisionMessage)
+			}
+			c.precision = p
+		default:
+			return c, invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision)")
+		}
+		if seen&bit != 0 {
+			return c, invalidRequest("query parameter " + strconv.Quote(key) + " is given more than once")
+		}
+		seen |= bit
+	}
+	for _, f := range [...]struct {
+		has  bool
+		name string
+	}{{c.hasValue, "value"}, {c.hasFrom, "from"}, {c.hasTo, "to"}} {
+		if !f.has {
+			return c, invalidRequest("missing query parameter " + strconv.Quote(f.name))
+		}
+	}
+	return c, nil
+}
+
+// readJSONBody checks the media type and reads the body, refusing one
+// over the limit as soon as that is known: from Content-Length before
+// reading, or from the byte that crosses the limit.
+func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
+	if !isJSON(c.r.Header["Content-Type"]) {
+		return nil, newError(codeUnsupportedMediaType, `send the body as "Content-Type: application/json"`)
+	}
+	limit := s.cfg.MaxBody
+	tooLarge := func() *apiError {
+		e := newError(codePayloadTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
+		e.Details = map[string]any{"limit": limit}
+		return e
+	}
+	if c.r.ContentLength > limit {
+		return nil, tooLarge()
+	}
+	body := http.MaxBytesReader(c.w.ResponseWriter, c.r.Body, limit)
+	buf := c.w.body[:0]
+	if n := c.r.ContentLength; n > 0 && int64(cap(buf)) < n {
+		buf = make([]byte, 0, n)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			c.w.body = buf
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, tooLarge()
+			}
+			return nil, invalidRequest("the request body could not be read completely")
+		}
+	}
+	c.w.body = buf
+	if !utf8.Valid(buf) {
+		return nil, invalidRequest("the request body is not valid UTF-8")
+	}
+	return buf, nil
+}
+
+// isJSON reports whether the one Content-Type is application/json, with
+// any parameters.
+func isJSON(h []string) bool {
+	if len(h) != 1 {
+		return false
+	}
+	if h[0] == "application/json" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(h[0])
+	return err == nil && mt == "application/json"
+}

@@ -1,0 +1,367 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// snapshot is everything a request needs from one catalog: the graph and
+// the discovery documents rendered from it. It is immutable once built.
+type snapshot struct {
+	graph    *engine.Graph
+	loadedAt time.Time
+	// tag identifies the rendering (server and catalog version); ETags
+	// derive from it.
+	tag string
+
+	categories    cached
+	category      map[string]cached // by category id
+	units         []unitEntry       // in graph order
+	unit          map[*engine.Unit]cached
+	allUnits      cached
+	openapi       cached
+	unitsByCatIdx map[string][]int // category id → indexes into units
+}
+
+// cached is a pre-rendered body and its ETag.
+type cached struct {
+	body []byte
+	etag string
+}
+
+type unitEntry struct {
+	u      *engine.Unit
+	record []byte   // the unit record, JSON
+	terms  []string // lower-cased spellings that q matches
+}
+
+func (s *Server) newSnapshot(g *engine.Graph, now time.Time) *snapshot {
+	sn := &snapshot{
+		graph:         g,
+		loadedAt:      now.UTC(),
+		tag:           s.cfg.Version + "\x00" + g.Version(),
+		category:      map[string]cached{},
+		unit:          map[*engine.Unit]cached{},
+		unitsByCatIdx: map[string][]int{},
+	}
+	cats := make([]categoryRecord, 0, len(g.Categories()))
+	for _, c := range g.Categories() {
+		cats = append(cats, newCategoryRecord(c))
+	}
+	sn.categories = sn.render("/v1/categories", listBody[categoryRecord]{Data: cats, Meta: meta{Total: len(cats)}})
+
+	for i, u := range g.Units() {
+		rec := mustJSON(newUnitRecord(u))
+		sn.units = append(sn.units, unitEntry{u: u, record: rec, terms: searchTerms(u)})
+		sn.unitsByCatIdx[u.Category.ID] = append(sn.unitsByCatIdx[u.Category.ID], i)
+		sn.unit[u] = sn.renderRaw("/v1/units/"+u.Symbol, wrapData(rec))
+	}
+	all := make([]int, len(sn.units))
+	for i := range all {
+		all[i] = i
+	}
+	sn.allUnits = sn.renderRaw("/v1/units", sn.unitList(all))
+
+	for _, c := range g.Categories() {
+		detail := append([]byte(nil), mustJSON(newCategoryRecord(c))...)
+		detail = detail[:len(detail)-1] // drop '}'
+		detail = append(detail, `,"units":[`...)
+		for k, i := range sn.unitsByCatIdx[c.ID] {
+			if k > 0 {
+				detail = append(detail, ',')
+			}
+			detail = append(detail, sn.units[i].record...)
+		}
+		detail = append(detail, "]}"...)
+		sn.category[c.ID] = sn.renderRaw("/v1/categories/"+c.ID, wrapData(detail))
+	}
+	sn.openapi = sn.renderRaw("/openapi.json", s.openAPIDocument(g))
+	return sn
+}
+
+// etag is a strong ETag for the document at key in this snapshot.
+func (sn *snapshot) etag(key string) string {
+	h := sha256.Sum256([]byte(sn.tag + "\x00" + key))
+	return `"` + hex.EncodeToString(h[:16]) + `"`
+}
+
+func (sn *snapshot) render(key string, v any) cached {
+	return sn.renderRaw(key, append(mustJSON(v), '\n'))
+}
+
+func (sn *snapshot) renderRaw(key string, body []byte) cached {
+	return cached{body: body, etag: sn.etag(key)}
+}
+
+func wrapData(rec []byte) []byte {
+	b := make([]byte, 0, len(rec)+11)
+	b = append(b, `{"data":`...)
+	b = append(b, rec...)
+	return append(b, "}\n"...)
+}
+
+// unitList renders {"data":[records…],"meta":{"total":n}}.
+func (sn *snapshot) unitList(idx []int) []byte {
+	n := 32
+	for _, i := range idx {
+		n += len(sn.units[i].record) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"data":[`...)
+	for k, i := range idx {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, sn.units[i].record...)
+	}
+	b = append(b, `],"meta":{"total":`...)
+	b = appendInt(b, len(idx))
+	return append(b, "}}\n"...)
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("server: rendering discovery JSON: " + err.Error())
+	}
+	return b
+}
+
+type meta struct {
+	Total int `json:"total"`
+}
+
+type listBody[T any] struct {
+	Data []T `json:"data"`
+	Meta meta `json:"meta"`
+}
+
+type categoryRecord struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	BaseUnit    string `json:"base_unit"`
+	Dimension   string `json:"dimension"`
+	UnitCount   int    `json:"unit_count"`
+	Minimum     string `json:"minimum,omitempty"`
+}
+
+func newCategoryRecord(c *engine.Category) categoryRecord {
+	return categoryRecord{
+		ID: c.ID, Name: c.Name, Description: c.Description, BaseUnit: c.Base.Symbol,
+		Dimension: c.DimensionText(), UnitCount: len(c.Units), Minimum: c.Minimum,
+	}
+}
+
+type unitRecord struct {
+	Symbol       string         `json:"symbol"`
+	Name         string         `json:"name"`
+	Plural       string         `json:"plural"`
+	Aliases      []string       `json:"aliases"`
+	Category     string         `json:"category"`
+	System       string         `json:"system"`
+	Definition   definitionJSON `json:"definition"`
+	Exact        bool           `json:"exact"`
+	Source       string         `json:"source"`
+	Description  string         `json:"description,omitempty"`
+	PrefixedFrom string         `json:"prefixed_from,omitempty"`
+	Examples     []exampleJSON  `json:"examples,omitempty"`
+}
+
+type definitionJSON struct {
+	Kind   string `json:"kind"`
+	Factor string `json:"factor,omitempty"`
+	Offset string `json:"offset,omitempty"`
+	Unit   string `json:"unit,omitempty"`
+	To     string `json:"to,omitempty"`
+	From   string `json:"from,omitempty"`
+}
+
+type exampleJSON struct {
+	Value  string `json:"value"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Result string `json:"result"`
+	Approx bool   `json:"approx"`
+}
+
+// newUnitRecord renders a unit. aliases lists every other spelling the
+// API accepts: the case-sensitive symbols (°C) first, then the word
+// aliases; name and plural have their own fields. The base unit of a
+// category is shown as linear with factor 1 onto itself.
+func newUnitRecord(u *engine.Unit) unitRecord {
+	r := unitRecord{
+		Symbol: u.Symbol, Name: u.Name, Plural: u.Plural, Category: u.Category.ID,
+		System: u.System, Exact: u.Exact, Source: u.Source, Description: u.Description,
+		Aliases: []string{},
+	}
+	seen := map[string]bool{u.Symbol: true, u.Name: true, u.Plural: true}
+	for _, a := range append(append([]string(nil), u.Symbols...), u.Aliases...) {
+		if !seen[a] {
+			seen[a] = true
+			r.Aliases = append(r.Aliases, a)
+		}
+	}
+	d := u.Definition
+	switch d.Kind {
+	case "base", "":
+		r.Definition = definitionJSON{Kind: "linear", Factor: "1", Unit: u.Symbol}
+	case "linear":
+		r.Definition = definitionJSON{Kind: "linear", Factor: d.Factor, Unit: d.Unit}
+	case "affine":
+		r.Definition = definitionJSON{Kind: "affine", Factor: d.Factor, Offset: d.Offset, Unit: d.Unit}
+		if r.Definition.Factor == "" {
+			r.Definition.Factor = "1"
+		}
+	default:
+		r.Definition = definitionJSON{Kind: d.Kind, Unit: d.Unit, To: d.To, From: d.From, Factor: d.Factor, Offset: d.Offset}
+	}
+	if u.Prefixed != nil {
+		r.PrefixedFrom = u.Prefixed.Symbol
+	}
+	for _, e := range u.Examples {
+		r.Examples = append(r.Examples, exampleJSON(e))
+	}
+	return r
+}
+
+func searchTerms(u *engine.Unit) []string {
+	terms := []string{strings.ToLower(u.Symbol), strings.ToLower(u.Name)}
+	if u.Plural != "" {
+		terms = append(terms, strings.ToLower(u.Plural))
+	}
+	for _, a := range u.Symbols {
+		terms = append(terms, strings.ToLower(a))
+	}
+	for _, a := range u.Aliases {
+		terms = append(terms, strings.ToLower(a))
+	}
+	return terms
+}
+
+// noQuery refuses query parameters on routes that take none.
+func noQuery(c *call) *apiError {
+	if c.r.URL.RawQuery != "" {
+		return invalidRequest("this endpoint takes no query parameters")
+	}
+	return nil
+}
+
+func (s *Server) categories(c *call) reply {
+	if e := noQuery(c); e != nil {
+		return errReply(e)
+	}
+	return okCached(c.snap.categories)
+}
+
+func (s *Server) category(c *call) reply {
+	if e := noQuery(c); e != nil {
+		return errReply(e)
+	}
+	id, _ := param(c.r, "category")
+	doc, ok := c.snap.category[id]
+	if !ok {
+		return errReply(newError(codeNotFound, "unknown category "+strconv.Quote(truncate(id, 64))+"; GET /v1/categories lists them"))
+	}
+	return okCached(doc)
+}
+
+func (s *Server) unit(c *call) reply {
+	if e := noQuery(c); e != nil {
+		return errReply(e)
+	}
+	name, ok := param(c.r, "unit")
+	if !ok {
+		return errReply(invalidRequest("the unit in the path is not valid percent-encoding"))
+	}
+	u, err := c.snap.graph.Lookup(name)
+	if err != nil {
+		e := fromEngine(err)
+		if e.Code == string(engine.CodeUnknownUnit) {
+			e.Code = codeNotFound
+		}
+		return errReply(e)
+	}
+	return okCached(c.snap.unit[u])
+}
+
+// units serves GET /v1/units[?category=id][&q=text]. An unknown category
+// is 404; q matches symbols, names, plurals and aliases by case-insensitive
+// substring.
+func (s *Server) units(c *call) reply {
+	raw := c.r.URL.RawQuery
+	if raw == "" {
+		return okCached(c.snap.allUnits)
+	}
+	var category, q string
+	var seenCat, seenQ bool
+	for rest := raw; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, "&")
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil || !utf8.ValidString(key) || !utf8.ValidString(val) {
+			return errReply(invalidRequest("query parameter " + strconv.Quote(truncate(k, 40)) + " is not valid percent-encoded UTF-8"))
+		}
+		switch key {
+		case "category":
+			if seenCat {
+				return errReply(invalidRequest(`query parameter "category" is given more than once`))
+			}
+			category, seenCat = val, true
+		case "q":
+			if seenQ {
+				return errReply(invalidRequest(`query parameter "q" is given more than once`))
+			}
+			q, seenQ = val, true
+		default:
+			return errReply(invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected category, q)"))
+		}
+	}
+	var idx []int
+	if category != "" {
+		list, ok := c.snap.unitsByCatIdx[category]
+		if !ok {
+			return errReply(newError(codeNotFound, "unknown category "+strconv.Quote(truncate(category, 64))+"; GET /v1/categories lists them"))
+		}
+		idx = list
+	} else {
+		idx = make([]int, len(c.snap.units))
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	if q != "" {
+		lq := strings.ToLower(q)
+		var kept []int
+		for _, i := range idx {
+			for _, t := range c.snap.units[i].terms {
+				if strings.Contains(t, lq) {
+					kept = append(kept, i)
+					break
+				}
+			}
+		}
+		idx = kept
+	}
+	return reply{
+		status: http.StatusOK,
+		body:   c.snap.unitList(idx),
+		etag:   c.snap.etag("/v1/units?category=" + category + "&q=" + q),
+	}
+}
+
+func okCached(d cached) reply { return reply{status: http.StatusOK, body: d.body, etag: d.etag} }

@@ -1,0 +1,68 @@
+// Package server serves the unitd HTTP API over a compiled engine.Graph.
+//
+// # Shape
+//
+// [New] builds a [Server] from a [Config]; [Server.Handler] is the API as an
+// http.Handler and [Server.Serve] runs it on a listener with timeouts and a
+// graceful shutdown. [Server.ApplyGraph] must be called before the handler
+// serves: it renders a snapshot of the catalog (the graph, the discovery
+// documents, the OpenAPI description and their ETags) and publishes it
+// atomically. Every request loads the snapshot once, so a batch runs on
+// one graph, and a reload never disturbs requests in flight.
+// [Server.ReportReload] records reload outcomes for /v1/health.
+//
+// Every route is listed once, in routeTable; each handler has one shape,
+// func(*call) reply, and one wrapper writes replies and errors. Error codes
+// map to statuses in one table (statusOf in errors.go); internal errors are
+// logged with the request id and never sent.
+//
+// # Conversion requests
+//
+// Checks run in the order of the API contract: route and method,
+// authentication, rate limit, media type, size, JSON, batch limit, items.
+// Bodies are read by a strict JSON scanner (decode.go): a single top-level
+// object, no duplicate or unknown fields, no trailing data, nesting at most
+// 32 deep, numbers kept as their literal text. Results are rendered by
+// appending to pooled buffers, without reflection.
+//
+// # Decisions where the contract is silent
+//
+//   - A token that is not in the uc_<env>_<secret> format is INVALID_API_KEY
+//     (RFC 6750 invalid_token), like unknown, revoked, expired and
+//     wrong-environment keys; UNAUTHORIZED means no usable "Bearer <token>".
+//   - With Config.AuthFailLimiter, each refused key takes a token from the
+//     bucket of the client address (host of RemoteAddr; forwarding headers
+//     are not trusted). The request that empties the bucket is still 401;
+//     from then on the address gets 429 RATE_LIMIT_EXCEEDED with Retry-After,
+//     before its key is even looked at, until a token is back. Missing
+//     Authorization headers are not counted.
+//   - Without Config.Limiter there is no per-key limit and no RateLimit-*
+//     headers.
+//   - Batch items may carry their own precision, which wins over the
+//     batch's top-level precision. An item's unknown, duplicate, missing or
+//     wrongly typed field, or a bad item precision, is INVALID_ITEM; the
+//     same problems in a single POST /v1/convert body are INVALID_REQUEST.
+//     A failed item's input echoes the value and from unit it could read.
+//   - precision is a JSON integer (or, in a query, decimal digits) from 1
+//     to 50; 5.0, "5" and 5e0 are refused.
+//   - A body that is not valid UTF-8 is INVALID_REQUEST; so is a body that
+//     could not be read in time (Serve's ReadTimeout).
+//   - /v1/units/:unit: an unknown unit is 404 NOT_FOUND with suggestions; a
+//     declared ambiguous name is 400 AMBIGUOUS_UNIT with candidates.
+//   - /v1/units?category=x with an unknown category is 404 NOT_FOUND; empty
+//     category or q means no filter; other or repeated parameters are 400.
+//     The other discovery routes refuse any query parameter; /v1/health and
+//     /openapi.json ignore the query.
+//   - A unit record's aliases are its other case-sensitive symbols (°C)
+//     followed by its word aliases; name and plural have their own fields.
+//     The base unit's definition is {"kind":"linear","factor":"1","unit":
+//     itself}. Records also carry description, prefixed_from and examples.
+//   - ETags are strong, derived from the server version, the catalog
+//     version and the resource; If-None-Match uses weak comparison and "*".
+//     Discovery answers carry Cache-Control: no-cache, health no-store.
+//   - No redirects (trailing slash, case) and no OPTIONS or HEAD handling:
+//     unknown paths are 404 and other methods 405 with Allow, all in JSON.
+//   - /v1/health is "ok" whenever a catalog is serving; last_reload shows
+//     the initial load until a reload is reported, and "keys" is added when
+//     Config.KeyStatus is set.
+package server

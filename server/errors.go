@@ -1,0 +1,123 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// Request-level error codes. The conversion codes (INVALID_VALUE, …) are
+// engine.Code values and pass through unchanged.
+const (
+	codeInvalidRequest       = "INVALID_REQUEST"
+	codeInvalidItem          = "INVALID_ITEM"
+	codeBatchLimitExceeded   = "BATCH_LIMIT_EXCEEDED"
+	codePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
+	codeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	codeUnauthorized         = "UNAUTHORIZED"
+	codeInvalidAPIKey        = "INVALID_API_KEY"
+	codeRateLimitExceeded    = "RATE_LIMIT_EXCEEDED"
+	codeNotFound             = "NOT_FOUND"
+	codeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	codeInternal             = "INTERNAL_ERROR"
+)
+
+// statusOf is the one table from error code to HTTP status. INVALID_ITEM
+// only ever appears inside a batch answer, which is 200 as a whole.
+var statusOf = map[string]int{
+	codeInvalidRequest:                   http.StatusBadRequest,
+	codeBatchLimitExceeded:               http.StatusBadRequest,
+	codePayloadTooLarge:                  http.StatusRequestEntityTooLarge,
+	codeUnsupportedMediaType:             http.StatusUnsupportedMediaType,
+	codeUnauthorized:                     http.StatusUnauthorized,
+	codeInvalidAPIKey:                    http.StatusUnauthorized,
+	codeRateLimitExceeded:                http.StatusTooManyRequests,
+	codeNotFound:                         http.StatusNotFound,
+	codeMethodNotAllowed:                 http.StatusMethodNotAllowed,
+	codeInternal:                         http.StatusInternalServerError,
+	string(engine.CodeInvalidValue):      http.StatusBadRequest,
+	string(engine.CodeUnknownUnit):       http.StatusBadRequest,
+	string(engine.CodeAmbiguousUnit):     http.StatusBadRequest,
+	string(engine.CodeIncompatibleUnits): http.StatusUnprocessableEntity,
+	string(engine.CodeValueOutOfRange):   http.StatusUnprocessableEntity,
+	codeInvalidItem:                      http.StatusBadRequest, // never sent as a status
+}
+
+// apiError is an error with a code and a message that is safe to send.
+// cause, when set, is logged and never sent.
+type apiError struct {
+	Code        string
+	Message     string
+	Details     map[string]any
+	Suggestions []string
+	Candidates  []string
+	cause       error
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+// status is the HTTP status of e.
+func (e *apiError) status() int {
+	if s, ok := statusOf[e.Code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+func newError(code, msg string) *apiError { return &apiError{Code: code, Message: msg} }
+
+func invalidRequest(msg string) *apiError { return newError(codeInvalidRequest, msg) }
+
+// internalError hides err from the client; wrap logs it.
+func internalError(err error) *apiError {
+	return &apiError{Code: codeInternal, Message: "internal error; quote the request id when reporting it", cause: err}
+}
+
+// fromEngine turns a conversion error into an apiError. Anything that is not
+// an *engine.Error is internal.
+func fromEngine(err error) *apiError {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		if e.Code == engine.CodeInternal {
+			return internalError(err)
+		}
+		ae := &apiError{Code: string(e.Code), Message: e.Message, Suggestions: e.Suggestions, Candidates: e.Candidates}
+		if e.Code == engine.CodeUnknownUnit && ae.Suggestions == nil {
+			ae.Suggestions = []string{}
+		}
+		return ae
+	}
+	if errors.Is(err, engine.ErrPrecision) {
+		return invalidRequest(err.Error())
+	}
+	return internalError(err)
+}
+
+// appendErrorObject appends {"code":…,"message":…[,"request_id":…]…}.
+func appendErrorObject(b []byte, e *apiError, requestID string) []byte {
+	b = append(b, `{"code":`...)
+	b = appendString(b, e.Code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, e.Message)
+	if requestID != "" {
+		b = append(b, `,"request_id":`...)
+		b = appendString(b, requestID)
+	}
+	if len(e.Details) > 0 {
+		if d, err := json.Marshal(e.Details); err == nil {
+			b = append(b, `,"details":`...)
+			b = append(b, d...)
+		}
+	}
+	if e.Suggestions != nil || e.Code == string(engine.CodeUnknownUnit) {
+		b = append(b, `,"suggestions":`...)
+		b = appendStrings(b, e.Suggestions)
+	}
+	if e.Candidates != nil || e.Code == string(engine.CodeAmbiguousUnit) {
+		b = append(b, `,"candidates":`...)
+		b = appendStrings(b, e.Candidates)
+	}
+	return append(b, '}')
+}

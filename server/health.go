@@ -1,0 +1,89 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+type healthBody struct {
+	Status  string        `json:"status"`
+	Version string        `json:"version"`
+	Catalog healthCatalog `json:"catalog"`
+	Keys    *healthKeys   `json:"keys,omitempty"`
+}
+
+type healthCatalog struct {
+	Version    string       `json:"version"`
+	Categories int          `json:"categories"`
+	Units      int          `json:"units"`
+	LoadedAt   string       `json:"loaded_at"`
+	LastReload healthReload `json:"last_reload"`
+}
+
+type healthReload struct {
+	At    string  `json:"at"`
+	OK    bool    `json:"ok"`
+	Error *string `json:"error"`
+}
+
+type healthKeys struct {
+	Count     int     `json:"count"`
+	LoadedAt  *string `json:"loaded_at"`
+	CheckedAt *string `json:"checked_at"`
+	OK        bool    `json:"ok"`
+	Error     *string `json:"error"`
+}
+
+// health serves GET /v1/health. The status stays "ok" while a graph is
+// serving, even when the last catalog or key reload failed; last_reload
+// and keys say so. Before any reload is reported, last_reload describes
+// the initial load.
+func (s *Server) health(c *call) reply {
+	sn := c.snap
+	b := healthBody{
+		Status:  "ok",
+		Version: s.cfg.Version,
+		Catalog: healthCatalog{
+			Version:    sn.graph.Version(),
+			Categories: len(sn.graph.Categories()),
+			Units:      len(sn.graph.Units()),
+			LoadedAt:   rfc3339(sn.loadedAt),
+			LastReload: healthReload{At: rfc3339(sn.loadedAt), OK: true},
+		},
+	}
+	if lr := s.reloadStatus(); lr != nil {
+		b.Catalog.LastReload = healthReload{At: rfc3339(lr.At), OK: lr.Err == nil}
+		if lr.Err != nil {
+			msg := truncate(lr.Err.Error(), 2000)
+			b.Catalog.LastReload.Error = &msg
+		}
+	}
+	if s.cfg.KeyStatus != nil {
+		ks := s.cfg.KeyStatus()
+		k := &healthKeys{Count: ks.Keys, OK: ks.Err == nil}
+		if !ks.LoadedAt.IsZero() {
+			t := rfc3339(ks.LoadedAt)
+			k.LoadedAt = &t
+		}
+		if !ks.CheckedAt.IsZero() {
+			t := rfc3339(ks.CheckedAt)
+			k.CheckedAt = &t
+		}
+		if ks.Err != nil {
+			msg := ks.Err.Error()
+			k.Error = &msg
+		}
+		b.Keys = k
+	}
+	body, err := json.Marshal(b)
+	if err != nil {
+		return errReply(internalError(err))
+	}
+	c.w.Header()["Cache-Control"] = noStore
+	return reply{status: http.StatusOK, body: append(body, '\n')}
+}
+
+var noStore = []string{"no-store"}
+
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

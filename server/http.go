@@ -1,0 +1,221 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+)
+
+// respWriter records what was written, for the access log, and carries the
+// per-request scratch space. It is pooled.
+type respWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	route  string // route pattern, "" when no route matched
+	reqID  string
+	idHdr  [1]string
+	buf    []byte       // response scratch
+	body   []byte       // request body
+	items  []conversion // batch scratch
+}
+
+func (w *respWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *respWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *respWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+var writerPool = sync.Pool{New: func() any { return new(respWriter) }}
+
+// maxPooled is the largest scratch buffer kept for reuse.
+const maxPooled = 256 << 10
+
+// asRespWriter finds the respWriter serve put in place.
+func asRespWriter(w http.ResponseWriter) *respWriter {
+	if rw, ok := w.(*respWriter); ok {
+		return rw
+	}
+	rw := &respWriter{ResponseWriter: w, reqID: newRequestID()}
+	return rw
+}
+
+// serve is the outermost handler: request id, routing on the escaped path
+// when escapes matter, and the access log.
+func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rw := writerPool.Get().(*respWriter)
+	rw.ResponseWriter = w
+	rw.reqID = requestID(r.Header["X-Request-Id"])
+	rw.idHdr[0] = rw.reqID
+	w.Header()["X-Request-Id"] = rw.idHdr[:]
+
+	if r.URL.RawPath != "" {
+		// Route /v1/units/km%2Fh as one segment; param unescapes it.
+		r2 := *r
+		u := *r.URL
+		u.Path = u.RawPath
+		r2.URL = &u
+		r = &r2
+	}
+	router.ServeHTTP(rw, r)
+
+	if s.logger.Enabled(r.Context(), slog.LevelInfo) {
+		route := rw.route
+		if route == "" {
+			route = "unmatched"
+		}
+		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("request_id", rw.reqID),
+			slog.String("method", r.Method),
+			slog.String("route", route),
+			slog.Int("status", rw.status),
+			slog.Duration("duration", time.Since(start)),
+			slog.Int64("bytes", rw.bytes),
+		)
+	}
+	s.release(rw)
+}
+
+func (s *Server) release(rw *respWriter) {
+	rw.ResponseWriter = nil
+	rw.status, rw.bytes, rw.route, rw.reqID, rw.idHdr[0] = 0, 0, "", "", ""
+	if cap(rw.buf) > maxPooled {
+		rw.buf = nil
+	}
+	if cap(rw.body) > maxPooled {
+		rw.body = nil
+	}
+	clear(rw.items)
+	rw.items = rw.items[:0]
+	writerPool.Put(rw)
+}
+
+// requestID echoes the caller's X-Request-Id when it is one value of 1 to
+// 128 printable ASCII characters, and makes a fresh one otherwise.
+func requestID(h []string) string {
+	if len(h) == 1 && len(h[0]) >= 1 && len(h[0]) <= 128 {
+		v := h[0]
+		ok := true
+		for i := 0; i < len(v); i++ {
+			if v[i] < 0x20 || v[i] > 0x7e {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return v
+		}
+	}
+	return newRequestID()
+}
+
+// newRequestID returns 32 random hex digits. Request ids need to be unique,
+// not secret, so the runtime's fast generator is enough.
+func newRequestID() string {
+	var b [32]byte
+	a, c := rand.Uint64(), rand.Uint64()
+	for i := 0; i < 16; i++ {
+		b[i] = hexDigits[a&0xf]
+		b[16+i] = hexDigits[c&0xf]
+		a >>= 4
+		c >>= 4
+	}
+	return string(b[:])
+}
+
+// etagMatch reports whether an If-None-Match header matches etag, by weak
+// comparison as RFC 9110 prescribes for If-None-Match.
+func etagMatch(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for part := range strings.SplitSeq(header, ",") {
+		part = strings.TrimSpace(part)
+		if part == "*" {
+			return true
+		}
+		part = strings.TrimPrefix(part, "W/")
+		if part == etag {
+			return true
+		}
+	}
+	return false
+}
+
+func stack() []byte { return debug.Stack() }
+
+// Serve timeouts and limits.
+const (
+	defaultReadHeaderTimeout = 5 * time.Second
+	defaultReadTimeout       = 15 * time.Second
+	defaultWriteTimeout      = 30 * time.Second
+	defaultIdleTimeout       = 120 * time.Second
+	defaultShutdownTimeout   = 15 * time.Second
+	defaultMaxHeaderBytes    = 16 << 10
+)
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// Serve serves the API on ln until ctx is cancelled, then shuts down
+// gracefully: it stops accepting, lets in-flight requests finish for up to
+// ShutdownTimeout and then closes the remaining connections. It returns nil
+// after a clean shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	maxHeader := s.cfg.MaxHeaderBytes
+	if maxHeader <= 0 {
+		maxHeader = defaultMaxHeaderBytes
+	}
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: orDefault(s.cfg.ReadHeaderTimeout, defaultReadHeaderTimeout),
+		ReadTimeout:       orDefault(s.cfg.ReadTimeout, defaultReadTimeout),
+		WriteTimeout:      orDefault(s.cfg.WriteTimeout, defaultWriteTimeout),
+		IdleTimeout:       orDefault(s.cfg.IdleTimeout, defaultIdleTimeout),
+		MaxHeaderBytes:    maxHeader,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), orDefault(s.cfg.ShutdownTimeout, defaultShutdownTimeout))
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if err != nil {
+		srv.Close()
+	}
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}

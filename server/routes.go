@@ -1,0 +1,180 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// route is one entry of the route table: the method and httprouter path,
+// whether it needs an API key, the handler, and what the OpenAPI document
+// says about it.
+type route struct {
+	method string
+	path   string
+	auth   bool
+	fn     apiFunc
+	doc    opDoc
+}
+
+// routeTable lists every route of the API, in one place. The OpenAPI
+// document is generated from it, and a test checks the two agree.
+func (s *Server) routeTable() []route {
+	return []route{
+		{http.MethodGet, "/v1/convert", true, s.convertGET, docConvertGET},
+		{http.MethodPost, "/v1/convert", true, s.convertPOST, docConvertPOST},
+		{http.MethodPost, "/v1/batch", true, s.batch, docBatch},
+		{http.MethodGet, "/v1/categories", false, s.categories, docCategories},
+		{http.MethodGet, "/v1/categories/:category", false, s.category, docCategory},
+		{http.MethodGet, "/v1/units", false, s.units, docUnits},
+		{http.MethodGet, "/v1/units/:unit", false, s.unit, docUnit},
+		{http.MethodGet, "/v1/health", false, s.health, docHealth},
+		{http.MethodGet, "/openapi.json", false, s.openapi, docOpenAPI},
+	}
+}
+
+// newHandler builds the router once. Redirects are off so that every
+// answer is JSON (and a POST is never redirected); OPTIONS is not served,
+// so it gets 405 with Allow like any other unsupported method.
+func (s *Server) newHandler() http.Handler {
+	r := httprouter.New()
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	r.HandleMethodNotAllowed = true
+	r.HandleOPTIONS = false
+	r.NotFound = http.HandlerFunc(s.notFound)
+	r.MethodNotAllowed = http.HandlerFunc(s.methodNotAllowed)
+	r.PanicHandler = s.panicked
+	for _, rt := range s.routes {
+		r.Handler(rt.method, rt.path, s.wrap(rt))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { s.serve(r, w, req) })
+}
+
+// param returns the path parameter name, percent-decoded: a request whose
+// path has escapes that matter (km%2Fh) is routed on its escaped form.
+func param(r *http.Request, name string) (string, bool) {
+	v := httprouter.ParamsFromContext(r.Context()).ByName(name)
+	if r.URL.RawPath == "" {
+		return v, true
+	}
+	u, err := url.PathUnescape(v)
+	return u, err == nil
+}
+
+// call is one request on its way through a handler.
+type call struct {
+	w    *respWriter
+	r    *http.Request
+	snap *snapshot
+}
+
+// reply is a handler's answer: a JSON body with a status, or an error.
+type reply struct {
+	status int
+	body   []byte
+	etag   string // strong ETag for conditional GET; "" for none
+	err    *apiError
+}
+
+// apiFunc is the one shape of every handler.
+type apiFunc func(c *call) reply
+
+func errReply(e *apiError) reply { return reply{err: e} }
+
+// wrap adapts an apiFunc to http.Handler: it loads the catalog snapshot once,
+// runs authentication and rate limiting for routes that need a key, and
+// writes the reply.
+func (s *Server) wrap(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := w.(*respWriter)
+		rw.route = rt.path
+		c := call{w: rw, r: r, snap: s.snap.Load()}
+		if c.snap == nil {
+			s.writeError(rw, r, internalError(errNoGraph))
+			return
+		}
+		if rt.auth {
+			if e := s.authorize(rw, r); e != nil {
+				s.writeError(rw, r, e)
+				return
+			}
+		}
+		rep := rt.fn(&c)
+		if rep.err != nil {
+			s.writeError(rw, r, rep.err)
+			return
+		}
+		h := rw.Header()
+		h["Content-Type"] = jsonContentType
+		if rep.etag != "" {
+			h["Etag"] = []string{rep.etag}
+			h["Cache-Control"] = noCache
+			if etagMatch(r.Header.Get("If-None-Match"), rep.etag) {
+				rw.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
+		rw.WriteHeader(rep.status)
+		rw.Write(rep.body)
+	})
+}
+
+var errNoGraph = errors.New("server: no catalog applied; call ApplyGraph before serving")
+
+var (
+	jsonContentType = []string{"application/json"}
+	noCache         = []string{"no-cache"}
+)
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.writeError(asRespWriter(w), r, newError(codeNotFound, "no route for "+truncate(r.URL.Path, 200)))
+}
+
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	rw := asRespWriter(w)
+	// httprouter lists OPTIONS, which this API does not serve.
+	var allow []string
+	for m := range strings.SplitSeq(rw.Header().Get("Allow"), ", ") {
+		if m != http.MethodOptions && m != "" {
+			allow = append(allow, m)
+		}
+	}
+	rw.Header().Set("Allow", strings.Join(allow, ", "))
+	s.writeError(rw, r, newError(codeMethodNotAllowed,
+		"method "+truncate(r.Method, 20)+" is not allowed here; allowed: "+rw.Header().Get("Allow")))
+}
+
+func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
+	rw := asRespWriter(w)
+	s.logger.Error("panic serving request", "request_id", rw.reqID, "route", rw.route, "panic", v, "stack", string(stack()))
+	if rw.status != 0 {
+		return // too late to change the answer
+	}
+	s.writeError(rw, r, internalError(nil))
+}
+
+// writeError writes e as the JSON error body with its status. Internal
+// causes are logged, never sent.
+func (s *Server) writeError(rw *respWriter, r *http.Request, e *apiError) {
+	status := e.status()
+	if status >= 500 {
+		s.logger.Error("internal error", "request_id", rw.reqID, "route", rw.route, "code", e.Code, "error", e.cause)
+	}
+	b := rw.buf[:0]
+	b = append(b, `{"error":`...)
+	b = appendErrorObject(b, e, rw.reqID)
+	b = append(b, "}\n"...)
+	rw.buf = b
+	h := rw.Header()
+	h["Content-Type"] = jsonContentType
+	h["X-Content-Type-Options"] = nosniff
+	delete(h, "Etag")
+	rw.WriteHeader(status)
+	rw.Write(b)
+}
+
+var nosniff = []string{"nosniff"}

@@ -1,0 +1,120 @@
+package server
+
+import (
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/server/ratelimit"
+)
+
+// DefaultMaxBody is the default limit on a request body.
+const DefaultMaxBody = 64 << 10
+
+// Config configures a Server. Only Keys is needed to serve conversions;
+// every other field has a usable zero value.
+type Config struct {
+	// Keys supplies the current set of API keys (a *keys.Watcher, say).
+	// Nil refuses every key.
+	Keys interface{ Current() *keys.Set }
+	// Env is the environment whose keys are accepted: "live" or "test".
+	Env string
+	// Limiter limits authenticated requests per key id. Nil: no limit and
+	// no RateLimit-* headers.
+	Limiter ratelimit.Limiter
+	// AuthFailLimiter, when set, counts refused API keys per client address
+	// (the host of RemoteAddr). Once an address's bucket is empty, its
+	// conversion requests get 429 RATE_LIMIT_EXCEEDED before any key is
+	// looked at, until the bucket has a token again.
+	AuthFailLimiter ratelimit.Limiter
+	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
+	MaxBody int64
+	// Logger receives access logs and internal errors; nil discards them.
+	Logger *slog.Logger
+	// Version is the server's version, shown by /v1/health.
+	Version string
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+	// KeyStatus, when set, adds the key store's status to /v1/health.
+	KeyStatus func() keys.Status
+
+	// Timeouts of Serve; zero values take the defaults below.
+	ReadHeaderTimeout time.Duration // 5s
+	ReadTimeout       time.Duration // 15s: a whole request, body included
+	WriteTimeout      time.Duration // 30s
+	IdleTimeout       time.Duration // 120s
+	ShutdownTimeout   time.Duration // 15s: in-flight requests get this long
+	MaxHeaderBytes    int           // 16 KiB
+}
+
+// Server serves the unitd HTTP API over the current catalog snapshot.
+// ApplyGraph must be called before the handler serves its first request.
+type Server struct {
+	cfg     Config
+	logger  *slog.Logger
+	snap    atomic.Pointer[snapshot]
+	handler http.Handler
+	routes  []route
+	fails   *authFailures
+
+	mu         sync.Mutex // guards lastReload
+	lastReload *reloadStatus
+}
+
+type reloadStatus struct {
+	At  time.Time
+	Err error
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) *Server {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	s := &Server{cfg: cfg, logger: cfg.Logger}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.AuthFailLimiter != nil {
+		s.fails = newAuthFailures(cfg.AuthFailLimiter)
+	}
+	s.routes = s.routeTable()
+	s.handler = s.newHandler()
+	return s
+}
+
+// Handler returns the HTTP handler of the API.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// ApplyGraph makes g the catalog of every request that starts from now on.
+// It renders the discovery documents and the OpenAPI description of g off
+// to the side and then publishes them at once; requests already running
+// finish on the snapshot they started with.
+func (s *Server) ApplyGraph(g *engine.Graph) {
+	s.snap.Store(s.newSnapshot(g, s.cfg.Now()))
+}
+
+// ReportReload records the outcome of a catalog reload attempt for
+// /v1/health. A failed reload leaves the current graph serving and the
+// status "ok".
+func (s *Server) ReportReload(at time.Time, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastReload = &reloadStatus{At: at, Err: err}
+}
+
+func (s *Server) reloadStatus() *reloadStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastReload
+}
