@@ -197,9 +197,18 @@ func (g *Graph) suggest(name string, n int) []string {
 		score  int
 	}
 	best := map[string]int{}
-	limit := max(1, min(3, len([]rune(lower))/2))
+	limit := 2
+	if len([]rune(lower)) > 6 {
+		limit = 3
+	}
 	for _, s := range g.spellings {
-		d := editDistance(lower, strings.ToLower(s.text))
+		sp := strings.ToLower(s.text)
+		d := editDistance(lower, sp)
+		// An abbreviation ("mtr" of "metre") or a stray letter ("feett")
+		// is closer than its edit distance says.
+		if len(lower) > 1 && len(sp) > 1 && (isSubsequence(lower, sp) || isSubsequence(sp, lower)) {
+			d--
+		}
 		if d > limit {
 			continue
 		}
@@ -244,4 +253,20 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// isSubsequence reports whether a's runes appear in b in order.
+func isSubsequence(a, b string) bool {
+	rb := []rune(b)
+	i := 0
+	for _, r := range a {
+		for i < len(rb) && rb[i] != r {
+			i++
+		}
+		if i == len(rb) {
+			return false
+		}
+		i++
+	}
+	return true
 }

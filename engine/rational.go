@@ -155,17 +155,17 @@ func (p *ratParser) atom() (*big.Rat, error) {
 		return r, nil
 	}
 	start := p.pos
-	end := start + strings.IndexFunc(p.src[start:], func(r rune) bool {
-		return !(r >= '0' && r <= '9' || r == '.' || r == 'e' || r == 'E' || r == '+')
-	})
-	if end < start {
-		end = len(p.src)
+	end := start + countDigitsAndPoints(p.src[start:])
+	if end < len(p.src) && (p.src[end] == 'e' || p.src[end] == 'E') {
+		k := end + 1
+		if k < len(p.src) && (p.src[k] == '+' || p.src[k] == '-') {
+			k++
+		}
+		if n := countDigits(p.src[k:]); n > 0 {
+			end = k + n
+		}
 	}
 	lit := p.src[start:end]
-	// A '+' belongs to an exponent only ("1e+3"); trim any other.
-	if i := strings.IndexByte(lit, '+'); i > 0 && lit[i-1] != 'e' && lit[i-1] != 'E' {
-		lit = lit[:i]
-	}
 	if lit == "" {
 		return nil, fmt.Errorf("expected a number at %q in %q", p.src[start:], p.src)
 	}
@@ -178,4 +178,12 @@ func (p *ratParser) atom() (*big.Rat, error) {
 	}
 	p.pos = start + len(lit)
 	return r, nil
+}
+
+func countDigitsAndPoints(s string) int {
+	n := 0
+	for n < len(s) && (s[n] >= '0' && s[n] <= '9' || s[n] == '.') {
+		n++
+	}
+	return n
 }

@@ -96,7 +96,7 @@ func mustAtoi(s string) int {
 // FormatDecimal prints d as the API does: trailing zeros removed, -0 as 0,
 // plain notation when the decimal exponent is in [-7, 21), otherwise
 // scientific with a lower-case e and an explicit exponent sign
-// (1.602176634e-19, 1e+21), as JavaScript prints numbers.
+// (1.602176634e-19, 1e+21).
 func FormatDecimal(d *apd.Decimal) string {
 	if d.IsZero() {
 		return "0"

@@ -1,0 +1,42 @@
+package engine
+
+import "testing"
+
+// BenchmarkConvert times one whole conversion (parse, look up both units,
+// convert, round, format) for each kind of definition.
+func BenchmarkConvert(b *testing.B) {
+	g := testGraph(b)
+	cases := []struct {
+		name string
+		req  Request
+	}{
+		{"linear", Request{Value: "12.5", From: "ft", To: "m"}},
+		{"linear_division", Request{Value: "12.5", From: "m", To: "ft"}},
+		{"linear_aliases", Request{Value: "12.5", From: "feet", To: "Meters"}},
+		{"affine", Request{Value: "98.6", From: "degF", To: "degC"}},
+		{"formula", Request{Value: "7.5", From: "L/100km", To: "mpg"}},
+		{"formula_log", Request{Value: "0.25", From: "W", To: "dBm"}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			if _, err := g.Convert(c.req); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				g.Convert(c.req)
+			}
+		})
+	}
+}
+
+// BenchmarkBuild compiles the test catalog.
+func BenchmarkBuild(b *testing.B) {
+	spec := testSpec()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, errs := Build(spec); errs != nil {
+			b.Fatal(errs)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+func TestConvert(t *testing.T) {
+	g := testGraph(t)
+	tests := []struct {
+		name      string
+		value     string
+		from, to  string
+		precision int
+		want      string
+		exact     bool
+	}{
+		{"third of a foot in yards", "1", "ft", "yd", 0, "0.3333333333333333333333333333333333", false},
+		{"three feet are one yard", "3", "ft", "yd", 0, "1", true},
+		{"tenth of a foot", "0.1", "ft", "in", 0, "1.2", true},
+		{"body temperature", "100", "degF", "degC", 0, "37.77777777777777777777777777777778", false},
+		{"boiling point", "212", "degF", "degC", 0, "100", true},
+		{"minus forty", "-40", "degC", "degF", 0, "-40", true},
+		{"absolute zero", "0", "K", "degF", 0, "-459.67", true},
+		{"feet to metres", "12.5", "ft", "m", 0, "3.81", true},
+		{"rounded half even", "1", "ft", "yd", 3, "0.333", false},
+		{"precision 1", "2.5", "m", "m", 1, "2", false},
+		{"precision 50", "1", "m", "third", 50, "3", true},
+		{"survey foot", "1", "ftUS", "m", 10, "0.3048006096", false},
+		{"exact survey feet", "3937", "ftUS", "m", 0, "1200", true},
+		{"same unit", "12.50", "m", "m", 0, "12.5", true},
+		{"negative zero", "-0", "m", "ft", 0, "0", true},
+		{"scientific small", "1", "um", "km", 0, "1e-9", true},
+		{"plain large", "1e20", "m", "m", 0, "100000000000000000000", true},
+		{"scientific large", "1e21", "m", "m", 0, "1e+21", true},
+		{"huge exponent", "1e1000", "km", "m", 0, "1e+1003", true},
+		{"formula reciprocal", "5", "L/100km", "km/L", 0, "20", true},
+		{"formula inexact", "3", "L/100km", "km/L", 0, "33.33333333333333333333333333333333", false},
+		{"formula to linear", "10", "L/100km", "mpg", 10, "23.52145833", false},
+		{"decibels exact", "20", "dBm", "mW", 0, "100", true},
+		{"decibels", "30", "dBm", "W", 0, "1", true},
+		{"decibels inexact", "1", "dBm", "mW", 10, "1.258925412", false},
+		{"watts to decibels", "0.001", "W", "dBm", 0, "0", true},
+		{"horsepower", "1", "hp", "W", 0, "745.69987158227022", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := g.Convert(Request{Value: tt.value, From: tt.from, To: tt.to, Precision: tt.precision})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Value != tt.want || r.Exact != tt.exact {
+				t.Errorf("%s %s → %s = %s (exact %v); want %s (exact %v)", tt.value, tt.from, tt.to, r.Value, r.Exact, tt.want, tt.exact)
+			}
+			if r.To.Symbol != tt.to && r.To.Symbol == "" {
+				t.Errorf("result unit %q", r.To.Symbol)
+			}
+		})
+	}
+}
+
+func TestConvertErrors(t *testing.T) {
+	g := testGraph(t)
+	tests := []struct {
+		name            string
+		value, from, to string
+		precision       int
+		code            Code
+		message         string
+	}{
+		{"bad value", "12,5", "m", "ft", 0, CodeInvalidValue, `value "12,5" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`},
+		{"unknown from", "1", "mtr", "ft", 0, CodeUnknownUnit, `unknown unit "mtr"; did you mean m,`},
+		{"unknown to", "1", "m", "fet", 0, CodeUnknownUnit, `unknown unit "fet"; did you mean ft`},
+		{"incompatible", "1", "m", "K", 0, CodeIncompatibleUnits, "cannot convert m (Length) to K (Temperature): length and temperature are different categories"},
+		{"ambiguous", "1", "foots", "m", 0, CodeAmbiguousUnit, `"foots" is ambiguous: it could mean ft (foot), ftUS (US survey foot)`},
+		{"below absolute zero", "-274", "degC", "K", 0, CodeValueOutOfRange, "-274 degC is out of range: below the minimum of Temperature (0 K)"},
+		{"below absolute zero F", "-460", "degF", "degC", 0, CodeValueOutOfRange, "-460 degF is out of range: below the minimum of Temperature (0 K)"},
+		{"reciprocal of zero", "0", "L/100km", "mpg", 0, CodeValueOutOfRange, "0 L/100km is out of range: outside the domain of the conversion"},
+		{"log of zero", "0", "W", "dBm", 0, CodeValueOutOfRange, "0 W is out of range: outside the domain of the conversion"},
+		{"log of negative", "-1", "mW", "dBm", 0, CodeValueOutOfRange, "-1 mW is out of range: outside the domain of the conversion"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := g.Convert(Request{Value: tt.value, From: tt.from, To: tt.to, Precision: tt.precision})
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("err = %v, want *Error", err)
+			}
+			// Suggestions may continue after the first, closest one.
+			if e.Code != tt.code || !strings.HasPrefix(e.Message, tt.message) || tt.code != CodeUnknownUnit && e.Message != tt.message {
+				t.Errorf("got %s %q\nwant %s %q", e.Code, e.Message, tt.code, tt.message)
+			}
+		})
+	}
+	for _, p := range []int{-1, 51} {
+		if _, err := g.Convert(Request{Value: "1", From: "m", To: "m", Precision: p}); !errors.Is(err, ErrPrecision) {
+			t.Errorf("precision %d: err = %v, want ErrPrecision", p, err)
+		}
+	}
+}
+
+// TestExactFlagProperty converts random values between random affine
+// units and checks the result against exact rational arithmetic: the
+// digits are the correctly rounded value, and Exact is true exactly when
+// they equal it.
+func TestExactFlagProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	factors := []string{"1", "0.3048", "1/3", "5/9", "1200/3937", "2.54", "1e-7", "4.4482216152605", "7/8", "1000", "0.45359237*9.80665"}
+	offsets := []string{"", "273.15", "-459.67*5/9", "1/7", "32"}
+	var units []UnitSpec
+	units = append(units, UnitSpec{Symbol: "b", Name: "base", Plural: "bases", System: "t", Source: "t"})
+	for i := range 40 {
+		def := DefinitionSpec{Unit: "b", Factor: factors[rng.IntN(len(factors))]}
+		if i%3 == 0 {
+			def.Offset = offsets[rng.IntN(len(offsets))]
+		}
+		if i > 5 && i%2 == 0 { // chain through an earlier unit
+			def.Unit = fmt.Sprintf("u%d", rng.IntN(i))
+		}
+		units = append(units, UnitSpec{Symbol: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("unit %d", i), Plural: fmt.Sprintf("units %d", i), System: "t", Source: "t", Definition: def})
+	}
+	g, errs := Build(Spec{Categories: []CategorySpec{{ID: "x", Name: "X", Base: "b", Units: units}}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	values := []string{"0", "1", "-2.5", "3", "0.1", "12345.678", "1e-30", "7e25", "0.333", "-0.0001"}
+	all := g.Units()
+	for range 3000 {
+		from, to := all[rng.IntN(len(all))], all[rng.IntN(len(all))]
+		v := values[rng.IntN(len(values))]
+		p := 1 + rng.IntN(MaxPrecision)
+		r, err := g.Convert(Request{Value: v, From: from.Symbol, To: to.Symbol, Precision: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := exactRational(t, from, to, v)
+		got, ok := new(big.Rat).SetString(r.Value)
+		if !ok {
+			t.Fatalf("unparsable result %q", r.Value)
+		}
+		if r.Exact != (got.Cmp(want) == 0) {
+			t.Fatalf("%s %s → %s (p=%d) = %s exact=%v, but exact value is %s", v, from.Symbol, to.Symbol, p, r.Value, r.Exact, want.FloatString(60))
+		}
+		if rounded := roundRat(want, p); rounded != r.Value {
+			t.Fatalf("%s %s → %s (p=%d) = %s, correctly rounded is %s", v, from.Symbol, to.Symbol, p, r.Value, rounded)
+		}
+	}
+}
+
+// exactRational computes the conversion with big.Rat from the build-time
+// maps.
+func exactRational(t *testing.T, from, to *Unit, v string) *big.Rat {
+	x, ok := new(big.Rat).SetString(v)
+	if !ok {
+		t.Fatalf("bad value %q", v)
+	}
+	a, b := from.conv.postMap, to.conv.postMap
+	base := new(big.Rat).Mul(x, a.f)
+	base.Add(base, a.o)
+	y := base.Sub(base, b.o)
+	return y.Quo(y, b.f)
+}
+
+// roundRat rounds r half-even to p significant digits, formatted like
+// FormatDecimal, using only big.Int arithmetic.
+func roundRat(r *big.Rat, p int) string {
+	if r.Sign() == 0 {
+		return "0"
+	}
+	neg := r.Sign() < 0
+	a := new(big.Rat).Abs(r)
+	// Find e with 10^e <= a < 10^(e+1).
+	e := len(new(big.Int).Quo(a.Num(), a.Denom()).String()) - 1
+	if a.Cmp(big.NewRat(1, 1)) < 0 {
+		e = -1
+		for t := new(big.Rat).Mul(a, big.NewRat(10, 1)); t.Cmp(big.NewRat(1, 1)) < 0; t.Mul(t, big.NewRat(10, 1)) {
+			e--
+		}
+	}
+	// scaled = a * 10^(p-1-e), rounded half-even to an integer.
+	shift := p - 1 - e
+	scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(shift))), nil))
+	s := new(big.Rat).Set(a)
+	if shift >= 0 {
+		s.Mul(s, scale)
+	} else {
+		s.Quo(s, scale)
+	}
+	q, m := new(big.Int).QuoRem(s.Num(), s.Denom(), new(big.Int))
+	twice := new(big.Int).Mul(m, big.NewInt(2))
+	if c := twice.Cmp(s.Denom()); c > 0 || c == 0 && q.Bit(0) == 1 {
+		q.Add(q, big.NewInt(1))
+	}
+	d := apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(q), int32(-shift))
+	d.Negative = neg
+	return FormatDecimal(d)
+}

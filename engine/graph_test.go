@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"testing"
+)
+
+// testSpec is a small catalog covering every kind of definition.
+func testSpec() Spec {
+	u := func(sym, name, plural string, def DefinitionSpec) UnitSpec {
+		return UnitSpec{Symbol: sym, Name: name, Plural: plural, System: "test", Exact: true, Source: "test", Definition: def}
+	}
+	lin := func(factor, unit string) DefinitionSpec { return DefinitionSpec{Factor: factor, Unit: unit} }
+	m := u("m", "metre", "metres", DefinitionSpec{})
+	m.Aliases = []string{"meter", "meters"}
+	m.Prefixes = &PrefixSpec{Set: "si", Only: []string{"k", "c", "m", "u"}}
+	in := u("in", "inch", "inches", lin("2.54", "cm"))
+	in.Symbols = []string{"″"}
+	degC := u("degC", "degree Celsius", "degrees Celsius", DefinitionSpec{Factor: "1", Offset: "273.15", Unit: "K"})
+	degC.Symbols = []string{"°C"}
+	degC.Aliases = []string{"celsius"}
+	degF := u("degF", "degree Fahrenheit", "degrees Fahrenheit", DefinitionSpec{Factor: "5/9", Offset: "459.67*5/9", Unit: "K"})
+	degF.Aliases = []string{"fahrenheit"}
+	W := u("W", "watt", "watts", DefinitionSpec{})
+	W.Prefixes = &PrefixSpec{Set: "si", Only: []string{"m", "k"}}
+	return Spec{Version: "test-1", Categories: []CategorySpec{
+		{ID: "length", Name: "Length", Dimension: map[string]int{"L": 1}, Base: "m", Units: []UnitSpec{
+			m, in,
+			u("ft", "foot", "feet", lin("12", "in")),
+			u("yd", "yard", "yards", lin("3", "ft")),
+			u("ftUS", "US survey foot", "US survey feet", lin("1200/3937", "m")),
+			u("third", "third of a metre", "thirds of a metre", lin("1/3", "m")),
+		}, Ambiguous: []AmbiguousSpec{{Name: "foots", Candidates: []string{"ft", "ftUS"}}}},
+		{ID: "temperature", Name: "Temperature", Dimension: map[string]int{"Θ": 1}, Base: "K", Minimum: "0", Units: []UnitSpec{
+			u("K", "kelvin", "kelvins", DefinitionSpec{}), degC, degF,
+		}},
+		{ID: "fuel_economy", Name: "Fuel economy", Dimension: map[string]int{"L": -2}, Base: "km/L", Units: []UnitSpec{
+			u("km/L", "kilometre per litre", "kilometres per litre", DefinitionSpec{}),
+			u("L/100km", "litre per 100 kilometres", "litres per 100 kilometres", DefinitionSpec{Unit: "km/L", To: "100 / x", From: "100 / x"}),
+			u("mpg", "mile per gallon", "miles per gallon", lin("1.609344/3.785411784", "km/L")),
+		}},
+		{ID: "power", Name: "Power", Dimension: map[string]int{"M": 1, "L": 2, "T": -3}, Base: "W", Units: []UnitSpec{
+			W,
+			u("dBm", "decibel-milliwatt", "decibel-milliwatts", DefinitionSpec{Unit: "mW", To: "10 ** (x / 10)", From: "10 * log10(x)"}),
+			u("hp", "horsepower", "horsepower", lin("550*0.3048*4.4482216152605", "W")),
+		}},
+	}}
+}
+
+func testGraph(t testing.TB) *Graph {
+	t.Helper()
+	g, errs := Build(testSpec())
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if g == nil {
+		t.Fatal("Build failed")
+	}
+	return g
+}
+
+func TestLookup(t *testing.T) {
+	g := testGraph(t)
+	tests := []struct {
+		name, in, want string
+		code           Code
+	}{
+		{"symbol", "ft", "ft", ""},
+		{"symbol is case-sensitive", "FT", "", CodeUnknownUnit},
+		{"prefixed symbol", "km", "km", ""},
+		{"micro sign", "µm", "um", ""},
+		{"greek mu", "μm", "um", ""},
+		{"name", "inch", "in", ""},
+		{"plural", "feet", "ft", ""},
+		{"word alias any case", "METERS", "m", ""},
+		{"prefixed alias", "Kilometer", "km", ""},
+		{"prefixed name", "centimetres", "cm", ""},
+		{"unicode symbol", "°C", "degC", ""},
+		{"inner spaces folded", "degree   celsius", "degC", ""},
+		{"ambiguous", "foots", "", CodeAmbiguousUnit},
+		{"unknown", "furlong", "", CodeUnknownUnit},
+		{"empty", "", "", CodeUnknownUnit},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, err := g.Lookup(tt.in)
+			if tt.code != "" {
+				e, ok := err.(*Error)
+				if !ok || e.Code != tt.code {
+					t.Fatalf("Lookup(%q) = %v, %v; want code %s", tt.in, u, err, tt.code)
+				}
+				return
+			}
+			if err != nil || u.Symbol != tt.want {
+				t.Fatalf("Lookup(%q) = %v, %v; want %s", tt.in, u, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLookupSuggestsAndLists(t *testing.T) {
+	g := testGraph(t)
+	_, err := g.Lookup("metr")
+	e := err.(*Error)
+	if len(e.Suggestions) == 0 || e.Suggestions[0] != "m" || len(e.Suggestions) > 5 {
+		t.Errorf("suggestions for metr = %v, want m first, at most 5", e.Suggestions)
+	}
+	_, err = g.Lookup("foots")
+	e = err.(*Error)
+	if len(e.Candidates) != 2 || e.Candidates[0] != "ft" || e.Candidates[1] != "ftUS" {
+		t.Errorf("candidates = %v", e.Candidates)
+	}
+}
+
+func TestPrefixedUnits(t *testing.T) {
+	g := testGraph(t)
+	km, err := g.Lookup("km")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if km.Name != "kilometre" || km.Plural != "kilometres" || km.Prefixed == nil || km.Prefixed.Symbol != "m" {
+		t.Errorf("km = %+v", km)
+	}
+	if km.Definition != (Definition{Kind: "linear", Unit: "m", Factor: "1000"}) {
+		t.Errorf("km definition = %+v", km.Definition)
+	}
+	um, _ := g.Lookup("um")
+	if um.Definition.Factor != "1/1000000" {
+		t.Errorf("um factor = %s", um.Definition.Factor)
+	}
+	if _, err := g.Lookup("Mm"); err == nil {
+		t.Error("Mm exists although only k, c, m, u were allowed")
+	}
+}

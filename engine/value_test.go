@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+func TestParseValue(t *testing.T) {
+	valid := []struct{ in, want string }{
+		{"12.5", "12.5"}, {"+12.5", "12.5"}, {"-12.5", "-12.5"}, {"0", "0"}, {"-0", "0"},
+		{"1e3", "1000"}, {"1E-3", "0.001"}, {"1.5e+2", "150"}, {".5", "0.5"}, {"5.", "5"},
+		{"1e1000", "1e+1000"}, {"1e-1000", "1e-1000"}, {"0001.2300", "1.23"},
+		{strings.Repeat("9", 100), strings.Repeat("9", 100)},
+	}
+	for _, tt := range valid {
+		t.Run("valid "+tt.in, func(t *testing.T) {
+			d, err := ParseValue(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FormatDecimal(&d); got != tt.want && len(tt.want) < 50 {
+				t.Errorf("FormatDecimal(ParseValue(%q)) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+	invalid := []string{
+		"", " ", " 1", "1 ", "NaN", "nan", "Infinity", "-Inf", "inf", "0x10", "1,000", "1_000",
+		"1e", "1e+", "e5", ".", "-", "+", "1.2.3", "--1", "1e1001", "1e-1001", "1e99999999999",
+		strings.Repeat("1", 101), "١٢", "1\x00", "12abc", "½",
+	}
+	for _, in := range invalid {
+		t.Run("invalid "+in, func(t *testing.T) {
+			_, err := ParseValue(in)
+			e, ok := err.(*Error)
+			if !ok || e.Code != CodeInvalidValue {
+				t.Fatalf("ParseValue(%q) err = %v, want INVALID_VALUE", in, err)
+			}
+		})
+	}
+}
+
+func TestFormatDecimal(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0", "0"}, {"-0", "0"}, {"0.000", "0"}, {"1.500", "1.5"}, {"100", "100"}, {"1E+2", "100"},
+		{"-3.81", "-3.81"}, {"0.0000001", "0.0000001"}, {"0.00000001", "1e-8"}, {"0.000001", "0.000001"}, {"1.602176634E-19", "1.602176634e-19"},
+		{"123456789012345678901", "123456789012345678901"}, {"9999999999999999999999", "9.999999999999999999999e+21"},
+		{"1E+21", "1e+21"}, {"12345E+17", "1.2345e+21"}, {"1.2345E+20", "123450000000000000000"},
+		{"-1.5E-8", "-1.5e-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			d, _, err := apd.NewFromString(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FormatDecimal(d); got != tt.want {
+				t.Errorf("FormatDecimal(%s) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseExact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0.3048", "381/1250"}, {"1/3", "1/3"}, {"101325/760", "20265/152"}, {"9.80665*0.45359237", "444822161526050/100000000000000"},
+		{"0.0254^3", "2048383/125000000000"}, {"-459.67*5/9", "-45967/180"}, {"(1/3)^-2", "9"}, {"1.602176634e-19", "801088317/5000000000000000000000000000"},
+		{"2 * 3", "6"}, {"1e+3", "1000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			r, err := parseExact(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := new(big.Rat).SetString(tt.want); r.Cmp(want) != 0 {
+				t.Errorf("parseExact(%q) = %s, want %s", tt.in, r, tt.want)
+			}
+		})
+	}
+	for _, in := range []string{"", "abc", "1/0", "0^-1", "1**2", "(1", "1)", "2^1000", "1,5", "NaN"} {
+		if _, err := parseExact(in); err == nil {
+			t.Errorf("parseExact(%q) succeeded, want an error", in)
+		}
+	}
+}
