@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/unitd/unitd/engine"
 	"go.yaml.in/yaml/v3"
@@ -30,11 +32,28 @@ func Load(fsys fs.FS) (*engine.Graph, []error) {
 func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
 	var spec engine.Spec
 	files, errs := readSources(fsys)
-	for _, f := range files {
-		cs, ferrs := ParseFile(f.name, f.src)
-		errs = append(errs, ferrs...)
-		if cs != nil {
-			spec.Categories = append(spec.Categories, *cs)
+	// Files are independent: decode them in parallel, collect in order.
+	type parsed struct {
+		cs   *engine.CategorySpec
+		errs []error
+	}
+	results := make([]parsed, len(files))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, f := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			cs, ferrs := ParseFile(f.name, f.src)
+			results[i] = parsed{cs, ferrs}
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		errs = append(errs, r.errs...)
+		if r.cs != nil {
+			spec.Categories = append(spec.Categories, *r.cs)
 		}
 	}
 	spec.Version = version(files)

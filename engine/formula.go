@@ -72,6 +72,20 @@ func unary(name string, op unaryOp, domain func(x *apd.Decimal) bool) func(param
 	}
 }
 
+// log10 is apd's Log10 with a shortcut that is exact: the logarithm of a
+// power of ten (100 mW is exactly 20 dBm).
+func log10(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
+	var r apd.Decimal
+	r.Reduce(x)
+	if !r.Negative && r.Coeff.Cmp(bigOne) == 0 {
+		d.SetInt64(int64(r.Exponent))
+		return 0, nil
+	}
+	return c.Log10(d, x)
+}
+
+var bigOne = apd.NewBigInt(1)
+
 func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
 func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
 
@@ -94,7 +108,7 @@ var formulaOptions = []expr.Option{
 	expr.Function("_neg", unary("neg", (*apd.Context).Neg, nil), unarySig),
 	expr.Function("abs", unary("abs", (*apd.Context).Abs, nil), unarySig),
 	expr.Function("ln", unary("ln", (*apd.Context).Ln, positive), unarySig),
-	expr.Function("log10", unary("log10", (*apd.Context).Log10, positive), unarySig),
+	expr.Function("log10", unary("log10", log10, positive), unarySig),
 	expr.Function("exp", unary("exp", (*apd.Context).Exp, nil), unarySig),
 	expr.Function("sqrt", unary("sqrt", (*apd.Context).Sqrt, nonNegative), unarySig),
 	expr.Operator("+", "_add"),
@@ -154,7 +168,9 @@ func compileFormula(src string) (*vm.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := expr.Run(prog, formulaEnv{X: num{d: apd.New(1, 0), ctx: defaultWork}}); err != nil && !errors.Is(err, errDomain) {
+	// One run at x = 10 catches what type checking cannot (10 keeps
+	// logarithms and powers of ten on their fast, exact paths).
+	if _, err := expr.Run(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork}}); err != nil && !errors.Is(err, errDomain) {
 		return nil, err
 	}
 	return prog, nil
