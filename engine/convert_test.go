@@ -78,7 +78,7 @@ func TestConvertErrors(t *testing.T) {
 		{"unknown from", "1", "mtr", "ft", 0, CodeUnknownUnit, `unknown unit "mtr"; did you mean m,`},
 		{"unknown to", "1", "m", "fet", 0, CodeUnknownUnit, `unknown unit "fet"; did you mean ft`},
 		{"incompatible", "1", "m", "K", 0, CodeIncompatibleUnits, "cannot convert m (Length) to K (Temperature): length and temperature are different categories"},
-		{"ambiguous", "1", "foots", "m", 0, CodeAmbiguousUnit, `"foots" is ambiguous: it could mean ft (foot), ftUS (US survey foot)`},
+		{"ambiguous", "1", "foots", "m", 0, CodeAmbiguousUnit, `"foots" is ambiguous: it could mean ft (foot), ftUS (US survey foot); name one by its symbol`},
 		{"below absolute zero", "-274", "degC", "K", 0, CodeValueOutOfRange, "-274 degC is out of range: below the minimum of Temperature (0 K)"},
 		{"below absolute zero F", "-460", "degF", "degC", 0, CodeValueOutOfRange, "-460 degF is out of range: below the minimum of Temperature (0 K)"},
 		{"reciprocal of zero", "0", "L/100km", "mpg", 0, CodeValueOutOfRange, "0 L/100km is out of range: outside the domain of the conversion"},

@@ -148,12 +148,12 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 	}
 	key := foldWord(name)
 	if a, ok := g.ambiguous[key]; ok {
-		e := errorf(CodeAmbiguousUnit, "%q is ambiguous: it could mean %s", name, candidateList(a.Candidates))
+		e := errorf(CodeAmbiguousUnit, "%q is ambiguous: it could mean %s; name one by its symbol", name, candidateList(a.Candidates))
 		for _, c := range a.Candidates {
 			e.Candidates = append(e.Candidates, c.Symbol)
 		}
 		if a.Note != "" {
-			e.Message += " (" + a.Note + ")"
+			e.Message += ". " + strings.TrimSuffix(a.Note, ".")
 		}
 		return nil, e
 	}

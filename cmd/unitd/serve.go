@@ -1,11 +1,256 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server"
+	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/server/ratelimit"
 )
 
+// serveConfig is what `unitd serve` runs with, from flags and UNITD_*
+// environment variables.
+type serveConfig struct {
+	Addr          string
+	Catalog       string // directory to watch; "" serves the embedded catalog
+	Keys          string
+	Env           string
+	RateLimit     ratelimit.Rate
+	AuthFailLimit ratelimit.Rate
+	MaxBody       int64
+	DevKey        bool
+	LogLevel      slog.Level
+}
+
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "unitd serve: not built yet")
-	return 1
+	cfg, err := parseServeFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "unitd serve:", err)
+		}
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	d, err := newDaemon(cfg, logger, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "unitd serve:", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "unitd serve:", err)
+		return 1
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for range hup {
+			d.reload()
+		}
+	}()
+	if err := d.run(ctx, ln); err != nil {
+		fmt.Fprintln(stderr, "unitd serve:", err)
+		return 1
+	}
+	return 0
+}
+
+func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
+	fs := flag.NewFlagSet("unitd serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envDefault("UNITD_ADDR", "127.0.0.1:8080"), "listen `address` (env UNITD_ADDR)")
+	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` to serve and hot-reload; default: the embedded catalog (env UNITD_CATALOG)")
+	keyFile := fs.String("keys", envDefault("UNITD_KEYS", ""), "API key `file`, watched for changes (env UNITD_KEYS)")
+	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
+	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
+	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
+	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
+	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "create a fresh test key in --keys at start-up and print it (for make run; env UNITD_DEV_KEY=true)")
+	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return serveConfig{}, err
+	}
+	if len(pos) > 0 {
+		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Keys: *keyFile, Env: *env, DevKey: *devKey}
+	if !keys.ValidEnv(cfg.Env) {
+		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
+	}
+	if cfg.RateLimit, err = ratelimit.ParseRate(*rate); err != nil {
+		return cfg, fmt.Errorf("--rate-limit: %w", err)
+	}
+	if cfg.AuthFailLimit, err = ratelimit.ParseRate(*authFail); err != nil {
+		return cfg, fmt.Errorf("--auth-fail-limit: %w", err)
+	}
+	if cfg.MaxBody, err = parseSize(*maxBody); err != nil {
+		return cfg, fmt.Errorf("--max-body: %w", err)
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
+		return cfg, fmt.Errorf("--log-level: %w", err)
+	}
+	if cfg.DevKey && cfg.Keys == "" {
+		return cfg, errors.New("--dev-key needs --keys FILE")
+	}
+	if cfg.DevKey && cfg.Env != keys.EnvTest {
+		return cfg, errors.New("--dev-key creates test keys; it needs --env test")
+	}
+	return cfg, nil
+}
+
+// parseSize reads "65536", "64KiB", "1MiB", "64KB" or "1MB".
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"KB", 1000}, {"MB", 1000 * 1000}, {"B", 1}}
+	mult := int64(1)
+	num := strings.TrimSpace(s)
+	for _, u := range units {
+		if strings.HasSuffix(num, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("%q is not a size such as 65536, 64KiB or 1MiB", s)
+	}
+	return n * mult, nil
+}
+
+// daemon is a running unitd serve: the HTTP server, the catalog it serves
+// (watched when it comes from a directory) and the key store.
+type daemon struct {
+	cfg     serveConfig
+	logger  *slog.Logger
+	srv     *server.Server
+	catalog *catalog.Watcher // nil for the embedded catalog
+	keys    *keys.Watcher    // nil without --keys
+}
+
+// newDaemon loads the catalog and the keys; a catalog that does not
+// compile at start-up is an error, since there is no last good one.
+func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (*daemon, error) {
+	d := &daemon{cfg: cfg, logger: logger}
+	var keySource interface{ Current() *keys.Set }
+	var keyStatus func() keys.Status
+	if cfg.Keys != "" {
+		if cfg.DevKey {
+			key, rec, err := (&keys.Store{Path: cfg.Keys}).RenewDevKey()
+			if err != nil {
+				return nil, fmt.Errorf("creating the dev key: %w", err)
+			}
+			printDevKey(stdout, cfg.Addr, key, rec)
+		}
+		kw, err := keys.NewWatcher(cfg.Keys, logger)
+		if err != nil {
+			return nil, err
+		}
+		d.keys, keySource, keyStatus = kw, kw, kw.Status
+	} else {
+		logger.Warn("no --keys file: every conversion request will be refused (discovery stays public)")
+	}
+	d.srv = server.New(server.Config{
+		Keys:            keySource,
+		KeyStatus:       keyStatus,
+		Env:             cfg.Env,
+		Limiter:         ratelimit.NewMemory(cfg.RateLimit),
+		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
+		MaxBody:         cfg.MaxBody,
+		Logger:          logger,
+		Version:         version,
+	})
+	if cfg.Catalog == "" {
+		g, errs := catalog.Load(catalog.Embedded())
+		if len(errs) > 0 {
+			return nil, fmt.Errorf("embedded catalog: %w", errors.Join(errs...))
+		}
+		d.srv.ApplyGraph(g)
+		logger.Info("serving the embedded catalog", "version", g.Version(), "categories", len(g.Categories()), "units", len(g.Units()))
+		return d, nil
+	}
+	d.catalog = &catalog.Watcher{Dir: cfg.Catalog, Logger: logger, OnReload: d.applyCatalog}
+	if _, errs := d.catalog.LoadNow(); len(errs) > 0 {
+		return nil, fmt.Errorf("catalog %s: %w", cfg.Catalog, errors.Join(errs...))
+	}
+	return d, nil
+}
+
+// applyCatalog publishes a freshly compiled graph, or records why the
+// reload failed while the last good graph keeps serving.
+func (d *daemon) applyCatalog(g *engine.Graph, errs []error) {
+	if g != nil {
+		d.srv.ApplyGraph(g)
+	}
+	d.srv.ReportReload(time.Now(), errors.Join(errs...))
+}
+
+// reload rereads the catalog and the keys (SIGHUP).
+func (d *daemon) reload() {
+	if d.catalog != nil {
+		d.catalog.Reload()
+	}
+	if d.keys != nil {
+		if err := d.keys.Reload(); err != nil {
+			d.logger.Error("key file reload failed; the last good keys stay in use", "err", err)
+		}
+	}
+}
+
+// run serves on ln until ctx is done, with the watchers alongside.
+func (d *daemon) run(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if d.catalog != nil {
+		go func() {
+			if err := d.catalog.Run(ctx); err != nil {
+				d.logger.Error("catalog watcher stopped; SIGHUP and restarts still reload", "err", err)
+			}
+		}()
+	}
+	if d.keys != nil {
+		go func() {
+			if err := d.keys.Run(ctx); err != nil {
+				d.logger.Error("key file watcher stopped", "err", err)
+			}
+		}()
+	}
+	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env)
+	return d.srv.Serve(ctx, ln)
+}
+
+func printDevKey(w io.Writer, addr string, key string, rec keys.Record) {
+	fmt.Fprintf(w, `
+unitd test key (id %s), valid until the next start:
+
+  %s
+
+Try it:
+
+  curl -s -H 'Authorization: Bearer %s' 'http://%s/v1/convert?value=12.5&from=ft&to=m'
+
+`, rec.ID, key, key, addr)
 }
