@@ -251,7 +251,7 @@ func (s *scanner) skip(depth int) error {
 		return s.literal("false")
 	case c == 'n':
 		return s.literal("null")
-	case c == 0:
+	case s.i >= len(s.data):
 		return s.fail("unexpected end of JSON")
 	default:
 		return s.fail("invalid character " + strconv.QuoteRune(rune(c)))
@@ -332,7 +332,7 @@ func (s *scanner) array(depth int, elem func(i int) error) error {
 
 // end checks that nothing but white space follows the top-level value.
 func (s *scanner) end() error {
-	if s.peek() != 0 {
+	if s.ws(); s.i < len(s.data) {
 		return s.fail("unexpected data after the top-level value")
 	}
 	return nil
@@ -469,6 +469,9 @@ func decodeConvert(body []byte) (conversion, *apiError) {
 		if err := s.skip(0); err != nil {
 			return c, malformed(err)
 		}
+		if err := s.end(); err != nil {
+			return c, malformed(err)
+		}
 		return c, invalidRequest("the request body must be a JSON object")
 	}
 	if err := s.conversionObject(&c, 0); err != nil {
@@ -498,6 +501,9 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 	s := scanner{data: body}
 	if s.peek() != '{' {
 		if err := s.skip(0); err != nil {
+			return req, malformed(err)
+		}
+		if err := s.end(); err != nil {
 			return req, malformed(err)
 		}
 		return req, invalidRequest("the request body must be a JSON object")

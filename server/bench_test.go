@@ -1,0 +1,66 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func benchServer(b *testing.B) (http.Handler, string) {
+	set, ks := testKeys(b)
+	s := New(Config{Keys: fakeKeys{set}, Env: "test", Limiter: &fakeLimiter{decide: allowAll}})
+	s.ApplyGraph(testGraph(b))
+	return s.Handler(), "Bearer " + ks["good"]
+}
+
+// BenchmarkBareHandler is the yardstick: a net/http handler that writes a
+// fixed small JSON answer.
+func BenchmarkBareHandler(b *testing.B) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"ok":true}`))
+	})
+	req := httptest.NewRequest(http.MethodGet, "/v1/convert?value=12.5&from=ft&to=m", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+}
+
+func BenchmarkConvertHandler(b *testing.B) {
+	h, auth := benchServer(b)
+	req := httptest.NewRequest(http.MethodGet, "/v1/convert?value=12.5&from=ft&to=m", nil)
+	req.Header.Set("Authorization", auth)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatal(rec.Code, rec.Body)
+		}
+	}
+}
+
+func BenchmarkBatchHandler(b *testing.B) {
+	h, auth := benchServer(b)
+	units := [][2]string{{"ft", "m"}, {"degC", "K"}, {"km", "in"}, {"L/100km", "km/L"}, {"m/s", "km/h"}}
+	items := make([]string, 100)
+	for i := range items {
+		u := units[i%len(units)]
+		items[i] = `{"value":"` + strings.Repeat("1", 1+i%7) + `.5","from":"` + u[0] + `","to":"` + u[1] + `"}`
+	}
+	body := `{"conversions":[` + strings.Join(items, ",") + `]}`
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, "/v1/batch", strings.NewReader(body))
+		req.Header.Set("Authorization", auth)
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatal(rec.Code, rec.Body)
+		}
+	}
+}
