@@ -1,0 +1,70 @@
+# unitd: the two commands a newcomer needs are `make run` and `make test`.
+
+GO        ?= go
+ADDR      ?= 127.0.0.1:8080
+RUNDIR    ?= .run
+FUZZTIME  ?= 30s
+BENCHTIME ?= 1s
+BENCHCOUNT ?= 6
+BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+
+.PHONY: all build run test vet fmt-check validate bench bench-go bench-load fuzz lint clean
+
+all: test build
+
+build:
+	@echo ">> building bin/unitd"
+	$(GO) build -o bin/unitd ./cmd/unitd
+
+## run: serve the embedded catalog on $(ADDR) with a fresh test key (printed)
+run:
+	@mkdir -p $(RUNDIR)
+	$(GO) run ./cmd/unitd serve --addr $(ADDR) --keys $(RUNDIR)/keys.json --env test --dev-key
+
+## test: vet, format check, the whole test suite with the race detector, catalog validation
+test: vet fmt-check
+	@echo ">> running all tests"
+	$(GO) test -race -count=1 ./...
+	@echo ">> validating the shipped catalog"
+	$(GO) run ./cmd/unitd validate catalog/data
+
+vet:
+	@echo ">> go vet"
+	$(GO) vet ./...
+
+fmt-check:
+	@echo ">> checking gofmt"
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+validate:
+	$(GO) run ./cmd/unitd validate catalog/data
+
+## bench: Go micro-benchmarks (with benchstat summaries) and the HTTP load run with wrk
+bench: bench-go bench-load
+
+bench-go:
+	@mkdir -p $(RUNDIR)
+	@echo ">> engine, catalog and handler benchmarks ($(BENCHCOUNT) runs each)"
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./engine ./catalog ./server ./cmd/unitd | tee $(RUNDIR)/bench.txt
+	$(BENCHSTAT) $(RUNDIR)/bench.txt
+
+bench-load:
+	@command -v wrk >/dev/null 2>&1 || { echo ">> installing wrk (Debian package)"; \
+		(apt-get install -y wrk >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y wrk >/dev/null)); }
+	@echo ">> HTTP load on 127.0.0.1: unitd beside a bare net/http handler of the same body size"
+	$(GO) run ./tools/loadbench
+
+## fuzz: run every fuzz target for $(FUZZTIME) (not part of CI)
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseValue$$' -fuzztime $(FUZZTIME) ./engine
+	$(GO) test -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME) ./engine
+	$(GO) test -run '^$$' -fuzz '^FuzzConvertRoundTrip$$' -fuzztime $(FUZZTIME) ./engine
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
+
+lint: vet fmt-check
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+clean:
+	rm -rf bin $(RUNDIR)
