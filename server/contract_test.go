@@ -293,9 +293,9 @@ func TestContract(t *testing.T) {
 func TestRequestIDReplaced(t *testing.T) {
 	f := newFixture(t, nil)
 	for name, id := range map[string]string{
-		"too long":     strings.Repeat("a", 129),
-		"non-ASCII":    "idé",
-		"tab": "a\tb",
+		"too long":  strings.Repeat("a", 129),
+		"non-ASCII": "idé",
+		"tab":       "a\tb",
 	} {
 		t.Run(name, func(t *testing.T) {
 			req := f.request(t, "GET", "/v1/health", "", "", "")

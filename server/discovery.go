@@ -141,7 +141,7 @@ type meta struct {
 }
 
 type listBody[T any] struct {
-	Data []T `json:"data"`
+	Data []T  `json:"data"`
 	Meta meta `json:"meta"`
 }
 
