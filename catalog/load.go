@@ -21,17 +21,37 @@ import (
 // graph. It returns all problems found, each located as file:line:col;
 // the graph is nil when there is any.
 func Load(fsys fs.FS) (*engine.Graph, []error) {
-	spec, errs := LoadSpec(fsys)
-	if len(errs) > 0 {
-		return nil, errs
+	g, errs, _ := load(fsys)
+	return g, errs
+}
+
+// load is Load that also returns the version of the sources it read,
+// whether or not they compiled.
+func load(fsys fs.FS) (*engine.Graph, []error, string) {
+	spec, errs, complete := loadSpec(fsys)
+	if len(errs) > 0 && !complete {
+		return nil, errs, spec.Version
 	}
-	return engine.Build(spec)
+	// Every file decoded (perhaps with bad keys): compile anyway, so that
+	// one run reports every problem.
+	g, berrs := engine.Build(spec)
+	if errs = append(errs, berrs...); len(errs) > 0 {
+		return nil, errs, spec.Version
+	}
+	return g, nil, spec.Version
 }
 
 // LoadSpec reads and decodes the catalog without compiling it.
 func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
-	var spec engine.Spec
+	spec, errs, _ := loadSpec(fsys)
+	return spec, errs
+}
+
+// loadSpec also says whether every file was read and gave a category, so
+// that compiling it is meaningful despite errors.
+func loadSpec(fsys fs.FS) (spec engine.Spec, errs []error, complete bool) {
 	files, errs := readSources(fsys)
+	complete = len(errs) == 0
 	// Files are independent: decode them in parallel, collect in order.
 	type parsed struct {
 		cs   *engine.CategorySpec
@@ -54,10 +74,12 @@ func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
 		errs = append(errs, r.errs...)
 		if r.cs != nil {
 			spec.Categories = append(spec.Categories, *r.cs)
+		} else {
+			complete = false
 		}
 	}
 	spec.Version = version(files)
-	return spec, errs
+	return spec, errs, complete
 }
 
 type source struct {

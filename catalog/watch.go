@@ -156,13 +156,9 @@ func (w *Watcher) checksum() (string, error) {
 // directory and report the outcome.
 func (w *Watcher) reload(reason string) (*engine.Graph, []error) {
 	start := time.Now()
-	spec, errs := LoadSpec(os.DirFS(w.Dir))
-	var g *engine.Graph
-	if len(errs) == 0 {
-		g, errs = engine.Build(spec)
-	}
+	g, errs, sum := load(os.DirFS(w.Dir))
 	w.mu.Lock()
-	w.lastSum = spec.Version
+	w.lastSum = sum
 	w.mu.Unlock()
 	log := w.logger().With("dir", w.Dir, "reason", reason, "duration", time.Since(start))
 	if len(errs) > 0 {

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the unitd command line with stdin and returns its outputs.
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestConvertCommand(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     string
+		stderrHave string
+	}{
+		{"inches", []string{"convert", "1", "in", "cm"}, 0, "2.54 cm\n", ""},
+		{"negative value", []string{"convert", "-40", "degC", "degF"}, 0, "-40 degF\n", ""},
+		{"precision flag after", []string{"convert", "1", "ft", "yd", "--precision", "5"}, 0, "0.33333 yd\n", ""},
+		{"precision flag before", []string{"convert", "--precision=3", "100", "degF", "degC"}, 0, "37.8 degC\n", ""},
+		{"alias", []string{"convert", "12.5", "feet", "Metres"}, 0, "3.81 m\n", ""},
+		{"unknown unit", []string{"convert", "1", "furlongz", "m"}, 1, "", "error: UNKNOWN_UNIT unknown unit \"furlongz\""},
+		{"ambiguous", []string{"convert", "1", "gallon", "L"}, 1, "", "error: AMBIGUOUS_UNIT"},
+		{"incompatible", []string{"convert", "1", "m", "kg"}, 1, "", "error: INCOMPATIBLE_UNITS"},
+		{"bad value", []string{"convert", "1,5", "m", "ft"}, 1, "", "error: INVALID_VALUE"},
+		{"out of range", []string{"convert", "-300", "degC", "K"}, 1, "", "error: VALUE_OUT_OF_RANGE"},
+		{"bad precision", []string{"convert", "1", "m", "ft", "--precision", "51"}, 2, "", "precision must be"},
+		{"missing argument", []string{"convert", "1", "m"}, 2, "", "usage: unitd convert"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", tt.args...)
+			if code != tt.code || stdout != tt.stdout || !strings.Contains(stderr, tt.stderrHave) {
+				t.Errorf("unitd %s = %d, %q, %q; want %d, %q, stderr containing %q",
+					strings.Join(tt.args, " "), code, stdout, stderr, tt.code, tt.stdout, tt.stderrHave)
+			}
+		})
+	}
+}
+
+func TestConvertStream(t *testing.T) {
+	in := "1 in cm\n\n12.5 ft m\nabc m ft\n100 degF degC\n1 m\n"
+	code, stdout, _ := runCLI(t, in, "convert", "-", "--precision", "4")
+	want := "2.54 cm\n" +
+		"error: INVALID_REQUEST expected \"VALUE FROM TO\"\n" +
+		"3.81 m\n" +
+		"error: INVALID_VALUE value \"abc\" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)\n" +
+		"37.78 degC\n" +
+		"error: INVALID_REQUEST expected \"VALUE FROM TO\"\n"
+	if code != 1 || stdout != want {
+		t.Errorf("stream = %d\n%s\nwant 1\n%s", code, stdout, want)
+	}
+	code, stdout, _ = runCLI(t, "1 km m\n2 km m\n", "convert", "-")
+	if code != 0 || stdout != "1000 m\n2000 m\n" {
+		t.Errorf("clean stream = %d %q", code, stdout)
+	}
+}
+
+func TestValidateShippedCatalog(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "validate", "../../catalog/data")
+	if code != 0 || !strings.HasPrefix(stdout, "SUCCESS: ../../catalog/data: ") {
+		t.Errorf("validate = %d %q %q", code, stdout, stderr)
+	}
+}
+
+func TestValidateReportsProblems(t *testing.T) {
+	dir := t.TempDir()
+	bad := "category:\n  id: length\n  name: Length\n  base: m\nunits:\n  - symbol: m\n    name: metre\n    plural: metres\n    system: SI\n    exact: true\n    sourc: SI\n"
+	if err := os.WriteFile(filepath.Join(dir, "length.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("text", func(t *testing.T) {
+		code, stdout, _ := runCLI(t, "", "validate", dir)
+		want := "length.yaml:11:5: unit \"m\": unknown key \"sourc\""
+		if code != 1 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "length.yaml:6:5: unit \"m\": missing source") || !strings.Contains(stdout, "FAILED: ") {
+			t.Errorf("validate = %d\n%s", code, stdout)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		code, stdout, _ := runCLI(t, "", "validate", "--format", "json", dir)
+		var report struct {
+			OK       bool
+			Problems []struct {
+				File    string
+				Line    int
+				Column  int
+				Message string
+			}
+		}
+		if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+			t.Fatal(err, stdout)
+		}
+		if code != 1 || report.OK || len(report.Problems) != 2 || report.Problems[0].File != "length.yaml" || report.Problems[0].Line != 11 || report.Problems[1].Line != 6 {
+			t.Errorf("validate json = %d %+v", code, report)
+		}
+	})
+	t.Run("github", func(t *testing.T) {
+		code, stdout, _ := runCLI(t, "", "validate", dir, "--format=github")
+		want := "::error file=" + filepath.Join(dir, "length.yaml") + ",line=11,col=5::unit \"m\": unknown key \"sourc\""
+		if code != 1 || !strings.Contains(stdout, want) {
+			t.Errorf("validate github = %d\n%s\nwant a line starting %s", code, stdout, want)
+		}
+	})
+	t.Run("not a directory", func(t *testing.T) {
+		if code, _, _ := runCLI(t, "", "validate", filepath.Join(dir, "nope")); code != 1 {
+			t.Errorf("exit %d", code)
+		}
+	})
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"65536": 65536, "64KiB": 65536, "1MiB": 1 << 20, "64KB": 64000, "2 MB": 2000000, "100B": 100} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "64kb", "1GiB", "ten", "1.5MiB"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) succeeded", in)
+		}
+	}
+}
