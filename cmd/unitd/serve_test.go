@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/server/ratelimit"
+)
+
+// testUnit is appended to length.yaml so that tests can change a factor
+// and watch the change arrive.
+const testUnit = `
+  - symbol: zz
+    name: test span
+    plural: test spans
+    system: test
+    definition: {factor: %d, unit: m}
+    exact: true
+    source: test
+    examples:
+      - 1 zz = %d m
+`
+
+type testDaemon struct {
+	url, key string
+	dir      string
+	length   []byte // the shipped length.yaml
+	client   *http.Client
+}
+
+// startDaemon runs unitd serve on a copy of the shipped catalog in a temp
+// directory, with one test key.
+func startDaemon(t testing.TB) *testDaemon {
+	t.Helper()
+	dir := t.TempDir()
+	catDir := filepath.Join(dir, "catalog")
+	if err := os.CopyFS(catDir, catalog.Embedded()); err != nil {
+		t.Fatal(err)
+	}
+	length, err := fs.ReadFile(catalog.Embedded(), "length.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(dir, "keys.json")
+	key, _, err := (&keys.Store{Path: keyFile}).Create("test", keys.EnvTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := serveConfig{
+		Addr: "127.0.0.1:0", Catalog: catDir, Keys: keyFile, Env: keys.EnvTest,
+		RateLimit:     ratelimit.Rate{N: 1_000_000, Per: time.Second},
+		AuthFailLimit: ratelimit.Rate{N: 1_000_000, Per: time.Second},
+		MaxBody:       64 << 10,
+	}
+	logger := slog.New(slog.DiscardHandler)
+	d, err := newDaemon(cfg, logger, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.run(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return &testDaemon{url: "http://" + ln.Addr().String(), key: key, dir: catDir, length: length, client: &http.Client{Timeout: 10 * time.Second}}
+}
+
+// setFactor rewrites length.yaml with the test unit at factor f.
+func (d *testDaemon) setFactor(t testing.TB, f int) {
+	t.Helper()
+	d.writeLength(t, fmt.Sprintf(testUnit, f, f))
+}
+
+// writeLength writes length.yaml with unit added at the end of its units.
+func (d *testDaemon) writeLength(t testing.TB, unit string) {
+	t.Helper()
+	units, rest, _ := strings.Cut(string(d.length), "\nambiguous:")
+	if rest != "" {
+		rest = "\nambiguous:" + rest
+	}
+	if err := os.WriteFile(filepath.Join(d.dir, "length.yaml"), []byte(units+unit+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (d *testDaemon) get(t testing.TB, path string, v any) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", d.url+path, nil)
+	req.Header.Set("Authorization", "Bearer "+d.key)
+	resp, err := d.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if v != nil {
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp.StatusCode
+}
+
+type healthReply struct {
+	Catalog struct {
+		Version    string
+		LastReload struct {
+			OK    bool
+			Error *string
+		} `json:"last_reload"`
+	}
+}
+
+type convertReply struct {
+	Data struct {
+		Result struct{ Value string }
+	}
+}
+
+// waitFor polls until cond holds, failing after 10 s.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (d *testDaemon) zz(t testing.TB) string {
+	var r convertReply
+	if code := d.get(t, "/v1/convert?value=1&from=zz&to=m", &r); code != http.StatusOK {
+		return fmt.Sprintf("status %d", code)
+	}
+	return r.Data.Result.Value
+}
+
+// TestHotReloadUnderLoad edits the catalog of a running server while
+// clients convert without pause: no request may fail, no batch may mix
+// two catalogs, a broken edit keeps the last good catalog serving and shows
+// in /v1/health with file and line, and the next good edit clears it.
+func TestHotReloadUnderLoad(t *testing.T) {
+	d := startDaemon(t)
+	d.setFactor(t, 1)
+	waitFor(t, "zz = 1 m", func() bool { return d.zz(t) == "1" })
+
+	var failures, requests atomic.Int64
+	var mu sync.Mutex
+	var failed []string
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	batch := `{"conversions":[` + strings.TrimSuffix(strings.Repeat(`{"value":"1","from":"zz","to":"m"},`, 50), ",") + `]}`
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Timeout: 10 * time.Second}
+			for n := 0; n < 20000; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var req *http.Request
+				if i%2 == 0 {
+					req, _ = http.NewRequest("GET", d.url+"/v1/convert?value=12.5&from=ft&to=m", nil)
+				} else {
+					req, _ = http.NewRequest("POST", d.url+"/v1/batch", strings.NewReader(batch))
+					req.Header.Set("Content-Type", "application/json")
+				}
+				req.Header.Set("Authorization", "Bearer "+d.key)
+				requests.Add(1)
+				resp, err := client.Do(req)
+				if err != nil {
+					failures.Add(1)
+					continue
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				problem := ""
+				switch {
+				case resp.StatusCode != http.StatusOK:
+					problem = fmt.Sprintf("status %d: %s", resp.StatusCode, body)
+				case i%2 == 0 && !strings.Contains(string(body), `"value":"3.81"`):
+					problem = "wrong result: " + string(body)
+				case i%2 == 1 && mixed(body):
+					problem = "batch mixed two catalogs: " + string(body)
+				}
+				if problem != "" {
+					failures.Add(1)
+					mu.Lock()
+					failed = append(failed, problem)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+
+	var h healthReply
+	for f := 2; f <= 5; f++ {
+		d.setFactor(t, f)
+		want := fmt.Sprint(f)
+		waitFor(t, "zz = "+want+" m", func() bool { return d.zz(t) == want })
+	}
+	// A broken edit: the unit refers to a unit that does not exist.
+	d.writeLength(t, strings.Replace(fmt.Sprintf(testUnit, 9, 9), "unit: m}", "unit: mtr}", 1))
+	waitFor(t, "health to report the broken edit", func() bool {
+		d.get(t, "/v1/health", &h)
+		return !h.Catalog.LastReload.OK
+	})
+	units, _, _ := strings.Cut(string(d.length), "\nambiguous:")
+	line := strings.Count(units, "\n") + 6 // the definition line of the test unit
+	if h.Catalog.LastReload.Error == nil || !strings.Contains(*h.Catalog.LastReload.Error, fmt.Sprintf("length.yaml:%d:17: unit \"zz\": definition refers to unknown unit \"mtr\"", line)) {
+		t.Errorf("health error = %v, want line %d", derefString(h.Catalog.LastReload.Error), line)
+	}
+	if got := d.zz(t); got != "5" {
+		t.Errorf("after a broken edit zz = %s, want the last good 5", got)
+	}
+	d.setFactor(t, 6)
+	waitFor(t, "the fix to apply", func() bool { return d.zz(t) == "6" })
+	d.get(t, "/v1/health", &h)
+	if !h.Catalog.LastReload.OK || h.Catalog.LastReload.Error != nil {
+		t.Errorf("health after the fix: %+v", h.Catalog.LastReload)
+	}
+
+	close(stop)
+	wg.Wait()
+	if n := failures.Load(); n > 0 {
+		t.Errorf("%d of %d requests failed during reloads; first: %v", n, requests.Load(), failed[:min(3, len(failed))])
+	}
+	if requests.Load() < 10 {
+		t.Errorf("only %d requests ran during the reloads", requests.Load())
+	}
+}
+
+// mixed reports whether a batch answer holds more than one result value.
+func mixed(body []byte) bool {
+	var r struct {
+		Data []struct {
+			Result struct{ Value string }
+		}
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Data) == 0 {
+		return true
+	}
+	for _, item := range r.Data {
+		if item.Result.Value != r.Data[0].Result.Value {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRevokedKeyRefused revokes a key with the CLI while the server runs.
+func TestRevokedKeyRefused(t *testing.T) {
+	d := startDaemon(t)
+	if code := d.get(t, "/v1/convert?value=1&from=m&to=ft", nil); code != http.StatusOK {
+		t.Fatalf("status %d before revoking", code)
+	}
+	list, err := (&keys.Store{Path: filepath.Join(filepath.Dir(d.dir), "keys.json")}).List()
+	if err != nil || len(list) != 1 {
+		t.Fatal(list, err)
+	}
+	if code, _, stderr := runCLI(t, "", "keys", "revoke", "--keys", filepath.Join(filepath.Dir(d.dir), "keys.json"), list[0].ID); code != 0 {
+		t.Fatal(stderr)
+	}
+	waitFor(t, "the revoked key to be refused", func() bool {
+		return d.get(t, "/v1/convert?value=1&from=m&to=ft", nil) == http.StatusUnauthorized
+	})
+}
+
+// BenchmarkSaveToVisible measures how long an edit of a catalog file
+// takes to show in conversions of a running server (debounce included).
+func BenchmarkSaveToVisible(b *testing.B) {
+	d := startDaemon(b)
+	f := 1
+	for b.Loop() {
+		f++
+		want := fmt.Sprint(f)
+		d.setFactor(b, f)
+		waitFor(b, "zz = "+want, func() bool { return d.zz(b) == want })
+	}
+}
+
+func derefString(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
