@@ -97,37 +97,69 @@ func (g *Graph) Convert(req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	out, inexact, err := ConvertUnits(&v, from, to, p)
+	var out number
+	inexact, err := convertUnits(&out, &v, from, to, p)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Value: FormatDecimal(&out), From: from, To: to, Category: to.Category, Exact: !inexact}, nil
+	return Result{Value: out.text(), From: from, To: to, Category: to.Category, Exact: !inexact}, nil
 }
 
 // ConvertUnits converts v between two units of one graph, correctly rounded
 // to p significant digits, and reports whether rounding happened.
-func ConvertUnits(v *apd.Decimal, from, to *Unit, p int) (out apd.Decimal, inexact bool, err error) {
+func ConvertUnits(v *apd.Decimal, from, to *Unit, p int) (apd.Decimal, bool, error) {
+	var out number
+	inexact, err := convertUnits(&out, v, from, to, p)
+	return out.decimal(), inexact, err
+}
+
+// number is a conversion result: an apd decimal, or the 128-bit quotient
+// of the fast division path, kept as is until it is printed.
+type number struct {
+	dec  apd.Decimal
+	q    quotient
+	fast bool
+}
+
+func (n *number) text() string {
+	if n.fast {
+		var buf [48]byte
+		return formatDigits(n.q.neg, n.q.appendDigits(buf[:0]), int(n.q.exp))
+	}
+	return FormatDecimal(&n.dec)
+}
+
+func (n *number) decimal() apd.Decimal {
+	if n.fast {
+		var d apd.Decimal
+		n.q.decimal(&d)
+		return d
+	}
+	return n.dec
+}
+
+func convertUnits(out *number, v *apd.Decimal, from, to *Unit, p int) (inexact bool, err error) {
 	if from.Category != to.Category {
-		return out, false, errorf(CodeIncompatibleUnits,
+		return false, errorf(CodeIncompatibleUnits,
 			"cannot convert %s (%s) to %s (%s): %s and %s are different categories",
 			from.Symbol, from.Category.Name, to.Symbol, to.Category.Name, from.Category.ID, to.Category.ID)
 	}
 	if from.conv.formula == nil && to.conv.formula == nil {
-		inexact, err = convertLinear(&out, v, from, to, p)
+		inexact, err = convertLinear(out, v, from, to, p)
 	} else {
-		inexact, err = convertStepwise(&out, v, from, to, p)
+		inexact, err = convertStepwise(&out.dec, v, from, to, p)
 	}
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
-			return out, false, e
+			return false, e
 		}
-		return out, false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", v, from.Symbol, to.Symbol, err)
+		return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", v, from.Symbol, to.Symbol, err)
 	}
-	if out.IsZero() {
-		out.Negative = false
+	if out.dec.IsZero() {
+		out.dec.Negative = false
 	}
-	return out, inexact, nil
+	return inexact, nil
 }
 
 // convertLinear converts between units without formulas in one exact
@@ -135,7 +167,7 @@ func ConvertUnits(v *apd.Decimal, from, to *Unit, p int) (out apd.Decimal, inexa
 //
 //	base = (x*aA + bA)/cA   and   y = (base*cB - bB)/aB
 //	so y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB).
-func convertLinear(out, x *apd.Decimal, from, to *Unit, p int) (inexact bool, err error) {
+func convertLinear(out *number, x *apd.Decimal, from, to *Unit, p int) (inexact bool, err error) {
 	A, B := &from.conv.post, &to.conv.post
 	if from.conv.minimum != nil {
 		if err := checkMinimum(x, from); err != nil {
@@ -163,12 +195,15 @@ func convertLinear(out, x *apd.Decimal, from, to *Unit, p int) (inexact bool, er
 		exact.Mul(&den, &A.c, &B.a)
 		denp = &den
 	}
-	var cond apd.Condition
 	if A.cIsOne && B.aIsOne {
-		cond, err = rounding[p].Round(out, &num)
-	} else {
-		cond, err = rounding[p].Quo(out, &num, denp)
+		cond, err := rounding[p].Round(&out.dec, &num)
+		return cond.Inexact(), err
 	}
+	if inexact, ok := quoFast(&out.q, &num, denp, p); ok {
+		out.fast = true
+		return inexact, nil
+	}
+	cond, err := rounding[p].Quo(&out.dec, &num, denp)
 	return cond.Inexact(), err
 }
 

@@ -182,7 +182,25 @@ func candidateList(us []*Unit) string {
 
 // foldWord is the key of a word alias: lower case, inner white space folded.
 func foldWord(s string) string {
+	if isFolded(s) {
+		return s // the common case, without allocating
+	}
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// isFolded reports whether s is ASCII without upper case letters and with
+// single inner spaces only.
+func isFolded(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 0x80, c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // suggest returns the symbols of up to n units whose spellings are closest

@@ -102,16 +102,29 @@ func FormatDecimal(d *apd.Decimal) string {
 		return "0"
 	}
 	var buf [64]byte
-	digits := d.Coeff.Append(buf[:0], 10)
+	var digits []byte
+	if d.Coeff.IsUint64() {
+		digits = strconv.AppendUint(buf[:0], d.Coeff.Uint64(), 10)
+	} else {
+		digits = d.Coeff.Append(buf[:0], 10)
+	}
+	return formatDigits(d.Negative, digits, int(d.Exponent))
+}
+
+// formatDigits prints the decimal digits × 10^exp as FormatDecimal does.
+func formatDigits(neg bool, digits []byte, exp int) string {
 	// Strip trailing zeros of the coefficient.
-	exp := int(d.Exponent)
 	for len(digits) > 1 && digits[len(digits)-1] == '0' {
 		digits = digits[:len(digits)-1]
 		exp++
 	}
+	if len(digits) == 1 && digits[0] == '0' {
+		return "0"
+	}
 	adjusted := exp + len(digits) - 1
-	out := make([]byte, 0, len(digits)+12)
-	if d.Negative {
+	var buf [96]byte
+	out := buf[:0]
+	if neg {
 		out = append(out, '-')
 	}
 	switch {

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"math/bits"
+	"strconv"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// maxFastPrecision is the largest precision quoFast serves: a quotient of
+// up to 36 digits (plus one from rounding up) fits in 128 bits.
+const maxFastPrecision = 36
+
+// quotient is a decimal with a 128-bit coefficient hi·2^64 + lo.
+type quotient struct {
+	hi, lo uint64
+	exp    int32
+	neg    bool
+}
+
+// quoFast sets q to num/den rounded half-even to p significant digits, as
+// apd's Quo does, when both coefficients fit in a machine word (the common
+// case: a decimal value times an exact factor). It works on a 128-bit
+// quotient, digit by digit, instead of apd's scaled big-integer division,
+// which allocates. It reports ok=false when it cannot serve the operands.
+func quoFast(q *quotient, num, den *apd.Decimal, p int) (inexact, ok bool) {
+	if p > maxFastPrecision || !num.Coeff.IsUint64() || !den.Coeff.IsUint64() {
+		return false, false
+	}
+	n, m := num.Coeff.Uint64(), den.Coeff.Uint64()
+	if m == 0 || m >= 1<<59 { // r*10 and 2r must not overflow
+		return false, false
+	}
+	if n == 0 {
+		*q = quotient{}
+		return false, true
+	}
+	// q = floor(n·10^k / m) grows one digit per step until it has p
+	// significant digits or the division comes out even.
+	var hi uint64
+	lo, r := n/m, n%m
+	digits := countDecimalDigits(lo)
+	if digits > p {
+		return false, false // the integer part itself needs rounding
+	}
+	k := 0
+	for digits < p && r != 0 {
+		r *= 10
+		digit := r / m
+		r %= m
+		var carry uint64
+		hi, lo = mul10(hi, lo)
+		lo, carry = bits.Add64(lo, digit, 0)
+		hi += carry
+		k++
+		if digits > 0 || lo != 0 || hi != 0 {
+			digits++
+		}
+	}
+	if r != 0 {
+		inexact = true
+		if twice := 2 * r; twice > m || twice == m && lo&1 == 1 {
+			var carry uint64
+			lo, carry = bits.Add64(lo, 1, 0)
+			hi += carry
+		}
+	}
+	*q = quotient{hi: hi, lo: lo, exp: num.Exponent - den.Exponent - int32(k), neg: num.Negative != den.Negative}
+	return inexact, true
+}
+
+// appendDigits appends the coefficient's decimal digits.
+func (q *quotient) appendDigits(buf []byte) []byte {
+	if q.hi == 0 {
+		return strconv.AppendUint(buf, q.lo, 10)
+	}
+	// hi < 10^19 since the coefficient is below 10^38.
+	high, low := bits.Div64(q.hi, q.lo, 1e19)
+	buf = strconv.AppendUint(buf, high, 10)
+	var tail [19]byte
+	t := strconv.AppendUint(tail[:0], low, 10)
+	for range 19 - len(t) {
+		buf = append(buf, '0')
+	}
+	return append(buf, t...)
+}
+
+// decimal converts q to an apd decimal.
+func (q *quotient) decimal(d *apd.Decimal) {
+	d.Coeff.SetUint64(q.hi)
+	d.Coeff.Lsh(&d.Coeff, 64)
+	var low apd.BigInt
+	low.SetUint64(q.lo)
+	d.Coeff.Or(&d.Coeff, &low)
+	d.Form = apd.Finite
+	d.Negative = q.neg && (q.hi != 0 || q.lo != 0)
+	d.Exponent = q.exp
+}
+
+func mul10(hi, lo uint64) (uint64, uint64) {
+	h, l := bits.Mul64(lo, 10)
+	return hi*10 + h, l
+}
+
+func countDecimalDigits(x uint64) int {
+	n := 0
+	for ; x > 0; x /= 10 {
+		n++
+	}
+	return n
+}
