@@ -16,6 +16,7 @@ func BenchmarkConvert(b *testing.B) {
 		{"affine", Request{Value: "98.6", From: "degF", To: "degC"}},
 		{"formula", Request{Value: "7.5", From: "L/100km", To: "mpg"}},
 		{"formula_log", Request{Value: "0.25", From: "W", To: "dBm"}},
+		{"formula_exp", Request{Value: "-13.7", From: "dBm", To: "W"}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

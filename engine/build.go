@@ -476,11 +476,10 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		b.errorf(o, subject, "formula refers to %q, which is itself defined by a formula; refer to a linear unit", ref.Symbol)
 		return false
 	}
-	to, errTo := compileFormula(def.To)
+	f, errTo, errFrom := compileFormulas(def.To, def.From)
 	if errTo != nil {
 		b.errorf(o, subject, "formula to: %v", oneLine(errTo))
 	}
-	from, errFrom := compileFormula(def.From)
 	if errFrom != nil {
 		b.errorf(o, subject, "formula from: %v", oneLine(errFrom))
 	}
@@ -490,7 +489,7 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 	u.conv = conversion{
 		pre:     newAffine(identityMap()),
 		preMap:  identityMap(),
-		formula: &formula{to: to, from: from, toSrc: def.To, fromSrc: def.From},
+		formula: f,
 		post:    ref.conv.post, postMap: ref.conv.postMap,
 	}
 	return true
@@ -523,7 +522,7 @@ func (b *builder) checkFormulas() {
 		checked, failed := 0, false
 		for _, s := range samplePoints {
 			x, _, _ := apd.NewFromString(s)
-			y, _, err := runFormula(f.to, x, work)
+			y, err := f.evalTo(x, work)
 			if errors.Is(err, errDomain) {
 				continue
 			}
@@ -532,7 +531,7 @@ func (b *builder) checkFormulas() {
 				failed = true
 				break
 			}
-			back, _, err := runFormula(f.from, y, work)
+			back, err := f.evalFrom(y, work)
 			if errors.Is(err, errDomain) {
 				continue
 			}

@@ -37,7 +37,7 @@ var (
 // well above the requested precision, so the one final rounding decides the
 // printed digits.
 func workContext(p int) *apd.Context {
-	return exact.WithPrecision(uint32(max(p, DefaultPrecision) + 16))
+	return exact.WithPrecision(uint32(max(p, DefaultPrecision) + 8))
 }
 
 // ErrPrecision reports a precision outside 1..MaxPrecision.
@@ -144,9 +144,12 @@ func convertUnits(out *number, v *apd.Decimal, from, to *Unit, p int) (inexact b
 			"cannot convert %s (%s) to %s (%s): %s and %s are different categories",
 			from.Symbol, from.Category.Name, to.Symbol, to.Category.Name, from.Category.ID, to.Category.ID)
 	}
-	if from.conv.formula == nil && to.conv.formula == nil {
+	switch ff, tf := from.conv.formula, to.conv.formula; {
+	case ff == nil && tf == nil:
 		inexact, err = convertLinear(out, v, from, to, p)
-	} else {
+	case (ff == nil || ff.rational) && (tf == nil || tf.rational):
+		inexact, err = convertRational(out, v, from, to, p)
+	default:
 		inexact, err = convertStepwise(&out.dec, v, from, to, p)
 	}
 	if err != nil {

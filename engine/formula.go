@@ -86,6 +86,44 @@ func log10(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
 
 var bigOne = apd.NewBigInt(1)
 
+// ln10 is ln 10 to 70 digits, so that powers of ten need no logarithm.
+var ln10, _, _ = apd.NewFromString("2.3025850929940456840179914546843642076011014886287729760333279009675726097")
+
+// pow is apd's Pow with a shortcut for the base 10 of decibel formulas:
+// 10^y = 10^k · e^(f·ln 10) with k = floor(y) and f in [0, 1), which is exact
+// when y is a whole number and otherwise needs one exponential.
+func pow(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
+	var r apd.Decimal
+	r.Reduce(x)
+	if r.Negative || r.Coeff.Cmp(bigOne) != 0 || r.Exponent != 1 || c.Precision == 0 {
+		return c.Pow(d, x, y)
+	}
+	var k, f apd.Decimal
+	if _, err := c.Floor(&k, y); err != nil {
+		return c.Pow(d, x, y)
+	}
+	if _, err := exact.Sub(&f, y, &k); err != nil || !k.IsZero() && k.NumDigits()+int64(k.Exponent) > 6 {
+		return c.Pow(d, x, y)
+	}
+	kInt, err := k.Int64()
+	if err != nil {
+		return c.Pow(d, x, y)
+	}
+	if f.IsZero() {
+		d.SetFinite(1, int32(kInt))
+		return 0, nil
+	}
+	wide := c.WithPrecision(c.Precision + 4)
+	var t apd.Decimal
+	wide.Mul(&t, &f, ln10)
+	if _, err := wide.Exp(&t, &t); err != nil {
+		return 0, err
+	}
+	t.Exponent += int32(kInt)
+	cond, err := c.Round(d, &t)
+	return cond | apd.Inexact, err
+}
+
 func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
 func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
 
@@ -99,12 +137,12 @@ var (
 var formulaOptions = []expr.Option{
 	expr.Env(formulaEnv{}),
 	expr.DisableAllBuiltins(),
-	expr.Patch(literalPatcher{}),
+	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return num{d: d} }}),
 	expr.Function("_add", binary("add", (*apd.Context).Add), binarySig),
 	expr.Function("_sub", binary("sub", (*apd.Context).Sub), binarySig),
 	expr.Function("_mul", binary("mul", (*apd.Context).Mul), binarySig),
 	expr.Function("_quo", binary("div", (*apd.Context).Quo), binarySig),
-	expr.Function("pow", binary("pow", (*apd.Context).Pow), binarySig),
+	expr.Function("pow", binary("pow", pow), binarySig),
 	expr.Function("_neg", unary("neg", (*apd.Context).Neg, nil), unarySig),
 	expr.Function("abs", unary("abs", (*apd.Context).Abs, nil), unarySig),
 	expr.Function("ln", unary("ln", (*apd.Context).Ln, positive), unarySig),
@@ -123,17 +161,20 @@ var formulaOptions = []expr.Option{
 // operators + - * / and ** (or ^).
 var FormulaFunctions = []string{"abs", "exp", "ln", "log10", "pow", "sqrt"}
 
-// literalPatcher turns number literals into exact decimal constants read
-// from their source text, and unary minus into a decimal negation.
-type literalPatcher struct{}
+// literalPatcher turns number literals into exact constants (made by
+// constant from the literal's exact decimal value), and unary minus into a
+// call of _neg.
+type literalPatcher struct {
+	constant func(*apd.Decimal) any
+}
 
-func (literalPatcher) Visit(node *ast.Node) {
+func (lp literalPatcher) Visit(node *ast.Node) {
 	switch n := (*node).(type) {
 	case *ast.IntegerNode:
 		d, _, _ := apd.NewFromString(strconv.Itoa(n.Value))
-		ast.Patch(node, &ast.ConstantNode{Value: num{d: d}})
+		ast.Patch(node, &ast.ConstantNode{Value: lp.constant(d)})
 	case *ast.FloatNode:
-		ast.Patch(node, &ast.ConstantNode{Value: num{d: floatLiteral(n)}})
+		ast.Patch(node, &ast.ConstantNode{Value: lp.constant(floatLiteral(n))})
 	case *ast.UnaryNode:
 		switch n.Operator {
 		case "-":
@@ -154,23 +195,55 @@ func floatLiteral(n *ast.FloatNode) *apd.Decimal {
 }
 
 // formula is a compiled pair of formulas to and from a reference unit.
+// A rational formula uses only + - * / on x and literals; it runs on exact
+// fractions, so a conversion through it is still exact and rounded once.
+// Any other formula runs on decimals at a working precision.
 type formula struct {
 	to, from       *vm.Program
 	toSrc, fromSrc string
+	rational       bool
+}
+
+// compileFormulas compiles a pair, as rational formulas when both are.
+func compileFormulas(to, from string) (*formula, error, error) {
+	f := &formula{toSrc: to, fromSrc: from, rational: true}
+	var errTo, errFrom error
+	if f.to, errTo = compileFormula(to, rationalMode); errTo == nil {
+		f.from, errFrom = compileFormula(from, rationalMode)
+	}
+	if errTo == nil && errFrom == nil {
+		return f, nil, nil
+	}
+	f.rational = false
+	f.to, errTo = compileFormula(to, decimalMode)
+	f.from, errFrom = compileFormula(from, decimalMode)
+	return f, errTo, errFrom
+}
+
+// formulaMode is a way of running formulas: the expr options and the
+// environment holding x.
+type formulaMode struct {
+	opts []expr.Option
+	env  func(x *apd.Decimal) any
+}
+
+var decimalMode = formulaMode{
+	opts: formulaOptions,
+	env:  func(x *apd.Decimal) any { return formulaEnv{X: num{d: x, ctx: defaultWork}} },
 }
 
 // compileFormula compiles one formula in x.
-func compileFormula(src string) (*vm.Program, error) {
+func compileFormula(src string, mode formulaMode) (*vm.Program, error) {
 	if err := checkLiterals(src); err != nil {
 		return nil, err
 	}
-	prog, err := expr.Compile(src, formulaOptions...)
+	prog, err := expr.Compile(src, mode.opts...)
 	if err != nil {
 		return nil, err
 	}
 	// One run at x = 10 catches what type checking cannot (10 keeps
 	// logarithms and powers of ten on their fast, exact paths).
-	if _, err := expr.Run(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork}}); err != nil && !errors.Is(err, errDomain) {
+	if _, err := expr.Run(prog, mode.env(apd.New(10, 0))); err != nil && !errors.Is(err, errDomain) {
 		return nil, err
 	}
 	return prog, nil
@@ -228,4 +301,28 @@ func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decim
 		return nil, false, fmt.Errorf("formula returned %T, not a number", out)
 	}
 	return r.d, r.inexact, nil
+}
+
+// evalTo and evalFrom run one formula of the pair on x and return the
+// result rounded to the working context, for checks at build time.
+func (f *formula) evalTo(x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
+	return f.eval(f.to, x, work)
+}
+
+func (f *formula) evalFrom(x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
+	return f.eval(f.from, x, work)
+}
+
+func (f *formula) eval(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
+	if !f.rational {
+		y, _, err := runFormula(prog, x, work)
+		return y, err
+	}
+	r, err := runRational(prog, frac{n: *x, d: fracOne})
+	if err != nil {
+		return nil, err
+	}
+	var y apd.Decimal
+	_, err = work.Quo(&y, &r.n, &r.d)
+	return &y, err
 }

@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+)
+
+// frac is an exact fraction n/d with d > 0, for rational formulas and the
+// exact steps around them.
+type frac struct {
+	n, d apd.Decimal
+}
+
+// ratEnv is the environment of a rational formula.
+type ratEnv struct {
+	X frac `expr:"x"`
+}
+
+var (
+	fracOne      = *apd.New(1, 0)
+	ratBinarySig = new(func(frac, frac) frac)
+	ratUnarySig  = new(func(frac) frac)
+)
+
+func ratBinary(op func(a, b frac) (frac, error)) func(params ...any) (any, error) {
+	return func(params ...any) (any, error) {
+		return op(params[0].(frac), params[1].(frac))
+	}
+}
+
+// ratAdd returns a + b (or a - b when sign is -1) exactly.
+func ratAdd(a, b frac, sign int) frac {
+	var r frac
+	var t apd.Decimal
+	exact.Mul(&r.n, &a.n, &b.d)
+	exact.Mul(&t, &b.n, &a.d)
+	if sign < 0 {
+		exact.Sub(&r.n, &r.n, &t)
+	} else {
+		exact.Add(&r.n, &r.n, &t)
+	}
+	exact.Mul(&r.d, &a.d, &b.d)
+	return r
+}
+
+func ratMul(a, b frac) (frac, error) {
+	var r frac
+	exact.Mul(&r.n, &a.n, &b.n)
+	exact.Mul(&r.d, &a.d, &b.d)
+	return r, nil
+}
+
+func ratQuo(a, b frac) (frac, error) {
+	if b.n.IsZero() {
+		return frac{}, fmt.Errorf("division by zero: %w", errDomain)
+	}
+	var r frac
+	exact.Mul(&r.n, &a.n, &b.d)
+	exact.Mul(&r.d, &a.d, &b.n)
+	if r.d.Negative {
+		r.d.Negative = false
+		r.n.Negative = !r.n.Negative
+	}
+	return r, nil
+}
+
+// rationalOptions compile formulas made only of + - * / on x and
+// literals; anything else (powers, functions) fails to compile, and the
+// formula is compiled with formulaOptions instead.
+var rationalOptions = []expr.Option{
+	expr.Env(ratEnv{}),
+	expr.DisableAllBuiltins(),
+	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return frac{n: *d, d: fracOne} }}),
+	expr.Function("_add", ratBinary(func(a, b frac) (frac, error) { return ratAdd(a, b, 1), nil }), ratBinarySig),
+	expr.Function("_sub", ratBinary(func(a, b frac) (frac, error) { return ratAdd(a, b, -1), nil }), ratBinarySig),
+	expr.Function("_mul", ratBinary(ratMul), ratBinarySig),
+	expr.Function("_quo", ratBinary(ratQuo), ratBinarySig),
+	expr.Function("_neg", func(params ...any) (any, error) {
+		a := params[0].(frac)
+		a.n.Negative = !a.n.Negative && !a.n.IsZero()
+		return a, nil
+	}, ratUnarySig),
+	expr.Operator("+", "_add"),
+	expr.Operator("-", "_sub"),
+	expr.Operator("*", "_mul"),
+	expr.Operator("/", "_quo"),
+}
+
+var rationalMode = formulaMode{
+	opts: rationalOptions,
+	env:  func(x *apd.Decimal) any { return ratEnv{X: frac{n: *x, d: fracOne}} },
+}
+
+func runRational(prog *vm.Program, x frac) (frac, error) {
+	out, err := expr.Run(prog, ratEnv{X: x})
+	if err != nil {
+		return frac{}, err
+	}
+	r, ok := out.(frac)
+	if !ok {
+		return frac{}, fmt.Errorf("formula returned %T, not a number", out)
+	}
+	return r, nil
+}
+
+// applyExact is affine.apply on fractions: (x*a + b)/c, exactly.
+func (p *affine) applyExact(x frac) frac {
+	var r frac
+	var t apd.Decimal
+	exact.Mul(&r.n, &x.n, &p.a)
+	if p.hasOffset {
+		exact.Mul(&t, &p.b, &x.d)
+		exact.Add(&r.n, &r.n, &t)
+	}
+	exact.Mul(&r.d, &x.d, &p.c)
+	return r
+}
+
+// invertExact is affine.invert on fractions: (y*c - b)/a, exactly.
+func (p *affine) invertExact(y frac) frac {
+	var r frac
+	var t apd.Decimal
+	exact.Mul(&r.n, &y.n, &p.c)
+	if p.hasOffset {
+		exact.Mul(&t, &p.b, &y.d)
+		exact.Sub(&r.n, &r.n, &t)
+	}
+	exact.Mul(&r.d, &y.d, &p.a)
+	return r
+}
+
+// convertRational converts exactly through rational formulas (or none) and
+// divides once at the end.
+func convertRational(out *number, x *apd.Decimal, from, to *Unit, p int) (bool, error) {
+	v := frac{n: *x, d: fracOne}
+	var base frac
+	if f := from.conv.formula; f != nil {
+		y, err := runRational(f.to, from.conv.pre.applyExact(v))
+		if err != nil {
+			return false, formulaError(x, from, err)
+		}
+		base = from.conv.post.applyExact(y)
+	} else {
+		if from.conv.minimum != nil {
+			if err := checkMinimum(x, from); err != nil {
+				return false, err
+			}
+		}
+		base = from.conv.post.applyExact(v)
+	}
+	var y frac
+	if f := to.conv.formula; f != nil {
+		r, err := runRational(f.from, to.conv.post.invertExact(base))
+		if err != nil {
+			return false, formulaError(x, from, err)
+		}
+		y = to.conv.pre.invertExact(r)
+	} else {
+		y = to.conv.post.invertExact(base)
+	}
+	if y.d.IsZero() {
+		return false, fmt.Errorf("division by zero: %w", errDomain)
+	}
+	if inexact, ok := quoFast(&out.q, &y.n, &y.d, p); ok {
+		out.fast = true
+		return inexact, nil
+	}
+	cond, err := rounding[p].Quo(&out.dec, &y.n, &y.d)
+	return cond.Inexact(), err
+}
