@@ -23,6 +23,10 @@ func FuzzParseValue(f *testing.F) {
 			}
 			return
 		}
+		// The word-sized fast path must agree with apd's own parser.
+		if ref, _, err := apd.NewFromString(s); err != nil || ref.Cmp(&d) != 0 {
+			t.Fatalf("ParseValue(%q) = %s, apd reads %s (%v)", s, d.String(), ref, err)
+		}
 		text := FormatDecimal(&d)
 		// The exponent limit applies to what callers write, so read the
 		// output back with apd itself ("10e1000" prints as "1e+1001").

@@ -7,7 +7,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 )
 
-// maxFastPrecision is the largest precision quoFast serves: a quotient of
+// maxFastPrecision is the largest precision quo128 serves: a quotient of
 // up to 36 digits (plus one from rounding up) fits in 128 bits.
 const maxFastPrecision = 36
 
@@ -24,49 +24,80 @@ type quotient struct {
 // quotient, digit by digit, instead of apd's scaled big-integer division,
 // which allocates. It reports ok=false when it cannot serve the operands.
 func quoFast(q *quotient, num, den *apd.Decimal, p int) (inexact, ok bool) {
-	if p > maxFastPrecision || !num.Coeff.IsUint64() || !den.Coeff.IsUint64() {
+	if !num.Coeff.IsUint64() || !den.Coeff.IsUint64() {
 		return false, false
 	}
-	n, m := num.Coeff.Uint64(), den.Coeff.Uint64()
-	if m == 0 || m >= 1<<59 { // r*10 and 2r must not overflow
+	return quo128(q, 0, num.Coeff.Uint64(), den.Coeff.Uint64(), num.Exponent-den.Exponent, num.Negative != den.Negative, p)
+}
+
+// quo128 sets q to (hi·2^64 + lo)/m · 10^exp, negated if neg, rounded
+// half-even to p significant digits.
+func quo128(q *quotient, hi, lo, m uint64, exp int32, neg bool, p int) (inexact, ok bool) {
+	if p > maxFastPrecision || m == 0 || m >= 1<<59 { // r*10 and 2r must not overflow
 		return false, false
 	}
-	if n == 0 {
+	if hi == 0 && lo == 0 {
 		*q = quotient{}
 		return false, true
 	}
-	// q = floor(n·10^k / m) grows one digit per step until it has p
+	// The integer quotient first, then one digit per step until it has p
 	// significant digits or the division comes out even.
-	var hi uint64
-	lo, r := n/m, n%m
-	digits := countDecimalDigits(lo)
-	if digits > p {
+	qhi, r := hi/m, hi%m
+	qlo, r := bits.Div64(r, lo, m)
+	digits, fits := countDigits128(qhi, qlo)
+	if !fits || digits > p {
 		return false, false // the integer part itself needs rounding
 	}
-	k := 0
+	k := int32(0)
 	for digits < p && r != 0 {
 		r *= 10
 		digit := r / m
 		r %= m
 		var carry uint64
-		hi, lo = mul10(hi, lo)
-		lo, carry = bits.Add64(lo, digit, 0)
-		hi += carry
+		qhi, qlo = mul10(qhi, qlo)
+		qlo, carry = bits.Add64(qlo, digit, 0)
+		qhi += carry
 		k++
-		if digits > 0 || lo != 0 || hi != 0 {
+		if digits > 0 || qlo != 0 || qhi != 0 {
 			digits++
 		}
 	}
 	if r != 0 {
 		inexact = true
-		if twice := 2 * r; twice > m || twice == m && lo&1 == 1 {
+		if twice := 2 * r; twice > m || twice == m && qlo&1 == 1 {
 			var carry uint64
-			lo, carry = bits.Add64(lo, 1, 0)
-			hi += carry
+			qlo, carry = bits.Add64(qlo, 1, 0)
+			qhi += carry
 		}
 	}
-	*q = quotient{hi: hi, lo: lo, exp: num.Exponent - den.Exponent - int32(k), neg: num.Negative != den.Negative}
+	*q = quotient{hi: qhi, lo: qlo, exp: exp - k, neg: neg}
 	return inexact, true
+}
+
+// countDigits128 counts the decimal digits of hi·2^64 + lo; fits is false
+// from 10^38 on, beyond what a quotient may hold.
+func countDigits128(hi, lo uint64) (n int, fits bool) {
+	if hi == 0 {
+		return countDecimalDigits(lo), true
+	}
+	if hi >= 1e19/2 { // about 9.2·10^37 and more: stay well inside 128 bits
+		return 0, false
+	}
+	high, _ := bits.Div64(hi, lo, 1e19)
+	return countDecimalDigits(high) + 19, true
+}
+
+func mul10(hi, lo uint64) (uint64, uint64) {
+	h, l := bits.Mul64(lo, 10)
+	return hi*10 + h, l
+}
+
+func countDecimalDigits(x uint64) int {
+	n := 0
+	for ; x > 0; x /= 10 {
+		n++
+	}
+	return n
 }
 
 // appendDigits appends the coefficient's decimal digits.
@@ -97,15 +128,3 @@ func (q *quotient) decimal(d *apd.Decimal) {
 	d.Exponent = q.exp
 }
 
-func mul10(hi, lo uint64) (uint64, uint64) {
-	h, l := bits.Mul64(lo, 10)
-	return hi*10 + h, l
-}
-
-func countDecimalDigits(x uint64) int {
-	n := 0
-	for ; x > 0; x /= 10 {
-		n++
-	}
-	return n
-}

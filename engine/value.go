@@ -24,6 +24,9 @@ func ParseValue(s string) (apd.Decimal, error) {
 	if err := checkValueSyntax(s); err != nil {
 		return d, err
 	}
+	if parseSmall(&d, s) {
+		return d, nil
+	}
 	if _, _, err := d.SetString(s); err != nil {
 		return d, errorf(CodeInvalidValue, "value %q is not a decimal number", s)
 	}
@@ -78,6 +81,50 @@ func checkValueSyntax(s string) *Error {
 		return bad("is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)")
 	}
 	return nil
+}
+
+// parseSmall reads a value already checked by checkValueSyntax whose
+// digits fit in a machine word, without apd's general parser.
+func parseSmall(d *apd.Decimal, s string) bool {
+	neg := false
+	if s[0] == '+' || s[0] == '-' {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	var coeff uint64
+	digits, exp := 0, 0
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if digits == 19 {
+				return false
+			}
+			if coeff != 0 || c != '0' {
+				digits++
+			}
+			coeff = coeff*10 + uint64(c-'0')
+		case c == '.':
+			frac := 0
+			for j := i + 1; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
+				frac++
+			}
+			exp = -frac
+		default: // 'e' or 'E'
+			e, err := strconv.Atoi(s[i+1:])
+			if err != nil {
+				return false
+			}
+			exp += e
+			i = len(s)
+		}
+	}
+	d.Coeff.SetUint64(coeff)
+	d.Exponent = int32(exp)
+	d.Negative = neg && coeff != 0
+	d.Form = apd.Finite
+	return true
 }
 
 func countDigits(s string) int {
