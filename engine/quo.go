@@ -127,4 +127,3 @@ func (q *quotient) decimal(d *apd.Decimal) {
 	d.Negative = q.neg && (q.hi != 0 || q.lo != 0)
 	d.Exponent = q.exp
 }
-
