@@ -158,7 +158,7 @@ func convertUnits(out *number, v *apd.Decimal, from, to *Unit, p int) (inexact b
 		if errors.As(err, &e) {
 			return false, e
 		}
-		return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", v, from.Symbol, to.Symbol, err)
+		return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(v), from.Symbol, to.Symbol, err)
 	}
 	if out.dec.IsZero() {
 		out.dec.Negative = false

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/unitd/unitd/engine"
 )
@@ -29,6 +30,11 @@ type syntaxError struct {
 func (e *syntaxError) Error() string { return e.msg + " at byte " + strconv.Itoa(e.off) }
 
 // scanner reads one JSON text.
+//
+// Strings without escapes are returned as views of data, not copies: they
+// stay valid only while data is unchanged. Request bodies live in the
+// pooled respWriter until the response has been written, so every string
+// read from a body is done with before the buffer is reused.
 type scanner struct {
 	data []byte
 	i    int
@@ -64,7 +70,10 @@ func (s *scanner) str() (string, error) {
 		c := s.data[s.i]
 		switch {
 		case c == '"':
-			v := string(s.data[start:s.i])
+			var v string
+			if s.i > start {
+				v = unsafe.String(&s.data[start], s.i-start)
+			}
 			s.i++
 			return v, nil
 		case c == '\\':
