@@ -129,9 +129,10 @@ func TestExactFlagProperty(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	values := []string{"0", "1", "-2.5", "3", "0.1", "12345.678", "1e-30", "7e25", "0.333", "-0.0001"}
+	values := []string{"0", "1", "-2.5", "3", "0.1", "12345.678", "1e-30", "7e25", "0.333", "-0.0001",
+		"0.000000123", "123456789012345678", "9999999999999999999", "18446744073709551615", "98765432109876543210.5", "5e-1000"}
 	all := g.Units()
-	for range 3000 {
+	for range 10000 {
 		from, to := all[rng.IntN(len(all))], all[rng.IntN(len(all))]
 		v := values[rng.IntN(len(values))]
 		p := 1 + rng.IntN(MaxPrecision)

@@ -49,18 +49,29 @@ func quo128(q *quotient, hi, lo, m uint64, exp int32, neg bool, p int) (inexact,
 		return false, false // the integer part itself needs rounding
 	}
 	k := int32(0)
-	for digits < p && r != 0 {
-		r *= 10
-		digit := r / m
-		r %= m
-		var carry uint64
-		qhi, qlo = mul10(qhi, qlo)
-		qlo, carry = bits.Add64(qlo, digit, 0)
-		qhi += carry
-		k++
-		if digits > 0 || qlo != 0 || qhi != 0 {
-			digits++
+	if digits == 0 && r != 0 {
+		// Skip the zeros after the point at once: the first significant
+		// digit comes from r·10^j with the smallest j where r·10^j >= m.
+		j := countDecimalDigits(m) - countDecimalDigits(r)
+		if r*pow10[j] < m {
+			j++
 		}
+		r *= pow10[j-1]
+		k += int32(j - 1)
+	}
+	for digits < p && r != 0 {
+		// Up to 19 digits per step: r < m < 2^59, so r·10^c fits in 128
+		// bits and its quotient by m in 64.
+		c := min(p-digits, 19)
+		h, l := bits.Mul64(r, pow10[c])
+		var chunk uint64
+		chunk, r = bits.Div64(h, l, m)
+		var carry uint64
+		qhi, qlo = mulPow10(qhi, qlo, pow10[c])
+		qlo, carry = bits.Add64(qlo, chunk, 0)
+		qhi += carry
+		k += int32(c)
+		digits += c
 	}
 	if r != 0 {
 		inexact = true
@@ -87,10 +98,20 @@ func countDigits128(hi, lo uint64) (n int, fits bool) {
 	return countDecimalDigits(high) + 19, true
 }
 
-func mul10(hi, lo uint64) (uint64, uint64) {
-	h, l := bits.Mul64(lo, 10)
-	return hi*10 + h, l
+// mulPow10 multiplies hi·2^64 + lo by f (a power of ten).
+func mulPow10(hi, lo, f uint64) (uint64, uint64) {
+	h, l := bits.Mul64(lo, f)
+	return hi*f + h, l
 }
+
+// pow10 holds 10^0 … 10^19.
+var pow10 = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
 
 func countDecimalDigits(x uint64) int {
 	n := 0
