@@ -31,11 +31,11 @@ type affine struct {
 	cIsOne    bool
 	aIsOne    bool
 	hasOffset bool
-	// word is set for a pure decimal factor whose coefficient fits a
-	// machine word (y = x · aWord·10^aExp), the case of most units.
-	word  bool
-	aWord uint64
-	aExp  int32
+	// word is set for a factor without offset whose parts fit machine
+	// words, y = x · aWord·10^aExp / cWord, the case of most units.
+	word         bool
+	aWord, cWord uint64
+	aExp         int32
 }
 
 func newAffine(m ratMap) affine {
@@ -65,8 +65,8 @@ func newAffine(m ratMap) affine {
 	p.cIsOne = p.c.Cmp(one) == 0
 	p.aIsOne = p.a.Cmp(one) == 0
 	p.hasOffset = !p.b.IsZero()
-	if p.cIsOne && !p.hasOffset && !p.a.Negative && p.a.Coeff.IsUint64() && p.a.Coeff.Uint64() < 1<<59 {
-		p.word, p.aWord, p.aExp = true, p.a.Coeff.Uint64(), p.a.Exponent
+	if !p.hasOffset && !p.a.Negative && p.a.Coeff.IsUint64() && p.c.Exponent == 0 && p.c.Coeff.IsUint64() {
+		p.word, p.aWord, p.aExp, p.cWord = true, p.a.Coeff.Uint64(), p.a.Exponent, p.c.Coeff.Uint64()
 	}
 	return p
 }

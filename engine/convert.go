@@ -173,13 +173,16 @@ func convertUnits(out *number, v *apd.Decimal, from, to *Unit, p int) (inexact b
 //	so y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB).
 func convertLinear(out *number, x *apd.Decimal, from, to *Unit, p int) (inexact bool, err error) {
 	A, B := &from.conv.post, &to.conv.post
-	// Most conversions: a word-sized value times one word-sized decimal
-	// factor, divided by another, all in 128-bit integers.
-	if A.word && B.word && from.conv.minimum == nil && x.Coeff.IsUint64() {
-		hi, lo := bits.Mul64(x.Coeff.Uint64(), A.aWord)
-		if inexact, ok := quo128(&out.q, hi, lo, B.aWord, x.Exponent+A.aExp-B.aExp, x.Negative, p); ok {
-			out.fast = true
-			return inexact, nil
+	// Most conversions: a word-sized value times word-sized factors, in
+	// 128-bit integers: y = x·aA·cB / (cA·aB).
+	if A.word && B.word && x.Coeff.IsUint64() && (from.conv.minimum == nil || from.conv.minimum.IsZero() && !x.Negative) {
+		hi, lo, ok := mul128(x.Coeff.Uint64(), A.aWord, B.cWord)
+		dhi, den := bits.Mul64(A.cWord, B.aWord)
+		if ok && dhi == 0 {
+			if inexact, ok := quo128(&out.q, hi, lo, den, x.Exponent+A.aExp-B.aExp, x.Negative, p); ok {
+				out.fast = true
+				return inexact, nil
+			}
 		}
 	}
 	if from.conv.minimum != nil {

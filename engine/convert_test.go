@@ -81,6 +81,7 @@ func TestConvertErrors(t *testing.T) {
 		{"ambiguous", "1", "foots", "m", 0, CodeAmbiguousUnit, `"foots" is ambiguous: it could mean ft (foot), ftUS (US survey foot); name one by its symbol`},
 		{"below absolute zero", "-274", "degC", "K", 0, CodeValueOutOfRange, "-274 degC is out of range: below the minimum of Temperature (0 K)"},
 		{"below absolute zero F", "-460", "degF", "degC", 0, CodeValueOutOfRange, "-460 degF is out of range: below the minimum of Temperature (0 K)"},
+		{"negative kelvin", "-0.5", "K", "K", 0, CodeValueOutOfRange, "-0.5 K is out of range: below the minimum of Temperature (0 K)"},
 		{"reciprocal of zero", "0", "L/100km", "mpg", 0, CodeValueOutOfRange, "0 L/100km is out of range: outside the domain of the conversion"},
 		{"log of zero", "0", "W", "dBm", 0, CodeValueOutOfRange, "0 W is out of range: outside the domain of the conversion"},
 		{"log of negative", "-1", "mW", "dBm", 0, CodeValueOutOfRange, "-1 mW is out of range: outside the domain of the conversion"},

@@ -98,6 +98,19 @@ func countDigits128(hi, lo uint64) (n int, fits bool) {
 	return countDecimalDigits(high) + 19, true
 }
 
+// mul128 returns a·b·c as hi·2^64 + lo, or ok=false if it needs more
+// than 128 bits.
+func mul128(a, b, c uint64) (hi, lo uint64, ok bool) {
+	h, l := bits.Mul64(a, b)
+	if c == 1 {
+		return h, l, true
+	}
+	p1, lo := bits.Mul64(l, c)
+	q1, q0 := bits.Mul64(h, c)
+	hi, carry := bits.Add64(q0, p1, 0)
+	return hi, lo, q1 == 0 && carry == 0
+}
+
 // mulPow10 multiplies hi·2^64 + lo by f (a power of ten).
 func mulPow10(hi, lo, f uint64) (uint64, uint64) {
 	h, l := bits.Mul64(lo, f)
