@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/big"
+	"math/bits"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -36,6 +37,15 @@ type affine struct {
 	word         bool
 	aWord, cWord uint64
 	aExp         int32
+	// ints is the map with integer parts, for affine units.
+	ints intAffine
+}
+
+// intAffine is an affine map y = (x·A ± B)/C with word-sized integers.
+type intAffine struct {
+	A, B, C uint64
+	bNeg    bool
+	ok      bool
 }
 
 func newAffine(m ratMap) affine {
@@ -65,10 +75,38 @@ func newAffine(m ratMap) affine {
 	p.cIsOne = p.c.Cmp(one) == 0
 	p.aIsOne = p.a.Cmp(one) == 0
 	p.hasOffset = !p.b.IsZero()
+	p.ints = newIntAffine(&p.a, &p.b, &p.c)
 	if !p.hasOffset && !p.a.Negative && p.a.Coeff.IsUint64() && p.c.Exponent == 0 && p.c.Coeff.IsUint64() {
 		p.word, p.aWord, p.aExp, p.cWord = true, p.a.Coeff.Uint64(), p.a.Exponent, p.c.Coeff.Uint64()
 	}
 	return p
+}
+
+// newIntAffine scales (x·a + b)/c by a power of ten so that a, b and c are
+// whole numbers, when they then fit in words.
+func newIntAffine(a, b, c *apd.Decimal) intAffine {
+	if a.Negative || !a.Coeff.IsUint64() || !b.Coeff.IsUint64() || !c.Coeff.IsUint64() || c.Exponent != 0 {
+		return intAffine{}
+	}
+	s := max(0, -a.Exponent, -b.Exponent)
+	scaled := func(d *apd.Decimal) (uint64, bool) {
+		e := int(s + d.Exponent)
+		if d.IsZero() {
+			return 0, true
+		}
+		if e < 0 || e >= len(pow10) {
+			return 0, false
+		}
+		hi, lo := bits.Mul64(d.Coeff.Uint64(), pow10[e])
+		return lo, hi == 0
+	}
+	A, okA := scaled(a)
+	B, okB := scaled(b)
+	if s >= int32(len(pow10)) || !okA || !okB {
+		return intAffine{}
+	}
+	hi, C := bits.Mul64(c.Coeff.Uint64(), pow10[s])
+	return intAffine{A: A, B: B, C: C, bNeg: b.Negative, ok: hi == 0}
 }
 
 // ratToDecimal returns r as an exact decimal when its denominator has no

@@ -185,6 +185,12 @@ func convertLinear(out *number, x *apd.Decimal, from, to *Unit, p int) (inexact 
 			}
 		}
 	}
+	if (A.hasOffset || B.hasOffset) && A.ints.ok && B.ints.ok {
+		if inexact, ok := affineWords(&out.q, x, from, A, B, p); ok {
+			out.fast = true
+			return inexact, nil
+		}
+	}
 	if from.conv.minimum != nil {
 		if err := checkMinimum(x, from); err != nil {
 			return false, err
@@ -221,6 +227,40 @@ func convertLinear(out *number, x *apd.Decimal, from, to *Unit, p int) (inexact 
 	}
 	cond, err := rounding[p].Quo(&out.dec, &num, denp)
 	return cond.Inexact(), err
+}
+
+// affineWords converts between affine units in 128-bit integers. With
+// x = xc·10^-e and integer maps y = (x·A + B)/C,
+//
+//	y_B = (xc·A_A·C_B + (B_A·C_B - B_B·C_A)·10^e) / (C_A·A_B) · 10^-e.
+//
+// It declines (ok=false) whenever a number would not fit, and for inputs
+// below a category minimum, which the general path reports.
+func affineWords(q *quotient, x *apd.Decimal, from *Unit, A, B *affine, p int) (inexact, ok bool) {
+	a, b := &A.ints, &B.ints
+	if !x.Coeff.IsUint64() || x.Exponent > 0 || x.Exponent < -19 {
+		return false, false
+	}
+	xc, scale := x.Coeff.Uint64(), pow10[-x.Exponent]
+	if m := from.conv.minimum; m != nil {
+		// Only a minimum of zero is checked here: x·A_A + B_A >= 0.
+		base, ok1 := product(xc, a.A, 1, x.Negative)
+		off, ok2 := product(a.B, scale, 1, a.bNeg)
+		sum, ok3 := base.add(off)
+		if !m.IsZero() || !ok1 || !ok2 || !ok3 || sum.neg {
+			return false, false
+		}
+	}
+	t, ok1 := product(xc, a.A, b.C, x.Negative)
+	k1, ok2 := product(a.B, b.C, scale, a.bNeg)
+	k2, ok3 := product(b.B, a.C, scale, !b.bNeg)
+	num, ok4 := t.add(k1)
+	num, ok5 := num.add(k2)
+	dhi, den := bits.Mul64(a.C, b.A)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || dhi != 0 {
+		return false, false
+	}
+	return quo128(q, num.hi, num.lo, den, x.Exponent, num.neg, p)
 }
 
 func checkMinimum(x *apd.Decimal, u *Unit) error {

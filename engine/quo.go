@@ -161,3 +161,30 @@ func (q *quotient) decimal(d *apd.Decimal) {
 	d.Negative = q.neg && (q.hi != 0 || q.lo != 0)
 	d.Exponent = q.exp
 }
+
+// s128 is a signed 128-bit integer: magnitude hi·2^64 + lo and a sign.
+type s128 struct {
+	hi, lo uint64
+	neg    bool
+}
+
+// product returns ±a·b·c, or ok=false beyond 128 bits.
+func product(a, b, c uint64, neg bool) (s128, bool) {
+	hi, lo, ok := mul128(a, b, c)
+	return s128{hi, lo, neg && (hi != 0 || lo != 0)}, ok
+}
+
+// add returns x + y, or ok=false on overflow.
+func (x s128) add(y s128) (s128, bool) {
+	if x.neg == y.neg {
+		lo, carry := bits.Add64(x.lo, y.lo, 0)
+		hi, carry := bits.Add64(x.hi, y.hi, carry)
+		return s128{hi, lo, x.neg}, carry == 0
+	}
+	if x.hi < y.hi || x.hi == y.hi && x.lo < y.lo {
+		x, y = y, x
+	}
+	lo, borrow := bits.Sub64(x.lo, y.lo, 0)
+	hi, _ := bits.Sub64(x.hi, y.hi, borrow)
+	return s128{hi, lo, x.neg && (hi != 0 || lo != 0)}, true
+}
