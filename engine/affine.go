@@ -114,20 +114,20 @@ func newIntAffine(a, b, c *apd.Decimal) intAffine {
 func ratToDecimal(r *big.Rat) (apd.Decimal, bool) {
 	var d apd.Decimal
 	den := new(big.Int).Set(r.Denom())
-	two, five := big.NewInt(2), big.NewInt(5)
-	var twos, fives int
-	var m big.Int
-	for m.Mod(den, two).Sign() == 0 {
-		den.Quo(den, two)
-		twos++
-	}
-	for m.Mod(den, five).Sign() == 0 {
-		den.Quo(den, five)
+	twos := int(den.TrailingZeroBits())
+	den.Rsh(den, uint(twos))
+	fives := 0
+	var q, m big.Int
+	five := big.NewInt(5)
+	for den.Cmp(bigOneInt) > 0 {
+		q.QuoRem(den, five, &m)
+		if m.Sign() != 0 {
+			return d, false
+		}
+		den.Set(&q)
 		fives++
 	}
-	if den.Cmp(big.NewInt(1)) != 0 {
-		return d, false
-	}
+	two := big.NewInt(2)
 	// r = num / (2^twos 5^fives) = num * 2^(k-twos) 5^(k-fives) / 10^k.
 	k := max(twos, fives)
 	num := new(big.Int).Set(r.Num())
@@ -141,6 +141,8 @@ func ratToDecimal(r *big.Rat) (apd.Decimal, bool) {
 	reduced.Reduce(&d)
 	return reduced, true
 }
+
+var bigOneInt = big.NewInt(1)
 
 // apply computes y = (x*a + b)/c at the working context, reporting whether
 // it had to round.
