@@ -69,18 +69,7 @@ func appendSuccessMembers(b []byte, conv *conversion, res *engine.Result) []byte
 func parseConvertQuery(q string) (conversion, *apiError) {
 	var c conversion
 	seen := 0
-	for q != "" {
-		var part string
-		part, q, _ = strings.Cut(q, "&")
-		if part == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(part, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil || !utf8.ValidString(key) || !utf8.ValidString(val) {
-			return c, invalidRequest("query parameter " + strconv.Quote(truncate(k, 40)) + " is not valid percent-encoded UTF-8")
-		}
+	err := eachQueryParam(q, func(key, val string) *apiError {
 		bit := 0
 		switch key {
 		case "value":
@@ -96,16 +85,20 @@ func parseConvertQuery(q string) (conversion, *apiError) {
 			bit = fPrecision
 			p, ok := parsePrecision(val)
 			if !ok {
-				return c, invalidRequest(precisionMessage)
+				return invalidRequest(precisionMessage)
 			}
 			c.precision = p
 		default:
-			return c, invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision)")
+			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision)")
 		}
 		if seen&bit != 0 {
-			return c, invalidRequest("query parameter " + strconv.Quote(key) + " is given more than once")
+			return repeatedParam(key)
 		}
 		seen |= bit
+		return nil
+	})
+	if err != nil {
+		return c, err
 	}
 	for _, f := range [...]struct {
 		has  bool
@@ -116,6 +109,33 @@ func parseConvertQuery(q string) (conversion, *apiError) {
 		}
 	}
 	return c, nil
+}
+
+// eachQueryParam calls fn with each decoded parameter of a raw query, in
+// order, and stops at the first error. A parameter that is not valid
+// percent-encoded UTF-8 is INVALID_REQUEST.
+func eachQueryParam(raw string, fn func(key, val string) *apiError) *apiError {
+	for raw != "" {
+		var part string
+		part, raw, _ = strings.Cut(raw, "&")
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil || !utf8.ValidString(key) || !utf8.ValidString(val) {
+			return invalidRequest("query parameter " + strconv.Quote(truncate(k, 40)) + " is not valid percent-encoded UTF-8")
+		}
+		if err := fn(key, val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func repeatedParam(key string) *apiError {
+	return invalidRequest("query parameter " + strconv.Quote(key) + " is given more than once")
 }
 
 // readJSONBody checks the media type and reads the body, refusing one

@@ -5,11 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
 )
@@ -304,32 +302,25 @@ func (s *Server) units(c *call) reply {
 	}
 	var category, q string
 	var seenCat, seenQ bool
-	for rest := raw; rest != ""; {
-		var part string
-		part, rest, _ = strings.Cut(rest, "&")
-		if part == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(part, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil || !utf8.ValidString(key) || !utf8.ValidString(val) {
-			return errReply(invalidRequest("query parameter " + strconv.Quote(truncate(k, 40)) + " is not valid percent-encoded UTF-8"))
-		}
+	err := eachQueryParam(raw, func(key, val string) *apiError {
 		switch key {
 		case "category":
 			if seenCat {
-				return errReply(invalidRequest(`query parameter "category" is given more than once`))
+				return repeatedParam(key)
 			}
 			category, seenCat = val, true
 		case "q":
 			if seenQ {
-				return errReply(invalidRequest(`query parameter "q" is given more than once`))
+				return repeatedParam(key)
 			}
 			q, seenQ = val, true
 		default:
-			return errReply(invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected category, q)"))
+			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected category, q)")
 		}
+		return nil
+	})
+	if err != nil {
+		return errReply(err)
 	}
 	var idx []int
 	if category != "" {

@@ -119,25 +119,12 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 // arguments, checks that there are exactly npos of those, and returns them
 // along with the store.
 func (c *keysCmd) parse(npos int, posName string) ([]string, *keys.Store, error) {
-	var pos []string
-	args := c.args
-	for {
-		if err := c.flags.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, nil, err
-			}
-			return nil, nil, usageError{} // already reported by flag
+	pos, err := parseInterspersed(c.flags, c.args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, nil, err
 		}
-		rest := c.flags.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			pos = append(pos, rest...)
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+		return nil, nil, usageError{} // already reported by flag
 	}
 	switch {
 	case len(pos) < npos:
