@@ -51,6 +51,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 		}
 		return newError(codeInvalidAPIKey, "the API key is not valid")
 	}
+	rw.keyID = rec.ID
 	if s.cfg.Limiter == nil {
 		return nil
 	}

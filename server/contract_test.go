@@ -437,7 +437,7 @@ func TestAccessLog(t *testing.T) {
 	req.Header.Set("X-Request-Id", "log-test-1")
 	f.do(t, req)
 	logs := f.logs.String()
-	for _, want := range []string{`"request_id":"log-test-1"`, `"method":"GET"`, `"route":"/v1/convert"`, `"status":200`, `"duration"`, `"bytes":`} {
+	for _, want := range []string{`"request_id":"log-test-1"`, `"method":"GET"`, `"route":"/v1/convert"`, `"status":200`, `"duration"`, `"bytes":`, `"key_id":"key_good"`} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("access log lacks %s: %s", want, logs)
 		}

@@ -21,6 +21,7 @@ type respWriter struct {
 	bytes  int64
 	route  string // route pattern, "" when no route matched
 	reqID  string
+	keyID  string // id of the authenticated key, for the access log
 	idHdr  [1]string
 	buf    []byte       // response scratch
 	body   []byte       // request body
@@ -92,6 +93,7 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 			slog.Int("status", rw.status),
 			slog.Duration("duration", time.Since(start)),
 			slog.Int64("bytes", rw.bytes),
+			slog.String("key_id", rw.keyID),
 		)
 	}
 	s.release(rw)
@@ -99,7 +101,7 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 
 func (s *Server) release(rw *respWriter) {
 	rw.ResponseWriter = nil
-	rw.status, rw.bytes, rw.route, rw.reqID, rw.idHdr[0] = 0, 0, "", "", ""
+	rw.status, rw.bytes, rw.route, rw.reqID, rw.keyID, rw.idHdr[0] = 0, 0, "", "", "", ""
 	if cap(rw.buf) > maxPooled {
 		rw.buf = nil
 	}
