@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/expr-lang/expr"
@@ -292,7 +293,7 @@ func isIdent(c byte) bool {
 
 // run evaluates prog for x in the working context.
 func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decimal, bool, error) {
-	out, err := expr.Run(prog, formulaEnv{X: num{d: x, ctx: work}})
+	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work}})
 	if err != nil {
 		return nil, false, err
 	}
@@ -325,4 +326,16 @@ func (f *formula) eval(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*ap
 	var y apd.Decimal
 	_, err = work.Quo(&y, &r.n, &r.d)
 	return &y, err
+}
+
+// vms keeps expr virtual machines for reuse: a VM may run any program, one
+// at a time, and reusing one saves allocating its stack on every
+// conversion.
+var vms = sync.Pool{New: func() any { return new(vm.VM) }}
+
+// runProgram runs a compiled formula on a pooled VM.
+func runProgram(prog *vm.Program, env any) (any, error) {
+	m := vms.Get().(*vm.VM)
+	defer vms.Put(m)
+	return m.Run(prog, env)
 }

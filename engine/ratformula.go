@@ -31,25 +31,36 @@ func ratBinary(op func(a, b frac) (frac, error)) func(params ...any) (any, error
 	}
 }
 
+// mulExact sets d = x·y exactly. It is apd's Mul without the rounding
+// machinery, which an exact product of finite values never needs (their
+// exponents stay far inside int32: values and factors are bounded).
+func mulExact(d, x, y *apd.Decimal) {
+	neg := x.Negative != y.Negative
+	d.Exponent = x.Exponent + y.Exponent
+	d.Coeff.Mul(&x.Coeff, &y.Coeff)
+	d.Negative = neg && d.Coeff.Sign() != 0
+	d.Form = apd.Finite
+}
+
 // ratAdd returns a + b (or a - b when sign is -1) exactly.
 func ratAdd(a, b frac, sign int) frac {
 	var r frac
 	var t apd.Decimal
-	exact.Mul(&r.n, &a.n, &b.d)
-	exact.Mul(&t, &b.n, &a.d)
+	mulExact(&r.n, &a.n, &b.d)
+	mulExact(&t, &b.n, &a.d)
 	if sign < 0 {
 		exact.Sub(&r.n, &r.n, &t)
 	} else {
 		exact.Add(&r.n, &r.n, &t)
 	}
-	exact.Mul(&r.d, &a.d, &b.d)
+	mulExact(&r.d, &a.d, &b.d)
 	return r
 }
 
 func ratMul(a, b frac) (frac, error) {
 	var r frac
-	exact.Mul(&r.n, &a.n, &b.n)
-	exact.Mul(&r.d, &a.d, &b.d)
+	mulExact(&r.n, &a.n, &b.n)
+	mulExact(&r.d, &a.d, &b.d)
 	return r, nil
 }
 
@@ -58,8 +69,8 @@ func ratQuo(a, b frac) (frac, error) {
 		return frac{}, fmt.Errorf("division by zero: %w", errDomain)
 	}
 	var r frac
-	exact.Mul(&r.n, &a.n, &b.d)
-	exact.Mul(&r.d, &a.d, &b.n)
+	mulExact(&r.n, &a.n, &b.d)
+	mulExact(&r.d, &a.d, &b.n)
 	if r.d.Negative {
 		r.d.Negative = false
 		r.n.Negative = !r.n.Negative
@@ -95,7 +106,7 @@ var rationalMode = formulaMode{
 }
 
 func runRational(prog *vm.Program, x frac) (frac, error) {
-	out, err := expr.Run(prog, ratEnv{X: x})
+	out, err := runProgram(prog, ratEnv{X: x})
 	if err != nil {
 		return frac{}, err
 	}
@@ -110,12 +121,12 @@ func runRational(prog *vm.Program, x frac) (frac, error) {
 func (p *affine) applyExact(x frac) frac {
 	var r frac
 	var t apd.Decimal
-	exact.Mul(&r.n, &x.n, &p.a)
+	mulExact(&r.n, &x.n, &p.a)
 	if p.hasOffset {
-		exact.Mul(&t, &p.b, &x.d)
+		mulExact(&t, &p.b, &x.d)
 		exact.Add(&r.n, &r.n, &t)
 	}
-	exact.Mul(&r.d, &x.d, &p.c)
+	mulExact(&r.d, &x.d, &p.c)
 	return r
 }
 
@@ -123,12 +134,12 @@ func (p *affine) applyExact(x frac) frac {
 func (p *affine) invertExact(y frac) frac {
 	var r frac
 	var t apd.Decimal
-	exact.Mul(&r.n, &y.n, &p.c)
+	mulExact(&r.n, &y.n, &p.c)
 	if p.hasOffset {
-		exact.Mul(&t, &p.b, &y.d)
+		mulExact(&t, &p.b, &y.d)
 		exact.Sub(&r.n, &r.n, &t)
 	}
-	exact.Mul(&r.d, &y.d, &p.a)
+	mulExact(&r.d, &y.d, &p.a)
 	return r
 }
 
