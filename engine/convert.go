@@ -199,22 +199,20 @@ func convertLinear(out *number, x *apd.Decimal, from, to *Unit, p int) (inexact 
 	var num, k, den apd.Decimal
 	kp := &A.a
 	if !B.cIsOne {
-		exact.Mul(&k, &A.a, &B.c)
+		mulExact(&k, &A.a, &B.c)
 		kp = &k
 	}
-	if _, err := exact.Mul(&num, x, kp); err != nil {
-		return false, err
-	}
+	mulExact(&num, x, kp)
 	if A.hasOffset || B.hasOffset {
 		var t1, t2 apd.Decimal
-		exact.Mul(&t1, &A.b, &B.c)
-		exact.Mul(&t2, &B.b, &A.c)
+		mulExact(&t1, &A.b, &B.c)
+		mulExact(&t2, &B.b, &A.c)
 		exact.Sub(&t1, &t1, &t2)
 		exact.Add(&num, &num, &t1)
 	}
 	denp := &B.a
 	if !A.cIsOne {
-		exact.Mul(&den, &A.c, &B.a)
+		mulExact(&den, &A.c, &B.a)
 		denp = &den
 	}
 	if A.cIsOne && B.aIsOne {
