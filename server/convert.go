@@ -50,13 +50,15 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 // appendSuccessMembers appends "input":…,"result":…,"category":…,"exact":…
 // without braces, for a single answer and for a batch item alike.
 func appendSuccessMembers(b []byte, conv *conversion, res *engine.Result) []byte {
-	b = append(b, `"input":{"value":`...)
-	b = appendString(b, conv.value)
-	b = append(b, `,"unit":`...)
+	// Both values are decimal numbers (the input passed the value syntax,
+	// the result is formatted by the engine): nothing in them needs escaping.
+	b = append(b, `"input":{"value":"`...)
+	b = append(b, conv.value...)
+	b = append(b, `","unit":`...)
 	b = appendString(b, conv.from)
-	b = append(b, `},"result":{"value":`...)
-	b = appendString(b, res.Value)
-	b = append(b, `,"unit":`...)
+	b = append(b, `},"result":{"value":"`...)
+	b = append(b, res.Value...)
+	b = append(b, `","unit":`...)
 	b = appendString(b, res.To.Symbol)
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.Category.ID)
