@@ -77,6 +77,11 @@ func (w *Watcher) Run(ctx context.Context) error {
 	if err := fw.Add(w.Dir); err != nil {
 		return fmt.Errorf("watching catalog %s: %w", w.Dir, err)
 	}
+	// An edit made between the last load and the watch starting sent no
+	// event: compare checksums once now rather than wait for the poll.
+	if sum, err := w.checksum(); err == nil && sum != w.last() {
+		w.reload("changed before the watch started")
+	}
 	debounce := w.Debounce
 	if debounce <= 0 {
 		debounce = DefaultDebounce

@@ -221,3 +221,24 @@ func TestWatcherChecksum(t *testing.T) {
 		t.Error("checksum unchanged after an edit")
 	}
 }
+
+// TestWatcherCatchesEditBeforeRun edits the catalog between the initial
+// load and the start of the watch, when no event can be seen.
+func TestWatcherCatchesEditBeforeRun(t *testing.T) {
+	dir := t.TempDir()
+	length := filepath.Join(dir, "length.yaml")
+	write(t, length, fmt.Sprintf(watchLength, "0.3048"))
+	out := make(chan outcome, 10)
+	w := &Watcher{Dir: dir, Poll: -1, OnReload: func(g *engine.Graph, errs []error) { out <- outcome{g, errs} }}
+	if _, errs := w.LoadNow(); errs != nil {
+		t.Fatal(errs)
+	}
+	<-out
+	write(t, length, fmt.Sprintf(watchLength, "0.5"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.Run(ctx)
+	if o := next(t, out); o.g == nil || convert(t, o.g, "2", "ft", "m") != "1" {
+		t.Fatalf("edit before the watch was not applied: %v", o.errs)
+	}
+}
