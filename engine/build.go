@@ -599,7 +599,7 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
 	if ex.Approx {
 		p = int(want.NumDigits())
 	}
-	got, inexact, err := ConvertUnits(&v, from, to, p)
+	got, inexact, err := convertDecimal(&v, from, to, p)
 	if err != nil {
 		fail("%v", err)
 		return

@@ -106,9 +106,9 @@ func (g *Graph) Convert(req Request) (Result, error) {
 	return Result{Value: out.text(), From: from, To: to, Category: to.Category, Exact: !inexact}, nil
 }
 
-// ConvertUnits converts v between two units of one graph, correctly rounded
+// convertDecimal converts v between two units of one graph, correctly rounded
 // to p significant digits, and reports whether rounding happened.
-func ConvertUnits(v *apd.Decimal, from, to *Unit, p int) (apd.Decimal, bool, error) {
+func convertDecimal(v *apd.Decimal, from, to *Unit, p int) (apd.Decimal, bool, error) {
 	var out number
 	inexact, err := convertUnits(&out, v, from, to, p)
 	return out.decimal(), inexact, err

@@ -158,10 +158,6 @@ var formulaOptions = []expr.Option{
 	expr.Operator("^", "pow"),
 }
 
-// FormulaFunctions names the functions a formula may call besides the
-// operators + - * / and ** (or ^).
-var FormulaFunctions = []string{"abs", "exp", "ln", "log10", "pow", "sqrt"}
-
 // literalPatcher turns number literals into exact constants (made by
 // constant from the literal's exact decimal value), and unary minus into a
 // call of _neg.
