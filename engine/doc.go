@@ -15,10 +15,18 @@
 // value ever passes through float64. The Exact flag of a Result is true only
 // when no rounding happened anywhere.
 //
-// Formula definitions (reciprocal fuel economy, logarithmic levels) are
-// expr-lang expressions over decimals: literals are read by their text,
-// operators and functions (ln, log10, exp, pow, sqrt) run in apd at a working
-// precision well above the requested one, and the result is rounded once.
+// When the value and the factors fit in machine words (most conversions),
+// the arithmetic runs in 128-bit integers with a digit-by-digit division
+// that yields exactly the digits apd's division would; otherwise it runs in
+// apd. Either way the result is rounded once.
+//
+// Formula definitions are expr-lang expressions in x. A formula made only of
+// + - * / (reciprocal fuel economy) runs on exact fractions, so conversions
+// through it stay exact and are rounded once. Any other formula (logarithmic
+// levels) runs in apd decimals at a working precision well above the
+// requested one (functions ln, log10, exp, pow, sqrt, abs), and its result
+// is rounded once more at the end. Literals are read by their written
+// digits.
 //
 // # Concurrency
 //
