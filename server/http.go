@@ -86,7 +86,7 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 		if route == "" {
 			route = "unmatched"
 		}
-		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		attrs := [...]slog.Attr{
 			slog.String("request_id", rw.reqID),
 			slog.String("method", r.Method),
 			slog.String("route", route),
@@ -94,7 +94,12 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 			slog.Duration("duration", time.Since(start)),
 			slog.Int64("bytes", rw.bytes),
 			slog.String("key_id", rw.keyID),
-		)
+		}
+		n := len(attrs)
+		if rw.keyID == "" {
+			n-- // no key was authenticated
+		}
+		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
 	}
 	s.release(rw)
 }
