@@ -289,14 +289,14 @@ func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
 			if v.Kind == yaml.ScalarNode && v.Value == "1" {
 				return // dimensionless
 			}
-			d.mapping(v, s, d.dimensionFields(v, cs.Dimension))
+			d.mapping(v, s, d.dimensionFields(cs.Dimension))
 		},
 	})
 }
 
-func (d *decoder) dimensionFields(n *yaml.Node, dst map[string]int) fields {
+func (d *decoder) dimensionFields(dst map[string]int) fields {
 	fs := fields{}
-	for _, dim := range []string{"L", "M", "T", "I", "Θ", "N", "J", "A", "D"} {
+	for _, dim := range engine.BaseDimensions {
 		fs[dim] = func(v *yaml.Node) {
 			e, err := strconv.Atoi(v.Value)
 			if v.Kind != yaml.ScalarNode || err != nil || e == 0 {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"fmt"
 	"math/big"
 	"sort"
@@ -10,8 +11,11 @@ import (
 	"github.com/cockroachdb/apd/v3"
 )
 
-// knownDimensions are the base dimensions a category may name.
-var knownDimensions = map[string]bool{"L": true, "M": true, "T": true, "I": true, "Θ": true, "N": true, "J": true, "A": true, "D": true}
+// BaseDimensions are the base dimensions a category's dimension may name,
+// in the order they are printed: length, mass, time, electric current,
+// thermodynamic temperature, amount of substance, luminous intensity,
+// angle and information.
+var BaseDimensions = []string{"L", "M", "T", "I", "Θ", "N", "J", "A", "D"}
 
 // Build checks spec as a whole and compiles it into a Graph. It reports
 // every problem it finds, each a *SpecError located at its origin; the
@@ -82,7 +86,7 @@ func (b *builder) categories(specs []CategorySpec) {
 			b.errorf(cs.Origin, subject, "missing name")
 		}
 		for d := range cs.Dimension {
-			if !knownDimensions[d] {
+			if !slices.Contains(BaseDimensions, d) {
 				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: L M T I Θ N J A D)", d)
 			}
 		}

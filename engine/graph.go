@@ -121,9 +121,8 @@ func (g *Graph) Ambiguities() []*Ambiguity {
 
 // DimensionText prints the dimension as "L T^-1", or "1" when dimensionless.
 func (c *Category) DimensionText() string {
-	order := []string{"L", "M", "T", "I", "Θ", "N", "J", "A", "D"}
 	var parts []string
-	for _, d := range order {
+	for _, d := range BaseDimensions {
 		switch e := c.Dimension[d]; e {
 		case 0:
 		case 1:
