@@ -2,9 +2,9 @@ package engine
 
 import (
 	"errors"
-	"slices"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
