@@ -1,7 +1,10 @@
 package catalog
 
 import (
+	"bytes"
+	"fmt"
 	"testing"
+	"testing/fstest"
 
 	"github.com/unitd/unitd/engine"
 )
@@ -36,6 +39,28 @@ func BenchmarkLoad(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, errs := Load(fsys); errs != nil {
+				b.Fatal(errs)
+			}
+		}
+	})
+	// A watcher's reload after one file changed: only that file is
+	// decoded again.
+	b.Run("reload_one_file", func(b *testing.B) {
+		files, _ := readSources(fsys)
+		mfs := fstest.MapFS{}
+		for _, f := range files {
+			mfs[f.name] = &fstest.MapFile{Data: f.src}
+		}
+		var cache decodeCache
+		load(mfs, &cache)
+		length := mfs["length.yaml"]
+		original := length.Data
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			length.Data = fmt.Appendf(bytes.Clone(original), "\n# edit %d\n", i)
+			if _, errs, _ := load(mfs, &cache); errs != nil {
 				b.Fatal(errs)
 			}
 		}

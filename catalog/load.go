@@ -21,14 +21,15 @@ import (
 // graph. It returns all problems found, each located as file:line:col;
 // the graph is nil when there is any.
 func Load(fsys fs.FS) (*engine.Graph, []error) {
-	g, errs, _ := load(fsys)
+	g, errs, _ := load(fsys, nil)
 	return g, errs
 }
 
 // load is Load that also returns the version of the sources it read,
-// whether or not they compiled.
-func load(fsys fs.FS) (*engine.Graph, []error, string) {
-	spec, errs, complete := loadSpec(fsys)
+// whether or not they compiled. With a cache, files whose bytes have not
+// changed since the last load are not decoded again.
+func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
+	spec, errs, complete := loadSpec(fsys, cache)
 	if len(errs) > 0 && !complete {
 		return nil, errs, spec.Version
 	}
@@ -43,33 +44,61 @@ func load(fsys fs.FS) (*engine.Graph, []error, string) {
 
 // LoadSpec reads and decodes the catalog without compiling it.
 func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
-	spec, errs, _ := loadSpec(fsys)
+	spec, errs, _ := loadSpec(fsys, nil)
 	return spec, errs
+}
+
+// decodeCache keeps what each file decoded to, by name and content hash,
+// so that a reload after editing one file decodes only that file. Decoding
+// is a pure function of the name and the bytes, and the engine never
+// modifies a spec, so reusing a decoded category is safe.
+type decodeCache struct {
+	mu    sync.Mutex // one load at a time
+	files map[string]decoded
+}
+
+type decoded struct {
+	sum  [sha256.Size]byte
+	cs   *engine.CategorySpec
+	errs []error
 }
 
 // loadSpec also says whether every file was read and gave a category, so
 // that compiling it is meaningful despite errors.
-func loadSpec(fsys fs.FS) (spec engine.Spec, errs []error, complete bool) {
+func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, complete bool) {
 	files, errs := readSources(fsys)
 	complete = len(errs) == 0
-	// Files are independent: decode them in parallel, collect in order.
-	type parsed struct {
-		cs   *engine.CategorySpec
-		errs []error
+	var known map[string]decoded
+	if cache != nil {
+		cache.mu.Lock()
+		defer cache.mu.Unlock()
+		known = cache.files
 	}
-	results := make([]parsed, len(files))
+	// Files are independent: decode them in parallel, collect in order.
+	results := make([]decoded, len(files))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, f := range files {
+		sum := sha256.Sum256(f.src)
+		if d, ok := known[f.name]; ok && d.sum == sum {
+			results[i] = d
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			cs, ferrs := ParseFile(f.name, f.src)
-			results[i] = parsed{cs, ferrs}
+			results[i] = decoded{sum, cs, ferrs}
 		}()
 	}
 	wg.Wait()
+	if cache != nil {
+		cache.files = make(map[string]decoded, len(files))
+		for i, f := range files {
+			cache.files[f.name] = results[i]
+		}
+	}
 	for _, r := range results {
 		errs = append(errs, r.errs...)
 		if r.cs != nil {

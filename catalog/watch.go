@@ -45,6 +45,8 @@ type Watcher struct {
 
 	mu      sync.Mutex
 	lastSum string // checksum of the sources last compiled, good or bad
+
+	cache decodeCache // decoded files, so a reload decodes only what changed
 }
 
 func (w *Watcher) init() {
@@ -161,7 +163,7 @@ func (w *Watcher) checksum() (string, error) {
 // directory and report the outcome.
 func (w *Watcher) reload(reason string) (*engine.Graph, []error) {
 	start := time.Now()
-	g, errs, sum := load(os.DirFS(w.Dir))
+	g, errs, sum := load(os.DirFS(w.Dir), &w.cache)
 	w.mu.Lock()
 	w.lastSum = sum
 	w.mu.Unlock()
