@@ -79,31 +79,43 @@ type Result struct {
 // Convert converts req.Value from req.From to req.To. Errors are *Error
 // with the API's codes, or ErrPrecision.
 func (g *Graph) Convert(req Request) (Result, error) {
+	var buf [64]byte
+	text, res, err := g.AppendConvert(buf[:0], req)
+	if err == nil {
+		res.Value = string(text)
+	}
+	return res, err
+}
+
+// AppendConvert is Convert that appends the converted value's text to dst
+// instead of setting Result.Value, for callers that write it straight into
+// a response.
+func (g *Graph) AppendConvert(dst []byte, req Request) ([]byte, Result, error) {
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision
 	}
 	if p < 1 || p > MaxPrecision {
-		return Result{}, ErrPrecision
+		return dst, Result{}, ErrPrecision
 	}
 	v, err := ParseValue(req.Value)
 	if err != nil {
-		return Result{}, err
+		return dst, Result{}, err
 	}
 	from, err := g.Lookup(req.From)
 	if err != nil {
-		return Result{}, err
+		return dst, Result{}, err
 	}
 	to, err := g.Lookup(req.To)
 	if err != nil {
-		return Result{}, err
+		return dst, Result{}, err
 	}
 	var out number
 	inexact, err := convertUnits(&out, &v, from, to, p)
 	if err != nil {
-		return Result{}, err
+		return dst, Result{}, err
 	}
-	return Result{Value: out.text(), From: from, To: to, Category: to.Category, Exact: !inexact}, nil
+	return out.appendText(dst), Result{From: from, To: to, Category: to.Category, Exact: !inexact}, nil
 }
 
 // convertDecimal converts v between two units of one graph, correctly rounded
@@ -122,12 +134,12 @@ type number struct {
 	fast bool
 }
 
-func (n *number) text() string {
+func (n *number) appendText(dst []byte) []byte {
 	if n.fast {
 		var buf [48]byte
-		return formatDigits(n.q.neg, n.q.appendDigits(buf[:0]), int(n.q.exp))
+		return appendFormatted(dst, n.q.neg, n.q.appendDigits(buf[:0]), int(n.q.exp))
 	}
-	return FormatDecimal(&n.dec)
+	return appendDecimal(dst, &n.dec)
 }
 
 func (n *number) decimal() apd.Decimal {

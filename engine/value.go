@@ -145,8 +145,14 @@ func mustAtoi(s string) int {
 // scientific with a lower-case e and an explicit exponent sign
 // (1.602176634e-19, 1e+21).
 func FormatDecimal(d *apd.Decimal) string {
+	var buf [96]byte
+	return string(appendDecimal(buf[:0], d))
+}
+
+// appendDecimal appends d formatted as FormatDecimal does.
+func appendDecimal(dst []byte, d *apd.Decimal) []byte {
 	if d.IsZero() {
-		return "0"
+		return append(dst, '0')
 	}
 	var buf [64]byte
 	var digits []byte
@@ -155,22 +161,21 @@ func FormatDecimal(d *apd.Decimal) string {
 	} else {
 		digits = d.Coeff.Append(buf[:0], 10)
 	}
-	return formatDigits(d.Negative, digits, int(d.Exponent))
+	return appendFormatted(dst, d.Negative, digits, int(d.Exponent))
 }
 
-// formatDigits prints the decimal digits × 10^exp as FormatDecimal does.
-func formatDigits(neg bool, digits []byte, exp int) string {
+// appendFormatted appends the decimal digits × 10^exp as FormatDecimal
+// prints them.
+func appendFormatted(out []byte, neg bool, digits []byte, exp int) []byte {
 	// Strip trailing zeros of the coefficient.
 	for len(digits) > 1 && digits[len(digits)-1] == '0' {
 		digits = digits[:len(digits)-1]
 		exp++
 	}
 	if len(digits) == 1 && digits[0] == '0' {
-		return "0"
+		return append(out, '0')
 	}
 	adjusted := exp + len(digits) - 1
-	var buf [96]byte
-	out := buf[:0]
 	if neg {
 		out = append(out, '-')
 	}
@@ -203,5 +208,5 @@ func formatDigits(neg bool, digits []byte, exp int) string {
 		}
 		out = append(out, digits...)
 	}
-	return string(out)
+	return out
 }

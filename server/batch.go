@@ -36,11 +36,12 @@ func (s *Server) batch(c *call) reply {
 			if p == 0 {
 				p = req.precision
 			}
-			res, err := g.Convert(engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p})
+			var vbuf [64]byte
+			value, res, err := g.AppendConvert(vbuf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p})
 			if err == nil {
 				succeeded++
 				b = append(b, `,"status":"success",`...)
-				b = appendSuccessMembers(b, it, &res)
+				b = appendSuccessMembers(b, it, value, &res)
 				b = append(b, '}')
 				continue
 			}

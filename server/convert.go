@@ -36,12 +36,13 @@ func (s *Server) convertPOST(c *call) reply {
 }
 
 func (s *Server) convertOne(c *call, conv *conversion) reply {
-	res, err := c.snap.graph.Convert(engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision})
+	var vbuf [64]byte
+	value, res, err := c.snap.graph.AppendConvert(vbuf[:0], engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision})
 	if err != nil {
 		return errReply(fromEngine(err))
 	}
 	b := append(c.w.buf[:0], `{"data":{`...)
-	b = appendSuccessMembers(b, conv, &res)
+	b = appendSuccessMembers(b, conv, value, &res)
 	b = append(b, "}}\n"...)
 	c.w.buf = b
 	return reply{status: http.StatusOK, body: b}
@@ -49,7 +50,7 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 
 // appendSuccessMembers appends "input":…,"result":…,"category":…,"exact":…
 // without braces, for a single answer and for a batch item alike.
-func appendSuccessMembers(b []byte, conv *conversion, res *engine.Result) []byte {
+func appendSuccessMembers(b []byte, conv *conversion, value []byte, res *engine.Result) []byte {
 	// Both values are decimal numbers (the input passed the value syntax,
 	// the result is formatted by the engine): nothing in them needs escaping.
 	b = append(b, `"input":{"value":"`...)
@@ -57,7 +58,7 @@ func appendSuccessMembers(b []byte, conv *conversion, res *engine.Result) []byte
 	b = append(b, `","unit":`...)
 	b = appendString(b, conv.from)
 	b = append(b, `},"result":{"value":"`...)
-	b = append(b, res.Value...)
+	b = append(b, value...)
 	b = append(b, `","unit":`...)
 	b = appendString(b, res.To.Symbol)
 	b = append(b, `},"category":`...)

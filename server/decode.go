@@ -67,6 +67,13 @@ func (s *scanner) str() (string, error) {
 	s.i++ // "
 	start := s.i
 	for s.i < len(s.data) {
+		// Skip the plain ASCII run in a tight loop first.
+		for s.i < len(s.data) && plainASCII[s.data[s.i]] {
+			s.i++
+		}
+		if s.i == len(s.data) {
+			break
+		}
 		c := s.data[s.i]
 		switch {
 		case c == '"':
@@ -92,6 +99,14 @@ func (s *scanner) str() (string, error) {
 	}
 	return "", s.fail("unterminated string")
 }
+
+// plainASCII marks the bytes a JSON string may hold as they are.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // strEscaped finishes a string that contains escapes.
 func (s *scanner) strEscaped(start int) (string, error) {
