@@ -443,7 +443,10 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		m.o = off
 	}
 	if rf := ref.conv.formula; rf != nil {
-		u.conv = conversion{pre: newAffine(m.then(ref.conv.preMap)), formula: rf, post: ref.conv.post, preMap: m.then(ref.conv.preMap), postMap: ref.conv.postMap}
+		// Defined relative to a formula unit: this unit's map runs before
+		// the formula.
+		pre := m.then(ref.conv.preMap)
+		u.conv = conversion{pre: newAffine(pre), preMap: pre, formula: rf, post: ref.conv.post, postMap: ref.conv.postMap}
 		return true
 	}
 	post := m.then(ref.conv.postMap)
