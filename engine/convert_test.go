@@ -45,6 +45,8 @@ func TestConvert(t *testing.T) {
 		{"formula reciprocal", "5", "L/100km", "km/L", 0, "20", true},
 		{"formula inexact", "3", "L/100km", "km/L", 0, "33.33333333333333333333333333333333", false},
 		{"formula to linear", "10", "L/100km", "mpg", 10, "23.52145833", false},
+		{"linear over a formula", "5", "L/1000km", "km/L", 0, "200", true},
+		{"back over a formula", "200", "km/L", "L/1000km", 0, "5", true},
 		{"decibels exact", "20", "dBm", "mW", 0, "100", true},
 		{"decibels", "30", "dBm", "W", 0, "1", true},
 		{"decibels inexact", "1", "dBm", "mW", 10, "1.258925412", false},

@@ -37,6 +37,8 @@ func testSpec() Spec {
 			u("km/L", "kilometre per litre", "kilometres per litre", DefinitionSpec{}),
 			u("L/100km", "litre per 100 kilometres", "litres per 100 kilometres", DefinitionSpec{Unit: "km/L", To: "100 / x", From: "100 / x"}),
 			u("mpg", "mile per gallon", "miles per gallon", lin("1.609344/3.785411784", "km/L")),
+			// Linear on top of a formula unit: its map runs before the formula.
+			u("L/1000km", "litre per 1000 kilometres", "litres per 1000 kilometres", lin("0.1", "L/100km")),
 		}},
 		{ID: "power", Name: "Power", Dimension: map[string]int{"M": 1, "L": 2, "T": -3}, Base: "W", Units: []UnitSpec{
 			W,
