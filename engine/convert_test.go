@@ -117,7 +117,7 @@ func TestConvertErrors(t *testing.T) {
 // they equal it.
 func TestExactFlagProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	factors := []string{"1", "0.3048", "1/3", "5/9", "1200/3937", "2.54", "1e-7", "4.4482216152605", "7/8", "1000", "0.45359237*9.80665"}
+	factors := []string{"1", "0.3048", "1/3", "5/9", "1200/3937", "2.54", "1e-7", "4.4482216152605", "7/8", "1000", "0.45359237*9.80665", "pi/180", "2*pi", "648000/pi"}
 	offsets := []string{"", "273.15", "-459.67*5/9", "1/7", "32"}
 	var units []UnitSpec
 	units = append(units, UnitSpec{Symbol: "b", Name: "base", Plural: "bases", System: "t", Source: "t"})
