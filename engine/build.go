@@ -529,7 +529,7 @@ func (b *builder) checkFormulas() {
 		checked, failed := 0, false
 		for _, s := range samplePoints {
 			x, _, _ := apd.NewFromString(s)
-			y, err := f.evalTo(x, work)
+			y, err := f.eval(f.to, x, work)
 			if errors.Is(err, errDomain) {
 				continue
 			}
@@ -538,7 +538,7 @@ func (b *builder) checkFormulas() {
 				failed = true
 				break
 			}
-			back, err := f.evalFrom(y, work)
+			back, err := f.eval(f.from, y, work)
 			if errors.Is(err, errDomain) {
 				continue
 			}

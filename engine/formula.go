@@ -300,16 +300,8 @@ func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decim
 	return r.d, r.inexact, nil
 }
 
-// evalTo and evalFrom run one formula of the pair on x and return the
-// result rounded to the working context, for checks at build time.
-func (f *formula) evalTo(x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
-	return f.eval(f.to, x, work)
-}
-
-func (f *formula) evalFrom(x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
-	return f.eval(f.from, x, work)
-}
-
+// eval runs one program of the pair on x and returns the result rounded
+// to the working context, for checks at build time.
 func (f *formula) eval(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
 	if !f.rational {
 		y, _, err := runFormula(prog, x, work)
