@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test vet fmt-check validate bench bench-go bench-load fuzz lint clean
+.PHONY: all build run test test-deps e2e vet fmt-check validate bench bench-go bench-load fuzz lint clean
 
 all: test build
 
@@ -21,12 +21,25 @@ run:
 	@mkdir -p $(RUNDIR)
 	$(GO) run ./cmd/unitd serve --addr $(ADDR) --keys $(RUNDIR)/keys.json --env test --dev-key
 
-## test: vet, format check, the whole test suite with the race detector, catalog validation
-test: vet fmt-check
+## test: vet, format check, the whole test suite with the race detector, catalog validation,
+## browser tests. Installs what the tests need (Debian packages, npm) when it is missing.
+test: test-deps vet fmt-check
 	@echo ">> running all tests"
 	$(GO) test -race -count=1 ./...
 	@echo ">> validating the shipped catalog"
 	$(GO) run ./cmd/unitd validate catalog/data
+	@$(MAKE) --no-print-directory e2e
+
+## test-deps: PostgreSQL, Redis, Chromium (Debian packages) and the npm packages of e2e/
+test-deps:
+	@./tools/test-deps.sh
+
+## e2e: browser tests (Playwright driving Debian's Chromium) against a freshly built unitd
+e2e: build
+	@if ls e2e/*.test.mjs >/dev/null 2>&1; then \
+		echo ">> browser tests"; \
+		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd node --test --test-concurrency=1 *.test.mjs; \
+	fi
 
 vet:
 	@echo ">> go vet"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond Go modules, from Debian's packages
+# and the npm registry: PostgreSQL and Redis servers (started by the tests
+# themselves on loopback with temporary data directories), Chromium for the
+# browser tests, and the npm packages in e2e/. Idempotent: it installs only
+# what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v node >/dev/null 2>&1 || need+=(nodejs npm)
+
+if ((${#need[@]})); then
+	echo ">> installing Debian packages: ${need[*]}"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -q >/dev/null
+	$sudo apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ ! -d e2e/node_modules/playwright-core ] || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
+	echo ">> installing npm packages for the browser tests (e2e/)"
+	(cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
