@@ -46,6 +46,7 @@ func Build(spec Spec) (*Graph, []error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
+	b.g.suggester = newSuggestIndex(b.g.spellings)
 	return b.g, nil
 }
 

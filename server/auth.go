@@ -67,6 +67,19 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	return nil
 }
 
+// limitPublic takes one token from the client address's bucket for a
+// route that needs no key, and returns the error to answer with when the
+// bucket is empty.
+func (s *Server) limitPublic(rw *respWriter, r *http.Request) *apiError {
+	d := s.cfg.PublicLimiter.Take(clientAddr(r))
+	if d.Allowed {
+		return nil
+	}
+	retry := strconv.FormatInt(max(d.RetryAfterSeconds(), 1), 10)
+	rw.Header()["Retry-After"] = []string{retry}
+	return newError(codeRateLimitExceeded, "too many requests from this address; retry after "+retry+" s")
+}
+
 // bearerToken reads "Bearer <token>" (the scheme is case-insensitive) from
 // the only Authorization header.
 func bearerToken(h []string) (string, bool) {

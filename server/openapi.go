@@ -249,10 +249,11 @@ func (s *Server) operation(rt route, g *engine.Graph) obj {
 	}
 	statuses := append([]int(nil), d.errors...)
 	if rt.auth {
-		statuses = append(statuses, 401, 429)
+		statuses = append(statuses, 401)
 		op["security"] = []obj{{"bearerAuth": []string{}}}
 	}
-	statuses = append(statuses, 405, 500)
+	// 429: per key on conversions, per client address on public routes.
+	statuses = append(statuses, 429, 405, 500)
 	for _, st := range statuses {
 		resp[strconv.Itoa(st)] = ref("responses", errorResponseName(st, rt.auth))
 	}
@@ -263,7 +264,10 @@ func (s *Server) operation(rt route, g *engine.Graph) obj {
 func errorResponseName(status int, auth bool) string {
 	name := strings.ReplaceAll(http.StatusText(status), " ", "")
 	name = strings.ReplaceAll(name, "-", "")
-	if auth && status != 401 && status != 429 {
+	switch {
+	case status == 429 && !auth:
+		name += "Public"
+	case auth && status != 401 && status != 429:
 		name += "Authenticated"
 	}
 	return name
@@ -479,11 +483,11 @@ func (s *Server) components(g *engine.Graph) obj {
 	responses := obj{}
 	for st, list := range codes {
 		for _, auth := range []bool{false, true} {
-			if auth && (st == 401 || st == 429) {
+			if auth && st == 401 {
 				continue
 			}
-			if !auth && (st == 401 || st == 429) {
-				auth = true // these only exist on authenticated routes
+			if !auth && st == 401 {
+				auth = true // only exists on authenticated routes
 			}
 			h := obj{"X-Request-Id": ref("headers", "X-Request-Id")}
 			switch st {
@@ -506,8 +510,11 @@ func (s *Server) components(g *engine.Graph) obj {
 				}
 			}
 			desc := "Error: " + strings.Join(list, ", ") + "."
-			if st == 429 {
+			if st == 429 && auth {
 				desc += " Per-key limit reached (with RateLimit-* headers), or too many invalid keys from this address (without them)."
+			}
+			if st == 429 && !auth {
+				desc += " Too many requests to public routes from this address."
 			}
 			responses[errorResponseName(st, auth)] = obj{
 				"description": desc,

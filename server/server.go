@@ -31,6 +31,11 @@ type Config struct {
 	// conversion requests get 429 RATE_LIMIT_EXCEEDED before any key is
 	// looked at, until the bucket has a token again.
 	AuthFailLimiter ratelimit.Limiter
+	// PublicLimiter, when set, limits requests to the routes that need no
+	// key (discovery, health, the OpenAPI document) per client address
+	// (the host of RemoteAddr): past it they get 429 RATE_LIMIT_EXCEEDED
+	// with Retry-After.
+	PublicLimiter ratelimit.Limiter
 	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
 	MaxBody int64
 	// Logger receives access logs and internal errors; nil discards them.
