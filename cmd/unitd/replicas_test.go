@@ -305,4 +305,3 @@ func convertAt(t *testing.T, base, key string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
-
