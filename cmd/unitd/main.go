@@ -22,6 +22,7 @@ commands:
   convert    convert a value: unitd convert 12.5 ft m
   validate   check a catalog directory: unitd validate catalog/data
   diff       compare two catalogs (directories or git revisions): unitd diff main HEAD
+  fmt        lay catalog files out canonically: unitd fmt -l catalog/data
   keys       manage API keys
   version    print the version
 
@@ -48,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runValidate(args, stdout, stderr)
 	case "diff":
 		return runDiff(args, stdout, stderr)
+	case "fmt":
+		return runFmt(args, stdout, stderr)
 	case "keys":
 		return runKeys(args, stdout, stderr)
 	case "version", "--version", "-version":

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFmtCommand(t *testing.T) {
+	dir := t.TempDir()
+	messy := "units:\n- symbol: m\n  name: 'metre'\ncategory: {id: length}\n"
+	tidy := "category:\n  id: length\n\nunits:\n  - symbol: m\n    name: metre\n"
+	files := map[string]string{"a.yaml": messy, "b.yaml": tidy}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := filepath.Join(dir, "a.yaml")
+
+	if code, stdout, _ := runCLI(t, "", "fmt", a); code != 0 || stdout != tidy {
+		t.Errorf("fmt FILE = %d, %q; want 0 and the formatted file", code, stdout)
+	}
+	if code, stdout, _ := runCLI(t, "", "fmt", "-l", dir); code != 1 || stdout != a+"\n" {
+		t.Errorf("fmt -l = %d, %q; want 1 listing %s", code, stdout, a)
+	}
+	if data, _ := os.ReadFile(a); string(data) != messy {
+		t.Error("fmt -l changed a file")
+	}
+	if code, stdout, stderr := runCLI(t, "", "fmt", "-w", dir); code != 0 || stdout != "" {
+		t.Errorf("fmt -w = %d, %q, %q", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(a); string(data) != tidy {
+		t.Errorf("fmt -w wrote %q, want %q", data, tidy)
+	}
+	if st, _ := os.Stat(a); st.Mode().Perm() != 0o600 {
+		t.Errorf("fmt -w changed the mode to %v", st.Mode())
+	}
+	if code, stdout, _ := runCLI(t, "", "fmt", "-l", dir); code != 0 || stdout != "" {
+		t.Errorf("fmt -l after -w = %d, %q; want 0, nothing", code, stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.yaml"), []byte("a: ["), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "fmt", "-l", dir); code != 2 || !strings.Contains(stderr, "c.yaml") {
+		t.Errorf("fmt -l on broken YAML = %d, %q; want 2 naming the file", code, stderr)
+	}
+	if code, _, _ := runCLI(t, "", "fmt", filepath.Join(dir, "missing")); code != 2 {
+		t.Errorf("fmt on a missing path = %d, want 2", code)
+	}
+}
