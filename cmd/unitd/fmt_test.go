@@ -50,3 +50,24 @@ func TestFmtCommand(t *testing.T) {
 		t.Errorf("fmt on a missing path = %d, want 2", code)
 	}
 }
+
+func TestDocsCommand(t *testing.T) {
+	fx := "../../tools/catalogdocs/testdata/"
+	want, err := os.ReadFile(fx + "want.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCLI(t, "", "docs", fx+"catalog"); code != 0 || stdout != string(want) {
+		t.Errorf("docs DIR = %d, stderr %q; output differs from %swant.md", code, stderr, fx)
+	}
+	out := filepath.Join(t.TempDir(), "units.md")
+	if code, stdout, _ := runCLI(t, "", "docs", fx+"catalog", "--out", out); code != 0 || stdout != "" {
+		t.Errorf("docs --out = %d, %q", code, stdout)
+	}
+	if got, _ := os.ReadFile(out); string(got) != string(want) {
+		t.Error("docs --out wrote something else")
+	}
+	if code, _, stderr := runCLI(t, "", "docs", "../../catalog/testdata"); code != 1 || !strings.Contains(stderr, "does not load") {
+		t.Errorf("docs on a broken catalog = %d, %q", code, stderr)
+	}
+}
