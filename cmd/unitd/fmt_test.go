@@ -71,3 +71,29 @@ func TestDocsCommand(t *testing.T) {
 		t.Errorf("docs on a broken catalog = %d, %q", code, stderr)
 	}
 }
+
+func TestValidateLint(t *testing.T) {
+	dir := "../../tools/catalogcheck/testdata/no-examples/trips"
+	finding := `length.yaml:17:5: unit "ft" has no examples; add one worked example from its source [no-examples]`
+	code, stdout, _ := runCLI(t, "", "validate", dir)
+	if code != 0 || !strings.Contains(stdout, strings.Replace(finding, ": unit", ": warning: unit", 1)) ||
+		!strings.Contains(stdout, "SUCCESS: "+dir+": 1 categories, 2 units, 1 warning(s)") {
+		t.Errorf("validate = %d\n%s\nwant 0, the warning and SUCCESS", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "", "validate", "--strict", dir)
+	if code != 1 || !strings.Contains(stdout, finding+"\n") || !strings.Contains(stdout, "FAILED: "+dir+": 1 problem(s)") {
+		t.Errorf("validate --strict = %d\n%s\nwant 1 and the finding as a problem", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "", "validate", dir, "--format", "github")
+	if code != 0 || !strings.Contains(stdout, "::warning file="+filepath.Join(dir, "length.yaml")+",line=17,col=5::unit \"ft\" has no examples") {
+		t.Errorf("validate --format github = %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "", "validate", dir, "--format", "json", "--strict")
+	if code != 1 || !strings.Contains(stdout, `"rule": "no-examples"`) {
+		t.Errorf("validate --format json --strict = %d\n%s", code, stdout)
+	}
+	// A near miss stays quiet even when strict.
+	if code, stdout, _ := runCLI(t, "", "validate", "--strict", "../../tools/catalogcheck/testdata/no-examples/passes"); code != 0 || strings.Contains(stdout, "warning") {
+		t.Errorf("validate --strict on a clean catalog = %d\n%s", code, stdout)
+	}
+}
