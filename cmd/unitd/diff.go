@@ -65,12 +65,12 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	var cats [2]*catalogdiff.Catalog
 	for i, arg := range pos {
-		fsys, name, err := openCatalog(arg, *catalogPath)
+		fsys, dir, name, err := openCatalog(arg, *catalogPath)
 		if err != nil {
 			fmt.Fprintln(stderr, "unitd diff:", err)
 			return 2
 		}
-		c, errs := catalogdiff.Load(fsys, name)
+		c, errs := catalogdiff.Load(fsys, dir)
 		if len(errs) > 0 {
 			fmt.Fprintf(stderr, "unitd diff: %s does not load (%d problem(s)):\n", arg, len(errs))
 			for _, err := range errs {
@@ -78,6 +78,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			}
 			return 2
 		}
+		c.Name = name
 		cats[i] = c
 	}
 	report := catalogdiff.Compare(cats[0], cats[1])
@@ -92,20 +93,23 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 }
 
 // openCatalog opens a catalog directory, or the catalog directory at a git
-// revision of the repository around the current directory. name is the
-// path that file names in the report are joined to.
-func openCatalog(arg, catalogPath string) (fsys fs.FS, name string, err error) {
+// revision of the repository around the current directory. dir is the
+// path that file names in the report are joined to, name what the report
+// calls the catalog.
+func openCatalog(arg, catalogPath string) (fsys fs.FS, dir, name string, err error) {
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
-		return os.DirFS(arg), filepath.ToSlash(filepath.Clean(arg)), nil
+		dir = filepath.ToSlash(filepath.Clean(arg))
+		return os.DirFS(arg), dir, dir, nil
 	}
 	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 	if err != nil {
-		return nil, "", fmt.Errorf("%s is neither a directory nor a git revision (not inside a git repository)", arg)
+		return nil, "", "", fmt.Errorf("%s is neither a directory nor a git revision (not inside a git repository)", arg)
 	}
 	top := strings.TrimSpace(string(root))
 	fsys, err = gitfs.Open(top, arg, filepath.ToSlash(catalogPath))
 	if err != nil {
-		return nil, "", fmt.Errorf("%s is not a directory, and as a git revision: %w", arg, err)
+		return nil, "", "", fmt.Errorf("%s is not a directory, and as a git revision: %w", arg, err)
 	}
-	return fsys, strings.Trim(filepath.ToSlash(filepath.Clean(catalogPath)), "/"), nil
+	dir = strings.Trim(filepath.ToSlash(filepath.Clean(catalogPath)), "/")
+	return fsys, dir, arg + ":" + dir, nil
 }

@@ -67,7 +67,7 @@ func TestDiffGitRevisions(t *testing.T) {
 	for _, want := range []string{
 		"::warning file=units/length.yaml,line=23,",
 		"in: definition factor 2.54, unit cm → factor 2.5, unit cm; 1 in = 0.0254 m → 0.025 m (relative change -0.01574803)",
-		"unitd diff units → units: 4 change(s), 4 breaking",
+		"unitd diff main:units → HEAD:units: 4 change(s), 4 breaking",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)

@@ -25,9 +25,12 @@ import (
 
 // Catalog is one loaded version of a catalog.
 type Catalog struct {
-	// Dir names the catalog in reports; file paths of changes are Dir
+	// Dir is the catalog's directory: file paths of changes are Dir
 	// joined with the file name.
-	Dir   string
+	Dir string
+	// Name names the catalog in reports ("main:catalog/data"); Dir when
+	// empty.
+	Name  string
 	Graph *engine.Graph
 
 	units     map[string]engine.Origin // unit symbol → where it is declared
@@ -60,6 +63,13 @@ func Load(fsys fs.FS, dir string) (*Catalog, []error) {
 		}
 	}
 	return c, nil
+}
+
+func (c *Catalog) name() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Dir
 }
 
 // Kind names a kind of change.
@@ -173,7 +183,7 @@ func Compare(old, new *Catalog) Report {
 	if d.changes == nil {
 		d.changes = []Change{}
 	}
-	return Report{Old: old.Dir, New: new.Dir, Changes: d.changes}
+	return Report{Old: old.name(), New: new.name(), Changes: d.changes}
 }
 
 type differ struct {
