@@ -17,8 +17,12 @@ import (
 //
 // optimize is the one gate in front of all of them. Tests run the whole
 // engine suite with it on and off (see TestMain), as strconv's tests do
-// with SetOptimize(false), so both ways stay exact and identical. Further
-// accelerators (such as word-sized logarithms) belong behind it too.
+// with SetOptimize(false), so both ways stay exact and identical.
+
+// optimize gates every accelerator of the engine: the word-sized
+// conversion paths and the fixed-point logarithms and exponentials. Each
+// accelerator returns exactly what the plain path returns, or declines; the
+// engine's tests run once with it on and once with it off (TestMain).
 var optimize = true
 
 // accelerate converts x from A to B when the maps and the value fit in
