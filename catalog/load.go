@@ -211,11 +211,6 @@ func parseBridges(name string, src []byte) ([]engine.BridgeSpec, []error) {
 					"source": func(v *yaml.Node) { d.str(v, s, "source", &bs.Source) },
 					"note":   func(v *yaml.Node) { d.str(v, s, "note", &bs.Note) },
 				})
-				for _, f := range []struct{ key, val string }{{"from", bs.From}, {"to", bs.To}, {"factor", bs.Factor}} {
-					if f.val == "" {
-						d.errorf(item, s, "missing key %q", f.key)
-					}
-				}
 				out = append(out, bs)
 			})
 		},

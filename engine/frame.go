@@ -149,6 +149,10 @@ func (b *builder) bridges(specs []BridgeSpec) {
 	g := b.g
 	for _, bs := range specs {
 		subject := fmt.Sprintf("bridge %s → %s", bs.From, bs.To)
+		if bs.From == "" || bs.To == "" || bs.Factor == "" {
+			b.errorf(bs.Origin, "bridge", "needs from, to and factor (1 from = factor to)")
+			continue
+		}
 		from, err1 := g.Lookup(bs.From)
 		to, err2 := g.Lookup(bs.To)
 		for _, err := range []error{err1, err2} {
