@@ -34,6 +34,7 @@ type serveConfig struct {
 	Env           string
 	RateLimit     ratelimit.Rate
 	AuthFailLimit ratelimit.Rate
+	PublicLimit   ratelimit.Rate // zero: public routes are not limited
 	MaxBody       int64
 	DevKey        bool
 	LogLevel      slog.Level
@@ -99,6 +100,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
+	public := fs.String("public-rate-limit", envDefault("UNITD_PUBLIC_RATE_LIMIT", "600/m"), "requests per client address to the routes that need no key (discovery, health, openapi.json): `N/s`, N/m or N/h (env UNITD_PUBLIC_RATE_LIMIT)")
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "create a fresh test key in --keys at start-up and print it (for make run; env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
@@ -127,6 +129,9 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.AuthFailLimit, err = ratelimit.ParseRate(*authFail); err != nil {
 		return cfg, fmt.Errorf("--auth-fail-limit: %w", err)
+	}
+	if cfg.PublicLimit, err = ratelimit.ParseRate(*public); err != nil {
+		return cfg, fmt.Errorf("--public-rate-limit: %w", err)
 	}
 	if cfg.MaxBody, err = parseSize(*maxBody); err != nil {
 		return cfg, fmt.Errorf("--max-body: %w", err)
@@ -206,7 +211,12 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (*daemon,
 	d.redis = redis
 	var metrics *server.Metrics
 	d.registry, metrics = newRegistry(keyStatus, redis)
+	var public ratelimit.Limiter
+	if cfg.PublicLimit.N > 0 {
+		public = ratelimit.NewMemory(cfg.PublicLimit)
+	}
 	d.srv = server.New(server.Config{
+		PublicLimiter:   public,
 		Keys:            keySource,
 		KeyStatus:       keyStatus,
 		Env:             cfg.Env,
