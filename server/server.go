@@ -45,6 +45,15 @@ type Config struct {
 	Now func() time.Time
 	// KeyStatus, when set, adds the key store's status to /v1/health.
 	KeyStatus func() keys.Status
+	// Metrics, when set, records requests, conversions and reloads (see
+	// NewMetrics); the admin listener serves them.
+	Metrics *Metrics
+	// Ready, when set, must return nil for /readyz to answer 200 (the key
+	// store is loaded, say); a catalog must be applied as well.
+	Ready func() error
+	// Limits, when set, adds the rate limiter's state to /v1/health: which
+	// backend decides (redis or local) and why.
+	Limits func() LimitsStatus
 
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s
@@ -66,6 +75,9 @@ type Server struct {
 	fails   *authFailures
 	// pageLimiter is Config.PageLimiter or its default.
 	pageLimiter ratelimit.Limiter
+	// ready is true once a catalog is applied; draining is set when a
+	// graceful shutdown begins. /readyz on the admin listener reads both.
+	ready, draining atomic.Bool
 
 	mu         sync.Mutex // guards lastReload
 	lastReload *reloadStatus
@@ -111,13 +123,17 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // to the side and then publishes them at once; requests already running
 // finish on the snapshot they started with.
 func (s *Server) ApplyGraph(g *engine.Graph) {
-	s.snap.Store(s.newSnapshot(g, s.cfg.Now()))
+	now := s.cfg.Now()
+	s.snap.Store(s.newSnapshot(g, now))
+	s.cfg.Metrics.applied(now)
+	s.ready.Store(true)
 }
 
 // ReportReload records the outcome of a catalog reload attempt for
 // /v1/health. A failed reload leaves the current graph serving and the
 // status "ok".
 func (s *Server) ReportReload(at time.Time, err error) {
+	s.cfg.Metrics.reload(err == nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastReload = &reloadStatus{At: at, Err: err}

@@ -15,11 +15,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/server/ratelimit/redislimit"
 )
 
 // serveConfig is what `unitd serve` runs with, from flags and UNITD_*
@@ -35,6 +38,8 @@ type serveConfig struct {
 	MaxBody       int64
 	DevKey        bool
 	LogLevel      slog.Level
+	AdminAddr     string // "off": no admin listener
+	Redis         string // shared rate limits; "" limits in this process
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -57,6 +62,19 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "unitd serve:", err)
 		return 1
+	}
+	if cfg.AdminAddr != "off" {
+		aln, err := net.Listen("tcp", cfg.AdminAddr)
+		if err != nil {
+			fmt.Fprintln(stderr, "unitd serve: admin listener:", err)
+			return 1
+		}
+		logger.Info("admin listening", "addr", "http://"+aln.Addr().String(), "paths", "/metrics /livez /readyz")
+		go func() {
+			if err := serveAdmin(ctx, aln, d.srv.AdminHandler(d.registry), logger); err != nil {
+				logger.Error("admin listener stopped", "err", err)
+			}
+		}()
 	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -86,6 +104,8 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "create a fresh test key in --keys at start-up and print it (for make run; env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
+	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
+	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
 		fs.PrintDefaults()
@@ -97,7 +117,10 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if len(pos) > 0 {
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	cfg := serveConfig{Addr: *addr, Catalog: *dir, Keys: *keyFile, Env: *env, DevKey: *devKey}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL}
+	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
+		return cfg, err
+	}
 	if !keys.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
@@ -154,6 +177,9 @@ type daemon struct {
 	srv     *server.Server
 	catalog *catalog.Watcher // nil for the embedded catalog
 	keys    *keys.Watcher    // nil without --keys
+
+	registry *prometheus.Registry // what the admin listener serves
+	redis    *redislimit.Limiter  // nil without --redis
 }
 
 // newDaemon loads the catalog and the keys; a catalog that does not
@@ -178,11 +204,20 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (*daemon,
 	} else {
 		logger.Warn("no --keys file: every conversion request will be refused (discovery stays public)")
 	}
+	limiter, redis, limits, err := newLimiter(cfg.RateLimit, cfg.Redis, logger)
+	if err != nil {
+		return nil, err
+	}
+	d.redis = redis
+	var metrics *server.Metrics
+	d.registry, metrics = newRegistry(keyStatus, redis)
 	d.srv = server.New(server.Config{
 		Keys:            keySource,
 		KeyStatus:       keyStatus,
 		Env:             cfg.Env,
-		Limiter:         ratelimit.NewMemory(cfg.RateLimit),
+		Limiter:         limiter,
+		Limits:          limits,
+		Metrics:         metrics,
 		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
 		PageLimiter:     pageLimiter(cfg.PageLimit),
 		MaxBody:         cfg.MaxBody,
@@ -252,6 +287,9 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 				d.logger.Error("key file watcher stopped", "err", err)
 			}
 		}()
+	}
+	if d.redis != nil {
+		defer d.redis.Close()
 	}
 	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env)
 	return d.srv.Serve(ctx, ln)
