@@ -34,7 +34,7 @@ function freePort() {
 // startUnitd starts `unitd serve` and resolves once it logs that it listens.
 async function startUnitd(catalogDir, extraArgs) {
   const port = await freePort();
-  const proc = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--catalog", catalogDir, ...extraArgs], {
+  const proc = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--admin-addr", "off", "--catalog", catalogDir, ...extraArgs], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
