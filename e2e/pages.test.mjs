@@ -177,6 +177,28 @@ test("converter: 60 mph to km/h, found by typing and picked with the keyboard", 
   await closePage(page);
 });
 
+test("converter: the explain view shows the factor and each definition used", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/?value=60&from=mph&to=km%2Fh&explain=true");
+  assert.equal(await page.locator("#explain").isChecked(), true);
+  await page.locator("#result output").waitFor();
+  assert.equal(await page.locator("#result output").textContent(), "96.56064");
+  // Until the API explains, the page says so instead of failing the conversion.
+  await page.locator("#result .explain, #result .note").first().waitFor();
+  if (await page.locator("#result .explain").count()) {
+    const text = await page.locator("#result .explain").textContent();
+    assert.match(text, /Factor\s*1\.609344 \(exact\)/);
+    const units = await page.locator("#result .explain tbody th").allTextContents();
+    assert.ok(units.includes("mph") && units.includes("km/h"), `steps: ${units}`);
+    assert.match(text, /NIST SP 811/);
+    await screenshot(page, "converter-explain");
+  } else {
+    assert.match(await page.locator("#result .note").textContent(), /does not explain conversions yet/);
+  }
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
 test("converter: the suggestions show the category of each unit", { timeout: 120_000 }, async () => {
   const page = await newPage();
   await page.goto(main.base + "/");

@@ -241,15 +241,26 @@
     }
     const body = { value: value.value.trim(), from: from.value.trim(), to: to.value.trim(), precision: +p };
     if (explain.checked) body.explain = true;
-    let res, ans;
-    try {
-      res = await fetch("/web/convert", {
+    const send = async (b) => {
+      const r = await fetch("/web/convert", {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
+        body: JSON.stringify(b),
       });
-      ans = await res.json();
+      return [r, await r.json()];
+    };
+    let res, ans;
+    let noExplain = false;
+    try {
+      [res, ans] = await send(body);
+      // A server whose API does not know "explain" yet refuses the field:
+      // convert without it and say so.
+      if (body.explain && res.status === 400 && ans.error && ans.error.code === "INVALID_REQUEST" && /explain/.test(ans.error.message)) {
+        const { explain: _, ...plain } = body;
+        [res, ans] = await send(plain);
+        noExplain = true;
+      }
     } catch (e) {
       showError(0, { message: "The server could not be reached or did not answer with JSON." });
       return;
@@ -270,6 +281,7 @@
     ];
     if (!d.exact) nodes.push(el("p", { class: "hint" }, "The exact result has more digits than shown; it was rounded once, half to even."));
     if (d.explain) nodes.push(explainView(d.explain));
+    else if (noExplain) nodes.push(el("p", { class: "note" }, "This server does not explain conversions yet; the result above is unaffected."));
     show(...nodes);
     const q = new URLSearchParams({ value: body.value, from: body.from, to: body.to });
     if (p !== "34") q.set("precision", p);
