@@ -207,6 +207,7 @@ test("converter: the suggestions show the category of each unit", { timeout: 120
   await opt.waitFor();
   assert.match(await opt.textContent(), /Pressure/);
   assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "true");
+  assert.match(await page.locator("#unit-status").textContent(), /^\d+ units? found/);
   await page.keyboard.press("Escape");
   assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "false");
   await closePage(page);

@@ -12,6 +12,7 @@
   const explain = document.getElementById("explain");
   const result = document.getElementById("result");
   const resultBody = document.getElementById("result-body");
+  const status = document.getElementById("unit-status");
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -89,6 +90,10 @@
       ans.data.filter((m) => !shown.has(m.symbol)).forEach(add);
       if (options.length) open();
       else close();
+      const n = options.length;
+      status.textContent = input.value.trim() === "" ? ""
+        : (ans.ambiguous ? "“" + ans.ambiguous.name + "” is ambiguous. " : "") +
+          (n === 0 ? "No unit matches; the text is sent as typed." : n + " unit" + (n === 1 ? "" : "s") + " found; use the arrow keys to choose.");
     }
     async function lookup() {
       const q = input.value.trim();
