@@ -42,6 +42,9 @@ type Config struct {
 	Graph func() *engine.Graph
 	// Version is the server's version, shown in the footer.
 	Version string
+	// AccountPage adds a link to /account (served elsewhere) to the
+	// navigation.
+	AccountPage bool
 }
 
 // Pages serves the pages. It is safe for concurrent use.
@@ -147,6 +150,7 @@ type layoutData struct {
 	Nav     string // which navigation entry is current
 	Version string
 	Catalog string // catalog version
+	Account bool   // link to the account page
 	Page    any
 }
 
@@ -154,7 +158,7 @@ type layoutData struct {
 // bytes, answering a matching If-None-Match with 304.
 func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, page, title, nav string, g *engine.Graph, data any) {
 	var buf bytes.Buffer
-	ld := layoutData{Title: title, Nav: nav, Version: p.cfg.Version, Page: data}
+	ld := layoutData{Title: title, Nav: nav, Version: p.cfg.Version, Account: p.cfg.AccountPage, Page: data}
 	if g != nil {
 		ld.Catalog = g.Version()
 	}

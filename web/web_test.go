@@ -260,6 +260,16 @@ func TestCatalogPages(t *testing.T) {
 	}
 }
 
+func TestAccountLink(t *testing.T) {
+	g := fixtureGraph(t)
+	for _, on := range []bool{false, true} {
+		p := New(Config{Graph: func() *engine.Graph { return g }, AccountPage: on})
+		if got := strings.Contains(get(t, p, "/catalog").Body.String(), `href="/account"`); got != on {
+			t.Errorf("AccountPage %v: link shown %v", on, got)
+		}
+	}
+}
+
 func TestNoInlineCode(t *testing.T) {
 	p := newPages(t)
 	for _, target := range []string{"/", "/catalog", "/catalog/length", "/catalog/units/ft", "/docs", "/catalog/units/nope"} {
