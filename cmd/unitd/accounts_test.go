@@ -21,7 +21,6 @@ import (
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
-
 // within polls cond until it holds or limit has passed since start, and
 // fails the test in the latter case.
 func within(t *testing.T, limit time.Duration, what string, cond func() bool) {
