@@ -120,7 +120,7 @@ type obj = map[string]any
 func errorCodesByStatus() map[int][]string {
 	m := map[int][]string{}
 	for code, st := range statusOf {
-		if code == codeInvalidItem {
+		if !apiOnly(code) {
 			continue
 		}
 		m[st] = append(m[st], code)
@@ -325,7 +325,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	nullableString := &schema{Type: typ("string", "null")}
 	allCodes := []string{}
 	for code := range statusOf {
-		allCodes = append(allCodes, code)
+		if apiOnly(code) || code == codeInvalidItem {
+			allCodes = append(allCodes, code)
+		}
 	}
 	sort.Strings(allCodes)
 	catIDSchema := &schema{Type: typ("string"), Description: "Category id.", Enum: categoryIDs(g)}
