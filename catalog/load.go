@@ -31,13 +31,20 @@ func Load(fsys fs.FS) (*engine.Graph, []error) {
 func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	spec, errs, complete := loadSpec(fsys, cache)
 	if len(errs) > 0 && !complete {
-		return nil, errs, spec.Version
+		return nil, capErrors(errs), spec.Version
+	}
+	units := 0
+	for _, cs := range spec.Categories {
+		units += len(cs.Units)
+	}
+	if units > MaxUnits {
+		return nil, append(capErrors(errs), fmt.Errorf("catalog declares %d units; at most %d are compiled", units, MaxUnits)), spec.Version
 	}
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.
 	g, berrs := engine.Build(spec)
 	if errs = append(errs, berrs...); len(errs) > 0 {
-		return nil, errs, spec.Version
+		return nil, capErrors(errs), spec.Version
 	}
 	return g, nil, spec.Version
 }
@@ -131,29 +138,6 @@ type source struct {
 	src  []byte
 }
 
-// readSources reads the *.yaml files at the top of fsys, sorted by name.
-func readSources(fsys fs.FS) ([]source, []error) {
-	names, err := fs.Glob(fsys, "*.yaml")
-	if err != nil {
-		return nil, []error{fmt.Errorf("listing catalog files: %w", err)}
-	}
-	if len(names) == 0 {
-		return nil, []error{fmt.Errorf("catalog has no *.yaml files")}
-	}
-	sort.Strings(names)
-	var files []source
-	var errs []error
-	for _, name := range names {
-		src, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: reading: %w", name, err))
-			continue
-		}
-		files = append(files, source{name, src})
-	}
-	return files, errs
-}
-
 // version is a hash of the file names and contents.
 func version(files []source) string {
 	h := sha256.New()
@@ -227,8 +211,9 @@ func parseBridges(name string, src []byte) ([]engine.BridgeSpec, []error) {
 
 // decoder walks a YAML tree, decoding known keys and reporting the rest.
 type decoder struct {
-	file string
-	errs []error
+	file    string
+	errs    []error
+	aliases int // aliases followed so far, at most MaxAliases
 }
 
 func (d *decoder) origin(n *yaml.Node) engine.Origin {
@@ -246,6 +231,14 @@ type fields map[string]func(v *yaml.Node)
 // are errors.
 func (d *decoder) mapping(n *yaml.Node, subject string, fs fields) bool {
 	if n.Kind == yaml.AliasNode {
+		// Each alias decodes its anchor again: bound the work, or a small
+		// file could expand a million times.
+		if d.aliases++; d.aliases > MaxAliases {
+			if d.aliases == MaxAliases+1 {
+				d.errorf(n, subject, "more than %d aliases in one file", MaxAliases)
+			}
+			return false
+		}
 		n = n.Alias
 	}
 	if n.Kind != yaml.MappingNode {

@@ -21,6 +21,10 @@ import (
 const (
 	DefaultDebounce = 100 * time.Millisecond
 	DefaultPoll     = 5 * time.Second
+	// DefaultTimeout bounds one load. The shipped catalog compiles in well
+	// under a second; the limits on files and exact numbers keep hostile
+	// input fast to refuse, and the timeout is the backstop.
+	DefaultTimeout = 30 * time.Second
 )
 
 // A Watcher recompiles a catalog directory whenever it changes and hands
@@ -38,9 +42,13 @@ type Watcher struct {
 	// OnReload receives every reload outcome: exactly one of g and errs is
 	// non-nil. It is called from one goroutine at a time.
 	OnReload func(g *engine.Graph, errs []error)
-	Logger   *slog.Logger
-	Debounce time.Duration // default DefaultDebounce
-	Poll     time.Duration // default DefaultPoll; negative disables polling
+	// OnReloadStart, if set, is told when a reload starts, before it
+	// reads anything.
+	OnReloadStart func(at time.Time)
+	Logger        *slog.Logger
+	Debounce      time.Duration // default DefaultDebounce
+	Poll          time.Duration // default DefaultPoll; negative disables polling
+	Timeout       time.Duration // default DefaultTimeout
 
 	once sync.Once
 	fw   *filewatch.Watcher
@@ -50,6 +58,7 @@ type Watcher struct {
 	lastErrs []error
 
 	cache decodeCache // decoded files, so a reload decodes only what changed
+	busy  loadSlot    // a load that outlived its timeout still holds it
 }
 
 func (w *Watcher) init() {
@@ -108,7 +117,17 @@ func (w *Watcher) logger() *slog.Logger {
 // directory and report the outcome.
 func (w *Watcher) reload(reason string) {
 	start := time.Now()
-	g, errs, _ := load(os.DirFS(w.Dir), &w.cache)
+	if w.OnReloadStart != nil {
+		w.OnReloadStart(start)
+	}
+	timeout := w.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	g, errs := w.busy.run(timeout, func() (*engine.Graph, []error) {
+		g, errs, _ := load(os.DirFS(w.Dir), &w.cache)
+		return g, errs
+	})
 	log := w.logger().With("dir", w.Dir, "reason", reason, "duration", time.Since(start))
 	if len(errs) > 0 {
 		for _, err := range errs {

@@ -59,14 +59,17 @@ func (p *ratParser) expr() (piRat, error) {
 		if err != nil {
 			return piRat{}, err
 		}
-		if op == '*' {
-			left = left.mul(right)
-			continue
-		}
-		if right.r.Sign() == 0 {
+		if right.r.Sign() == 0 && op == '/' {
 			return piRat{}, fmt.Errorf("division by zero in %q", p.src)
 		}
-		left = left.quo(right)
+		if op == '*' {
+			left = left.mul(right)
+		} else {
+			left = left.quo(right)
+		}
+		if err := checkExactSize(left.r); err != nil {
+			return piRat{}, fmt.Errorf("%q: %w", truncateText(p.src, 40), err)
+		}
 	}
 }
 
@@ -112,6 +115,9 @@ func (p *ratParser) power() (piRat, error) {
 	}
 	if k < 0 && base.r.Sign() == 0 {
 		return piRat{}, fmt.Errorf("division by zero in %q", p.src)
+	}
+	if err := checkPowSize(base.r, k); err != nil {
+		return piRat{}, fmt.Errorf("%q: %w", truncateText(p.src, 40), err)
 	}
 	return base.pow(k), nil
 }

@@ -38,6 +38,9 @@ type healthCatalog struct {
 	Units      int          `json:"units"`
 	LoadedAt   string       `json:"loaded_at"`
 	LastReload healthReload `json:"last_reload"`
+	// ReloadingSince is when the reload now running started; absent when
+	// none is running.
+	ReloadingSince *string `json:"reload_in_progress_since,omitempty"`
 }
 
 type healthReload struct {
@@ -78,6 +81,10 @@ func (s *Server) health(c *call) reply {
 			b.Catalog.LastReload.Error = &msg
 		}
 	}
+	if since := s.reloadingSince(); !since.IsZero() {
+		t := rfc3339(since)
+		b.Catalog.ReloadingSince = &t
+	}
 	if s.cfg.KeyStatus != nil {
 		ks := s.cfg.KeyStatus()
 		k := &healthKeys{Count: ks.Keys, OK: ks.Err == nil}
@@ -90,7 +97,9 @@ func (s *Server) health(c *call) reply {
 			k.CheckedAt = &t
 		}
 		if ks.Err != nil {
-			msg := ks.Err.Error()
+			// Key file errors name the file's absolute path: the log has
+			// them; the public answer says only what kind of problem.
+			msg := "the key file could not be loaded; the last good keys stay in use (see the server log)"
 			k.Error = &msg
 		}
 		b.Keys = k

@@ -459,6 +459,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 				"last_reload": closed([]string{"at", "ok", "error"}, map[string]*schema{
 					"at": timestamp, "ok": {Type: typ("boolean")}, "error": nullableString,
 				}),
+				"reload_in_progress_since": {Type: typ("string"), Format: "date-time", Description: "Start of the catalog reload now running; absent when none is."},
 			}),
 			"keys": closed([]string{"count", "loaded_at", "checked_at", "ok", "error"}, map[string]*schema{
 				"count":      integer(0),

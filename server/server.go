@@ -94,8 +94,9 @@ type Server struct {
 	// graceful shutdown begins. /readyz on the admin listener reads both.
 	ready, draining atomic.Bool
 
-	mu         sync.Mutex // guards lastReload
+	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
+	reloading  time.Time // start of the reload now running; zero if none
 }
 
 type reloadStatus struct {
@@ -152,6 +153,21 @@ func (s *Server) ReportReload(at time.Time, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastReload = &reloadStatus{At: at, Err: err}
+	s.reloading = time.Time{}
+}
+
+// ReportReloadStart records that a catalog reload started at at; health
+// shows it as in progress until ReportReload.
+func (s *Server) ReportReloadStart(at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reloading = at
+}
+
+func (s *Server) reloadingSince() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reloading
 }
 
 func (s *Server) reloadStatus() *reloadStatus {

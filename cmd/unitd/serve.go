@@ -58,10 +58,28 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	d, err := newDaemon(cfg, logger, stdout)
-	if err != nil {
-		fmt.Fprintln(stderr, "unitd serve:", err)
+	// Start-up (the first catalog load above all) runs aside, so that
+	// SIGINT and SIGTERM still end the process while it runs.
+	type started struct {
+		d   *daemon
+		err error
+	}
+	startc := make(chan started, 1)
+	go func() {
+		d, err := newDaemon(cfg, logger, stdout)
+		startc <- started{d, err}
+	}()
+	var d *daemon
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(stderr, "unitd serve: interrupted during start-up")
 		return 1
+	case st := <-startc:
+		if st.err != nil {
+			fmt.Fprintln(stderr, "unitd serve:", st.err)
+			return 1
+		}
+		d = st.d
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -267,7 +285,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		logger.Info("serving the embedded catalog", "version", g.Version(), "categories", len(g.Categories()), "units", len(g.Units()))
 		return d, nil
 	}
-	d.catalog = &catalog.Watcher{Dir: cfg.Catalog, Logger: logger, OnReload: d.applyCatalog}
+	d.catalog = &catalog.Watcher{Dir: cfg.Catalog, Logger: logger, OnReload: d.applyCatalog, OnReloadStart: d.srv.ReportReloadStart}
 	if _, errs := d.catalog.LoadNow(); len(errs) > 0 {
 		return nil, fmt.Errorf("catalog %s: %w", cfg.Catalog, errors.Join(errs...))
 	}
@@ -312,7 +330,13 @@ func (d *daemon) applyCatalog(g *engine.Graph, errs []error) {
 	if g != nil {
 		d.srv.ApplyGraph(g)
 	}
-	d.srv.ReportReload(time.Now(), errors.Join(errs...))
+	// The watcher has logged every problem in full; health, which anyone
+	// may read, gets where and what kind, never file contents.
+	var err error
+	if len(errs) > 0 {
+		err = errors.New(catalog.PublicProblem(errs))
+	}
+	d.srv.ReportReload(time.Now(), err)
 }
 
 // reload rereads the catalog and the keys (SIGHUP).

@@ -62,7 +62,7 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		fmt.Fprintf(stderr, "unitd validate: %s is not a directory\n", dir)
 		return 1
 	}
-	g, errs := catalog.Load(os.DirFS(dir))
+	g, errs := catalog.LoadWithin(os.DirFS(dir), catalog.DefaultTimeout)
 	problems := make([]problem, len(errs))
 	for i, err := range errs {
 		problems[i] = problemOf(dir, err)
