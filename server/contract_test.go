@@ -235,6 +235,8 @@ func TestContract(t *testing.T) {
 		{name: "UNSUPPORTED_MEDIA_TYPE", method: "POST", target: "/v1/convert", key: "good", contentType: "text/plain", body: `{}`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE", wantHeader: rl},
 		{name: "no content type", method: "POST", target: "/v1/batch", key: "good", body: `{}`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
 		{name: "json suffix type", method: "POST", target: "/v1/batch", key: "good", contentType: "application/problem+json", body: `{}`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
+		{name: "charset other than utf-8", method: "POST", target: "/v1/convert", key: "good", contentType: "application/json; charset=utf-16", body: `{"value":"1","from":"m","to":"ft"}`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
+		{name: "charset UTF-8 in capitals", method: "POST", target: "/v1/convert", key: "good", contentType: "application/json; charset=UTF-8", body: `{"value":"1","from":"m","to":"m"}`, status: 200},
 
 		// Authentication.
 		{name: "UNAUTHORIZED no header", method: "GET", target: "/v1/convert?value=1&from=m&to=ft", status: 401, code: "UNAUTHORIZED", wantHeader: map[string]string{"WWW-Authenticate": `Bearer realm="unitd"`, "RateLimit-Limit": ""}},
@@ -503,4 +505,39 @@ func TestPublicRouteLimit(t *testing.T) {
 	t.Run("a token is back", func(t *testing.T) {
 		contractCase{method: "GET", target: "/v1/categories", status: 200}.run(t, f, v)
 	})
+}
+
+// TestHealthShowsReloadInProgress: a reload that has started and not
+// finished is visible, and disappears once its outcome is reported.
+func TestHealthShowsReloadInProgress(t *testing.T) {
+	f := newFixture(t, nil)
+	v := newValidator(t, f)
+	at := time.Date(2025, 6, 2, 8, 0, 0, 0, time.UTC)
+	f.srv.ReportReloadStart(at)
+	contractCase{method: "GET", target: "/v1/health", status: 200,
+		contains: []string{`"reload_in_progress_since":"2025-06-02T08:00:00Z"`}}.run(t, f, v)
+	f.srv.ReportReload(at.Add(time.Second), nil)
+	_, body := f.do(t, f.request(t, "GET", "/v1/health", "", "", ""))
+	if strings.Contains(string(body), "reload_in_progress_since") {
+		t.Errorf("finished reload still shown in progress: %s", body)
+	}
+}
+
+// TestHealthKeyErrorNamesNoPath: a key file error reaches the log, but the
+// public health answer does not carry its text (which names the file's
+// absolute path).
+func TestHealthKeyErrorNamesNoPath(t *testing.T) {
+	secret := "/srv/private/unitd/keys.json"
+	f := newFixture(t, func(c *Config) {
+		c.KeyStatus = func() keys.Status {
+			return keys.Status{Keys: 1, Err: fmt.Errorf("key file %s: invalid character 'x'", secret)}
+		}
+	})
+	_, body := f.do(t, f.request(t, "GET", "/v1/health", "", "", ""))
+	if strings.Contains(string(body), secret) || strings.Contains(string(body), "invalid character") {
+		t.Errorf("health shows the key file error: %s", body)
+	}
+	if !strings.Contains(string(body), `"ok":false`) {
+		t.Errorf("health hides that the key file failed: %s", body)
+	}
 }

@@ -190,8 +190,8 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 	return buf, nil
 }
 
-// isJSON reports whether the one Content-Type is application/json, with
-// any parameters.
+// isJSON reports whether the one Content-Type is application/json. The
+// only charset parameter accepted is utf-8, the encoding JSON is read in.
 func isJSON(h []string) bool {
 	if len(h) != 1 {
 		return false
@@ -199,6 +199,10 @@ func isJSON(h []string) bool {
 	if h[0] == "application/json" {
 		return true
 	}
-	mt, _, err := mime.ParseMediaType(h[0])
-	return err == nil && mt == "application/json"
+	mt, params, err := mime.ParseMediaType(h[0])
+	if err != nil || mt != "application/json" {
+		return false
+	}
+	cs, ok := params["charset"]
+	return !ok || strings.EqualFold(cs, "utf-8")
 }

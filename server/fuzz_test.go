@@ -43,11 +43,51 @@ func FuzzBatchDecode(f *testing.F) {
 		if !json.Valid(rec.Body.Bytes()) {
 			t.Fatalf("answer is not JSON: %s", rec.Body)
 		}
-		req2, apiErr := decodeBatch(body, nil)
-		_ = req2
+		decoded, apiErr := decodeBatch(body, nil)
 		accepted := apiErr == nil || apiErr.Code != codeInvalidRequest || !bytes.HasPrefix([]byte(apiErr.Message), []byte("malformed JSON"))
 		if accepted && !(json.Valid(body) && utf8.Valid(body)) && len(body) <= DefaultMaxBody {
 			t.Fatalf("scanner accepted invalid JSON %q", body)
 		}
+		if apiErr == nil {
+			checkBatchAgainstStdlib(t, body, decoded)
+		}
 	})
+}
+
+// checkBatchAgainstStdlib compares a batch the scanner decoded with
+// encoding/json's reading of the same body: as many conversions, and for
+// each item without its own error the same unit strings and the value's
+// exact text (a string, or a number's literal).
+func checkBatchAgainstStdlib(t *testing.T, body []byte, got batchRequest) {
+	t.Helper()
+	var std struct {
+		Conversions []json.RawMessage `json:"conversions"`
+	}
+	if err := json.Unmarshal(body, &std); err != nil {
+		t.Fatalf("scanner accepted a batch encoding/json refuses: %v\n%q", err, body)
+	}
+	if got.count != len(std.Conversions) {
+		t.Fatalf("scanner counted %d conversions, encoding/json %d: %q", got.count, len(std.Conversions), body)
+	}
+	for i, it := range got.items {
+		if it.err != "" {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(std.Conversions[i]))
+		dec.UseNumber()
+		var m map[string]any
+		if err := dec.Decode(&m); err != nil {
+			t.Fatalf("item %d accepted by the scanner is not an object for encoding/json: %v", i, err)
+		}
+		var value string
+		switch v := m["value"].(type) {
+		case string:
+			value = v
+		case json.Number:
+			value = string(v)
+		}
+		if value != it.value || m["from"] != it.from || m["to"] != it.to {
+			t.Fatalf("item %d: scanner read value %q from %q to %q; encoding/json %v", i, it.value, it.from, it.to, m)
+		}
+	}
 }
