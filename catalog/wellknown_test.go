@@ -131,6 +131,10 @@ func TestNamesThatMustNotMislead(t *testing.T) {
 			t.Errorf("%q resolves to %q, want %q", tt.name, u.Symbol, tt.want)
 		}
 	}
+	// nM is the nanomolar, never the nautical mile (NM) by case folding.
+	if u, err := g.Lookup("nM"); err == nil && u.Symbol == "nmi" {
+		t.Errorf("nM resolves to the nautical mile")
+	}
 	// s⁻¹ is no catalog name: Hz and Bq are both s⁻¹, so it is left to
 	// unit expressions.
 	if u, err := g.Lookup("s⁻¹"); err == nil {
