@@ -28,10 +28,16 @@ func TestWellKnownList(t *testing.T) {
 		t.Errorf("reference list has %d rows, want at least 100", len(list))
 	}
 	names := map[string]bool{}
+	seen := map[[2]string]bool{}
 	for _, wk := range list {
 		names[wk.Name] = true
 		if wk.Unit == "" {
 			continue
+		}
+		if key := [2]string{wk.Name, wk.Unit}; seen[key] {
+			t.Errorf("wellknown.tsv: %q meaning %q is listed twice", wk.Name, wk.Unit)
+		} else {
+			seen[key] = true
 		}
 		u, err := g.Lookup(wk.Unit)
 		if err != nil || u.Symbol != wk.Unit {
