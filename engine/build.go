@@ -99,6 +99,17 @@ func (b *builder) categories(specs []CategorySpec) {
 		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Dimension: cs.Dimension, Minimum: cs.Minimum,
 			Preferred: cs.Preferred, dim: dimensionOf(cs.Dimension)}
 		b.categoryOrigins[c] = cs.Origin
+		if cs.SIFactor != "" {
+			f, err := parseExact(cs.SIFactor)
+			switch {
+			case err != nil:
+				b.errorf(cs.Origin, subject, "si_factor: %v", err)
+			case f.r.Sign() <= 0:
+				b.errorf(cs.Origin, subject, "si_factor must be positive, not %s", cs.SIFactor)
+			default:
+				c.siFactor = &f
+			}
+		}
 		if cs.Minimum != "" {
 			m, err := parseExact(cs.Minimum)
 			switch {

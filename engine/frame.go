@@ -12,9 +12,10 @@ import (
 // Within a category every unit maps onto the category's base unit. Across
 // categories, and for unit expressions, every unit maps onto the coherent
 // SI unit of its dimension (kg·m²·s⁻² for both J and N*m). A category's
-// base unit is that coherent unit, unless its symbol reads as an
-// expression of other categories' units, whose factor then says how the
-// two differ (km/L is 10^6 m^-2).
+// base unit is that coherent unit, unless the category declares the factor
+// between them (si_factor) or its base symbol reads as an expression of
+// other categories' units, whose factor then says how the two differ
+// (km/L is 10^6 m^-2).
 //
 // Two catalog units of different categories do not convert, even of one
 // dimension (J and N*m, Hz and Bq): a category is a kind of quantity.
@@ -53,6 +54,9 @@ func (b *builder) frames(bridges []BridgeSpec) {
 	byDim := map[dimension][]*Category{}
 	for _, c := range g.categories {
 		c.coherent = ratOne()
+		if c.siFactor != nil {
+			c.coherent = *c.siFactor
+		}
 		byDim[c.dim] = append(byDim[c.dim], c)
 	}
 	for dim, cs := range byDim {
@@ -132,6 +136,12 @@ func (b *builder) coherentFactors() {
 				c.Base = nil // reported; stop here
 				break
 			}
+			if f := c.siFactor; f != nil && (f.r.Cmp(e.factor.r) != 0 || f.k != e.factor.k) {
+				text, _ := factorText(e.factor)
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", c.SIFactorText(), c.Base.Symbol, text, c.dim.siText())
+				c.Base = nil
+				break
+			}
 			if e.factor.r.Cmp(c.coherent.r) != 0 || e.factor.k != c.coherent.k {
 				c.coherent = e.factor
 				setUnits(c)
@@ -196,6 +206,13 @@ func (b *builder) bridges(specs []BridgeSpec) {
 		back.si = ratOne().quo(si)
 		g.bridges[categoryPair{to.Category, from.Category}] = &back
 	}
+}
+
+// SIFactorText is the factor from the category's base unit to the coherent
+// SI unit of its dimension, written as explain writes factors.
+func (c *Category) SIFactorText() string {
+	t, _ := factorText(c.coherent)
+	return t
 }
 
 // Bridges lists the declared bridges, each once, sorted by unit.

@@ -48,6 +48,7 @@ type Category struct {
 	// coherent is the factor from the base unit to the coherent SI unit
 	// of the dimension (1 but for bases such as km/L).
 	coherent piRat
+	siFactor *piRat // as declared, or nil
 	// interval is the category that differences of this category's
 	// points belong to (temperature_interval for temperature), or nil.
 	interval *Category

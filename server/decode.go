@@ -366,6 +366,7 @@ func (s *scanner) end() error {
 type conversion struct {
 	value, from, to string
 	precision       int // 0: not given
+	explain         bool
 	// has records which fields were read, for the batch input echo.
 	hasValue, hasFrom, hasTo bool
 	// err is an item-level problem (INVALID_ITEM in a batch).
@@ -379,6 +380,7 @@ const (
 	fTo
 	fPrecision
 	fConversions
+	fExplain
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -405,6 +407,18 @@ func (s *scanner) readUnit(dst *string, has *bool, name string, c *conversion, d
 	}
 	c.setErr(`"` + name + `" must be a string`)
 	return s.skip(depth)
+}
+
+// readBool reads a JSON true or false. It returns a message when the
+// value is of another type.
+func (s *scanner) readBool(name string, depth int) (bool, string, error) {
+	switch s.peek() {
+	case 't':
+		return true, "", s.literal("true")
+	case 'f':
+		return false, "", s.literal("false")
+	}
+	return false, `"` + name + `" must be true or false`, s.skip(depth)
 }
 
 // readPrecision reads a precision: a JSON integer from 1 to MaxPrecision.
@@ -446,8 +460,19 @@ func (s *scanner) conversionObject(c *conversion, depth int) error {
 			bit = fTo
 		case "precision":
 			bit = fPrecision
+		case "explain":
+			// Top level only: in a batch, explain applies to every item.
+			if depth == 0 {
+				bit = fExplain
+				break
+			}
+			fallthrough
 		default:
-			c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision)")
+			known := "value, from, to, precision"
+			if depth == 0 {
+				known += ", explain"
+			}
+			c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected " + known + ")")
 			return s.skip(depth + 1)
 		}
 		if seen&bit != 0 {
@@ -462,6 +487,13 @@ func (s *scanner) conversionObject(c *conversion, depth int) error {
 			return s.readUnit(&c.from, &c.hasFrom, "from", c, depth+1)
 		case fTo:
 			return s.readUnit(&c.to, &c.hasTo, "to", c, depth+1)
+		case fExplain:
+			e, msg, err := s.readBool("explain", depth+1)
+			if msg != "" {
+				c.setErr(msg)
+			}
+			c.explain = e
+			return err
 		default:
 			p, msg, err := s.readPrecision(depth + 1)
 			if msg != "" {
@@ -516,6 +548,7 @@ type batchRequest struct {
 	items     []conversion
 	count     int // items in the body, even beyond maxBatch
 	precision int
+	explain   bool
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -541,9 +574,11 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			bit = fConversions
 		case "precision":
 			bit = fPrecision
+		case "explain":
+			bit = fExplain
 		default:
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision)")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain)")
 			}
 			return s.skip(1)
 		}
@@ -554,6 +589,14 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			return s.skip(1)
 		}
 		seen |= bit
+		if bit == fExplain {
+			e, msg, err := s.readBool("explain", 1)
+			if msg != "" && fieldErr == nil {
+				fieldErr = invalidRequest(msg)
+			}
+			req.explain = e
+			return err
+		}
 		if bit == fPrecision {
 			p, msg, err := s.readPrecision(1)
 			if msg != "" && fieldErr == nil {

@@ -43,9 +43,10 @@ var (
 		description: "Converts `value` from unit `from` to unit `to`. Needs a Bearer key. Check order: authentication, rate limit, parameters.",
 		query: []paramDoc{
 			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most 100 characters, exponent within ±1000).", true, strSchema, "12.5"},
-			{"from", "Unit to convert from: a symbol (case-sensitive) or an alias (case-insensitive for words).", true, strSchema, "ft"},
-			{"to", "Unit to convert to.", true, strSchema, "m"},
+			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), or a unit expression such as `kg*m/s^2`.", true, strSchema, "ft"},
+			{"to", "Unit or unit expression to convert to.", true, strSchema, "m"},
 			precParam,
+			{"explain", "`true` adds an `explain` object to the result: the exact factor and the catalog definitions used.", false, map[string]any{"type": "string", "enum": []string{"true", "false"}}, "true"},
 		},
 		ok:     "ConvertResponse",
 		errors: []int{400, 422},
@@ -58,7 +59,7 @@ var (
 	}
 	docBatch = opDoc{
 		id: "convertBatch", tag: "conversion", summary: "Convert up to 100 values",
-		description: "Converts 1–100 values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own.",
+		description: "Converts 1–100 values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own; a top-level `explain` applies to every item.",
 		body:        "BatchRequest", ok: "BatchResponse",
 		errors: []int{400, 413, 415},
 	}
@@ -78,12 +79,13 @@ var (
 		query: []paramDoc{
 			{"category", "Only units of this category id.", false, strSchema, "length"},
 			{"q", "Only units whose symbol, name, plural or an alias contains this text (case-insensitive).", false, strSchema, "met"},
+			{"dimension", "Only units of this dimension, written as category records write it (`L T^-1`, `M L^2 T^-2`, `1`), in any order.", false, strSchema, "L T^-1"},
 		},
 		ok: "UnitList", conditional: true, errors: []int{400, 404},
 	}
 	docUnit = opDoc{
 		id: "getUnit", tag: "discovery", summary: "Get a unit by symbol or alias",
-		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`.",
+		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). A unit expression (`kg*m%2Fs^2`) answers a record of kind `expression` with its canonical symbol, category, dimension and exact factor to the coherent SI unit. An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`; a malformed expression is 400 INVALID_UNIT_EXPRESSION.",
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
 	}
@@ -332,17 +334,38 @@ func (s *Server) components(g *engine.Graph) obj {
 		"value": str("The submitted value, as sent."),
 		"unit":  str("The submitted unit, as sent."),
 	})
+	resultCategory := obj{"type": "string", "description": "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", "examples": []string{"length", "M T^-3 Θ^-1"}}
 	successMembers := obj{
 		"input":    ref("schemas", "Input"),
-		"result":   closed([]string{"value", "unit"}, obj{"value": decimal, "unit": str("Canonical symbol of the target unit.")}),
-		"category": catIDSchema,
+		"result":   closed([]string{"value", "unit"}, obj{"value": decimal, "unit": str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\").")}),
+		"category": resultCategory,
 		"exact":    obj{"type": "boolean", "description": "True when the digits are the exact result (no rounding anywhere)."},
+		"explain":  ref("schemas", "Explain"),
 	}
 	conversion := closed([]string{"input", "result", "category", "exact"}, successMembers)
 	itemSuccess := closed([]string{"index", "status", "input", "result", "category", "exact"}, obj{
 		"index": obj{"type": "integer", "minimum": 0}, "status": obj{"const": "success"},
 		"input": successMembers["input"], "result": successMembers["result"],
-		"category": catIDSchema, "exact": successMembers["exact"],
+		"category": resultCategory, "exact": successMembers["exact"], "explain": successMembers["explain"],
+	})
+	explainStep := closed([]string{"unit", "definition", "exact", "source"}, obj{
+		"unit":       str("The unit this definition defines."),
+		"exponent":   obj{"type": "integer", "description": "The operand's exponent in a unit expression."},
+		"definition": str("The catalog definition, for a person (\"1 ft = 12 in\")."),
+		"exact":      obj{"type": "boolean", "description": "The definition is exact by its source."},
+		"source":     str("Citation for the definition."),
+	})
+	explain := closed([]string{"catalog_version", "kind", "steps"}, obj{
+		"catalog_version": str("The catalog version, as catalog.version in health."),
+		"kind":            obj{"type": "string", "enum": []string{"linear", "affine", "formula"}},
+		"factor":          str("Exact multiplier from source to target: a terminating decimal (\"0.3048\"), p/q in lowest terms (\"1200/3937\"), or, through π, 50 significant digits with factor_exact false."),
+		"factor_exact":    obj{"type": "boolean"},
+		"offset":          str("Added after the factor, for affine conversions; written as factor is."),
+		"offset_exact":    obj{"type": "boolean"},
+		"formulas": obj{"type": "array", "items": closed([]string{"unit", "reference", "to", "from"}, obj{
+			"unit": strSchema, "reference": strSchema, "to": str("Formula in x into the reference unit."), "from": str("Formula in x out of the reference unit."),
+		})},
+		"steps": obj{"type": "array", "items": explainStep, "description": "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
 	})
 	itemError := closed([]string{"index", "status", "input", "error"}, obj{
 		"index": obj{"type": "integer", "minimum": 0}, "status": obj{"const": "error"},
@@ -353,6 +376,11 @@ func (s *Server) components(g *engine.Graph) obj {
 		"from":      str("Unit to convert from (symbol or alias)."),
 		"to":        str("Unit to convert to (symbol or alias)."),
 		"precision": obj{"type": "integer", "minimum": 1, "maximum": engine.MaxPrecision, "description": "Significant digits (default 34)."},
+	}
+	explainField := obj{"type": "boolean", "description": "Add an explain object to each successful result."}
+	convertRequestFields := obj{"explain": explainField}
+	for k, v := range convertFields {
+		convertRequestFields[k] = v
 	}
 	errorProps := obj{
 		"code":        obj{"type": "string", "enum": allCodes},
@@ -382,12 +410,13 @@ func (s *Server) components(g *engine.Graph) obj {
 		"additionalProperties": false,
 		"examples":             []obj{{"kind": "linear", "factor": "0.3048", "unit": "m"}, {"kind": "affine", "factor": "1", "offset": "273.15", "unit": "K"}},
 	}
-	unit := closed([]string{"symbol", "name", "plural", "aliases", "category", "system", "definition", "exact", "source"}, obj{
+	unit := closed([]string{"symbol", "name", "plural", "aliases", "category", "dimension", "system", "definition", "exact", "source"}, obj{
 		"symbol":        str("Canonical symbol (case-sensitive)."),
 		"name":          str("Name."),
 		"plural":        str("Plural name."),
 		"aliases":       obj{"type": "array", "items": strSchema, "description": "Other accepted spellings: symbols such as °C, then word aliases."},
 		"category":      catIDSchema,
+		"dimension":     str("The category's dimension, such as \"L T^-1\"."),
 		"system":        str("SI, metric, US, imperial, …"),
 		"definition":    ref("schemas", "Definition"),
 		"exact":         obj{"type": "boolean", "description": "The definition is exact."},
@@ -397,6 +426,19 @@ func (s *Server) components(g *engine.Graph) obj {
 		"examples": obj{"type": "array", "items": closed([]string{"value", "from", "to", "result", "approx"}, obj{
 			"value": decimal, "from": strSchema, "to": strSchema, "result": decimal, "approx": obj{"type": "boolean"},
 		})},
+	})
+	expressionUnit := closed([]string{"symbol", "category", "dimension", "definition", "exact", "terms"}, obj{
+		"symbol":    str("The expression with canonical symbols and ASCII operators."),
+		"category":  resultCategory,
+		"dimension": str("Dimension, such as \"M L T^-2\"."),
+		"definition": closed([]string{"kind", "factor", "factor_exact", "unit"}, obj{
+			"kind":         obj{"const": "expression"},
+			"factor":       str("Exact factor to the coherent SI unit: decimal, p/q, or through π 50 significant digits with factor_exact false."),
+			"factor_exact": obj{"type": "boolean"},
+			"unit":         str("The coherent SI unit of the dimension (\"kg*m*s^-2\")."),
+		}),
+		"exact": obj{"type": "boolean", "description": "Every operand's definition is exact."},
+		"terms": obj{"type": "array", "items": closed([]string{"unit", "exponent"}, obj{"unit": strSchema, "exponent": obj{"type": "integer"}})},
 	})
 	category := closed([]string{"id", "name", "base_unit", "dimension", "unit_count"}, obj{
 		"id": catIDSchema, "name": strSchema, "description": strSchema,
@@ -413,13 +455,14 @@ func (s *Server) components(g *engine.Graph) obj {
 
 	schemas := obj{
 		"Input":           input,
-		"ConvertRequest":  closed([]string{"value", "from", "to"}, convertFields),
+		"ConvertRequest":  closed([]string{"value", "from", "to"}, convertRequestFields),
 		"ConversionItem":  closed([]string{"value", "from", "to"}, convertFields),
 		"Conversion":      conversion,
 		"ConvertResponse": closed([]string{"data"}, obj{"data": ref("schemas", "Conversion")}),
 		"BatchRequest": closed([]string{"conversions"}, obj{
 			"conversions": obj{"type": "array", "minItems": 1, "maxItems": maxBatch, "items": ref("schemas", "ConversionItem")},
 			"precision":   convertFields["precision"],
+			"explain":     explainField,
 		}),
 		"BatchItemSuccess": itemSuccess,
 		"BatchItemError":   itemError,
@@ -439,7 +482,9 @@ func (s *Server) components(g *engine.Graph) obj {
 		"CategoryList":     closed([]string{"data", "meta"}, obj{"data": obj{"type": "array", "items": ref("schemas", "Category")}, "meta": metaTotal}),
 		"CategoryResponse": closed([]string{"data"}, obj{"data": ref("schemas", "CategoryDetail")}),
 		"UnitList":         closed([]string{"data", "meta"}, obj{"data": obj{"type": "array", "items": ref("schemas", "Unit")}, "meta": metaTotal}),
-		"UnitResponse":     closed([]string{"data"}, obj{"data": ref("schemas", "Unit")}),
+		"UnitResponse":     closed([]string{"data"}, obj{"data": obj{"oneOf": []obj{ref("schemas", "Unit"), ref("schemas", "ExpressionUnit")}}}),
+		"ExpressionUnit":   expressionUnit,
+		"Explain":          explain,
 		"Health": closed([]string{"status", "version", "catalog"}, obj{
 			"status":  obj{"const": "ok"},
 			"version": str("Server version."),
