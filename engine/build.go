@@ -23,6 +23,7 @@ func Build(spec Spec) (*Graph, []error) {
 			ambiguous:   map[string]*Ambiguity{},
 			byDimension: map[dimension]*Category{},
 			bridges:     map[categoryPair]*Bridge{},
+			bridged:     map[unitBridge]*conversion{},
 		},
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},

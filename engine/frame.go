@@ -29,6 +29,12 @@ var zeroRat = new(big.Rat)
 // categoryPair is an ordered pair of categories.
 type categoryPair struct{ from, to *Category }
 
+// unitBridge is a unit crossing a bridge.
+type unitBridge struct {
+	u  *Unit
+	br *Bridge
+}
+
 // Bridge is a declared relation between two categories' units.
 type Bridge struct {
 	From, To *Unit
@@ -87,8 +93,28 @@ func (b *builder) frames(bridges []BridgeSpec) {
 				break
 			}
 		}
+		if c.interval == nil {
+			continue
+		}
+		for _, u := range c.Units {
+			if u.si != nil && u.conv.formula == nil && u.conv.postMap.o.Sign() == 0 {
+				iv := *u.si
+				iv.minimum = nil // an interval may be negative
+				u.asInterval = &iv
+			}
+		}
 	}
 	b.bridges(bridges)
+	for key, br := range g.bridges {
+		for _, u := range key.from.Units {
+			if u.si == nil {
+				continue
+			}
+			if c, ok := bridged(u.si, br); ok {
+				g.bridged[unitBridge{u, br}] = c
+			}
+		}
+	}
 }
 
 // coherentFactors sets the coherent factor of every category and unit.

@@ -26,6 +26,9 @@ type Graph struct {
 	// bridges maps an ordered pair of categories to the exact factor from
 	// the coherent SI unit of the first to that of the second.
 	bridges map[categoryPair]*Bridge
+	// bridged holds, for each unit of a bridged category, its map onto
+	// the coherent SI unit of the other category.
+	bridged map[unitBridge]*conversion
 	// exprs caches parsed unit expressions.
 	exprs exprCache
 }
@@ -77,6 +80,9 @@ type Unit struct {
 	// interval, or an operand of an expression).
 	si       *conversion
 	coherent piRat
+	// asInterval is si without the category minimum, for a unit of a
+	// scale without offset (K) read as an interval; nil otherwise.
+	asInterval *conversion
 }
 
 // Definition is a unit's definition as declared (or, for a prefixed unit,
