@@ -97,7 +97,7 @@ func (b *builder) categories(specs []CategorySpec) {
 				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: M L T I Θ N J A D)", d)
 			}
 		}
-		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Dimension: cs.Dimension, Minimum: cs.Minimum,
+		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,
 			Preferred: cs.Preferred, dim: dimensionOf(cs.Dimension)}
 		b.categoryOrigins[c] = cs.Origin
 		if cs.SIFactor != "" {

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math/big"
-	"sort"
 	"strings"
 )
 
@@ -164,7 +163,7 @@ func (b *builder) coherentFactors() {
 			}
 			if f := c.siFactor; f != nil && (f.r.Cmp(e.factor.r) != 0 || f.k != e.factor.k) {
 				text, _ := factorText(e.factor)
-				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", c.SIFactorText(), c.Base.Symbol, text, c.dim.siText())
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", siFactorText(c), c.Base.Symbol, text, c.dim.siText())
 				c.Base = nil
 				break
 			}
@@ -234,23 +233,9 @@ func (b *builder) bridges(specs []BridgeSpec) {
 	}
 }
 
-// SIFactorText is the factor from the category's base unit to the coherent
-// SI unit of its dimension, written as explain writes factors.
-func (c *Category) SIFactorText() string {
-	t, _ := factorText(c.coherent)
+// siFactorText is the factor from the category's base unit to the
+// coherent SI unit of its dimension, as declared.
+func siFactorText(c *Category) string {
+	t, _ := factorText(*c.siFactor)
 	return t
-}
-
-// Bridges lists the declared bridges, each once, sorted by unit.
-func (g *Graph) Bridges() []*Bridge {
-	var out []*Bridge
-	for k, br := range g.bridges {
-		if k.from == br.From.Category {
-			out = append(out, br)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].From.Symbol+" "+out[i].To.Symbol < out[j].From.Symbol+" "+out[j].To.Symbol
-	})
-	return out
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,12 +34,12 @@ type Graph struct {
 	exprs exprCache
 }
 
-// Category is a compiled category.
+// Category is a compiled category. Its fields are read-only: the graph
+// shares them with every caller.
 type Category struct {
 	ID          string
 	Name        string
 	Description string
-	Dimension   map[string]int
 	Base        *Unit
 	Units       []*Unit
 	// Minimum is the smallest value allowed, in the base unit, or "".
@@ -128,8 +129,8 @@ type spelling struct {
 // Version identifies the sources the graph was built from.
 func (g *Graph) Version() string { return g.version }
 
-// Categories lists the categories sorted by ID.
-func (g *Graph) Categories() []*Category { return g.categories }
+// Categories lists the categories sorted by ID, in a new slice.
+func (g *Graph) Categories() []*Category { return slices.Clone(g.categories) }
 
 // Category finds a category by ID.
 func (g *Graph) Category(id string) (*Category, bool) {
@@ -137,18 +138,9 @@ func (g *Graph) Category(id string) (*Category, bool) {
 	return c, ok
 }
 
-// Units lists every unit, by category and then in catalog order.
-func (g *Graph) Units() []*Unit { return g.units }
-
-// Ambiguities lists the declared ambiguous names, sorted.
-func (g *Graph) Ambiguities() []*Ambiguity {
-	out := make([]*Ambiguity, 0, len(g.ambiguous))
-	for _, a := range g.ambiguous {
-		out = append(out, a)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+// Units lists every unit, by category and then in catalog order, in a new
+// slice.
+func (g *Graph) Units() []*Unit { return slices.Clone(g.units) }
 
 // DimensionText prints the dimension as "L T^-1", or "1" when dimensionless.
 func (c *Category) DimensionText() string { return c.dim.String() }
