@@ -42,6 +42,13 @@ func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	return g, nil, spec.Version
 }
 
+// LoadSpec reads and decodes the catalog without compiling it, for tools
+// that need the declarations' positions (unitd diff).
+func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
+	spec, errs, _ := loadSpec(fsys, nil)
+	return spec, errs
+}
+
 // decodeCache keeps what each file decoded to, by name and content hash,
 // so that a reload after editing one file decodes only that file. Decoding
 // is a pure function of the name and the bytes, and the engine never

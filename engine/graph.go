@@ -126,6 +126,17 @@ type spelling struct {
 	unit *Unit
 }
 
+// BaseMap returns the exact map of the unit onto its category's base unit,
+// base = x·factor + offset, as fresh copies; ok is false for a unit whose
+// conversion goes through a formula. Factors through pi carry pi's
+// 120-digit approximation.
+func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
+	if u.conv.formula != nil {
+		return nil, nil, false
+	}
+	return new(big.Rat).Set(u.conv.postMap.f), new(big.Rat).Set(u.conv.postMap.o), true
+}
+
 // Version identifies the sources the graph was built from.
 func (g *Graph) Version() string { return g.version }
 

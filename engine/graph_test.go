@@ -185,3 +185,36 @@ func TestPrefixedUnits(t *testing.T) {
 		t.Error("Mm exists although only k, c, m, u were allowed")
 	}
 }
+
+func TestBaseMap(t *testing.T) {
+	g := testGraph(t)
+	for _, tt := range []struct {
+		symbol         string
+		factor, offset string
+		ok             bool
+	}{
+		{"m", "1", "0", true},
+		{"ft", "381/1250", "0", true},
+		{"degF", "5/9", "45967/180", true},
+		{"L/100km", "", "", false},
+	} {
+		u, err := g.Lookup(tt.symbol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, o, ok := u.BaseMap()
+		if !tt.ok {
+			if ok || f != nil || o != nil {
+				t.Errorf("%s: BaseMap() = %v, %v, %v; want no map", tt.symbol, f, o, ok)
+			}
+			continue
+		}
+		if !ok || f.RatString() != tt.factor || o.RatString() != tt.offset {
+			t.Errorf("%s: BaseMap() = %v, %v, %v; want %s, %s, %v", tt.symbol, f, o, ok, tt.factor, tt.offset, tt.ok)
+		}
+		f.SetInt64(7) // a copy: the graph must not change
+		if f2, _, _ := u.BaseMap(); f2.RatString() != tt.factor {
+			t.Errorf("%s: BaseMap shares its result with the graph", tt.symbol)
+		}
+	}
+}

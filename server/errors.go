@@ -44,7 +44,12 @@ var statusOf = map[string]int{
 	string(engine.CodeIncompatibleUnits):     http.StatusUnprocessableEntity,
 	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
 	codeInvalidItem:                          http.StatusBadRequest, // never sent as a status
+	codeCrossOrigin:                          http.StatusForbidden,  // page routes only
 }
+
+// apiOnly reports whether code belongs in the OpenAPI document: INVALID_ITEM
+// lives inside batch answers, CROSS_ORIGIN_REQUEST only on the page routes.
+func apiOnly(code string) bool { return code != codeInvalidItem && code != codeCrossOrigin }
 
 // apiError is an error with a code and a message that is safe to send.
 // cause, when set, is logged and never sent.

@@ -31,6 +31,10 @@ type Config struct {
 	// conversion requests get 429 RATE_LIMIT_EXCEEDED before any key is
 	// looked at, until the bucket has a token again.
 	AuthFailLimiter ratelimit.Limiter
+	// PageLimiter limits the conversions of the web pages (POST
+	// /web/convert, no key) per client address. Nil: DefaultPageRate in
+	// memory.
+	PageLimiter ratelimit.Limiter
 	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
 	MaxBody int64
 	// Logger receives access logs and internal errors; nil discards them.
@@ -50,6 +54,16 @@ type Config struct {
 	// Limits, when set, adds the rate limiter's state to /v1/health: which
 	// backend decides (redis or local) and why.
 	Limits func() LimitsStatus
+	// Usage, when set, is told of every authenticated request (after the
+	// rate limit let it through). It must not block: the account store's
+	// counter adds to an in-memory tally.
+	Usage interface {
+		Count(keyID string, at time.Time)
+	}
+	// Account, when set, serves GET and POST /account and everything under
+	// /account/ (the account page). Its requests get the request id and the
+	// access log like every other.
+	Account http.Handler
 
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s
@@ -69,6 +83,8 @@ type Server struct {
 	handler http.Handler
 	routes  []route
 	fails   *authFailures
+	// pageLimiter is Config.PageLimiter or its default.
+	pageLimiter ratelimit.Limiter
 	// ready is true once a catalog is applied; draining is set when a
 	// graceful shutdown begins. /readyz on the admin listener reads both.
 	ready, draining atomic.Bool
@@ -99,6 +115,10 @@ func New(cfg Config) *Server {
 	}
 	if cfg.AuthFailLimiter != nil {
 		s.fails = newAuthFailures(cfg.AuthFailLimiter)
+	}
+	s.pageLimiter = cfg.PageLimiter
+	if s.pageLimiter == nil {
+		s.pageLimiter = ratelimit.NewMemory(DefaultPageRate)
 	}
 	s.routes = s.routeTable()
 	s.handler = s.newHandler()
