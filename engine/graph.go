@@ -153,6 +153,16 @@ func (g *Graph) Category(id string) (*Category, bool) {
 // slice.
 func (g *Graph) Units() []*Unit { return slices.Clone(g.units) }
 
+// Ambiguities lists the declared ambiguous names, sorted.
+func (g *Graph) Ambiguities() []*Ambiguity {
+	out := make([]*Ambiguity, 0, len(g.ambiguous))
+	for _, a := range g.ambiguous {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // DimensionText prints the dimension as "L T^-1", or "1" when dimensionless.
 func (c *Category) DimensionText() string { return c.dim.String() }
 
