@@ -131,21 +131,22 @@ func errorCodesByStatus() map[int][]string {
 }
 
 var errorExamples = map[string]obj{
-	codeInvalidRequest:                   {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeBatchLimitExceeded:               {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
-	codePayloadTooLarge:                  {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
-	codeUnsupportedMediaType:             {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeUnauthorized:                     {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInvalidAPIKey:                    {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeRateLimitExceeded:                {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeNotFound:                         {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	codeMethodNotAllowed:                 {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInternal:                         {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeInvalidValue):      {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeUnknownUnit):       {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	string(engine.CodeAmbiguousUnit):     {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
-	string(engine.CodeIncompatibleUnits): {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert ft (Length) to K (Temperature): length and temperature are different categories", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeValueOutOfRange):   {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidRequest:                       {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeBatchLimitExceeded:                   {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
+	codePayloadTooLarge:                      {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
+	codeUnsupportedMediaType:                 {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeUnauthorized:                         {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidAPIKey:                        {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeRateLimitExceeded:                    {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeNotFound:                             {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	codeMethodNotAllowed:                     {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInternal:                             {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeInvalidValue):          {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeUnknownUnit):           {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	string(engine.CodeAmbiguousUnit):         {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
+	string(engine.CodeIncompatibleUnits):     {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert W (power) to J (energy): dimension M L^2 T^-3 is not M L^2 T^-2; multiply by a time", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"from_dimension": "M L^2 T^-3", "to_dimension": "M L^2 T^-2"}},
+	string(engine.CodeInvalidUnitExpression): {"code": string(engine.CodeInvalidUnitExpression), "message": `invalid unit expression "kg*/m": expected a unit at position 4, found '/'`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeValueOutOfRange):       {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 }
 
 // openAPIDocument renders the document for g.
@@ -388,7 +389,7 @@ func (s *Server) components(g *engine.Graph) obj {
 		"code":        obj{"type": "string", "enum": allCodes},
 		"message":     str("Human-readable, safe to show."),
 		"request_id":  str("The X-Request-Id of the request."),
-		"details":     obj{"type": "object", "description": "Extra facts, such as the byte offset of a JSON syntax error or a limit."},
+		"details":     obj{"type": "object", "description": "Extra facts, such as the byte offset of a JSON syntax error, a limit, or the from_dimension and to_dimension of INCOMPATIBLE_UNITS."},
 		"suggestions": obj{"type": "array", "items": strSchema, "maxItems": 5, "description": "Close matches of an unknown unit."},
 		"candidates":  obj{"type": "array", "items": strSchema, "description": "Symbols an ambiguous name could mean."},
 	}
