@@ -348,19 +348,34 @@ func isBoundary(s string, i int) bool {
 	if i >= len(s) {
 		return true
 	}
-	switch s[i] {
-	case '*', '/', '(', ')', '^', ' ', '\t':
+	switch c := s[i]; {
+	case c == '*' || c == '/' || c == '(' || c == ')' || c == '^' || c == ' ' || c == '\t':
 		return true
+	case c < 0x80:
+		return false
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	_, sup := superscripts[r]
-	return sup || r == '·' || r == '⋅'
+	return isSuperscript(r) || r == '·' || r == '⋅'
+}
+
+func isSuperscript(r rune) bool {
+	switch r {
+	case '⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹', '⁻', '⁺':
+		return true
+	}
+	return false
 }
 
 // endsWithBoundary reports whether s ends with a boundary character.
 func endsWithBoundary(s string) bool {
+	if len(s) == 0 {
+		return false
+	}
+	if s[len(s)-1] < 0x80 {
+		return isBoundary(s, len(s)-1)
+	}
 	r, size := utf8.DecodeLastRuneInString(s)
-	return size > 0 && isBoundary(s, len(s)-size) && r != utf8.RuneError
+	return r != utf8.RuneError && isBoundary(s, len(s)-size)
 }
 
 // followedByPower reports whether an exponent follows s[i:] after spaces.
@@ -375,8 +390,7 @@ func followedByPower(s string, i int) bool {
 		return true
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	_, sup := superscripts[r]
-	return sup
+	return isSuperscript(r)
 }
 
 // operand reads the longest catalog name at the current position.
