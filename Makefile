@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test test-deps e2e vet fmt-check validate docs bench bench-go bench-load fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots vet fmt-check validate docs bench bench-go bench-load fuzz lint clean
 
 all: test build
 
@@ -40,6 +40,10 @@ e2e: build
 		echo ">> browser tests"; \
 		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd node --test --test-concurrency=1 *.test.mjs; \
 	fi
+
+## screenshots: the browser tests, saving a screenshot of each page into docs/screenshots
+screenshots: build
+	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs
 
 vet:
 	@echo ">> go vet"

@@ -31,6 +31,10 @@ type Config struct {
 	// conversion requests get 429 RATE_LIMIT_EXCEEDED before any key is
 	// looked at, until the bucket has a token again.
 	AuthFailLimiter ratelimit.Limiter
+	// PageLimiter limits the conversions of the web pages (POST
+	// /web/convert, no key) per client address. Nil: DefaultPageRate in
+	// memory.
+	PageLimiter ratelimit.Limiter
 	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
 	MaxBody int64
 	// Logger receives access logs and internal errors; nil discards them.
@@ -69,6 +73,8 @@ type Server struct {
 	handler http.Handler
 	routes  []route
 	fails   *authFailures
+	// pageLimiter is Config.PageLimiter or its default.
+	pageLimiter ratelimit.Limiter
 	// ready is true once a catalog is applied; draining is set when a
 	// graceful shutdown begins. /readyz on the admin listener reads both.
 	ready, draining atomic.Bool
@@ -99,6 +105,10 @@ func New(cfg Config) *Server {
 	}
 	if cfg.AuthFailLimiter != nil {
 		s.fails = newAuthFailures(cfg.AuthFailLimiter)
+	}
+	s.pageLimiter = cfg.PageLimiter
+	if s.pageLimiter == nil {
+		s.pageLimiter = ratelimit.NewMemory(DefaultPageRate)
 	}
 	s.routes = s.routeTable()
 	s.handler = s.newHandler()

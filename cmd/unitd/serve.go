@@ -34,6 +34,7 @@ type serveConfig struct {
 	Env           string
 	RateLimit     ratelimit.Rate
 	AuthFailLimit ratelimit.Rate
+	PageLimit     ratelimit.Rate
 	MaxBody       int64
 	DevKey        bool
 	LogLevel      slog.Level
@@ -99,6 +100,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
+	pageLimit := fs.String("page-rate-limit", envDefault("UNITD_PAGE_RATE_LIMIT", "60/m"), "conversions of the web pages per client address (no key): `N/s`, N/m or N/h (env UNITD_PAGE_RATE_LIMIT)")
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "create a fresh test key in --keys at start-up and print it (for make run; env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
@@ -127,6 +129,9 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.AuthFailLimit, err = ratelimit.ParseRate(*authFail); err != nil {
 		return cfg, fmt.Errorf("--auth-fail-limit: %w", err)
+	}
+	if cfg.PageLimit, err = ratelimit.ParseRate(*pageLimit); err != nil {
+		return cfg, fmt.Errorf("--page-rate-limit: %w", err)
 	}
 	if cfg.MaxBody, err = parseSize(*maxBody); err != nil {
 		return cfg, fmt.Errorf("--max-body: %w", err)
@@ -214,6 +219,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (*daemon,
 		Limits:          limits,
 		Metrics:         metrics,
 		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
+		PageLimiter:     pageLimiter(cfg.PageLimit),
 		MaxBody:         cfg.MaxBody,
 		Logger:          logger,
 		Version:         version,
@@ -232,6 +238,15 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (*daemon,
 		return nil, fmt.Errorf("catalog %s: %w", cfg.Catalog, errors.Join(errs...))
 	}
 	return d, nil
+}
+
+// pageLimiter limits the web pages' conversions per client address; a zero
+// rate leaves the server's default.
+func pageLimiter(r ratelimit.Rate) ratelimit.Limiter {
+	if r.N <= 0 {
+		return nil
+	}
+	return ratelimit.NewMemory(r)
 }
 
 // applyCatalog publishes a freshly compiled graph, or records why the
