@@ -8,8 +8,8 @@
 //     line between them, and a blank line between units;
 //   - the keys of a category in the order id, name, description,
 //     dimension, base, minimum, and those of a unit in the order symbol,
-//     name, plural, aliases, symbols, system, definition, exact, source,
-//     prefixes, description, examples; definition keys in the order
+//     name, plural, aliases, symbols, system, definition, exact,
+//     description, source, prefixes, examples; definition keys in the order
 //     factor, offset, unit, to, from;
 //   - dimension, definition, prefixes, aliases, symbols and ambiguous
 //     entries in flow style ({…} and […]), everything else in block style,
@@ -50,7 +50,7 @@ type shape struct {
 var catalogShape = func() *shape {
 	flowList := &shape{flow: true}
 	unit := &shape{
-		order: []string{"symbol", "name", "plural", "aliases", "symbols", "system", "definition", "exact", "source", "prefixes", "description", "examples"},
+		order: []string{"symbol", "name", "plural", "aliases", "symbols", "system", "definition", "exact", "description", "source", "prefixes", "examples"},
 		keys: map[string]*shape{
 			"aliases":    flowList,
 			"symbols":    {flow: true, item: &shape{quote: true}},
