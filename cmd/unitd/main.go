@@ -1,6 +1,6 @@
 // Command unitd converts measurements between units: an HTTP service
-// (serve), a command-line converter (convert), a catalog checker for CI
-// (validate) and an API key manager (keys).
+// (serve), a command-line converter (convert), catalog tools for review and
+// CI (validate, diff, fmt, docs) and an API key manager (keys).
 package main
 
 import (
