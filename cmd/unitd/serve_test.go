@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,11 +43,16 @@ type testDaemon struct {
 	dir      string
 	length   []byte // the shipped length.yaml
 	client   *http.Client
+	d        *daemon
+	stop     func() // shuts the server down gracefully; idempotent
 }
 
 // startDaemon runs unitd serve on a copy of the shipped catalog in a temp
 // directory, with one test key.
-func startDaemon(t testing.TB) *testDaemon {
+func startDaemon(t testing.TB) *testDaemon { return startDaemonWith(t, nil) }
+
+// startDaemonWith is startDaemon with the serve configuration edited.
+func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	t.Helper()
 	dir := t.TempDir()
 	catDir := filepath.Join(dir, "catalog")
@@ -67,6 +74,9 @@ func startDaemon(t testing.TB) *testDaemon {
 		AuthFailLimit: ratelimit.Rate{N: 1_000_000, Per: time.Second},
 		MaxBody:       64 << 10,
 	}
+	if edit != nil {
+		edit(&cfg)
+	}
 	logger := slog.New(slog.DiscardHandler)
 	d, err := newDaemon(cfg, logger, io.Discard)
 	if err != nil {
@@ -79,13 +89,18 @@ func startDaemon(t testing.TB) *testDaemon {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.run(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return &testDaemon{url: "http://" + ln.Addr().String(), key: key, dir: catDir, length: length, client: &http.Client{Timeout: 10 * time.Second}}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return &testDaemon{url: "http://" + ln.Addr().String(), key: key, dir: catDir, length: length,
+		client: &http.Client{Timeout: 10 * time.Second}, d: d, stop: stop}
 }
 
 // setFactor rewrites length.yaml with the test unit at factor f.
@@ -311,4 +326,38 @@ func derefString(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// TestPublicRateLimitFlag: --public-rate-limit (or its variable) limits
+// the routes that need no key per client address.
+func TestPublicRateLimitFlag(t *testing.T) {
+	t.Setenv("UNITD_PUBLIC_RATE_LIMIT", "5/h")
+	cfg, err := parseServeFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PublicLimit != (ratelimit.Rate{N: 5, Per: time.Hour}) {
+		t.Errorf("from the environment: %+v", cfg.PublicLimit)
+	}
+	cfg, err = parseServeFlags([]string{"--public-rate-limit", "2/m"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseServeFlags([]string{"--public-rate-limit", "lots"}, io.Discard); err == nil {
+		t.Error("a malformed rate was accepted")
+	}
+	d, err := newDaemon(cfg, slog.New(slog.DiscardHandler), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []int
+	for range 3 {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", "/v1/units/fet", nil)
+		d.srv.Handler().ServeHTTP(rec, req)
+		codes = append(codes, rec.Code)
+	}
+	if want := []int{404, 404, 429}; !slices.Equal(codes, want) {
+		t.Errorf("statuses %v, want %v", codes, want)
+	}
 }
