@@ -213,7 +213,9 @@ func TestSetupAndSignIn(t *testing.T) {
 	if resp1.StatusCode != 401 || resp2.StatusCode != 401 {
 		t.Errorf("failed sign-ins: %d and %d, want 401", resp1.StatusCode, resp2.StatusCode)
 	}
-	norm := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "ada@example.com", "E"), "nobody@example.com", "E") }
+	norm := func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, "ada@example.com", "E"), "nobody@example.com", "E")
+	}
 	if norm(body1) != norm(body2) || !strings.Contains(body1, errSignIn) {
 		t.Errorf("unknown user and wrong password answered differently:\n%s\n---\n%s", body1, body2)
 	}
