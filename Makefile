@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test test-deps e2e vet fmt-check validate bench bench-go bench-load fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots vet fmt-check validate docs bench bench-go bench-load fuzz lint clean
 
 all: test build
 
@@ -42,6 +42,10 @@ e2e: build
 		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd node --test --test-concurrency=1 *.test.mjs; \
 	fi
 
+## screenshots: the browser tests, saving a screenshot of each page into docs/screenshots
+screenshots: build
+	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs
+
 vet:
 	@echo ">> go vet"
 	$(GO) vet ./...
@@ -53,6 +57,10 @@ fmt-check:
 
 validate:
 	$(GO) run ./cmd/unitd validate catalog/data
+
+## docs: regenerate docs/units.md, the reference of the shipped catalog (a test fails when it is stale)
+docs:
+	$(GO) run ./cmd/unitd docs catalog/data --out docs/units.md
 
 ## bench: Go micro-benchmarks (with benchstat summaries) and the HTTP load run with wrk
 bench: bench-go bench-load

@@ -51,6 +51,7 @@ func (s *Server) newHandler() http.Handler {
 	for _, rt := range s.routes {
 		r.Handler(rt.method, rt.path, s.wrap(rt))
 	}
+	s.mountPages(r) // the pages for people and their keyless routes (pages.go)
 	var h http.Handler = r
 	if s.cfg.Account != nil {
 		h = s.mountAccount(r)

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
@@ -22,6 +23,7 @@ import (
 	"github.com/unitd/unitd/server/accountweb"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/server/ratelimit/redislimit"
 	"github.com/unitd/unitd/store"
 )
 
@@ -35,9 +37,12 @@ type serveConfig struct {
 	Env           string
 	RateLimit     ratelimit.Rate
 	AuthFailLimit ratelimit.Rate
+	PageLimit     ratelimit.Rate
 	MaxBody       int64
 	DevKey        bool
 	LogLevel      slog.Level
+	AdminAddr     string // "off": no admin listener
+	Redis         string // shared rate limits; "" limits in this process
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -60,6 +65,19 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "unitd serve:", err)
 		return 1
+	}
+	if cfg.AdminAddr != "off" {
+		aln, err := net.Listen("tcp", cfg.AdminAddr)
+		if err != nil {
+			fmt.Fprintln(stderr, "unitd serve: admin listener:", err)
+			return 1
+		}
+		logger.Info("admin listening", "addr", "http://"+aln.Addr().String(), "paths", "/metrics /livez /readyz")
+		go func() {
+			if err := serveAdmin(ctx, aln, d.srv.AdminHandler(d.registry), logger); err != nil {
+				logger.Error("admin listener stopped", "err", err)
+			}
+		}()
 	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -86,9 +104,12 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
+	pageLimit := fs.String("page-rate-limit", envDefault("UNITD_PAGE_RATE_LIMIT", "60/m"), "conversions of the web pages per client address (no key): `N/s`, N/m or N/h (env UNITD_PAGE_RATE_LIMIT)")
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "for make run: create the account \"dev\" and its user dev@localhost if missing, print a set-up link for them and a fresh test key (env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
+	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
+	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
 		fs.PrintDefaults()
@@ -100,7 +121,10 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if len(pos) > 0 {
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL}
+	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
+		return cfg, err
+	}
 	if !keys.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
@@ -109,6 +133,9 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.AuthFailLimit, err = ratelimit.ParseRate(*authFail); err != nil {
 		return cfg, fmt.Errorf("--auth-fail-limit: %w", err)
+	}
+	if cfg.PageLimit, err = ratelimit.ParseRate(*pageLimit); err != nil {
+		return cfg, fmt.Errorf("--page-rate-limit: %w", err)
 	}
 	if cfg.MaxBody, err = parseSize(*maxBody); err != nil {
 		return cfg, fmt.Errorf("--max-body: %w", err)
@@ -154,6 +181,9 @@ type daemon struct {
 	db      *store.DB
 	keys    *account.KeySource
 	usage   *account.UsageCounter
+
+	registry *prometheus.Registry // what the admin listener serves
+	redis    *redislimit.Limiter  // nil without --redis
 }
 
 // devAccount and devUser are what `make run` (--dev-key) signs in with.
@@ -195,14 +225,24 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if err != nil {
 		return nil, err
 	}
+	limiter, redis, limits, err := newLimiter(cfg.RateLimit, cfg.Redis, logger)
+	if err != nil {
+		return nil, err
+	}
+	d.redis = redis
+	var metrics *server.Metrics
+	d.registry, metrics = newRegistry(d.keys.Status, redis)
 	d.srv = server.New(server.Config{
 		Keys:            d.keys,
 		KeyStatus:       d.keys.Status,
 		Usage:           d.usage,
 		Account:         page,
 		Env:             cfg.Env,
-		Limiter:         ratelimit.NewMemory(cfg.RateLimit),
+		Limiter:         limiter,
+		Limits:          limits,
+		Metrics:         metrics,
 		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
+		PageLimiter:     pageLimiter(cfg.PageLimit),
 		MaxBody:         cfg.MaxBody,
 		Logger:          logger,
 		Version:         version,
@@ -246,6 +286,15 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	return nil
 }
 
+// pageLimiter limits the web pages' conversions per client address; a zero
+// rate leaves the server's default.
+func pageLimiter(r ratelimit.Rate) ratelimit.Limiter {
+	if r.N <= 0 {
+		return nil
+	}
+	return ratelimit.NewMemory(r)
+}
+
 // applyCatalog publishes a freshly compiled graph, or records why the
 // reload failed while the last good graph keeps serving.
 func (d *daemon) applyCatalog(g *engine.Graph, errs []error) {
@@ -285,6 +334,9 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	usageDone := make(chan struct{})
 	go func() { d.usage.Run(usageCtx); close(usageDone) }()
 	defer d.db.Close()
+	if d.redis != nil {
+		defer d.redis.Close()
+	}
 	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env, "account_page", "http://"+ln.Addr().String()+"/account")
 	err := d.srv.Serve(ctx, ln)
 	stopUsage()
