@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -338,5 +341,41 @@ func TestAcceptsGzip(t *testing.T) {
 		if got := acceptsGzip(h); got != want {
 			t.Errorf("%q: %v", h, got)
 		}
+	}
+}
+
+// TestDocsCurlExamplesMatchREADME keeps the curl examples on /docs the same
+// as those of the README, with the server's own address.
+func TestDocsCurlExamplesMatchREADME(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(readme, []byte("## Using the API"))
+	if start < 0 {
+		t.Fatal("README has no \"Using the API\" section")
+	}
+	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindSubmatch(readme[start:])
+	if block == nil {
+		t.Fatal("no sh block in the README's \"Using the API\"")
+	}
+	p := newPages(t)
+	req := httptest.NewRequest(http.MethodGet, "/docs", nil)
+	req.Host = "127.0.0.1:8080"
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, req)
+	page := html.UnescapeString(rec.Body.String())
+	n := 0
+	for line := range strings.SplitSeq(string(block[1]), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "KEY=") {
+			continue
+		}
+		n++
+		if !strings.Contains(page, line) {
+			t.Errorf("/docs lacks the README line\n%s", line)
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d example lines found in the README", n)
 	}
 }
