@@ -210,6 +210,23 @@ test("converter: the suggestions show the category of each unit", { timeout: 120
   assert.match(await page.locator("#unit-status").textContent(), /^\d+ units? found/);
   await page.keyboard.press("Escape");
   assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "false");
+  // Once a unit is chosen on one side, the other lists its category first.
+  const offered = async (field, text) => {
+    await page.locator(field).fill("");
+    await page.locator(field).pressSequentially(text);
+    await page.locator(`${field}-list li[data-symbol="${text}"]`).waitFor();
+    return page.locator(`${field}-list li[role=option]`).evaluateAll((lis) =>
+      lis.map((li) => li.dataset.symbol + " " + li.querySelector(".cat").textContent));
+  };
+  const before = await offered("#to", "km");
+  assert.equal(before[0], "km Length");
+  assert.notEqual(before[1].split(" ")[1], "Speed", `without a unit on the other side: ${before}`);
+  await page.keyboard.press("Escape");
+  await page.locator("#from").fill("");
+  await pickUnit(page, "#from", "mph", "mph");
+  const after = await offered("#to", "km");
+  assert.equal(after[0], "km Length");
+  assert.equal(after[1], "km/h Speed", `with mph on the other side: ${after}`);
   await closePage(page);
 });
 

@@ -28,9 +28,12 @@
   }
 
   // One combobox: the text field, its listbox and the search behind it.
-  function combobox(input) {
+  // prefer() names the category to list first (the other field's); the
+  // box remembers the category of the unit picked in it.
+  function combobox(input, prefer) {
     const list = document.getElementById(input.getAttribute("aria-controls"));
-    let options = []; // {symbol, li}
+    const box = { category: "", close };
+    let options = []; // {symbol, category, li}
     let active = -1;
     let timer = 0;
     let seq = 0;
@@ -60,6 +63,7 @@
     }
     function pick(i) {
       input.value = options[i].symbol;
+      box.category = options[i].category;
       close();
       input.dispatchEvent(new CustomEvent("unit-picked"));
     }
@@ -78,7 +82,7 @@
       active = -1;
       const add = (m) => {
         const li = option(m, options.length);
-        options.push({ symbol: m.symbol, li });
+        options.push({ symbol: m.symbol, category: m.category, li });
         list.append(li);
       };
       if (ans.ambiguous) {
@@ -103,15 +107,22 @@
         return;
       }
       try {
-        const res = await fetch("/web/units?q=" + encodeURIComponent(q), { credentials: "same-origin" });
+        const cat = prefer();
+        const res = await fetch("/web/units?q=" + encodeURIComponent(q) + (cat ? "&category=" + encodeURIComponent(cat) : ""),
+          { credentials: "same-origin" });
         if (!res.ok) return;
         const ans = await res.json();
-        if (mine === seq && document.activeElement === input) render(ans);
+        if (mine !== seq) return;
+        // Typing the exact symbol counts as picking it.
+        const exact = ans.data.find((m) => m.symbol === q);
+        box.category = exact ? exact.category : "";
+        if (document.activeElement === input) render(ans);
       } catch (e) {
         // Searching is a convenience; the field still takes any text.
       }
     }
     input.addEventListener("input", () => {
+      box.category = "";
       clearTimeout(timer);
       timer = setTimeout(lookup, 120);
     });
@@ -146,14 +157,16 @@
       }
     });
     input.addEventListener("blur", close);
-    return { close };
+    return box;
   }
 
-  const fromBox = combobox(from);
-  const toBox = combobox(to);
+  let fromBox, toBox;
+  fromBox = combobox(from, () => toBox.category);
+  toBox = combobox(to, () => fromBox.category);
 
   document.getElementById("swap").addEventListener("click", () => {
     [from.value, to.value] = [to.value, from.value];
+    [fromBox.category, toBox.category] = [toBox.category, fromBox.category];
     fromBox.close();
     toBox.close();
   });
