@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test test-deps e2e screenshots vet fmt-check validate bench bench-go bench-load fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots vet fmt-check validate docs bench bench-go bench-load fuzz lint clean
 
 all: test build
 
@@ -56,6 +56,10 @@ fmt-check:
 
 validate:
 	$(GO) run ./cmd/unitd validate catalog/data
+
+## docs: regenerate docs/units.md, the reference of the shipped catalog (a test fails when it is stale)
+docs:
+	$(GO) run ./cmd/unitd docs catalog/data --out docs/units.md
 
 ## bench: Go micro-benchmarks (with benchstat summaries) and the HTTP load run with wrk
 bench: bench-go bench-load

@@ -63,9 +63,9 @@ func appendSuccessMembers(b []byte, conv *conversion, value []byte, res *engine.
 	b = append(b, `},"result":{"value":"`...)
 	b = append(b, value...)
 	b = append(b, `","unit":`...)
-	b = appendString(b, res.To.Symbol)
+	b = appendString(b, res.Unit)
 	b = append(b, `},"category":`...)
-	b = appendString(b, res.Category.ID)
+	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
 	return appendBool(b, res.Exact)
 }

@@ -21,6 +21,9 @@ commands:
   serve      run the HTTP API
   convert    convert a value: unitd convert 12.5 ft m
   validate   check a catalog directory: unitd validate catalog/data
+  diff       compare two catalogs (directories or git revisions): unitd diff main HEAD
+  fmt        lay catalog files out canonically: unitd fmt -l catalog/data
+  docs       print the Markdown reference of a catalog: unitd docs --out docs/units.md
   keys       manage API keys
   version    print the version
 
@@ -45,6 +48,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runConvert(args, stdin, stdout, stderr)
 	case "validate":
 		return runValidate(args, stdout, stderr)
+	case "diff":
+		return runDiff(args, stdout, stderr)
+	case "fmt":
+		return runFmt(args, stdout, stderr)
+	case "docs":
+		return runDocs(args, stdout, stderr)
 	case "keys":
 		return runKeys(args, stdout, stderr)
 	case "version", "--version", "-version":
