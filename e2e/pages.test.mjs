@@ -199,6 +199,30 @@ test("converter: the explain view shows the factor and each definition used", { 
   await closePage(page);
 });
 
+test("converter: unit expressions are sent as typed", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/");
+  await page.locator("#value").fill("60");
+  await page.locator("#from").pressSequentially("mile/hour");
+  await page.locator("#unit-status").filter({ hasText: /./ }).waitFor();
+  await page.keyboard.press("Escape");
+  await page.locator("#to").fill("km/h");
+  await page.locator("#precision").press("Enter");
+  await page.locator("#result output").waitFor();
+  assert.equal(await page.locator("#result output").textContent(), "96.56064");
+  assert.equal(await page.locator("#result .badge").textContent(), "Exact");
+  assert.match(await page.locator("#result").textContent(), /60 mile\/hour = 96\.56064 km\/h/);
+  // A malformed expression: the message names the position.
+  await page.locator("#from").fill("kg*m/s^(2");
+  await page.locator("#to").fill("N");
+  await page.locator("#precision").press("Enter");
+  await page.locator("#result .error").waitFor();
+  assert.match(await page.locator("#result .error").textContent(), /position \d+/);
+  assert.match(await page.locator("#result").textContent(), /INVALID_UNIT_EXPRESSION/);
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
 test("converter: the suggestions show the category of each unit", { timeout: 120_000 }, async () => {
   const page = await newPage();
   await page.goto(main.base + "/");
