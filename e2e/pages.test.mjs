@@ -158,6 +158,7 @@ test("converter: 60 mph to km/h, found by typing and picked with the keyboard", 
   assert.equal(await page.locator("#result .badge").textContent(), "Exact");
   assert.match(await page.locator("#result").textContent(), /60 mph = 96\.56064 km\/h/);
   assert.equal(new URL(page.url()).search, "?value=60&from=mph&to=km%2Fh");
+  assert.equal(await page.locator("#convert-status").textContent(), "60 mph = 96.56064 km/h, exact.");
   await screenshot(page, "converter");
 
   // An inexact result says how it was rounded, in words.

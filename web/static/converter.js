@@ -13,6 +13,7 @@
   const result = document.getElementById("result");
   const resultBody = document.getElementById("result-body");
   const status = document.getElementById("unit-status");
+  const convertStatus = document.getElementById("convert-status");
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -212,9 +213,13 @@
     return sec;
   }
 
-  function show(...nodes) {
+  // show puts the answer on the page; said is what a screen reader hears
+  // (the result region appears only after the first answer, and a region
+  // that appears is not reliably announced).
+  function show(said, ...nodes) {
     resultBody.replaceChildren(...nodes);
     result.hidden = false;
+    convertStatus.textContent = said;
   }
 
   // The field an error is about: the one whose text the message quotes.
@@ -248,7 +253,7 @@
         : [el("p", {}, "No unit of the catalog comes close; ", el("a", { href: "/catalog" }, "browse the catalog"), ".")]));
     }
     if (status === 429 && retryAfter) nodes.push(el("p", {}, "Try again in " + retryAfter + " s."));
-    show(...nodes);
+    show("", ...nodes); // the error paragraph is an alert
   }
 
   async function convert() {
@@ -300,7 +305,8 @@
     if (!d.exact) nodes.push(el("p", { class: "hint" }, "The exact result has more digits than shown; it was rounded once, half to even."));
     if (d.explain) nodes.push(explainView(d.explain));
     else if (noExplain) nodes.push(el("p", { class: "note" }, "This server does not explain conversions yet; the result above is unaffected."));
-    show(...nodes);
+    const rounded = d.exact ? ", exact." : ", rounded to " + p + " significant digits.";
+    show(d.input.value + " " + d.input.unit + " = " + d.result.value + " " + d.result.unit + rounded, ...nodes);
     const q = new URLSearchParams({ value: body.value, from: body.from, to: body.to });
     if (p !== "34") q.set("precision", p);
     if (explain.checked) q.set("explain", "true");
