@@ -414,6 +414,16 @@ test("accessibility: axe-core finds no serious or critical violation", { timeout
     const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     assert.deepEqual(bad.map((v) => `${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`), []);
   }
+  // The reference with operations opened: parameters, bodies, examples.
+  await page.goto(main.base + "/docs");
+  await page.locator(".opblock").first().waitFor({ timeout: 20000 });
+  for (const block of await page.locator(".opblock-summary-control").all()) await block.click();
+  await page.locator(".opblock-body").first().waitFor();
+  assert.ok(await page.locator(".opblock-body").count() >= 9);
+  await page.addScriptTag({ content: axe });
+  const docs = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }));
+  assert.deepEqual(docs.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`), []);
   // With the suggestions open as well.
   await page.goto(main.base + "/");
   await page.locator("#from").pressSequentially("gal");
