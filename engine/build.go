@@ -646,7 +646,7 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
 		p = int(want.NumDigits())
 	}
 	var out number
-	inexact, err := pl.run(&out, &v, p)
+	inexact, err := pl.run(&out, &v, p, nil)
 	if err != nil {
 		fail("%v", err)
 		return

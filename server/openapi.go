@@ -129,21 +129,22 @@ func errorCodesByStatus() map[int][]string {
 }
 
 var errorExamples = map[string]obj{
-	codeInvalidRequest:                   {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeBatchLimitExceeded:               {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
-	codePayloadTooLarge:                  {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
-	codeUnsupportedMediaType:             {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeUnauthorized:                     {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInvalidAPIKey:                    {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeRateLimitExceeded:                {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeNotFound:                         {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	codeMethodNotAllowed:                 {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInternal:                         {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeInvalidValue):      {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeUnknownUnit):       {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	string(engine.CodeAmbiguousUnit):     {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
-	string(engine.CodeIncompatibleUnits): {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert ft (Length) to K (Temperature): length and temperature are different categories", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeValueOutOfRange):   {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidRequest:                    {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeBatchLimitExceeded:                {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
+	codePayloadTooLarge:                   {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
+	codeUnsupportedMediaType:              {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeUnauthorized:                      {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidAPIKey:                     {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeRateLimitExceeded:                 {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeNotFound:                          {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	codeMethodNotAllowed:                  {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInternal:                          {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeInvalidValue):       {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeUnknownUnit):        {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	string(engine.CodeAmbiguousUnit):      {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
+	string(engine.CodeIncompatibleUnits):  {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert ft (Length) to K (Temperature): length and temperature are different categories", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeValueOutOfRange):    {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeWorkBudgetExceeded): {"code": string(engine.CodeWorkBudgetExceeded), "message": "converting 1.000000000000000000000000000000000000000001 mW to dBm needs more exact-rounding work than this request has left (32 slow evaluations per request); send it in a request of its own", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 }
 
 // openAPIDocument renders the document for g.

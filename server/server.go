@@ -54,6 +54,16 @@ type Config struct {
 	// Limits, when set, adds the rate limiter's state to /v1/health: which
 	// backend decides (redis or local) and why.
 	Limits func() LimitsStatus
+	// Usage, when set, is told of every authenticated request (after the
+	// rate limit let it through). It must not block: the account store's
+	// counter adds to an in-memory tally.
+	Usage interface {
+		Count(keyID string, at time.Time)
+	}
+	// Account, when set, serves GET and POST /account and everything under
+	// /account/ (the account page). Its requests get the request id and the
+	// access log like every other.
+	Account http.Handler
 
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s

@@ -1,6 +1,7 @@
 // Command unitd converts measurements between units: an HTTP service
-// (serve), a command-line converter (convert), a catalog checker for CI
-// (validate) and an API key manager (keys).
+// (serve) with its account page, a command-line converter (convert), a
+// catalog checker for CI (validate), and the operator's tools for the store
+// of accounts, users and API keys (accounts, users, keys).
 package main
 
 import (
@@ -25,6 +26,8 @@ commands:
   fmt        lay catalog files out canonically: unitd fmt -l catalog/data
   docs       print the Markdown reference of a catalog: unitd docs --out docs/units.md
   keys       manage API keys
+  accounts   manage accounts (API consumers)
+  users      manage the people who sign in on the account page
   version    print the version
 
 Run 'unitd <command> -h' for the flags of a command.
@@ -56,6 +59,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDocs(args, stdout, stderr)
 	case "keys":
 		return runKeys(args, stdout, stderr)
+	case "accounts":
+		return runAccounts(args, stdout, stderr)
+	case "users":
+		return runUsers(args, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "unitd", version)
 		return 0

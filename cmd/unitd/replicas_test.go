@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -20,18 +19,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/internal/pgtest"
 	"github.com/unitd/unitd/internal/redistest"
-	"github.com/unitd/unitd/server/keys"
 )
 
 // TestMain lets the test binary stand in for unitd: with UNITD_TEST_MAIN=1
 // it runs the command line instead of the tests, so that end-to-end tests
-// can start real unitd processes without a separate build.
+// can start real unitd processes without a separate build. The tests share
+// one PostgreSQL server, stopped at the end.
 func TestMain(m *testing.M) {
 	if os.Getenv("UNITD_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
 // replica is one unitd serve process.
@@ -156,25 +156,52 @@ func health(t *testing.T, base string) healthDoc {
 	return h
 }
 
-// TestReplicasShareLimits runs three unitd processes on one Redis behind a
-// round-robin proxy: with 10 requests per minute for one key, 30 requests
-// get exactly 10 successes and 20 RATE_LIMIT_EXCEEDED. With Redis killed
-// no request fails with a 5xx and each replica reports its local fallback;
-// with Redis back they all return to it. A key revoked with the CLI is
-// refused by every replica within a second.
-func TestReplicasShareLimits(t *testing.T) {
-	rds := redistest.StartTCP(t)
-	dir := t.TempDir()
-	keyFile := filepath.Join(dir, "keys.json")
-	store := &keys.Store{Path: keyFile}
-	key, rec, err := store.Create("replica test", keys.EnvTest)
-	if err != nil {
+// cli runs one unitd command in process and returns its standard output.
+func cli(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("unitd %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+	}
+	return stdout.String()
+}
+
+// keyID finds the id of the key named name in the store.
+func keyID(t *testing.T, storeURL, name string) string {
+	t.Helper()
+	var items []struct{ ID, Name string }
+	if err := json.Unmarshal([]byte(cli(t, "keys", "list", "--store", storeURL, "--format", "json")), &items); err != nil {
 		t.Fatal(err)
 	}
+	for _, it := range items {
+		if it.Name == name {
+			return it.ID
+		}
+	}
+	t.Fatalf("no key named %q", name)
+	return ""
+}
+
+// TestReplicasShareLimits runs three unitd processes on one PostgreSQL
+// store and one Redis behind a round-robin proxy: with 10 requests per
+// minute for one key, 30 requests get exactly 10 successes and 20
+// RATE_LIMIT_EXCEEDED. With Redis killed no request fails with a 5xx and
+// each replica reports its local fallback; with Redis back they all
+// return to it. A key revoked with the CLI is refused by every replica
+// within a second.
+func TestReplicasShareLimits(t *testing.T) {
+	rds := redistest.StartTCP(t)
+	storeURL := pgtest.NewDatabase(t)
+	// The keys exist before the replicas start, so that no request is
+	// spent (on a budget of 10 a minute) waiting for them to appear.
+	newKey := func(name string) string {
+		return strings.TrimSpace(cli(t, "keys", "create", "--store", storeURL, "--name", name, "--env", "test"))
+	}
+	key, other, third := newKey("replica test"), newKey("during outage"), newKey("to revoke")
 	var replicas []*replica
 	for range 3 {
-		replicas = append(replicas, startReplica(t, "--keys", keyFile, "--env", "test",
-			"--rate-limit", "10/m", "--redis", rds.URL()))
+		replicas = append(replicas, startReplica(t, "--store", storeURL, "--env", "test",
+			"--rate-limit", "10/m", "--auth-fail-limit", "1000000/m", "--redis", rds.URL()))
 	}
 	lb := roundRobin(t, replicas)
 
@@ -214,20 +241,15 @@ func TestReplicasShareLimits(t *testing.T) {
 		}
 	}
 
-	// Redis goes away: requests still get answers (429 from each
-	// replica's own, full, local bucket is fine), never a 5xx.
-	rds.Stop()
-	other, _, err := store.Create("during outage", keys.EnvTest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "replicas see the new key", func() bool {
-		s, _ := convert(other)
-		return s == 200
-	})
-	for i := range 12 {
+	// Redis goes away in the middle of traffic: requests still get answers
+	// (429 from each replica's own, full, local bucket is fine), never a
+	// 5xx.
+	for i := range 24 {
+		if i == 6 {
+			rds.Stop()
+		}
 		if status, code := convert(other); status >= 500 {
-			t.Fatalf("request %d during the Redis outage: %d %s", i, status, code)
+			t.Fatalf("request %d around the Redis outage: %d %s", i, status, code)
 		}
 	}
 	for i, r := range replicas {
@@ -264,21 +286,12 @@ func TestReplicasShareLimits(t *testing.T) {
 	}
 
 	// Revocation through the CLI reaches every replica within a second.
-	third, rec3, err := store.Create("to revoke", keys.EnvTest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "replicas see the third key", func() bool {
-		for _, r := range replicas {
-			if s := convertAt(t, r.url, third); s != 200 {
-				return false
-			}
+	for i, r := range replicas {
+		if s := convertAt(t, r.url, third); s != 200 {
+			t.Fatalf("replica %d refuses the third key before its revocation: %d", i, s)
 		}
-		return true
-	})
-	if err := store.Revoke(rec3.ID); err != nil {
-		t.Fatal(err)
 	}
+	cli(t, "keys", "revoke", "--store", storeURL, keyID(t, storeURL, "to revoke"))
 	revokedAt := time.Now()
 	for i, r := range replicas {
 		waitFor(t, fmt.Sprintf("replica %d refuses the revoked key", i), func() bool {
@@ -288,7 +301,6 @@ func TestReplicasShareLimits(t *testing.T) {
 	if d := time.Since(revokedAt); d > time.Second {
 		t.Errorf("the revoked key was refused by all replicas after %v, want within 1s", d)
 	}
-	_ = rec
 }
 
 func convertAt(t *testing.T, base, key string) int {
