@@ -12,30 +12,10 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 )
-
-var (
-	shippedOnce sync.Once
-	shipped     *engine.Graph
-)
-
-// shippedGraph is the catalog embedded in the binary.
-func shippedGraph(t *testing.T) *engine.Graph {
-	t.Helper()
-	shippedOnce.Do(func() {
-		g, errs := catalog.Load(catalog.Embedded())
-		if len(errs) > 0 {
-			panic(errs)
-		}
-		shipped = g
-	})
-	return shipped
-}
 
 // fixtureGraph is a small fixed catalog, so the page tests do not move when
 // the shipped catalog does.
@@ -144,7 +124,7 @@ func TestSegments(t *testing.T) {
 }
 
 func TestSearchRanking(t *testing.T) {
-	g := shippedGraph(t)
+	g := fixtureGraph(t)
 	for _, tt := range []struct {
 		q     string
 		first string
@@ -156,7 +136,9 @@ func TestSearchRanking(t *testing.T) {
 		{"feet", "ft", "Length"},
 		{"°C", "degC", "Temperature"},
 		{"km/h", "km/h", "Speed"},
-		{"psi", "psi", "Pressure"},
+		{"kph", "km/h", "Speed"},
+		{"Kilometre Per H", "km/h", "Speed"},
+		{"gal_imp", "gal_imp", "Volume"},
 	} {
 		ans := search(g, tt.q, "")
 		if len(ans.Data) == 0 || ans.Data[0].Symbol != tt.first || ans.Data[0].CategoryName != tt.cat {
