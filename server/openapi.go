@@ -199,7 +199,8 @@ func responseRef(name string) apiResponse { return apiResponse{Ref: "#/component
 
 func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 	d := rt.doc
-	op := &apiOperation{OperationID: d.id, Summary: d.summary, Tags: []string{d.tag}, Description: d.description}
+	op := &apiOperation{OperationID: d.id, Summary: d.summary, Tags: []string{d.tag}, Description: d.description,
+		Security: []map[string][]string{}}
 	if d.pathParam != nil {
 		pp := *d.pathParam
 		sc := pp.schema
@@ -384,7 +385,10 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	}
 	convertFields := func() map[string]*schema {
 		return map[string]*schema{
-			"value":     {Type: typ("string", "number"), Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
+			// oneOf rather than a type list: client generators take one
+			// type per schema.
+			"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}},
+				Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
 			"from":      str("Unit to convert from (symbol or alias)."),
 			"to":        str("Unit to convert to (symbol or alias)."),
 			"precision": precision,

@@ -44,8 +44,9 @@ type apiOperation struct {
 	RequestBody *apiRequestBody        `json:"requestBody,omitempty"`
 	Responses   map[string]apiResponse `json:"responses"`
 	// Security is [{"bearerAuth": []}] on authenticated operations and
-	// empty (no security) on public ones.
-	Security []map[string][]string `json:"security,omitempty"`
+	// [] on public ones: said explicitly, so that linters and generators
+	// know the operation needs no credentials.
+	Security []map[string][]string `json:"security"`
 }
 
 type apiParameter struct {
