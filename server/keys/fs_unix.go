@@ -53,3 +53,22 @@ func inode(fi fs.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// keepOwner gives the new file f the owner and group of the file it
+// replaces (fi), so that a server running as that user can still read it.
+// Only root may give a file away: anyone else gets an error saying so,
+// rather than a file the server cannot read.
+func keepOwner(f *os.File, fi fs.FileInfo) error {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	if int(st.Uid) == os.Geteuid() && int(st.Gid) == os.Getegid() {
+		return nil
+	}
+	if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+		return fmt.Errorf("the key file belongs to uid %d gid %d; rewriting it as uid %d would leave a file its owner may not read (run as that user): %w",
+			st.Uid, st.Gid, os.Geteuid(), err)
+	}
+	return nil
+}

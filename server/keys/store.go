@@ -334,7 +334,17 @@ func writeFile(path string, recs []Record) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := tmp.Chmod(0o600); err != nil {
+	// A new file is 0600; a rewrite keeps the mode and owner of the file
+	// it replaces, so that a server running as another user (reading
+	// through its group, say) can still read it.
+	mode := fs.FileMode(0o600)
+	if old, serr := os.Stat(path); serr == nil {
+		mode = old.Mode().Perm()
+		if err := keepOwner(tmp, old); err != nil {
+			return fmt.Errorf("write key file: %w", err)
+		}
+	}
+	if err := tmp.Chmod(mode); err != nil {
 		return fmt.Errorf("write key file: %w", err)
 	}
 	if _, err := tmp.Write(data); err != nil {

@@ -38,9 +38,10 @@ type Watcher struct {
 	fw     *filewatch.Watcher
 	set    atomic.Pointer[Set]
 
-	mu     sync.Mutex // serialises loads and guards the fields below
-	status Status
-	loaded func(Status) // test hook: told of every load attempt
+	mu      sync.Mutex // serialises loads and guards the fields below
+	status  Status
+	hadFile bool         // the last good set came from an existing file
+	loaded  func(Status) // test hook: told of every load attempt
 }
 
 // NewWatcher loads the key file at path and returns a Watcher serving it.
@@ -61,6 +62,7 @@ func NewWatcher(path string, logger *slog.Logger) (*Watcher, error) {
 		Debounce: debounce,
 		Poll:     pollInterval,
 	}
+	removeOrphans(path, logger)
 	w.fw.LoadNow("initial load")
 	if err := w.Status().Err; err != nil {
 		return nil, err
@@ -93,7 +95,17 @@ func (w *Watcher) load() error {
 	defer w.mu.Unlock()
 	now := time.Now()
 	w.status.CheckedAt = now
-	recs, err := readFile(w.path)
+	_, statErr := os.Stat(w.path)
+	missing := errors.Is(statErr, fs.ErrNotExist)
+	var recs []Record
+	var err error
+	if missing && w.hadFile {
+		// The file was there and is gone (deleted by mistake, or mid-way
+		// through a restore): that is a broken store, not an empty one.
+		err = errors.New("key file is missing; keeping the last good keys until it is back")
+	} else {
+		recs, err = readFile(w.path)
+	}
 	if err != nil {
 		if w.status.Err == nil || w.status.Err.Error() != err.Error() {
 			w.logger.Error("key file: keeping previous keys", "path", w.path, "error", err)
@@ -104,6 +116,7 @@ func (w *Watcher) load() error {
 		w.set.Store(set)
 		w.logger.Info("key file loaded", "path", w.path, "keys", set.Len())
 		w.status = Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
+		w.hadFile = !missing
 	}
 	if w.loaded != nil {
 		w.loaded(w.status)
@@ -122,4 +135,27 @@ func statStamp(path string) (string, error) {
 		return "", fmt.Errorf("stat key file: %w", err)
 	}
 	return fmt.Sprintf("%d %d %d %v", fi.ModTime().UnixNano(), fi.Size(), inode(fi), fi.Mode()), nil
+}
+
+// orphanAge is how old a temporary file of the store must be to count as
+// left behind by a crash rather than being written right now.
+const orphanAge = time.Minute
+
+// removeOrphans deletes the temporary files a store writer left next to
+// the key file when it crashed before renaming them.
+func removeOrphans(path string, logger *slog.Logger) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".tmp-*"))
+	for _, m := range matches {
+		fi, err := os.Lstat(m)
+		if err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < orphanAge {
+			continue
+		}
+		if err := os.Remove(m); err == nil {
+			logger.Info("key file: removed a temporary file left by an interrupted write", "file", filepath.Base(m))
+		}
+	}
 }

@@ -229,3 +229,57 @@ func TestWatcherSeesEditBeforeRun(t *testing.T) {
 		t.Fatalf("key revoked before Run still accepted once the watch is ready: %v", err)
 	}
 }
+
+// TestWatcherKeepsKeysWhenFileDeleted: a key file that disappears after a
+// good load is a broken store, not an empty one: the keys stay and the
+// status says what is wrong.
+func TestWatcherKeepsKeysWhenFileDeleted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	key, _, err := (&Store{Path: path}).Create("ci", EnvTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWatcher(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Reload(); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("Reload of a deleted file = %v, want an error saying it is missing", err)
+	}
+	if _, err := w.Current().Authenticate(key, EnvTest, time.Now()); err != nil {
+		t.Errorf("keys dropped with the file: %v", err)
+	}
+	if st := w.Status(); st.Err == nil || st.Keys != 1 {
+		t.Errorf("status %+v, want the error and the last good key", st)
+	}
+}
+
+// TestNewWatcherRemovesOrphans: temporary files an interrupted write left
+// behind are removed at start; one being written right now is not.
+func TestNewWatcherRemovesOrphans(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "keys.json")
+	old := filepath.Join(dir, ".keys.json.tmp-123")
+	fresh := filepath.Join(dir, ".keys.json.tmp-456")
+	for _, p := range []string{old, fresh} {
+		if err := os.WriteFile(p, []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewWatcher(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("orphan still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a temporary file being written was removed: %v", err)
+	}
+}
