@@ -128,7 +128,7 @@ func (w *Watcher) reload(reason string) {
 		g, errs, _ := load(os.DirFS(w.Dir), &w.cache)
 		return g, errs
 	})
-	log := w.logger().With("dir", w.Dir, "reason", reason, "duration", time.Since(start))
+	log := w.logger().With("dir", w.Dir, "reason", reason, "duration_ms", float64(time.Since(start).Microseconds())/1000)
 	if len(errs) > 0 {
 		for _, err := range errs {
 			log.Error("catalog reload failed; the last good catalog keeps serving", "err", err.Error())

@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -302,6 +305,7 @@ func TestContract(t *testing.T) {
 		{name: "NOT_FOUND route", method: "GET", target: "/v2/convert", status: 404, code: "NOT_FOUND"},
 		{name: "NOT_FOUND trailing slash", method: "GET", target: "/v1/categories/", status: 404, code: "NOT_FOUND"},
 		{name: "NOT_FOUND category", method: "GET", target: "/v1/categories/nope", status: 404, code: "NOT_FOUND"},
+		{name: "slash in a unit not encoded", method: "GET", target: "/v1/units/km/h", status: 404, code: "NOT_FOUND", contains: []string{`/v1/units/km%2Fh`}},
 		{name: "NOT_FOUND unit", method: "GET", target: "/v1/units/fet", status: 404, code: "NOT_FOUND", contains: []string{`"suggestions":["ft"`}},
 		{name: "NOT_FOUND units category", method: "GET", target: "/v1/units?category=nope", status: 404, code: "NOT_FOUND"},
 		{name: "METHOD_NOT_ALLOWED batch", method: "GET", target: "/v1/batch", status: 405, code: "METHOD_NOT_ALLOWED", wantHeader: map[string]string{"Allow": "POST"}},
@@ -486,7 +490,7 @@ func TestAccessLog(t *testing.T) {
 	req.Header.Set("X-Request-Id", "log-test-1")
 	f.do(t, req)
 	logs := f.logs.String()
-	for _, want := range []string{`"request_id":"log-test-1"`, `"method":"GET"`, `"route":"/v1/convert"`, `"status":200`, `"duration"`, `"bytes":`, `"key_id":"key_good"`} {
+	for _, want := range []string{`"request_id":"log-test-1"`, `"method":"GET"`, `"route":"/v1/convert"`, `"status":200`, `"duration_ms":`, `"bytes":`, `"key_id":"key_good"`} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("access log lacks %s: %s", want, logs)
 		}
@@ -585,5 +589,34 @@ func TestHealthKeyErrorNamesNoPath(t *testing.T) {
 	}
 	if !strings.Contains(string(body), `"ok":false`) {
 		t.Errorf("health hides that the key file failed: %s", body)
+	}
+}
+
+// TestShutdownIsLogged: the end of serving says why, how many requests
+// were in flight and drained, and how long it took.
+func TestShutdownIsLogged(t *testing.T) {
+	f := newFixture(t, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.srv.Serve(ctx, ln) }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/v1/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	cancel(errors.New("signal: terminated"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	logs := f.logs.String()
+	for _, want := range []string{`"msg":"shutting down","reason":"signal: terminated","in_flight":0`, `"msg":"shut down","drained":0,"abandoned":0,"duration_ms":`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("log lacks %s:\n%s", want, logs)
+		}
 	}
 }

@@ -65,6 +65,8 @@ func asRespWriter(w http.ResponseWriter) *respWriter {
 // when escapes matter, and the access log.
 func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	s.inflight.Add(1)
+	defer s.inflight.Add(-1)
 	rw := writerPool.Get().(*respWriter)
 	rw.ResponseWriter = w
 	rw.reqID = requestID(r.Header["X-Request-Id"])
@@ -92,7 +94,7 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 			slog.String("method", r.Method),
 			slog.String("route", route),
 			slog.Int("status", rw.status),
-			slog.Duration("duration", time.Since(start)),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 			slog.Int64("bytes", rw.bytes),
 			slog.String("key_id", rw.keyID),
 		}
@@ -222,6 +224,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// Draining: /readyz answers 503 from now on, so that a load balancer
 	// stops sending new requests while in-flight ones finish.
 	s.draining.Store(true)
+	stop := time.Now()
+	inflight := s.inflight.Load()
+	s.logger.Info("shutting down", "reason", context.Cause(ctx).Error(), "in_flight", inflight)
 	sctx, cancel := context.WithTimeout(context.Background(), orDefault(s.cfg.ShutdownTimeout, defaultShutdownTimeout))
 	defer cancel()
 	err := srv.Shutdown(sctx)
@@ -231,5 +236,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
+	attrs := []any{"drained", inflight - s.inflight.Load(), "abandoned", s.inflight.Load(),
+		"duration_ms", float64(time.Since(stop).Microseconds()) / 1000}
+	if err != nil {
+		attrs = append(attrs, "err", err.Error())
+	}
+	s.logger.Info("shut down", attrs...)
 	return err
 }

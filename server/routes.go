@@ -162,7 +162,14 @@ var (
 )
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.writeError(asRespWriter(w), r, newError(codeNotFound, "no route for "+truncate(r.URL.Path, 200)))
+	msg := "no route for " + truncate(r.URL.Path, 200)
+	// /v1/units/km/h: a symbol with a slash that was not percent-encoded.
+	for _, prefix := range []string{"/v1/units/", "/v1/categories/"} {
+		if rest, ok := strings.CutPrefix(r.URL.Path, prefix); ok && strings.Contains(rest, "/") {
+			msg += "; percent-encode a / inside a name: " + prefix + truncate(url.PathEscape(rest), 200)
+		}
+	}
+	s.writeError(asRespWriter(w), r, newError(codeNotFound, msg))
 }
 
 func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {

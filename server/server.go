@@ -94,6 +94,8 @@ type Server struct {
 	// graceful shutdown begins. /readyz on the admin listener reads both.
 	ready, draining atomic.Bool
 
+	inflight atomic.Int64 // requests being served, for the shutdown log
+
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
 	reloading  time.Time // start of the reload now running; zero if none
