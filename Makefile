@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load bench-quick fuzz lint clean
 
 all: test build
 
@@ -80,6 +80,11 @@ bench-go:
 	@echo ">> engine, catalog and handler benchmarks ($(BENCHCOUNT) runs each)"
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./engine ./catalog ./server ./cmd/unitd | tee $(RUNDIR)/bench.txt
 	$(BENCHSTAT) $(RUNDIR)/bench.txt
+
+## bench-quick: engine and catalog micro-benchmarks once each, in under a minute, no root
+bench-quick:
+	@echo ">> engine and catalog micro-benchmarks (one short run each)"
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 200ms -count 1 ./engine ./catalog
 
 bench-load:
 	@command -v wrk >/dev/null 2>&1 || { echo ">> installing wrk (Debian package)"; \
