@@ -28,7 +28,7 @@ func newCLICmd(group, name, synopsis string, args []string, stdout, stderr io.Wr
 	c.flags.SetOutput(stderr)
 	c.flags.Usage = func() {
 		fmt.Fprintf(stderr, "usage: unitd %s %s\n", group, synopsis)
-		c.flags.PrintDefaults()
+		printFlags(c.flags)
 	}
 	c.store.register(c.flags)
 	return c

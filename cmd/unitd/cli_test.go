@@ -171,3 +171,27 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertStreamLines: stdin lines may separate fields by tabs (for
+// unit names with spaces); blank and # lines are skipped.
+func TestConvertStreamLines(t *testing.T) {
+	in := "1\tft\tm\n\n# a comment\n100\tdegree Celsius\tK\n2 ft m\n"
+	code, out, errOut := runCLI(t, in, "convert", "-")
+	if code != 0 || out != "0.3048 m\n373.15 K\n0.6096 m\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestHelpExitsZero: --help on every command prints usage with --flags
+// and exits 0.
+func TestHelpExitsZero(t *testing.T) {
+	for _, cmd := range [][]string{{"serve"}, {"convert"}, {"validate"}, {"diff"}, {"fmt"}, {"docs"}, {"keys", "create"}} {
+		code, _, errOut := runCLI(t, "", append(cmd, "--help")...)
+		if code != 0 || !strings.Contains(errOut, "usage:") {
+			t.Errorf("%v --help: exit %d, stderr %q", cmd, code, errOut)
+		}
+		if strings.Contains(errOut, "\n  -") && !strings.Contains(errOut, "\n  --") {
+			t.Errorf("%v --help shows flags as -flag:\n%s", cmd, errOut)
+		}
+	}
+}

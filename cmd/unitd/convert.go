@@ -14,7 +14,8 @@ import (
 )
 
 // runConvert runs `unitd convert VALUE FROM TO [--precision N]`, or
-// `unitd convert -` to convert each stdin line "VALUE FROM TO".
+// `unitd convert -` to convert each stdin line "VALUE FROM TO" (fields
+// separated by tabs when a unit name has spaces; blank and # lines skipped).
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -22,14 +23,15 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	explain := fs.Bool("explain", false, "also print where the digits come from: the exact factor and the catalog definitions used")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` (default: the embedded catalog; env UNITD_CATALOG)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line)\nFROM and TO are units or unit expressions such as kg*m/s^2.")
-		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\nFROM and TO are units or unit expressions such as kg*m/s^2.")
+		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "unitd convert:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // usage was asked for, and printed
 		}
+		fmt.Fprintln(stderr, "unitd convert:", err)
 		return 2
 	}
 	if *precision < 1 || *precision > engine.MaxPrecision {
@@ -101,6 +103,19 @@ func printExplanation(w io.Writer, ex engine.Explanation, exact bool) {
 // convertStream converts each line of in, writing one line per input line
 // in order: the result, or "error: CODE message". It flushes every line
 // when interactive, and returns 1 if any line failed.
+// streamFields splits one stdin line: on tabs when it has any, so that
+// unit names with spaces ("degree Celsius") work, else on white space.
+func streamFields(line string) []string {
+	if !strings.Contains(line, "\t") {
+		return strings.Fields(line)
+	}
+	f := strings.Split(line, "\t")
+	for i := range f {
+		f[i] = strings.TrimSpace(f[i])
+	}
+	return f
+}
+
 func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, interactive bool) int {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
@@ -108,7 +123,11 @@ func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, 
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	code := 0
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue // blank lines and comments
+		}
+		f := streamFields(line)
 		if len(f) != 3 {
 			fmt.Fprintln(w, "error: INVALID_REQUEST expected \"VALUE FROM TO\"")
 			code = 1

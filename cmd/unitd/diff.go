@@ -43,13 +43,14 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	repo := fs.String("repo", ".", "a directory of the git repository that revisions are read from")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, diffUsage+"\n")
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "unitd diff:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // usage was asked for, and printed
 		}
+		fmt.Fprintln(stderr, "unitd diff:", err)
 		return 2
 	}
 	if len(pos) != 2 {

@@ -20,13 +20,14 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "write to `FILE` instead of standard output")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd docs [DIR] [--out FILE]\n\nPrints the Markdown reference of every category and unit of a catalog\ndirectory (default catalog/data). The shipped docs/units.md is made with\n`make docs`. Exit status 1 when the catalog does not load, 2 on bad arguments.")
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "unitd docs:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // usage was asked for, and printed
 		}
+		fmt.Fprintln(stderr, "unitd docs:", err)
 		return 2
 	}
 	if len(pos) > 1 {

@@ -32,13 +32,14 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	write := fs.Bool("w", false, "write the result to the file instead of printing it")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, fmtUsage+"\n")
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "unitd fmt:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // usage was asked for, and printed
 		}
+		fmt.Fprintln(stderr, "unitd fmt:", err)
 		return 2
 	}
 	if len(pos) == 0 {

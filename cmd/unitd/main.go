@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -130,4 +131,21 @@ func envDefault(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// printFlags is flag.PrintDefaults with flags written --name, as the
+// README and the usage lines write them.
+func printFlags(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			line += " (default " + strconv.Quote(f.DefValue) + ")"
+		}
+		fmt.Fprintln(fs.Output(), line)
+	})
 }

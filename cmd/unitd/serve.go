@@ -50,9 +50,10 @@ type serveConfig struct {
 func runServe(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseServeFlags(args, stderr)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "unitd serve:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // usage was asked for, and printed
 		}
+		fmt.Fprintln(stderr, "unitd serve:", err)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -133,7 +134,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -37,13 +37,14 @@ findings are warnings, errors with --strict.
 
 Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 1 otherwise, 2 on bad arguments.`)
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "unitd validate:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // usage was asked for, and printed
 		}
+		fmt.Fprintln(stderr, "unitd validate:", err)
 		return 2
 	}
 	if len(pos) > 1 {
