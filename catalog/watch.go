@@ -59,6 +59,9 @@ type Watcher struct {
 
 	cache decodeCache // decoded files, so a reload decodes only what changed
 	busy  loadSlot    // a load that outlived its timeout still holds it
+	// served is set once a load succeeded: from then on a failed reload
+	// leaves the last good graph serving.
+	served bool
 }
 
 func (w *Watcher) init() {
@@ -129,7 +132,11 @@ func (w *Watcher) reload(reason string) {
 		return g, errs
 	})
 	log := w.logger().With("dir", w.Dir, "reason", reason, "duration_ms", float64(time.Since(start).Microseconds())/1000)
-	if len(errs) > 0 {
+	if len(errs) > 0 && !w.served {
+		// Nothing has loaded yet, so nothing keeps serving: the caller of
+		// LoadNow reports the problems, once.
+		g = nil
+	} else if len(errs) > 0 {
 		for _, err := range errs {
 			log.Error("catalog reload failed; the last good catalog keeps serving", "err", err.Error())
 		}
@@ -140,6 +147,9 @@ func (w *Watcher) reload(reason string) {
 	w.mu.Lock()
 	w.lastG, w.lastErrs = g, errs
 	w.mu.Unlock()
+	if g != nil {
+		w.served = true
+	}
 	if w.OnReload != nil {
 		w.OnReload(g, errs)
 	}

@@ -229,9 +229,11 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if d.db, err = sf.open(ctx, logger); err != nil {
 		return nil, err
 	}
+	// A failed start closes the store; the named result d is nil by then.
+	db := d.db
 	defer func() {
 		if err != nil {
-			d.db.Close()
+			db.Close()
 		}
 	}()
 	logger.Info("store open", "store", describeStore(location), "engine", d.db.Engine())
@@ -285,6 +287,9 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		d.srv.ApplyGraph(g)
 		logger.Info("serving the embedded catalog", "version", g.Version(), "categories", len(g.Categories()), "units", len(g.Units()))
 		return d, nil
+	}
+	if st, err := os.Stat(cfg.Catalog); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("--catalog %s is not a directory", cfg.Catalog)
 	}
 	d.catalog = &catalog.Watcher{Dir: cfg.Catalog, Logger: logger, OnReload: d.applyCatalog, OnReloadStart: d.srv.ReportReloadStart}
 	if _, errs := d.catalog.LoadNow(); len(errs) > 0 {

@@ -363,3 +363,23 @@ func TestPublicRateLimitFlag(t *testing.T) {
 		t.Errorf("statuses %v, want %v", codes, want)
 	}
 }
+
+// TestServeBadCatalogSaysSoOnce: a --catalog that does not load stops
+// start-up with one clear message, and nothing claims that a last good
+// catalog keeps serving (there is none).
+func TestServeBadCatalogSaysSoOnce(t *testing.T) {
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "length.yaml"), []byte("category: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ dir, want string }{
+		{filepath.Join(t.TempDir(), "missing"), "is not a directory"},
+		{broken, "length.yaml:"},
+	} {
+		code, _, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--catalog", tt.dir, "--admin-addr", "off",
+			"--keys", filepath.Join(t.TempDir(), "keys.db"))
+		if code != 1 || strings.Count(errOut, tt.want) != 1 || strings.Contains(errOut, "keeps serving") {
+			t.Errorf("serve --catalog %s: exit %d, stderr:\n%s\nwant exit 1 and %q once, no \"keeps serving\"", tt.dir, code, errOut, tt.want)
+		}
+	}
+}
