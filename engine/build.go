@@ -41,6 +41,7 @@ func Build(spec Spec) (*Graph, []error) {
 	for name := range b.g.ambiguous {
 		b.g.maxName = max(b.g.maxName, len(name))
 	}
+	b.g.suggester = newSuggestIndex(b.g.spellings) // resolve's errors suggest too
 	b.resolve()
 	if len(b.errs) == 0 {
 		b.frames(spec.Bridges)
