@@ -12,9 +12,11 @@ import (
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
-var (
-	challengeMissing = []string{`Bearer realm="unitd"`}
-	challengeInvalid = []string{`Bearer error="invalid_token"`}
+// Header values are constants; each response gets its own slice, since a
+// handler's caller may modify the header map it is given.
+const (
+	challengeMissing = `Bearer realm="unitd"`
+	challengeInvalid = `Bearer error="invalid_token"`
 )
 
 // authorize authenticates the Bearer key of r and takes one token from its
@@ -32,7 +34,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	}
 	token, ok := bearerToken(r.Header["Authorization"])
 	if !ok {
-		rw.Header()["Www-Authenticate"] = challengeMissing
+		rw.Header()["Www-Authenticate"] = []string{challengeMissing}
 		return newError(codeUnauthorized, `send an API key as "Authorization: Bearer <key>"`)
 	}
 	var set *keys.Set
@@ -43,7 +45,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	if err != nil {
 		// One answer for malformed, unknown, revoked, expired and
 		// wrong-environment keys: the caller learns nothing more.
-		rw.Header()["Www-Authenticate"] = challengeInvalid
+		rw.Header()["Www-Authenticate"] = []string{challengeInvalid}
 		if s.fails != nil {
 			if wait, blocked := s.fails.fail(addr, now); blocked {
 				rw.Header()["Retry-After"] = []string{strconv.FormatInt(ceilSeconds(wait), 10)}

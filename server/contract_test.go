@@ -620,3 +620,28 @@ func TestShutdownIsLogged(t *testing.T) {
 		}
 	}
 }
+
+// TestResponseHeadersAreNotShared: a caller that modifies the header map
+// of one response (middleware, a recorder) does not change the next one.
+func TestResponseHeadersAreNotShared(t *testing.T) {
+	f := newFixture(t, nil)
+	h := f.srv.Handler()
+	for _, target := range []string{"/v1/units/ft", "/v1/units/fet", "/v1/convert?value=1&from=m&to=ft"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+		for _, vs := range rec.Header() {
+			for i := range vs {
+				vs[i] = "changed"
+			}
+		}
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+		for k, vs := range rec.Header() {
+			for _, v := range vs {
+				if v == "changed" {
+					t.Errorf("%s: header %s of one response changed by editing another's", target, k)
+				}
+			}
+		}
+	}
+}

@@ -140,10 +140,10 @@ func (s *Server) wrap(rt route) http.Handler {
 			return
 		}
 		h := rw.Header()
-		h["Content-Type"] = jsonContentType
+		h["Content-Type"] = []string{jsonContentType}
 		if rep.etag != "" {
 			h["Etag"] = []string{rep.etag}
-			h["Cache-Control"] = noCache
+			h["Cache-Control"] = []string{noCache}
 			if etagMatch(r.Header.Get("If-None-Match"), rep.etag) {
 				rw.WriteHeader(http.StatusNotModified)
 				return
@@ -156,9 +156,11 @@ func (s *Server) wrap(rt route) http.Handler {
 
 var errNoGraph = errors.New("server: no catalog applied; call ApplyGraph before serving")
 
-var (
-	jsonContentType = []string{"application/json"}
-	noCache         = []string{"no-cache"}
+// Header values; each response gets its own slice of them, since a
+// caller may modify the header map it is given.
+const (
+	jsonContentType = "application/json"
+	noCache         = "no-cache"
 )
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
@@ -208,11 +210,11 @@ func (s *Server) writeError(rw *respWriter, r *http.Request, e *apiError) {
 	b = append(b, "}\n"...)
 	rw.buf = b
 	h := rw.Header()
-	h["Content-Type"] = jsonContentType
-	h["X-Content-Type-Options"] = nosniff
+	h["Content-Type"] = []string{jsonContentType}
+	h["X-Content-Type-Options"] = []string{nosniff}
 	delete(h, "Etag")
 	rw.WriteHeader(status)
 	rw.Write(b)
 }
 
-var nosniff = []string{"nosniff"}
+const nosniff = "nosniff"
