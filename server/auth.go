@@ -28,7 +28,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	if s.fails != nil {
 		addr = clientAddr(r)
 		if wait, blocked := s.fails.blocked(addr, now); blocked {
-			rw.Header()["Retry-After"] = []string{strconv.FormatInt(ceilSeconds(wait), 10)}
+			rw.Header()["Retry-After"] = []string{strconv.FormatInt(max(ratelimit.CeilSeconds(wait), 1), 10)}
 			return newError(codeRateLimitExceeded, "too many requests with invalid API keys from this address; retry later")
 		}
 	}
@@ -48,7 +48,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 		rw.Header()["Www-Authenticate"] = []string{challengeInvalid}
 		if s.fails != nil {
 			if wait, blocked := s.fails.fail(addr, now); blocked {
-				rw.Header()["Retry-After"] = []string{strconv.FormatInt(ceilSeconds(wait), 10)}
+				rw.Header()["Retry-After"] = []string{strconv.FormatInt(max(ratelimit.CeilSeconds(wait), 1), 10)}
 			}
 		}
 		return newError(codeInvalidAPIKey, "the API key is not valid")
@@ -129,13 +129,6 @@ func clientAddr(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-func ceilSeconds(d time.Duration) int64 {
-	if d <= 0 {
-		return 1
-	}
-	return int64((d + time.Second - 1) / time.Second)
 }
 
 // maxBlocked bounds the addresses authFailures remembers as blocked.

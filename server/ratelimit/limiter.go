@@ -25,13 +25,15 @@ type Decision struct {
 }
 
 // ResetSeconds is RateLimit-Reset: Reset rounded up to whole seconds.
-func (d Decision) ResetSeconds() int64 { return ceilSeconds(d.Reset) }
+func (d Decision) ResetSeconds() int64 { return CeilSeconds(d.Reset) }
 
 // RetryAfterSeconds is Retry-After: RetryAfter rounded up to whole seconds,
 // so a client that waits that long will find a token.
-func (d Decision) RetryAfterSeconds() int64 { return ceilSeconds(d.RetryAfter) }
+func (d Decision) RetryAfterSeconds() int64 { return CeilSeconds(d.RetryAfter) }
 
-func ceilSeconds(d time.Duration) int64 {
+// CeilSeconds is d in whole seconds, rounded up; 0 for d ≤ 0. A
+// Retry-After header, which must be at least 1, takes max(…, 1).
+func CeilSeconds(d time.Duration) int64 {
 	if d <= 0 {
 		return 0
 	}

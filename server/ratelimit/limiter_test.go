@@ -223,3 +223,14 @@ func TestNewMemoryPanicsOnBadRate(t *testing.T) {
 		}()
 	}
 }
+
+func TestCeilSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want int64
+	}{{-time.Second, 0}, {0, 0}, {1, 1}, {time.Second, 1}, {time.Second + 1, 2}, {90 * time.Second, 90}} {
+		if got := CeilSeconds(tt.d); got != tt.want {
+			t.Errorf("CeilSeconds(%v) = %d, want %d", tt.d, got, tt.want)
+		}
+	}
+}
