@@ -61,7 +61,7 @@ func ratMul(a, b frac) (frac, error) {
 	var r frac
 	mulExact(&r.n, &a.n, &b.n)
 	mulExact(&r.d, &a.d, &b.d)
-	return r, nil
+	return r, checkFracSize(&r)
 }
 
 func ratQuo(a, b frac) (frac, error) {
@@ -75,7 +75,7 @@ func ratQuo(a, b frac) (frac, error) {
 		r.d.Negative = false
 		r.n.Negative = !r.n.Negative
 	}
-	return r, nil
+	return r, checkFracSize(&r)
 }
 
 // rationalOptions compile formulas made only of + - * / on x and
