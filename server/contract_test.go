@@ -645,3 +645,14 @@ func TestResponseHeadersAreNotShared(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPServerSettings: the http.Server that Serve runs (and that the
+// load benchmark gives its bare handler) has the configured timeouts, or
+// the defaults.
+func TestHTTPServerSettings(t *testing.T) {
+	srv := New(Config{ReadTimeout: 7 * time.Second}).HTTPServer(http.NotFoundHandler())
+	if srv.ReadTimeout != 7*time.Second || srv.ReadHeaderTimeout != defaultReadHeaderTimeout ||
+		srv.WriteTimeout != defaultWriteTimeout || srv.IdleTimeout != defaultIdleTimeout || srv.MaxHeaderBytes != defaultMaxHeaderBytes {
+		t.Errorf("settings %+v", srv)
+	}
+}

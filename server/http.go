@@ -195,25 +195,32 @@ func orDefault(d, def time.Duration) time.Duration {
 	return def
 }
 
-// Serve serves the API on ln until ctx is cancelled, then shuts down
-// gracefully: it stops accepting, lets in-flight requests finish for up to
-// ShutdownTimeout and then closes the remaining connections. It returns nil
-// after a clean shutdown.
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+// HTTPServer returns an http.Server serving handler with this Server's
+// timeouts, header limit and error log: what Serve runs, for anyone who
+// must serve something else the same way (a benchmark's bare handler).
+func (s *Server) HTTPServer(handler http.Handler) *http.Server {
 	maxHeader := s.cfg.MaxHeaderBytes
 	if maxHeader <= 0 {
 		maxHeader = defaultMaxHeaderBytes
 	}
-	srv := &http.Server{
-		Handler:           s.Handler(),
+	return &http.Server{
+		Handler:           handler,
 		ReadHeaderTimeout: orDefault(s.cfg.ReadHeaderTimeout, defaultReadHeaderTimeout),
 		ReadTimeout:       orDefault(s.cfg.ReadTimeout, defaultReadTimeout),
 		WriteTimeout:      orDefault(s.cfg.WriteTimeout, defaultWriteTimeout),
 		IdleTimeout:       orDefault(s.cfg.IdleTimeout, defaultIdleTimeout),
 		MaxHeaderBytes:    maxHeader,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+}
+
+// Serve serves the API on ln until ctx is cancelled, then shuts down
+// gracefully: it stops accepting, lets in-flight requests finish for up to
+// ShutdownTimeout and then closes the remaining connections. It returns nil
+// after a clean shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := s.HTTPServer(s.Handler())
+	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

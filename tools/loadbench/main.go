@@ -74,17 +74,6 @@ import (
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 )
 
-// Timeouts given to unitd's Serve and copied onto the bare server, so that
-// both run with the same http.Server settings. They are server.Serve's
-// documented defaults.
-const (
-	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 15 * time.Second
-	writeTimeout      = 30 * time.Second
-	idleTimeout       = 120 * time.Second
-	maxHeaderBytes    = 16 << 10
-)
-
 // scenario is one request shape, run against unitd and the bare handler.
 type scenario struct {
 	name   string
@@ -302,17 +291,12 @@ func startUnitdWith(ctx context.Context, limiter ratelimit.Limiter, key string) 
 		Prefix: key[:12], CreatedAt: time.Now(), Hash: hashHex(key),
 	}})
 	srv := server.New(server.Config{
-		Keys:              keySet{set},
-		Env:               keys.EnvTest,
-		Limiter:           limiter,
-		Logger:            slog.New(slog.DiscardHandler),
-		Version:           "loadbench",
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ShutdownTimeout:   2 * time.Second,
+		Keys:            keySet{set},
+		Env:             keys.EnvTest,
+		Limiter:         limiter,
+		Logger:          slog.New(slog.DiscardHandler),
+		Version:         "loadbench",
+		ShutdownTimeout: 2 * time.Second,
 	})
 	srv.ApplyGraph(g)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -397,15 +381,9 @@ func startBare(sc *scenario) (baseURL string, stop func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          log.New(io.Discard, "", 0),
-	}
+	// The same http.Server settings as unitd's Serve, from the server
+	// package itself rather than copied.
+	srv := server.New(server.Config{Logger: slog.New(slog.DiscardHandler)}).HTTPServer(handler)
 	go srv.Serve(ln)
 	stop = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
