@@ -24,15 +24,24 @@ const (
 // to answer with, if any.
 func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	now := s.cfg.Now()
+	// An address that sent too many invalid keys gets 429 for every
+	// request without a valid key; a valid key still gets through, so a
+	// client sharing an address with a guesser is not locked out.
 	var addr string
+	var blockedFor time.Duration
+	blocked := false
 	if s.fails != nil {
 		addr = clientAddr(r)
-		if wait, blocked := s.fails.blocked(addr, now); blocked {
-			rw.Header()["Retry-After"] = []string{strconv.FormatInt(max(ratelimit.CeilSeconds(wait), 1), 10)}
-			return newError(codeRateLimitExceeded, "too many requests with invalid API keys from this address; retry later")
-		}
+		blockedFor, blocked = s.fails.blocked(addr, now)
+	}
+	refuseBlocked := func() *apiError {
+		rw.Header()["Retry-After"] = []string{strconv.FormatInt(max(ratelimit.CeilSeconds(blockedFor), 1), 10)}
+		return newError(codeRateLimitExceeded, "too many requests with invalid API keys from this address; retry later")
 	}
 	token, ok := bearerToken(r.Header["Authorization"])
+	if !ok && blocked {
+		return refuseBlocked()
+	}
 	if !ok {
 		rw.Header()["Www-Authenticate"] = []string{challengeMissing}
 		return newError(codeUnauthorized, `send an API key as "Authorization: Bearer <key>"`)
@@ -42,6 +51,9 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 		set = s.cfg.Keys.Current()
 	}
 	rec, err := set.Authenticate(token, s.cfg.Env, now)
+	if err != nil && blocked {
+		return refuseBlocked()
+	}
 	if err != nil {
 		// One answer for malformed, unknown, revoked, expired and
 		// wrong-environment keys: the caller learns nothing more.

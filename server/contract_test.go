@@ -443,10 +443,14 @@ func TestAuthFailureLimit(t *testing.T) {
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) { st.tc.run(t, f, v) })
 	}
-	blocked := good
+	blocked := bad
 	blocked.status, blocked.code = 429, "RATE_LIMIT_EXCEEDED"
 	blocked.wantHeader = map[string]string{"Retry-After": "20", "RateLimit-Limit": ""}
-	t.Run("even a good key is refused while blocked", func(t *testing.T) { blocked.run(t, f, v) })
+	t.Run("a bad key is refused while blocked", func(t *testing.T) { blocked.run(t, f, v) })
+	blockedNoKey := noKey
+	blockedNoKey.status, blockedNoKey.code = 429, "RATE_LIMIT_EXCEEDED"
+	t.Run("so is a request without a key", func(t *testing.T) { blockedNoKey.run(t, f, v) })
+	t.Run("a good key still gets through while blocked", func(t *testing.T) { good.run(t, f, v) })
 	t.Run("discovery is not affected", func(t *testing.T) {
 		contractCase{method: "GET", target: "/v1/units/ft", status: 200}.run(t, f, v)
 	})

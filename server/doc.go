@@ -45,9 +45,11 @@
 //   - With Config.AuthFailLimiter, each refused key takes a token from the
 //     bucket of the client address (host of RemoteAddr; forwarding headers
 //     are not trusted). The request that empties the bucket is still 401;
-//     from then on the address gets 429 RATE_LIMIT_EXCEEDED with Retry-After,
-//     before its key is even looked at, until a token is back. Missing
-//     Authorization headers are not counted.
+//     from then on the address gets 429 RATE_LIMIT_EXCEEDED with Retry-After
+//     for every request without a valid key, until a token is back; a valid
+//     key still gets through, so a client that shares an address with a
+//     guesser is not locked out. Missing Authorization headers are not
+//     counted.
 //   - Without Config.Limiter there is no per-key limit and no RateLimit-*
 //     headers.
 //   - Batch items may carry their own precision, which wins over the

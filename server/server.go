@@ -28,8 +28,8 @@ type Config struct {
 	Limiter ratelimit.Limiter
 	// AuthFailLimiter, when set, counts refused API keys per client address
 	// (the host of RemoteAddr). Once an address's bucket is empty, its
-	// conversion requests get 429 RATE_LIMIT_EXCEEDED before any key is
-	// looked at, until the bucket has a token again.
+	// conversion requests without a valid key get 429 RATE_LIMIT_EXCEEDED
+	// until the bucket has a token again; a valid key still gets through.
 	AuthFailLimiter ratelimit.Limiter
 	// PublicLimiter, when set, limits requests to the routes that need no
 	// key (discovery, health, the OpenAPI document) per client address
