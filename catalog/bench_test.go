@@ -18,13 +18,13 @@ func BenchmarkLoad(b *testing.B) {
 	b.Run("decode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, errs := LoadSpec(fsys); errs != nil {
+			if _, errs, _ := loadSpec(fsys, nil); errs != nil {
 				b.Fatal(errs)
 			}
 		}
 	})
 	b.Run("build", func(b *testing.B) {
-		spec, errs := LoadSpec(fsys)
+		spec, errs, _ := loadSpec(fsys, nil)
 		if errs != nil {
 			b.Fatal(errs)
 		}

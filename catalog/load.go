@@ -42,7 +42,8 @@ func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	return g, nil, spec.Version
 }
 
-// LoadSpec reads and decodes the catalog without compiling it.
+// LoadSpec reads and decodes the catalog without compiling it, for tools
+// that need the declarations' positions (unitd diff).
 func LoadSpec(fsys fs.FS) (engine.Spec, []error) {
 	spec, errs, _ := loadSpec(fsys, nil)
 	return spec, errs
@@ -58,10 +59,15 @@ type decodeCache struct {
 }
 
 type decoded struct {
-	sum  [sha256.Size]byte
-	cs   *engine.CategorySpec
-	errs []error
+	sum     [sha256.Size]byte
+	cs      *engine.CategorySpec
+	bridges []engine.BridgeSpec // of bridgesFile
+	errs    []error
 }
+
+// bridgesFile is the one catalog file that declares no category but the
+// bridges between categories.
+const bridgesFile = "bridges.yaml"
 
 // loadSpec also says whether every file was read and gave a category, so
 // that compiling it is meaningful despite errors.
@@ -88,8 +94,13 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			if f.name == bridgesFile {
+				bs, ferrs := parseBridges(f.name, f.src)
+				results[i] = decoded{sum: sum, bridges: bs, errs: ferrs}
+				return
+			}
 			cs, ferrs := ParseFile(f.name, f.src)
-			results[i] = decoded{sum, cs, ferrs}
+			results[i] = decoded{sum: sum, cs: cs, errs: ferrs}
 		}()
 	}
 	wg.Wait()
@@ -99,8 +110,12 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 			cache.files[f.name] = results[i]
 		}
 	}
-	for _, r := range results {
+	for i, r := range results {
 		errs = append(errs, r.errs...)
+		if files[i].name == bridgesFile {
+			spec.Bridges = r.bridges
+			continue
+		}
 		if r.cs != nil {
 			spec.Categories = append(spec.Categories, *r.cs)
 		} else {
@@ -153,6 +168,17 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // ParseFile decodes one category file. name is used in error positions.
 func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
+	d, top, errs := parseYAML(name, src)
+	if top == nil {
+		return nil, errs
+	}
+	cs := d.file_(top)
+	return cs, d.errs
+}
+
+// parseYAML reads a file's YAML tree and returns its top node, or nil with
+// the errors.
+func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		o := engine.Origin{File: name, Line: 1, Column: 1}
@@ -161,15 +187,42 @@ func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
 			o.Line, _ = strconv.Atoi(m[1])
 			msg = "YAML syntax: " + m[2]
 		}
-		return nil, []error{&engine.SpecError{Origin: o, Message: msg}}
+		return nil, nil, []error{&engine.SpecError{Origin: o, Message: msg}}
 	}
 	d := &decoder{file: name}
 	if len(root.Content) == 0 {
 		d.errorf(&root, "", "file is empty")
-		return nil, d.errs
+		return nil, nil, d.errs
 	}
-	cs := d.file_(root.Content[0])
-	return cs, d.errs
+	return d, root.Content[0], nil
+}
+
+// parseBridges decodes the bridges file: a list under "bridges" of
+// {from, to, factor, exact, source[, note]}, where 1 from = factor to.
+func parseBridges(name string, src []byte) ([]engine.BridgeSpec, []error) {
+	d, top, errs := parseYAML(name, src)
+	if top == nil {
+		return nil, errs
+	}
+	var out []engine.BridgeSpec
+	d.mapping(top, "", fields{
+		"bridges": func(v *yaml.Node) {
+			d.list(v, "", "bridges", func(item *yaml.Node) {
+				bs := engine.BridgeSpec{Origin: d.origin(item)}
+				const s = "bridge"
+				d.mapping(item, s, fields{
+					"from":   func(v *yaml.Node) { d.str(v, s, "from", &bs.From) },
+					"to":     func(v *yaml.Node) { d.str(v, s, "to", &bs.To) },
+					"factor": func(v *yaml.Node) { d.str(v, s, "factor", &bs.Factor) },
+					"exact":  func(v *yaml.Node) { d.boolean(v, s, "exact", &bs.Exact) },
+					"source": func(v *yaml.Node) { d.str(v, s, "source", &bs.Source) },
+					"note":   func(v *yaml.Node) { d.str(v, s, "note", &bs.Note) },
+				})
+				out = append(out, bs)
+			})
+		},
+	})
+	return out, d.errs
 }
 
 // decoder walks a YAML tree, decoding known keys and reporting the rest.
@@ -313,6 +366,7 @@ func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
 		"description": func(v *yaml.Node) { d.str(v, s, "description", &cs.Description) },
 		"base":        func(v *yaml.Node) { d.str(v, s, "base", &cs.Base) },
 		"minimum":     func(v *yaml.Node) { d.str(v, s, "minimum", &cs.Minimum) },
+		"preferred":   func(v *yaml.Node) { d.boolean(v, s, "preferred", &cs.Preferred) },
 		"dimension": func(v *yaml.Node) {
 			cs.Dimension = map[string]int{}
 			if v.Kind == yaml.ScalarNode && v.Value == "1" {
@@ -325,7 +379,7 @@ func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
 
 func (d *decoder) dimensionFields(dst map[string]int) fields {
 	fs := fields{}
-	for _, dim := range engine.BaseDimensions {
+	for _, dim := range engine.BaseDimensions() {
 		fs[dim] = func(v *yaml.Node) {
 			e, err := strconv.Atoi(v.Value)
 			if v.Kind != yaml.ScalarNode || err != nil || e == 0 {

@@ -7,22 +7,37 @@ import (
 	"github.com/cockroachdb/apd/v3"
 )
 
-// ratMap is an exact affine map y = x*f + o, used while building.
+// ratMap is an exact affine map y = x·f·π^k + o, used while building. An
+// offset and a power of π never meet: Build refuses a unit whose map would
+// need both (see canCompose).
 type ratMap struct {
 	f, o *big.Rat
+	k    int
 }
 
 func identityMap() ratMap {
 	return ratMap{f: big.NewRat(1, 1), o: new(big.Rat)}
 }
 
-// then returns the map that applies m first and n second.
+// canCompose reports whether m.then(n) is again a ratMap: an offset must
+// not be multiplied by π, nor added to a multiple of π.
+func (m ratMap) canCompose(n ratMap) bool {
+	k := m.k + n.k
+	o := m.o.Sign() != 0 || n.o.Sign() != 0
+	return !(m.o.Sign() != 0 && n.k != 0) && !(o && k != 0)
+}
+
+// then returns the map that applies m first and n second; canCompose must
+// hold.
 func (m ratMap) then(n ratMap) ratMap {
 	f := new(big.Rat).Mul(m.f, n.f)
 	o := new(big.Rat).Mul(m.o, n.f)
 	o.Add(o, n.o)
-	return ratMap{f: f, o: o}
+	return ratMap{f: f, o: o, k: m.k + n.k}
 }
+
+// factor is the map's multiplier f·π^k.
+func (m ratMap) factor() piRat { return piRat{r: m.f, k: m.k} }
 
 // affine is a ratMap prepared for decimal arithmetic: y = (x*a + b) / c
 // with c > 0. When the rational terminates in decimal, c is 1 and a and b

@@ -4,18 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 )
-
-// BaseDimensions are the base dimensions a category's dimension may name,
-// in the order they are printed: length, mass, time, electric current,
-// thermodynamic temperature, amount of substance, luminous intensity,
-// angle and information.
-var BaseDimensions = []string{"L", "M", "T", "I", "Θ", "N", "J", "A", "D"}
 
 // Build checks spec as a whole and compiles it into a Graph. It reports
 // every problem it finds, each a *SpecError located at its origin; the
@@ -23,22 +16,34 @@ var BaseDimensions = []string{"L", "M", "T", "I", "Θ", "N", "J", "A", "D"}
 func Build(spec Spec) (*Graph, []error) {
 	b := &builder{
 		g: &Graph{
-			version:   spec.Version,
-			byID:      map[string]*Category{},
-			bySymbol:  map[string]*Unit{},
-			byWord:    map[string]*Unit{},
-			ambiguous: map[string]*Ambiguity{},
+			version:     spec.Version,
+			byID:        map[string]*Category{},
+			bySymbol:    map[string]*Unit{},
+			byWord:      map[string]*Unit{},
+			ambiguous:   map[string]*Ambiguity{},
+			byDimension: map[dimension]*Category{},
+			bridges:     map[categoryPair]*Bridge{},
 		},
-		origins: map[*Unit]Origin{},
-		dropped: map[*Unit]bool{},
-		defs:    map[*Unit]DefinitionSpec{},
-		specs:   map[*Unit]*UnitSpec{},
-		wordOf:  map[string]*Unit{},
+		origins:         map[*Unit]Origin{},
+		categoryOrigins: map[*Category]Origin{},
+		dropped:         map[*Unit]bool{},
+		defs:            map[*Unit]DefinitionSpec{},
+		specs:           map[*Unit]*UnitSpec{},
+		wordOf:          map[string]*Unit{},
 	}
 	b.categories(spec.Categories)
 	b.spellings()
 	b.ambiguities(spec.Categories)
+	for _, s := range b.g.spellings {
+		b.g.maxName = max(b.g.maxName, len(s.text))
+	}
+	for name := range b.g.ambiguous {
+		b.g.maxName = max(b.g.maxName, len(name))
+	}
 	b.resolve()
+	if len(b.errs) == 0 {
+		b.frames(spec.Bridges)
+	}
 	if len(b.errs) == 0 {
 		b.checkFormulas()
 		b.checkExamples()
@@ -50,13 +55,14 @@ func Build(spec Spec) (*Graph, []error) {
 }
 
 type builder struct {
-	g       *Graph
-	errs    []error
-	origins map[*Unit]Origin
-	dropped map[*Unit]bool // units whose symbol clashed: not compiled further
-	defs    map[*Unit]DefinitionSpec
-	specs   map[*Unit]*UnitSpec
-	wordOf  map[string]*Unit
+	g               *Graph
+	errs            []error
+	origins         map[*Unit]Origin
+	categoryOrigins map[*Category]Origin
+	dropped         map[*Unit]bool // units whose symbol clashed: not compiled further
+	defs            map[*Unit]DefinitionSpec
+	specs           map[*Unit]*UnitSpec
+	wordOf          map[string]*Unit
 }
 
 func (b *builder) errorf(o Origin, subject, format string, args ...any) {
@@ -86,17 +92,23 @@ func (b *builder) categories(specs []CategorySpec) {
 			b.errorf(cs.Origin, subject, "missing name")
 		}
 		for d := range cs.Dimension {
-			if !slices.Contains(BaseDimensions, d) {
-				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: L M T I Θ N J A D)", d)
+			if indexOf(d) < 0 {
+				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: M L T I Θ N J A D)", d)
 			}
 		}
-		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Dimension: cs.Dimension, Minimum: cs.Minimum}
+		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Dimension: cs.Dimension, Minimum: cs.Minimum,
+			Preferred: cs.Preferred, dim: dimensionOf(cs.Dimension)}
+		b.categoryOrigins[c] = cs.Origin
 		if cs.Minimum != "" {
 			m, err := parseExact(cs.Minimum)
-			if err != nil {
+			switch {
+			case err != nil:
 				b.errorf(cs.Origin, subject, "minimum: %v", err)
+			case m.k != 0:
+				b.errorf(cs.Origin, subject, "minimum: %s involves pi, which no decimal can state exactly", cs.Minimum)
+			default:
+				c.minimum = m.r
 			}
-			c.minimum = m
 		}
 		b.g.byID[c.ID] = c
 		b.g.categories = append(b.g.categories, c)
@@ -362,8 +374,18 @@ func (b *builder) resolve() {
 			if u.conv.formula != nil || failed[u] {
 				continue
 			}
+			if u.conv.pi != 0 {
+				b.errorf(b.origins[u], unitSubject(u.Symbol), "a factor with pi cannot be checked against the minimum %s of %s exactly", c.Minimum, c.ID)
+				continue
+			}
+			// x is in range when x·a + b >= minimum·c (the map is
+			// (x·a + b)/c), so minimum·c must be an exact decimal.
 			m := new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(decimalToInt(&u.conv.post.c)))
-			d, _ := ratToDecimal(m)
+			d, ok := ratToDecimal(m)
+			if !ok {
+				b.errorf(b.origins[u], unitSubject(u.Symbol), "the minimum %s of %s cannot be enforced exactly in this unit: %s is not a terminating decimal", c.Minimum, c.ID, m.RatString())
+				continue
+			}
 			u.conv.minimum = &d
 		}
 	}
@@ -391,7 +413,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 			b.errorf(o, subject, "missing definition (only the base unit %q has none)", baseSymbol(c))
 			return false
 		}
-		u.conv = conversion{post: newAffine(identityMap()), postMap: identityMap()}
+		u.conv = newLinearConversion(identityMap())
 		return true
 	}
 	if c.Base == u {
@@ -429,28 +451,39 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		b.errorf(o, subject, "factor: %v", err)
 		return false
 	}
-	if f.Sign() <= 0 {
+	if f.r.Sign() <= 0 {
 		b.errorf(o, subject, "factor must be positive, not %s", def.Factor)
 		return false
 	}
-	m := ratMap{f: f, o: new(big.Rat)}
+	m := ratMap{f: f.r, k: f.k, o: new(big.Rat)}
 	if def.Offset != "" {
 		off, err := parseExact(def.Offset)
 		if err != nil {
 			b.errorf(o, subject, "offset: %v", err)
 			return false
 		}
-		m.o = off
+		if off.k != 0 {
+			b.errorf(o, subject, "offset: %s involves pi; an offset must be a rational number", def.Offset)
+			return false
+		}
+		m.o = off.r
 	}
 	if rf := ref.conv.formula; rf != nil {
 		// Defined relative to a formula unit: this unit's map runs before
 		// the formula.
+		if m.k != 0 || ref.conv.preMap.k != 0 {
+			b.errorf(o, subject, "a factor with pi cannot feed a formula (%s)", ref.Symbol)
+			return false
+		}
 		pre := m.then(ref.conv.preMap)
-		u.conv = conversion{pre: newAffine(pre), preMap: pre, formula: rf, post: ref.conv.post, postMap: ref.conv.postMap}
+		u.conv = conversion{pre: newAffine(pre), preMap: pre, formula: rf, post: ref.conv.post, postMap: ref.conv.postMap, pi: ref.conv.pi}
 		return true
 	}
-	post := m.then(ref.conv.postMap)
-	u.conv = conversion{post: newAffine(post), postMap: post}
+	if !m.canCompose(ref.conv.postMap) {
+		b.errorf(o, subject, "an offset cannot be combined with a factor involving pi")
+		return false
+	}
+	u.conv = newLinearConversion(m.then(ref.conv.postMap))
 	return true
 }
 
@@ -483,6 +516,7 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		b.errorf(o, subject, "formula refers to %q, which is itself defined by a formula; refer to a linear unit", ref.Symbol)
 		return false
 	}
+
 	f, errTo, errFrom := compileFormulas(def.To, def.From)
 	if errTo != nil {
 		b.errorf(o, subject, "formula to: %v", oneLine(errTo))
@@ -497,7 +531,7 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		pre:     newAffine(identityMap()),
 		preMap:  identityMap(),
 		formula: f,
-		post:    ref.conv.post, postMap: ref.conv.postMap,
+		post:    ref.conv.post, postMap: ref.conv.postMap, pi: ref.conv.pi,
 	}
 	return true
 }
@@ -592,12 +626,17 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
 		fail("result: %v", err)
 		return
 	}
-	from, err := b.g.Lookup(ex.From)
+	from, err := b.g.resolve(ex.From)
 	if err != nil {
 		fail("%v", err)
 		return
 	}
-	to, err := b.g.Lookup(ex.To)
+	to, err := b.g.resolve(ex.To)
+	if err != nil {
+		fail("%v", err)
+		return
+	}
+	pl, err := b.g.plan(from, to)
 	if err != nil {
 		fail("%v", err)
 		return
@@ -606,17 +645,19 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
 	if ex.Approx {
 		p = int(want.NumDigits())
 	}
-	got, inexact, err := convertDecimal(&v, from, to, p)
+	var out number
+	inexact, err := pl.run(&out, &v, p)
 	if err != nil {
 		fail("%v", err)
 		return
 	}
+	got := out.decimal()
 	gotText, wantText := FormatDecimal(&got), FormatDecimal(&want)
 	switch {
 	case gotText != wantText && ex.Approx:
-		fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, to.Symbol)
+		fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, pl.unit)
 	case gotText != wantText:
-		fail("wrong result: it is %s %s%s", gotText, to.Symbol, map[bool]string{true: " (rounded)", false: ""}[inexact])
+		fail("wrong result: it is %s %s%s", gotText, pl.unit, map[bool]string{true: " (rounded)", false: ""}[inexact])
 	case !ex.Approx && inexact:
 		fail("the result is rounded, not exact: write it with ≈")
 	case ex.Approx && !inexact:

@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -44,13 +43,15 @@ func workContext(p int) *apd.Context {
 // ErrPrecision reports a precision outside 1..MaxPrecision.
 var ErrPrecision = fmt.Errorf("precision must be a whole number from 1 to %d", MaxPrecision)
 
-// conversion maps a unit's values onto its category's base unit:
-// base = post(formula(pre(x))). Without a formula, pre is unused and post
-// is the whole exact map.
+// conversion maps a unit's values onto a reference unit (its category's
+// base, or the coherent SI unit of its dimension):
+// ref = post(formula(pre(x))) · π^pi. Without a formula, pre is unused and
+// post is the whole exact map.
 type conversion struct {
 	pre     affine
 	formula *formula
 	post    affine
+	pi      int
 	// preMap and postMap are pre and post as exact rationals, for Build.
 	preMap, postMap ratMap
 	// minimum is the category minimum times post.c, so that for a unit
@@ -60,6 +61,7 @@ type conversion struct {
 
 // Request asks for a conversion of Value (decimal text) from one unit to
 // another, rounded to Precision significant digits (0 means the default).
+// From and To are catalog units or unit expressions.
 type Request struct {
 	Value     string
 	From, To  string
@@ -69,11 +71,24 @@ type Request struct {
 // Result is a successful conversion.
 type Result struct {
 	// Value is the converted value, formatted by FormatDecimal.
-	Value    string
-	From, To *Unit
-	Category *Category
+	Value string
+	// From and To are the catalog units converted between; nil for a
+	// unit expression, which FromExpression or ToExpression hold instead.
+	From, To                     *Unit
+	FromExpression, ToExpression *Expression
+	// Unit is the canonical symbol of the target unit or expression.
+	Unit string
+	// Category is the category of the result, nil for an expression of a
+	// dimension no category has; CategoryID names it either way (then by
+	// its dimension, "M T^-3 Θ^-1").
+	Category   *Category
+	CategoryID string
 	// Exact is true when Value is the mathematically exact result.
 	Exact bool
+	// Bridge is the catalog bridge the conversion went through, or nil.
+	Bridge *Bridge
+
+	plan plan
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error
@@ -90,6 +105,11 @@ func (g *Graph) Convert(req Request) (Result, error) {
 // AppendConvert is Convert that appends the converted value's text to dst
 // instead of setting Result.Value, for callers that write it straight into
 // a response.
+//
+// Every conversion takes the same steps: resolve both units (catalog
+// units or expressions) and map them onto one reference unit; check the
+// input against the source unit's domain, once; evaluate the result
+// exactly; round it once.
 func (g *Graph) AppendConvert(dst []byte, req Request) ([]byte, Result, error) {
 	p := req.Precision
 	if p == 0 {
@@ -102,28 +122,28 @@ func (g *Graph) AppendConvert(dst []byte, req Request) ([]byte, Result, error) {
 	if err != nil {
 		return dst, Result{}, err
 	}
-	from, err := g.Lookup(req.From)
+	from, err := g.resolve(req.From)
 	if err != nil {
 		return dst, Result{}, err
 	}
-	to, err := g.Lookup(req.To)
+	to, err := g.resolve(req.To)
+	if err != nil {
+		return dst, Result{}, err
+	}
+	pl, err := g.plan(from, to)
 	if err != nil {
 		return dst, Result{}, err
 	}
 	var out number
-	inexact, err := convertUnits(&out, &v, from, to, p)
+	inexact, err := pl.run(&out, &v, p)
 	if err != nil {
 		return dst, Result{}, err
 	}
-	return out.appendText(dst), Result{From: from, To: to, Category: to.Category, Exact: !inexact}, nil
-}
-
-// convertDecimal converts v between two units of one graph, correctly rounded
-// to p significant digits, and reports whether rounding happened.
-func convertDecimal(v *apd.Decimal, from, to *Unit, p int) (apd.Decimal, bool, error) {
-	var out number
-	inexact, err := convertUnits(&out, v, from, to, p)
-	return out.decimal(), inexact, err
+	return out.appendText(dst), Result{
+		From: from.unit, To: to.unit, FromExpression: from.expr, ToExpression: to.expr,
+		Unit: pl.unit, Category: pl.category, CategoryID: pl.categoryID,
+		Exact: !inexact, Bridge: pl.bridge, plan: pl,
+	}, nil
 }
 
 // number is a conversion result: an apd decimal, or the 128-bit quotient
@@ -151,133 +171,105 @@ func (n *number) decimal() apd.Decimal {
 	return n.dec
 }
 
-func convertUnits(out *number, v *apd.Decimal, from, to *Unit, p int) (inexact bool, err error) {
-	if from.Category != to.Category {
-		return false, errorf(CodeIncompatibleUnits,
-			"cannot convert %s (%s) to %s (%s): %s and %s are different categories",
-			from.Symbol, from.Category.Name, to.Symbol, to.Category.Name, from.Category.ID, to.Category.ID)
+// run converts x along the plan, rounded to p significant digits, and
+// reports whether rounding happened: the domain check, then the exact
+// evaluation and its one rounding.
+func (pl *plan) run(out *number, x *apd.Decimal, p int) (inexact bool, err error) {
+	A, B := pl.from, pl.to
+	if A.minimum != nil {
+		if err := checkMinimum(x, A, pl.fromUnit); err != nil {
+			return false, err
+		}
 	}
-	switch ff, tf := from.conv.formula, to.conv.formula; {
+	if optimize {
+		if inexact, ok := accelerate(out, x, A, B, p); ok {
+			return inexact, nil
+		}
+	}
+	switch ff, tf := A.formula, B.formula; {
 	case ff == nil && tf == nil:
-		inexact, err = convertLinear(out, v, from, to, p)
+		inexact, err = evalLinear(out, x, A, B, p)
 	case (ff == nil || ff.rational) && (tf == nil || tf.rational):
-		inexact, err = convertRational(out, v, from, to, p)
+		inexact, err = evalRational(out, x, A, B, p)
 	default:
-		inexact, err = convertStepwise(&out.dec, v, from, to, p)
+		inexact, err = evalStepwise(&out.dec, x, A, B, p)
 	}
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
 			return false, e
 		}
-		return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(v), from.Symbol, to.Symbol, err)
+		if errors.Is(err, errDomain) {
+			return false, errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
+		}
+		return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
 	}
-	if out.dec.IsZero() {
+	if !out.fast && out.dec.IsZero() {
 		out.dec.Negative = false
 	}
 	return inexact, nil
 }
 
-// convertLinear converts between units without formulas in one exact
-// expression and a single rounding:
+// evalLinear converts between maps without formulas in one exact
+// expression:
 //
-//	base = (x*aA + bA)/cA   and   y = (base*cB - bB)/aB
-//	so y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB).
-func convertLinear(out *number, x *apd.Decimal, from, to *Unit, p int) (inexact bool, err error) {
-	A, B := &from.conv.post, &to.conv.post
-	// Most conversions: a word-sized value times word-sized factors, in
-	// 128-bit integers: y = x·aA·cB / (cA·aB).
-	if A.word && B.word && x.Coeff.IsUint64() && (from.conv.minimum == nil || from.conv.minimum.IsZero() && !x.Negative) {
-		hi, lo, ok := mul128(x.Coeff.Uint64(), A.aWord, B.cWord)
-		dhi, den := bits.Mul64(A.cWord, B.aWord)
-		if ok && dhi == 0 {
-			if inexact, ok := quo128(&out.q, hi, lo, den, x.Exponent+A.aExp-B.aExp, x.Negative, p); ok {
-				out.fast = true
-				return inexact, nil
-			}
-		}
+//	ref = (x*aA + bA)/cA   and   y = (ref*cB - bB)/aB
+//	so y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB) · π^(piA-piB).
+func evalLinear(out *number, x *apd.Decimal, A, B *conversion, p int) (inexact bool, err error) {
+	a, b := &A.post, &B.post
+	var num, k, den apd.Decimal
+	kp := &a.a
+	if !b.cIsOne {
+		mulExact(&k, &a.a, &b.c)
+		kp = &k
 	}
-	if (A.hasOffset || B.hasOffset) && A.ints.ok && B.ints.ok {
-		if inexact, ok := affineWords(&out.q, x, from, A, B, p); ok {
+	mulExact(&num, x, kp)
+	if a.hasOffset || b.hasOffset {
+		var t1, t2 apd.Decimal
+		mulExact(&t1, &a.b, &b.c)
+		mulExact(&t2, &b.b, &a.c)
+		exact.Sub(&t1, &t1, &t2)
+		exact.Add(&num, &num, &t1)
+	}
+	denp := &b.a
+	if !a.cIsOne {
+		mulExact(&den, &a.c, &b.a)
+		denp = &den
+	}
+	return roundExact(out, &num, denp, A.pi-B.pi, p)
+}
+
+// roundExact sets out to num/den·π^k rounded half-even to p significant
+// digits: the one rounding of every exact conversion.
+func roundExact(out *number, num, den *apd.Decimal, k int, p int) (inexact bool, err error) {
+	if k != 0 {
+		return roundPi(&out.dec, num, den, k, p)
+	}
+	if den.Coeff.Cmp(bigOne) == 0 && den.Exponent == 0 && !den.Negative {
+		cond, err := rounding[p].Round(&out.dec, num)
+		return cond.Inexact(), err
+	}
+	if optimize {
+		if inexact, ok := quoFast(&out.q, num, den, p); ok {
 			out.fast = true
 			return inexact, nil
 		}
 	}
-	if from.conv.minimum != nil {
-		if err := checkMinimum(x, from); err != nil {
-			return false, err
-		}
-	}
-	var num, k, den apd.Decimal
-	kp := &A.a
-	if !B.cIsOne {
-		mulExact(&k, &A.a, &B.c)
-		kp = &k
-	}
-	mulExact(&num, x, kp)
-	if A.hasOffset || B.hasOffset {
-		var t1, t2 apd.Decimal
-		mulExact(&t1, &A.b, &B.c)
-		mulExact(&t2, &B.b, &A.c)
-		exact.Sub(&t1, &t1, &t2)
-		exact.Add(&num, &num, &t1)
-	}
-	denp := &B.a
-	if !A.cIsOne {
-		mulExact(&den, &A.c, &B.a)
-		denp = &den
-	}
-	if A.cIsOne && B.aIsOne {
-		cond, err := rounding[p].Round(&out.dec, &num)
-		return cond.Inexact(), err
-	}
-	if inexact, ok := quoFast(&out.q, &num, denp, p); ok {
-		out.fast = true
-		return inexact, nil
-	}
-	cond, err := rounding[p].Quo(&out.dec, &num, denp)
+	cond, err := rounding[p].Quo(&out.dec, num, den)
 	return cond.Inexact(), err
 }
 
-// affineWords converts between affine units in 128-bit integers. With
-// x = xc·10^-e and integer maps y = (x·A + B)/C,
-//
-//	y_B = (xc·A_A·C_B + (B_A·C_B - B_B·C_A)·10^e) / (C_A·A_B) · 10^-e.
-//
-// It declines (ok=false) whenever a number would not fit, and for inputs
-// below a category minimum, which the general path reports.
-func affineWords(q *quotient, x *apd.Decimal, from *Unit, A, B *affine, p int) (inexact, ok bool) {
-	a, b := &A.ints, &B.ints
-	if !x.Coeff.IsUint64() || x.Exponent > 0 || x.Exponent < -19 {
-		return false, false
+// checkMinimum refuses x below the category minimum of the source unit
+// (absolute zero).
+func checkMinimum(x *apd.Decimal, c *conversion, u *Unit) error {
+	a := &c.post
+	if c.minimum.IsZero() && !x.Negative && !a.a.Negative && !a.b.Negative {
+		return nil // x·a + b >= 0 at a glance
 	}
-	xc, scale := x.Coeff.Uint64(), pow10[-x.Exponent]
-	if m := from.conv.minimum; m != nil {
-		// Only a minimum of zero is checked here: x·A_A + B_A >= 0.
-		base, ok1 := product(xc, a.A, 1, x.Negative)
-		off, ok2 := product(a.B, scale, 1, a.bNeg)
-		sum, ok3 := base.add(off)
-		if !m.IsZero() || !ok1 || !ok2 || !ok3 || sum.neg {
-			return false, false
-		}
-	}
-	t, ok1 := product(xc, a.A, b.C, x.Negative)
-	k1, ok2 := product(a.B, b.C, scale, a.bNeg)
-	k2, ok3 := product(b.B, a.C, scale, !b.bNeg)
-	num, ok4 := t.add(k1)
-	num, ok5 := num.add(k2)
-	dhi, den := bits.Mul64(a.C, b.A)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || dhi != 0 {
-		return false, false
-	}
-	return quo128(q, num.hi, num.lo, den, x.Exponent, num.neg, p)
-}
-
-func checkMinimum(x *apd.Decimal, u *Unit) error {
 	var t apd.Decimal
-	exact.Mul(&t, x, &u.conv.post.a)
-	exact.Add(&t, &t, &u.conv.post.b)
-	if t.Cmp(u.conv.minimum) < 0 {
+	mulExact(&t, x, &a.a)
+	exact.Add(&t, &t, &a.b)
+	if t.Cmp(c.minimum) < 0 {
 		return outOfRange(x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
 	}
 	return nil
@@ -287,63 +279,55 @@ func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
 	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), u.Symbol, why)
 }
 
-// convertStepwise converts through the base unit step by step at a
-// working precision, then rounds once.
-func convertStepwise(out, x *apd.Decimal, from, to *Unit, p int) (bool, error) {
+// evalStepwise converts through the reference unit step by step at a
+// working precision, for formulas beyond + - * /, then rounds once.
+func evalStepwise(out, x *apd.Decimal, A, B *conversion, p int) (bool, error) {
 	work := workings[p]
 	var inexact bool
 	step := func(i bool, err error) error {
 		inexact = inexact || i
 		return err
 	}
-	var base apd.Decimal
-	if f := from.conv.formula; f != nil {
+	var ref apd.Decimal
+	if f := A.formula; f != nil {
 		var in apd.Decimal
-		if err := step(from.conv.pre.apply(&in, x, work)); err != nil {
+		if err := step(A.pre.apply(&in, x, work)); err != nil {
 			return false, err
 		}
 		y, i, err := runFormula(f.to, &in, work)
 		if err != nil {
-			return false, formulaError(x, from, err)
+			return false, err
 		}
 		inexact = inexact || i
-		if err := step(from.conv.post.apply(&base, y, work)); err != nil {
+		if err := step(A.post.apply(&ref, y, work)); err != nil {
 			return false, err
 		}
-	} else {
-		if from.conv.minimum != nil {
-			if err := checkMinimum(x, from); err != nil {
-				return false, err
-			}
-		}
-		if err := step(from.conv.post.apply(&base, x, work)); err != nil {
+	} else if err := step(A.post.apply(&ref, x, work)); err != nil {
+		return false, err
+	}
+	if k := A.pi - B.pi; k != 0 && !ref.IsZero() {
+		if _, err := work.Mul(&ref, &ref, piDecimal(k, int(work.Precision)+5)); err != nil {
 			return false, err
 		}
+		inexact = true
 	}
 	var y apd.Decimal
-	if f := to.conv.formula; f != nil {
+	if f := B.formula; f != nil {
 		var in apd.Decimal
-		if err := step(to.conv.post.invert(&in, &base, work)); err != nil {
+		if err := step(B.post.invert(&in, &ref, work)); err != nil {
 			return false, err
 		}
 		r, i, err := runFormula(f.from, &in, work)
 		if err != nil {
-			return false, formulaError(x, from, err)
-		}
-		inexact = inexact || i
-		if err := step(to.conv.pre.invert(&y, r, work)); err != nil {
 			return false, err
 		}
-	} else if err := step(to.conv.post.invert(&y, &base, work)); err != nil {
+		inexact = inexact || i
+		if err := step(B.pre.invert(&y, r, work)); err != nil {
+			return false, err
+		}
+	} else if err := step(B.post.invert(&y, &ref, work)); err != nil {
 		return false, err
 	}
 	cond, err := rounding[p].Round(out, &y)
 	return inexact || cond.Inexact(), err
-}
-
-func formulaError(x *apd.Decimal, u *Unit, err error) error {
-	if errors.Is(err, errDomain) {
-		return outOfRange(x, u, "outside the domain of the conversion")
-	}
-	return err
 }

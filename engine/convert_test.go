@@ -62,8 +62,8 @@ func TestConvert(t *testing.T) {
 			if r.Value != tt.want || r.Exact != tt.exact {
 				t.Errorf("%s %s → %s = %s (exact %v); want %s (exact %v)", tt.value, tt.from, tt.to, r.Value, r.Exact, tt.want, tt.exact)
 			}
-			if r.To.Symbol != tt.to && r.To.Symbol == "" {
-				t.Errorf("result unit %q", r.To.Symbol)
+			if r.Unit != r.To.Symbol {
+				t.Errorf("result unit %q, want the canonical %q", r.Unit, r.To.Symbol)
 			}
 		})
 	}
@@ -81,7 +81,7 @@ func TestConvertErrors(t *testing.T) {
 		{"bad value", "12,5", "m", "ft", 0, CodeInvalidValue, `value "12,5" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`},
 		{"unknown from", "1", "mtr", "ft", 0, CodeUnknownUnit, `unknown unit "mtr"; did you mean m,`},
 		{"unknown to", "1", "m", "fet", 0, CodeUnknownUnit, `unknown unit "fet"; did you mean ft`},
-		{"incompatible", "1", "m", "K", 0, CodeIncompatibleUnits, "cannot convert m (Length) to K (Temperature): length and temperature are different categories"},
+		{"incompatible", "1", "m", "K", 0, CodeIncompatibleUnits, "cannot convert m (length) to K (temperature): dimension L is not Θ"},
 		{"ambiguous", "1", "foots", "m", 0, CodeAmbiguousUnit, `"foots" is ambiguous: it could mean ft (foot), ftUS (US survey foot); name one by its symbol`},
 		{"below absolute zero", "-274", "degC", "K", 0, CodeValueOutOfRange, "-274 degC is out of range: below the minimum of Temperature (0 K)"},
 		{"below absolute zero F", "-460", "degF", "degC", 0, CodeValueOutOfRange, "-460 degF is out of range: below the minimum of Temperature (0 K)"},
@@ -117,19 +117,28 @@ func TestConvertErrors(t *testing.T) {
 // they equal it.
 func TestExactFlagProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	factors := []string{"1", "0.3048", "1/3", "5/9", "1200/3937", "2.54", "1e-7", "4.4482216152605", "7/8", "1000", "0.45359237*9.80665", "pi/180", "2*pi", "648000/pi"}
-	offsets := []string{"", "273.15", "-459.67*5/9", "1/7", "32"}
+	factors := []string{"1", "0.3048", "1/3", "5/9", "1200/3937", "2.54", "1e-7", "4.4482216152605", "7/8", "1000", "0.45359237*9.80665"}
+	piFactors := []string{"pi/180", "2*pi", "648000/pi", "(pi/180)^2"}
+	offsets := []string{"273.15", "-459.67*5/9", "1/7", "32"}
 	var units []UnitSpec
 	units = append(units, UnitSpec{Symbol: "b", Name: "base", Plural: "bases", System: "t", Source: "t"})
 	for i := range 40 {
 		def := DefinitionSpec{Unit: "b", Factor: factors[rng.IntN(len(factors))]}
-		if i%3 == 0 {
+		sym := fmt.Sprintf("u%d", i)
+		switch {
+		case i%3 == 0: // affine, onto the base: never with pi
 			def.Offset = offsets[rng.IntN(len(offsets))]
+		case i%3 == 1: // a factor with pi, perhaps through an earlier one
+			def.Factor = piFactors[rng.IntN(len(piFactors))]
+			if j := rng.IntN(i + 1); j < i && j%3 == 1 {
+				def.Unit = fmt.Sprintf("u%d", j)
+			}
+		case i > 5: // linear, chained through an earlier linear unit
+			if j := rng.IntN(i); j%3 != 0 {
+				def.Unit = fmt.Sprintf("u%d", j)
+			}
 		}
-		if i > 5 && i%2 == 0 { // chain through an earlier unit
-			def.Unit = fmt.Sprintf("u%d", rng.IntN(i))
-		}
-		units = append(units, UnitSpec{Symbol: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("unit %d", i), Plural: fmt.Sprintf("units %d", i), System: "t", Source: "t", Definition: def})
+		units = append(units, UnitSpec{Symbol: sym, Name: fmt.Sprintf("unit %d", i), Plural: fmt.Sprintf("units %d", i), System: "t", Source: "t", Definition: def})
 	}
 	g, errs := Build(Spec{Categories: []CategorySpec{{ID: "x", Name: "X", Base: "b", Units: units}}})
 	if len(errs) > 0 {
@@ -146,12 +155,18 @@ func TestExactFlagProperty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := exactRational(t, from, to, v)
+		want, k := exactRational(t, from, to, v)
 		got, ok := new(big.Rat).SetString(r.Value)
 		if !ok {
 			t.Fatalf("unparsable result %q", r.Value)
 		}
-		if r.Exact != (got.Cmp(want) == 0) {
+		if k != 0 {
+			// Irrational unless zero: compare with π to 400 digits.
+			if r.Exact != (want.Sign() == 0) {
+				t.Fatalf("%s %s → %s (p=%d) = %s exact=%v through π^%d", v, from.Symbol, to.Symbol, p, r.Value, r.Exact, k)
+			}
+			want.Mul(want, testPiPow(k))
+		} else if r.Exact != (got.Cmp(want) == 0) {
 			t.Fatalf("%s %s → %s (p=%d) = %s exact=%v, but exact value is %s", v, from.Symbol, to.Symbol, p, r.Value, r.Exact, want.FloatString(60))
 		}
 		if rounded := roundRat(want, p); rounded != r.Value {
@@ -160,9 +175,24 @@ func TestExactFlagProperty(t *testing.T) {
 	}
 }
 
+// testPiPow is π^k with π to 400 decimal places (piScaled is checked
+// against published digits in TestPiDigits).
+func testPiPow(k int) *big.Rat {
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil)
+	pi := new(big.Rat).SetFrac(piScaled(400), scale)
+	out := big.NewRat(1, 1)
+	for range abs(k) {
+		out.Mul(out, pi)
+	}
+	if k < 0 {
+		out.Inv(out)
+	}
+	return out
+}
+
 // exactRational computes the conversion with big.Rat from the build-time
-// maps.
-func exactRational(t *testing.T, from, to *Unit, v string) *big.Rat {
+// maps: the result is the returned rational times π^k.
+func exactRational(t *testing.T, from, to *Unit, v string) (*big.Rat, int) {
 	x, ok := new(big.Rat).SetString(v)
 	if !ok {
 		t.Fatalf("bad value %q", v)
@@ -171,7 +201,7 @@ func exactRational(t *testing.T, from, to *Unit, v string) *big.Rat {
 	base := new(big.Rat).Mul(x, a.f)
 	base.Add(base, a.o)
 	y := base.Sub(base, b.o)
-	return y.Quo(y, b.f)
+	return y.Quo(y, b.f), a.k - b.k
 }
 
 // roundRat rounds r half-even to p significant digits, formatted like

@@ -14,8 +14,11 @@ const (
 	CodeUnknownUnit       Code = "UNKNOWN_UNIT"
 	CodeIncompatibleUnits Code = "INCOMPATIBLE_UNITS"
 	CodeAmbiguousUnit     Code = "AMBIGUOUS_UNIT"
-	CodeValueOutOfRange   Code = "VALUE_OUT_OF_RANGE"
-	CodeInternal          Code = "INTERNAL_ERROR"
+	// CodeInvalidUnitExpression is a unit expression that does not parse,
+	// has an exponent out of range, or holds a formula unit.
+	CodeInvalidUnitExpression Code = "INVALID_UNIT_EXPRESSION"
+	CodeValueOutOfRange       Code = "VALUE_OUT_OF_RANGE"
+	CodeInternal              Code = "INTERNAL_ERROR"
 )
 
 // Error is a conversion error with a code and a message safe to show.
@@ -26,6 +29,9 @@ type Error struct {
 	Suggestions []string
 	// Candidates are the symbols an ambiguous name could mean.
 	Candidates []string
+	// Details are machine-readable facts about the error, such as the two
+	// dimensions of INCOMPATIBLE_UNITS (from_dimension, to_dimension).
+	Details map[string]string
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }

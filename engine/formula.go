@@ -73,57 +73,18 @@ func unary(name string, op unaryOp, domain func(x *apd.Decimal) bool) func(param
 	}
 }
 
-// log10 is apd's Log10 with a shortcut that is exact: the logarithm of a
-// power of ten (100 mW is exactly 20 dBm).
-func log10(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	var r apd.Decimal
-	r.Reduce(x)
-	if !r.Negative && r.Coeff.Cmp(bigOne) == 0 {
-		d.SetInt64(int64(r.Exponent))
-		return 0, nil
-	}
-	return c.Log10(d, x)
-}
-
-var bigOne = apd.NewBigInt(1)
-
-// ln10 is ln 10 to 70 digits, so that powers of ten need no logarithm.
-var ln10, _, _ = apd.NewFromString("2.3025850929940456840179914546843642076011014886287729760333279009675726097")
-
-// pow is apd's Pow with a shortcut for the base 10 of decibel formulas:
-// 10^y = 10^k · e^(f·ln 10) with k = floor(y) and f in [0, 1), which is exact
-// when y is a whole number and otherwise needs one exponential.
+// pow is x^y; with the base 10 of decibel formulas it is 10^y correctly
+// rounded, exact for a whole y.
 func pow(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
 	var r apd.Decimal
 	r.Reduce(x)
 	if r.Negative || r.Coeff.Cmp(bigOne) != 0 || r.Exponent != 1 || c.Precision == 0 {
 		return c.Pow(d, x, y)
 	}
-	var k, f apd.Decimal
-	if _, err := c.Floor(&k, y); err != nil {
-		return c.Pow(d, x, y)
-	}
-	if _, err := exact.Sub(&f, y, &k); err != nil || !k.IsZero() && k.NumDigits()+int64(k.Exponent) > 6 {
-		return c.Pow(d, x, y)
-	}
-	kInt, err := k.Int64()
-	if err != nil {
-		return c.Pow(d, x, y)
-	}
-	if f.IsZero() {
-		d.SetFinite(1, int32(kInt))
-		return 0, nil
-	}
-	wide := c.WithPrecision(c.Precision + 4)
-	var t apd.Decimal
-	wide.Mul(&t, &f, ln10)
-	if _, err := wide.Exp(&t, &t); err != nil {
-		return 0, err
-	}
-	t.Exponent += int32(kInt)
-	cond, err := c.Round(d, &t)
-	return cond | apd.Inexact, err
+	return exp10CR(c, d, y)
 }
+
+var bigOne = apd.NewBigInt(1)
 
 func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
 func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
@@ -146,9 +107,9 @@ var formulaOptions = []expr.Option{
 	expr.Function("pow", binary("pow", pow), binarySig),
 	expr.Function("_neg", unary("neg", (*apd.Context).Neg, nil), unarySig),
 	expr.Function("abs", unary("abs", (*apd.Context).Abs, nil), unarySig),
-	expr.Function("ln", unary("ln", (*apd.Context).Ln, positive), unarySig),
-	expr.Function("log10", unary("log10", log10, positive), unarySig),
-	expr.Function("exp", unary("exp", (*apd.Context).Exp, nil), unarySig),
+	expr.Function("ln", unary("ln", lnCR, positive), unarySig),
+	expr.Function("log10", unary("log10", log10CR, positive), unarySig),
+	expr.Function("exp", unary("exp", expCR, nil), unarySig),
 	expr.Function("sqrt", unary("sqrt", (*apd.Context).Sqrt, nonNegative), unarySig),
 	expr.Operator("+", "_add"),
 	expr.Operator("-", "_sub"),

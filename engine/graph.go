@@ -3,7 +3,6 @@ package engine
 import (
 	"math/big"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -19,6 +18,16 @@ type Graph struct {
 	byWord     map[string]*Unit // lower-cased word aliases, names, plurals
 	ambiguous  map[string]*Ambiguity
 	spellings  []spelling // every name, for suggestions
+	maxName    int        // length in bytes of the longest spelling
+
+	// byDimension is the category of each dimension that several
+	// categories may share: the one marked preferred, or the only one.
+	byDimension map[dimension]*Category
+	// bridges maps an ordered pair of categories to the exact factor from
+	// the coherent SI unit of the first to that of the second.
+	bridges map[categoryPair]*Bridge
+	// exprs caches parsed unit expressions.
+	exprs exprCache
 }
 
 // Category is a compiled category.
@@ -31,7 +40,17 @@ type Category struct {
 	Units       []*Unit
 	// Minimum is the smallest value allowed, in the base unit, or "".
 	Minimum string
-	minimum *big.Rat
+	// Preferred marks the category that unit expressions of its dimension
+	// belong to when several categories share the dimension.
+	Preferred bool
+	minimum   *big.Rat
+	dim       dimension
+	// coherent is the factor from the base unit to the coherent SI unit
+	// of the dimension (1 but for bases such as km/L).
+	coherent piRat
+	// interval is the category that differences of this category's
+	// points belong to (temperature_interval for temperature), or nil.
+	interval *Category
 }
 
 // Unit is a compiled unit. Its fields are read-only.
@@ -52,6 +71,11 @@ type Unit struct {
 	Examples []Example
 
 	conv conversion
+	// si maps the unit onto the coherent SI unit of its dimension, and
+	// coherent is that map's factor without any offset (the unit as an
+	// interval, or an operand of an expression).
+	si       *conversion
+	coherent piRat
 }
 
 // Definition is a unit's definition as declared (or, for a prefixed unit,
@@ -94,6 +118,17 @@ type spelling struct {
 	unit *Unit
 }
 
+// BaseMap returns the exact map of the unit onto its category's base unit,
+// base = x·factor + offset, as fresh copies; ok is false for a unit whose
+// conversion goes through a formula. Factors through pi carry pi's
+// 120-digit approximation.
+func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
+	if u.conv.formula != nil {
+		return nil, nil, false
+	}
+	return new(big.Rat).Set(u.conv.postMap.f), new(big.Rat).Set(u.conv.postMap.o), true
+}
+
 // Version identifies the sources the graph was built from.
 func (g *Graph) Version() string { return g.version }
 
@@ -120,22 +155,7 @@ func (g *Graph) Ambiguities() []*Ambiguity {
 }
 
 // DimensionText prints the dimension as "L T^-1", or "1" when dimensionless.
-func (c *Category) DimensionText() string {
-	var parts []string
-	for _, d := range BaseDimensions {
-		switch e := c.Dimension[d]; e {
-		case 0:
-		case 1:
-			parts = append(parts, d)
-		default:
-			parts = append(parts, d+"^"+strconv.Itoa(e))
-		}
-	}
-	if len(parts) == 0 {
-		return "1"
-	}
-	return strings.Join(parts, " ")
-}
+func (c *Category) DimensionText() string { return c.dim.String() }
 
 // Lookup resolves a unit by symbol (case-sensitive), by another spelling
 // such as °C, or by a word alias, name or plural (case-insensitive). An

@@ -44,7 +44,59 @@ func testSpec() Spec {
 			W,
 			u("dBm", "decibel-milliwatt", "decibel-milliwatts", DefinitionSpec{Unit: "mW", To: "10 ** (x / 10)", From: "10 * log10(x)"}),
 			u("hp", "horsepower", "horsepower", lin("550*0.3048*4.4482216152605", "W")),
+			u("BTU/h", "BTU per hour", "BTU per hour", lin("1055.05585262/3600", "W")),
 		}},
+		{ID: "temperature_interval", Name: "Temperature interval", Dimension: map[string]int{"Θ": 1}, Base: "delta_K", Preferred: true, Units: []UnitSpec{
+			u("delta_K", "kelvin difference", "kelvin differences", DefinitionSpec{}),
+			u("delta_degC", "degree Celsius difference", "degrees Celsius difference", lin("1", "delta_K")),
+			u("delta_degF", "degree Fahrenheit difference", "degrees Fahrenheit difference", lin("5/9", "delta_K")),
+		}},
+		{ID: "time", Name: "Time", Dimension: map[string]int{"T": 1}, Base: "s", Units: []UnitSpec{
+			u("s", "second", "seconds", DefinitionSpec{}),
+			u("min", "minute", "minutes", lin("60", "s")),
+			u("h", "hour", "hours", lin("60", "min")),
+		}},
+		{ID: "mass", Name: "Mass", Dimension: map[string]int{"M": 1}, Base: "kg", Units: []UnitSpec{
+			u("kg", "kilogram", "kilograms", DefinitionSpec{}),
+			u("g", "gram", "grams", lin("1/1000", "kg")),
+			u("lb", "pound", "pounds", lin("0.45359237", "kg")),
+		}},
+		{ID: "area", Name: "Area", Dimension: map[string]int{"L": 2}, Base: "m2", Units: []UnitSpec{
+			u("m2", "square metre", "square metres", DefinitionSpec{}),
+			u("ft2", "square foot", "square feet", lin("0.09290304", "m2")),
+		}},
+		{ID: "speed", Name: "Speed", Dimension: map[string]int{"L": 1, "T": -1}, Base: "m/s", Units: []UnitSpec{
+			u("m/s", "metre per second", "metres per second", DefinitionSpec{}),
+			u("km/h", "kilometre per hour", "kilometres per hour", lin("1/3.6", "m/s")),
+		}},
+		{ID: "force", Name: "Force", Dimension: map[string]int{"M": 1, "L": 1, "T": -2}, Base: "N", Units: []UnitSpec{
+			u("N", "newton", "newtons", DefinitionSpec{}),
+			u("lbf", "pound-force", "pounds-force", lin("4.4482216152605", "N")),
+		}},
+		{ID: "energy", Name: "Energy", Dimension: map[string]int{"M": 1, "L": 2, "T": -2}, Base: "J", Preferred: true, Units: []UnitSpec{
+			u("J", "joule", "joules", DefinitionSpec{}),
+		}},
+		{ID: "torque", Name: "Torque", Dimension: map[string]int{"M": 1, "L": 2, "T": -2}, Base: "N*m", Units: []UnitSpec{
+			u("N*m", "newton metre", "newton metres", DefinitionSpec{}),
+		}},
+		{ID: "frequency", Name: "Frequency", Dimension: map[string]int{"T": -1}, Base: "Hz", Preferred: true, Units: []UnitSpec{
+			u("Hz", "hertz", "hertz", DefinitionSpec{}),
+			u("rpm", "revolution per minute", "revolutions per minute", lin("1/60", "Hz")),
+		}},
+		{ID: "radioactivity", Name: "Radioactivity", Dimension: map[string]int{"T": -1}, Base: "Bq", Units: []UnitSpec{
+			u("Bq", "becquerel", "becquerels", DefinitionSpec{}),
+		}},
+		{ID: "angle", Name: "Angle", Dimension: map[string]int{"A": 1}, Base: "rad", Units: []UnitSpec{
+			u("rad", "radian", "radians", DefinitionSpec{}),
+			u("deg", "degree", "degrees", lin("pi/180", "rad")),
+			u("rev", "revolution", "revolutions", lin("360", "deg")),
+		}},
+		{ID: "angular_velocity", Name: "Angular velocity", Dimension: map[string]int{"A": 1, "T": -1}, Base: "rad/s", Units: []UnitSpec{
+			u("rad/s", "radian per second", "radians per second", DefinitionSpec{}),
+			u("deg/s", "degree per second", "degrees per second", lin("pi/180", "rad/s")),
+		}},
+	}, Bridges: []BridgeSpec{
+		{From: "Hz", To: "rad/s", Factor: "2*pi", Exact: true, Source: "ISO 80000-3 (one cycle is 2π rad)"},
 	}}
 }
 
@@ -131,5 +183,38 @@ func TestPrefixedUnits(t *testing.T) {
 	}
 	if _, err := g.Lookup("Mm"); err == nil {
 		t.Error("Mm exists although only k, c, m, u were allowed")
+	}
+}
+
+func TestBaseMap(t *testing.T) {
+	g := testGraph(t)
+	for _, tt := range []struct {
+		symbol         string
+		factor, offset string
+		ok             bool
+	}{
+		{"m", "1", "0", true},
+		{"ft", "381/1250", "0", true},
+		{"degF", "5/9", "45967/180", true},
+		{"L/100km", "", "", false},
+	} {
+		u, err := g.Lookup(tt.symbol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, o, ok := u.BaseMap()
+		if !tt.ok {
+			if ok || f != nil || o != nil {
+				t.Errorf("%s: BaseMap() = %v, %v, %v; want no map", tt.symbol, f, o, ok)
+			}
+			continue
+		}
+		if !ok || f.RatString() != tt.factor || o.RatString() != tt.offset {
+			t.Errorf("%s: BaseMap() = %v, %v, %v; want %s, %s, %v", tt.symbol, f, o, ok, tt.factor, tt.offset, tt.ok)
+		}
+		f.SetInt64(7) // a copy: the graph must not change
+		if f2, _, _ := u.BaseMap(); f2.RatString() != tt.factor {
+			t.Errorf("%s: BaseMap shares its result with the graph", tt.symbol)
+		}
 	}
 }

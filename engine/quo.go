@@ -18,18 +18,6 @@ type quotient struct {
 	neg    bool
 }
 
-// quoFast sets q to num/den rounded half-even to p significant digits, as
-// apd's Quo does, when both coefficients fit in a machine word (the common
-// case: a decimal value times an exact factor). It works on a 128-bit
-// quotient, digit by digit, instead of apd's scaled big-integer division,
-// which allocates. It reports ok=false when it cannot serve the operands.
-func quoFast(q *quotient, num, den *apd.Decimal, p int) (inexact, ok bool) {
-	if !num.Coeff.IsUint64() || !den.Coeff.IsUint64() {
-		return false, false
-	}
-	return quo128(q, 0, num.Coeff.Uint64(), den.Coeff.Uint64(), num.Exponent-den.Exponent, num.Negative != den.Negative, p)
-}
-
 // quo128 sets q to (hi·2^64 + lo)/m · 10^exp, negated if neg, rounded
 // half-even to p significant digits.
 func quo128(q *quotient, hi, lo, m uint64, exp int32, neg bool, p int) (inexact, ok bool) {

@@ -143,42 +143,35 @@ func (p *affine) invertExact(y frac) frac {
 	return r
 }
 
-// convertRational converts exactly through rational formulas (or none) and
-// divides once at the end.
-func convertRational(out *number, x *apd.Decimal, from, to *Unit, p int) (bool, error) {
+// evalRational converts exactly through rational formulas (or none) and
+// rounds once at the end.
+func evalRational(out *number, x *apd.Decimal, A, B *conversion, p int) (bool, error) {
 	v := frac{n: *x, d: fracOne}
-	var base frac
-	if f := from.conv.formula; f != nil {
-		y, err := runRational(f.to, from.conv.pre.applyExact(v))
+	var ref frac
+	if f := A.formula; f != nil {
+		y, err := runRational(f.to, A.pre.applyExact(v))
 		if err != nil {
-			return false, formulaError(x, from, err)
+			return false, err
 		}
-		base = from.conv.post.applyExact(y)
+		ref = A.post.applyExact(y)
 	} else {
-		if from.conv.minimum != nil {
-			if err := checkMinimum(x, from); err != nil {
-				return false, err
-			}
-		}
-		base = from.conv.post.applyExact(v)
+		ref = A.post.applyExact(v)
 	}
 	var y frac
-	if f := to.conv.formula; f != nil {
-		r, err := runRational(f.from, to.conv.post.invertExact(base))
+	if f := B.formula; f != nil {
+		r, err := runRational(f.from, B.post.invertExact(ref))
 		if err != nil {
-			return false, formulaError(x, from, err)
+			return false, err
 		}
-		y = to.conv.pre.invertExact(r)
+		y = B.pre.invertExact(r)
 	} else {
-		y = to.conv.post.invertExact(base)
+		y = B.post.invertExact(ref)
 	}
 	if y.d.IsZero() {
 		return false, fmt.Errorf("division by zero: %w", errDomain)
 	}
-	if inexact, ok := quoFast(&out.q, &y.n, &y.d, p); ok {
-		out.fast = true
-		return inexact, nil
+	if y.d.Negative {
+		y.d.Negative, y.n.Negative = false, !y.n.Negative && !y.n.IsZero()
 	}
-	cond, err := rounding[p].Quo(&out.dec, &y.n, &y.d)
-	return cond.Inexact(), err
+	return roundExact(out, &y.n, &y.d, A.pi-B.pi, p)
 }

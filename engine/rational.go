@@ -9,21 +9,21 @@ import (
 // parseExact reads an exact factor or offset written as a product or
 // quotient of decimal literals, with optional integer powers and
 // parentheses: "0.3048", "1/3", "101325/760", "9.80665*0.45359237",
-// "0.0254^3", "-459.67*5/9", and pi. The value is kept as an exact rational
-// (pi as a 120-digit approximation).
-func parseExact(s string) (*big.Rat, error) {
+// "0.0254^3", "-459.67*5/9", and pi ("pi/180", "2*pi"). The value is kept
+// exactly, as a rational times an integer power of π.
+func parseExact(s string) (piRat, error) {
 	p := &ratParser{src: s}
 	p.skipSpace()
 	if p.done() {
-		return nil, fmt.Errorf("empty number")
+		return piRat{}, fmt.Errorf("empty number")
 	}
 	r, err := p.expr()
 	if err != nil {
-		return nil, err
+		return piRat{}, err
 	}
 	p.skipSpace()
 	if !p.done() {
-		return nil, fmt.Errorf("%q is not an exact number: unexpected %q (write decimals, ratios a/b, products a*b, powers a^n, pi)", s, p.src[p.pos:])
+		return piRat{}, fmt.Errorf("%q is not an exact number: unexpected %q (write decimals, ratios a/b, products a*b, powers a^n, pi)", s, p.src[p.pos:])
 	}
 	return r, nil
 }
@@ -43,10 +43,10 @@ func (p *ratParser) skipSpace() {
 }
 
 // expr := unary (('*' | '/') unary)*
-func (p *ratParser) expr() (*big.Rat, error) {
+func (p *ratParser) expr() (piRat, error) {
 	left, err := p.unary()
 	if err != nil {
-		return nil, err
+		return piRat{}, err
 	}
 	for {
 		p.skipSpace()
@@ -57,38 +57,38 @@ func (p *ratParser) expr() (*big.Rat, error) {
 		p.pos++
 		right, err := p.unary()
 		if err != nil {
-			return nil, err
+			return piRat{}, err
 		}
 		if op == '*' {
-			left.Mul(left, right)
+			left = left.mul(right)
 			continue
 		}
-		if right.Sign() == 0 {
-			return nil, fmt.Errorf("division by zero in %q", p.src)
+		if right.r.Sign() == 0 {
+			return piRat{}, fmt.Errorf("division by zero in %q", p.src)
 		}
-		left.Quo(left, right)
+		left = left.quo(right)
 	}
 }
 
 // unary := '-'? power
-func (p *ratParser) unary() (*big.Rat, error) {
+func (p *ratParser) unary() (piRat, error) {
 	p.skipSpace()
 	if !p.done() && p.src[p.pos] == '-' {
 		p.pos++
 		r, err := p.power()
 		if err != nil {
-			return nil, err
+			return piRat{}, err
 		}
-		return r.Neg(r), nil
+		return piRat{r: new(big.Rat).Neg(r.r), k: r.k}, nil
 	}
 	return p.power()
 }
 
 // power := atom ('^' '-'? digits)?
-func (p *ratParser) power() (*big.Rat, error) {
+func (p *ratParser) power() (piRat, error) {
 	base, err := p.atom()
 	if err != nil {
-		return nil, err
+		return piRat{}, err
 	}
 	p.skipSpace()
 	if p.done() || p.src[p.pos] != '^' {
@@ -103,52 +103,41 @@ func (p *ratParser) power() (*big.Rat, error) {
 	}
 	n := countDigits(p.src[p.pos:])
 	if n == 0 || n > 2 {
-		return nil, fmt.Errorf("exponent after ^ must be a whole number below 100 in %q", p.src)
+		return piRat{}, fmt.Errorf("exponent after ^ must be a whole number below 100 in %q", p.src)
 	}
 	k := mustAtoi(p.src[p.pos : p.pos+n])
 	p.pos += n
-	result := new(big.Rat).SetInt64(1)
-	for range k {
-		result.Mul(result, base)
-	}
 	if neg {
-		if result.Sign() == 0 {
-			return nil, fmt.Errorf("division by zero in %q", p.src)
-		}
-		result.Inv(result)
+		k = -k
 	}
-	return result, nil
+	if k < 0 && base.r.Sign() == 0 {
+		return piRat{}, fmt.Errorf("division by zero in %q", p.src)
+	}
+	return base.pow(k), nil
 }
 
-// piDigits is π to 120 decimal places. Factors that involve π (the degree
-// is π/180 rad) use it; a result through such a factor is never exact, and
-// its first 50 digits are correctly rounded but for values within 1e-120 of
-// a rounding boundary.
-const piDigits = "3.141592653589793238462643383279502884197169399375105820974944592307816406286208998628034825342117067982148086513282306647"
-
 // atom := decimal | 'pi' | '(' expr ')'
-func (p *ratParser) atom() (*big.Rat, error) {
+func (p *ratParser) atom() (piRat, error) {
 	p.skipSpace()
 	if p.done() {
-		return nil, fmt.Errorf("missing number at end of %q", p.src)
+		return piRat{}, fmt.Errorf("missing number at end of %q", p.src)
 	}
 	if strings.HasPrefix(p.src[p.pos:], "pi") {
 		p.pos += 2
-		r, _ := new(big.Rat).SetString(piDigits)
-		return r, nil
+		return piRat{r: big.NewRat(1, 1), k: 1}, nil
 	}
 	if p.src[p.pos] == '(' {
 		if p.depth++; p.depth > 20 {
-			return nil, fmt.Errorf("too deeply nested: %q", p.src)
+			return piRat{}, fmt.Errorf("too deeply nested: %q", p.src)
 		}
 		p.pos++
 		r, err := p.expr()
 		if err != nil {
-			return nil, err
+			return piRat{}, err
 		}
 		p.skipSpace()
 		if p.done() || p.src[p.pos] != ')' {
-			return nil, fmt.Errorf("missing ) in %q", p.src)
+			return piRat{}, fmt.Errorf("missing ) in %q", p.src)
 		}
 		p.pos++
 		p.depth--
@@ -167,17 +156,17 @@ func (p *ratParser) atom() (*big.Rat, error) {
 	}
 	lit := p.src[start:end]
 	if lit == "" {
-		return nil, fmt.Errorf("expected a number at %q in %q", p.src[start:], p.src)
+		return piRat{}, fmt.Errorf("expected a number at %q in %q", p.src[start:], p.src)
 	}
 	if err := checkValueSyntax(lit); err != nil {
-		return nil, fmt.Errorf("%q is not a decimal number", lit)
+		return piRat{}, fmt.Errorf("%q is not a decimal number", lit)
 	}
 	r, ok := new(big.Rat).SetString(lit)
 	if !ok {
-		return nil, fmt.Errorf("%q is not a decimal number", lit)
+		return piRat{}, fmt.Errorf("%q is not a decimal number", lit)
 	}
 	p.pos = start + len(lit)
-	return r, nil
+	return piRat{r: r}, nil
 }
 
 func countDigitsAndPoints(s string) int {

@@ -24,6 +24,22 @@ type Spec struct {
 	// Version identifies the sources (for example a hash of the files).
 	Version    string
 	Categories []CategorySpec
+	// Bridges relate the units of two categories of different kinds.
+	Bridges []BridgeSpec
+}
+
+// BridgeSpec declares that one unit of a category equals Factor units of
+// another category, a relation of two kinds of quantity that no dimension
+// shows: a revolution per second is one cycle per second (Hz) and 2π
+// radians per second (rad/s). Conversions between the two categories then
+// go through it.
+type BridgeSpec struct {
+	From, To string // unit symbols
+	Factor   string // exact: 1 From = Factor To
+	Exact    bool
+	Source   string
+	Note     string
+	Origin   Origin
 }
 
 // CategorySpec declares one category and its units.
@@ -38,7 +54,11 @@ type CategorySpec struct {
 	Base string
 	// Minimum, when set, is the smallest value (in the base unit) a quantity
 	// of this category may take, such as absolute zero.
-	Minimum   string
+	Minimum string
+	// Preferred marks this category as the one unit expressions of its
+	// dimension belong to, when several categories share the dimension
+	// (energy rather than torque).
+	Preferred bool
 	Units     []UnitSpec
 	Ambiguous []AmbiguousSpec
 	Origin    Origin

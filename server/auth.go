@@ -53,6 +53,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	}
 	rw.keyID = rec.ID
 	if s.cfg.Limiter == nil {
+		s.countUsage(rec.ID, now)
 		return nil
 	}
 	d := s.cfg.Limiter.Take(rec.ID)
@@ -64,7 +65,15 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 		h["Retry-After"] = []string{strconv.FormatInt(max(d.RetryAfterSeconds(), 1), 10)}
 		return newError(codeRateLimitExceeded, "rate limit of "+strconv.Itoa(d.Limit)+" requests reached for this key; retry after "+h["Retry-After"][0]+" s")
 	}
+	s.countUsage(rec.ID, now)
 	return nil
+}
+
+// countUsage tells the usage counter, if any, of a request by keyID.
+func (s *Server) countUsage(keyID string, now time.Time) {
+	if s.cfg.Usage != nil {
+		s.cfg.Usage.Count(keyID, now)
+	}
 }
 
 // bearerToken reads "Bearer <token>" (the scheme is case-insensitive) from

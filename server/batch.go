@@ -19,6 +19,7 @@ func (s *Server) batch(c *call) reply {
 		return errReply(e)
 	}
 	g := c.snap.graph
+	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
 	succeeded := 0
 	for i := range req.items {
@@ -39,6 +40,7 @@ func (s *Server) batch(c *call) reply {
 			var vbuf [64]byte
 			value, res, err := g.AppendConvert(vbuf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p})
 			if err == nil {
+				s.cfg.Metrics.conversion(res.Category.ID, "success")
 				succeeded++
 				b = append(b, `,"status":"success",`...)
 				b = appendSuccessMembers(b, it, value, &res)
@@ -50,6 +52,7 @@ func (s *Server) batch(c *call) reply {
 				s.logger.Error("internal error in batch item", "request_id", c.w.reqID, "index", i, "error", err)
 			}
 		}
+		s.cfg.Metrics.conversion("", ie.Code)
 		b = append(b, `,"status":"error","input":{`...)
 		sep := false
 		if it.hasValue {

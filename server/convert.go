@@ -39,8 +39,11 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 	var vbuf [64]byte
 	value, res, err := c.snap.graph.AppendConvert(vbuf[:0], engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision})
 	if err != nil {
-		return errReply(fromEngine(err))
+		e := fromEngine(err)
+		s.cfg.Metrics.conversion("", e.Code)
+		return errReply(e)
 	}
+	s.cfg.Metrics.conversion(res.Category.ID, "success")
 	b := append(c.w.buf[:0], `{"data":{`...)
 	b = appendSuccessMembers(b, conv, value, &res)
 	b = append(b, "}}\n"...)
@@ -60,9 +63,9 @@ func appendSuccessMembers(b []byte, conv *conversion, value []byte, res *engine.
 	b = append(b, `},"result":{"value":"`...)
 	b = append(b, value...)
 	b = append(b, `","unit":`...)
-	b = appendString(b, res.To.Symbol)
+	b = appendString(b, res.Unit)
 	b = append(b, `},"category":`...)
-	b = appendString(b, res.Category.ID)
+	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
 	return appendBool(b, res.Exact)
 }

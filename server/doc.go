@@ -16,6 +16,18 @@
 // map to statuses in one table (statusOf in errors.go); internal errors are
 // logged with the request id and never sent.
 //
+// # Pages
+//
+// The pages for people (package web: /, /catalog…, /docs, /static/…,
+// /web/units) are mounted beside the API (pages.go) and read the current
+// snapshot's graph on every request. Their conversions go to POST
+// /web/convert, which is POST /v1/convert's handler behind a different
+// gate: instead of a key, a same-origin check (http.CrossOriginProtection,
+// then Sec-Fetch-Site: same-origin or an Origin naming this host, else 403
+// CROSS_ORIGIN_REQUEST) and a per-address budget (Config.PageLimiter, 429
+// with Retry-After). The route is not in routeTable and not in
+// /openapi.json: it serves the pages, not programs.
+//
 // # Conversion requests
 //
 // Checks run in the order of the API contract: route and method,

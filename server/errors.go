@@ -27,23 +27,29 @@ const (
 // statusOf is the one table from error code to HTTP status. INVALID_ITEM
 // only ever appears inside a batch answer, which is 200 as a whole.
 var statusOf = map[string]int{
-	codeInvalidRequest:                   http.StatusBadRequest,
-	codeBatchLimitExceeded:               http.StatusBadRequest,
-	codePayloadTooLarge:                  http.StatusRequestEntityTooLarge,
-	codeUnsupportedMediaType:             http.StatusUnsupportedMediaType,
-	codeUnauthorized:                     http.StatusUnauthorized,
-	codeInvalidAPIKey:                    http.StatusUnauthorized,
-	codeRateLimitExceeded:                http.StatusTooManyRequests,
-	codeNotFound:                         http.StatusNotFound,
-	codeMethodNotAllowed:                 http.StatusMethodNotAllowed,
-	codeInternal:                         http.StatusInternalServerError,
-	string(engine.CodeInvalidValue):      http.StatusBadRequest,
-	string(engine.CodeUnknownUnit):       http.StatusBadRequest,
-	string(engine.CodeAmbiguousUnit):     http.StatusBadRequest,
-	string(engine.CodeIncompatibleUnits): http.StatusUnprocessableEntity,
-	string(engine.CodeValueOutOfRange):   http.StatusUnprocessableEntity,
-	codeInvalidItem:                      http.StatusBadRequest, // never sent as a status
+	codeInvalidRequest:                       http.StatusBadRequest,
+	codeBatchLimitExceeded:                   http.StatusBadRequest,
+	codePayloadTooLarge:                      http.StatusRequestEntityTooLarge,
+	codeUnsupportedMediaType:                 http.StatusUnsupportedMediaType,
+	codeUnauthorized:                         http.StatusUnauthorized,
+	codeInvalidAPIKey:                        http.StatusUnauthorized,
+	codeRateLimitExceeded:                    http.StatusTooManyRequests,
+	codeNotFound:                             http.StatusNotFound,
+	codeMethodNotAllowed:                     http.StatusMethodNotAllowed,
+	codeInternal:                             http.StatusInternalServerError,
+	string(engine.CodeInvalidValue):          http.StatusBadRequest,
+	string(engine.CodeUnknownUnit):           http.StatusBadRequest,
+	string(engine.CodeAmbiguousUnit):         http.StatusBadRequest,
+	string(engine.CodeInvalidUnitExpression): http.StatusBadRequest,
+	string(engine.CodeIncompatibleUnits):     http.StatusUnprocessableEntity,
+	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
+	codeInvalidItem:                          http.StatusBadRequest, // never sent as a status
+	codeCrossOrigin:                          http.StatusForbidden,  // page routes only
 }
+
+// apiOnly reports whether code belongs in the OpenAPI document: INVALID_ITEM
+// lives inside batch answers, CROSS_ORIGIN_REQUEST only on the page routes.
+func apiOnly(code string) bool { return code != codeInvalidItem && code != codeCrossOrigin }
 
 // apiError is an error with a code and a message that is safe to send.
 // cause, when set, is logged and never sent.
@@ -84,6 +90,12 @@ func fromEngine(err error) *apiError {
 			return internalError(err)
 		}
 		ae := &apiError{Code: string(e.Code), Message: e.Message, Suggestions: e.Suggestions, Candidates: e.Candidates}
+		if len(e.Details) > 0 {
+			ae.Details = make(map[string]any, len(e.Details))
+			for k, v := range e.Details {
+				ae.Details[k] = v
+			}
+		}
 		if e.Code == engine.CodeUnknownUnit && ae.Suggestions == nil {
 			ae.Suggestions = []string{}
 		}

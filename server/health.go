@@ -11,6 +11,25 @@ type healthBody struct {
 	Version string        `json:"version"`
 	Catalog healthCatalog `json:"catalog"`
 	Keys    *healthKeys   `json:"keys,omitempty"`
+	Limits  *healthLimits `json:"rate_limit,omitempty"`
+}
+
+// healthLimits says which limiter decides per-key limits: "redis" (shared
+// by all replicas) or "local" (this replica alone, while Redis is
+// unreachable).
+type healthLimits struct {
+	Backend string  `json:"backend"`
+	Shared  bool    `json:"shared"`
+	Since   *string `json:"since"`
+	Error   *string `json:"error"`
+}
+
+// LimitsStatus is the rate limiter's state as health shows it.
+type LimitsStatus struct {
+	Backend string // "redis", "local" or "memory"
+	Shared  bool   // one budget per key across replicas
+	Since   time.Time
+	Error   string
 }
 
 type healthCatalog struct {
@@ -75,6 +94,19 @@ func (s *Server) health(c *call) reply {
 			k.Error = &msg
 		}
 		b.Keys = k
+	}
+	if s.cfg.Limits != nil {
+		ls := s.cfg.Limits()
+		l := &healthLimits{Backend: ls.Backend, Shared: ls.Shared}
+		if !ls.Since.IsZero() {
+			t := rfc3339(ls.Since)
+			l.Since = &t
+		}
+		if ls.Error != "" {
+			msg := truncate(ls.Error, 300)
+			l.Error = &msg
+		}
+		b.Limits = l
 	}
 	body, err := json.Marshal(b)
 	if err != nil {

@@ -80,6 +80,7 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 		r = &r2
 	}
 	router.ServeHTTP(rw, r)
+	s.cfg.Metrics.request(rw.route, r.Method, rw.status, time.Since(start))
 
 	if s.logger.Enabled(r.Context(), slog.LevelInfo) {
 		route := rw.route
@@ -215,6 +216,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
+	// Draining: /readyz answers 503 from now on, so that a load balancer
+	// stops sending new requests while in-flight ones finish.
+	s.draining.Store(true)
 	sctx, cancel := context.WithTimeout(context.Background(), orDefault(s.cfg.ShutdownTimeout, defaultShutdownTimeout))
 	defer cancel()
 	err := srv.Shutdown(sctx)

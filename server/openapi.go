@@ -117,7 +117,7 @@ func ref(kind, name string) obj { return obj{"$ref": "#/components/" + kind + "/
 func errorCodesByStatus() map[int][]string {
 	m := map[int][]string{}
 	for code, st := range statusOf {
-		if code == codeInvalidItem {
+		if !apiOnly(code) {
 			continue
 		}
 		m[st] = append(m[st], code)
@@ -317,7 +317,9 @@ func (s *Server) components(g *engine.Graph) obj {
 	nullableString := obj{"type": []string{"string", "null"}}
 	allCodes := []string{}
 	for code := range statusOf {
-		allCodes = append(allCodes, code)
+		if apiOnly(code) || code == codeInvalidItem {
+			allCodes = append(allCodes, code)
+		}
 	}
 	sort.Strings(allCodes)
 	catIDs := categoryIDs(g)

@@ -51,7 +51,32 @@ func (s *Server) newHandler() http.Handler {
 	for _, rt := range s.routes {
 		r.Handler(rt.method, rt.path, s.wrap(rt))
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { s.serve(r, w, req) })
+	s.mountPages(r) // the pages for people and their keyless routes (pages.go)
+	var h http.Handler = r
+	if s.cfg.Account != nil {
+		h = s.mountAccount(r)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { s.serve(h, w, req) })
+}
+
+// accountPrefix is the path of the account page; everything under it is
+// served by Config.Account.
+const accountPrefix = "/account"
+
+// mountAccount sends /account and /account/… to Config.Account and every
+// other path to the API router.
+func (s *Server) mountAccount(api http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if p == accountPrefix || strings.HasPrefix(p, accountPrefix+"/") {
+			if rw, ok := w.(*respWriter); ok {
+				rw.route = accountPrefix
+			}
+			s.cfg.Account.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
 }
 
 // param returns the path parameter name, percent-decoded: a request whose

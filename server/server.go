@@ -31,6 +31,10 @@ type Config struct {
 	// conversion requests get 429 RATE_LIMIT_EXCEEDED before any key is
 	// looked at, until the bucket has a token again.
 	AuthFailLimiter ratelimit.Limiter
+	// PageLimiter limits the conversions of the web pages (POST
+	// /web/convert, no key) per client address. Nil: DefaultPageRate in
+	// memory.
+	PageLimiter ratelimit.Limiter
 	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
 	MaxBody int64
 	// Logger receives access logs and internal errors; nil discards them.
@@ -41,6 +45,25 @@ type Config struct {
 	Now func() time.Time
 	// KeyStatus, when set, adds the key store's status to /v1/health.
 	KeyStatus func() keys.Status
+	// Metrics, when set, records requests, conversions and reloads (see
+	// NewMetrics); the admin listener serves them.
+	Metrics *Metrics
+	// Ready, when set, must return nil for /readyz to answer 200 (the key
+	// store is loaded, say); a catalog must be applied as well.
+	Ready func() error
+	// Limits, when set, adds the rate limiter's state to /v1/health: which
+	// backend decides (redis or local) and why.
+	Limits func() LimitsStatus
+	// Usage, when set, is told of every authenticated request (after the
+	// rate limit let it through). It must not block: the account store's
+	// counter adds to an in-memory tally.
+	Usage interface {
+		Count(keyID string, at time.Time)
+	}
+	// Account, when set, serves GET and POST /account and everything under
+	// /account/ (the account page). Its requests get the request id and the
+	// access log like every other.
+	Account http.Handler
 
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s
@@ -60,6 +83,11 @@ type Server struct {
 	handler http.Handler
 	routes  []route
 	fails   *authFailures
+	// pageLimiter is Config.PageLimiter or its default.
+	pageLimiter ratelimit.Limiter
+	// ready is true once a catalog is applied; draining is set when a
+	// graceful shutdown begins. /readyz on the admin listener reads both.
+	ready, draining atomic.Bool
 
 	mu         sync.Mutex // guards lastReload
 	lastReload *reloadStatus
@@ -88,6 +116,10 @@ func New(cfg Config) *Server {
 	if cfg.AuthFailLimiter != nil {
 		s.fails = newAuthFailures(cfg.AuthFailLimiter)
 	}
+	s.pageLimiter = cfg.PageLimiter
+	if s.pageLimiter == nil {
+		s.pageLimiter = ratelimit.NewMemory(DefaultPageRate)
+	}
 	s.routes = s.routeTable()
 	s.handler = s.newHandler()
 	return s
@@ -101,13 +133,17 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // to the side and then publishes them at once; requests already running
 // finish on the snapshot they started with.
 func (s *Server) ApplyGraph(g *engine.Graph) {
-	s.snap.Store(s.newSnapshot(g, s.cfg.Now()))
+	now := s.cfg.Now()
+	s.snap.Store(s.newSnapshot(g, now))
+	s.cfg.Metrics.applied(now)
+	s.ready.Store(true)
 }
 
 // ReportReload records the outcome of a catalog reload attempt for
 // /v1/health. A failed reload leaves the current graph serving and the
 // status "ok".
 func (s *Server) ReportReload(at time.Time, err error) {
+	s.cfg.Metrics.reload(err == nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastReload = &reloadStatus{At: at, Err: err}

@@ -52,7 +52,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	fmt.Fprintln(stdout, r.Value, r.To.Symbol)
+	fmt.Fprintln(stdout, r.Value, r.Unit)
 	return 0
 }
 
@@ -74,7 +74,7 @@ func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, 
 			fmt.Fprintln(w, "error:", describe(err))
 			code = 1
 		} else {
-			fmt.Fprintln(w, r.Value, r.To.Symbol)
+			fmt.Fprintln(w, r.Value, r.Unit)
 		}
 		if interactive {
 			w.Flush()

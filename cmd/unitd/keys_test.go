@@ -2,15 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/store"
 )
 
 var keyPattern = regexp.MustCompile(`^uc_(live|test)_[A-Za-z0-9_-]{43}\n$`)
@@ -36,10 +41,42 @@ func createKey(t *testing.T, path, name string, extra ...string) string {
 	return strings.TrimSuffix(out, "\n")
 }
 
+// openTestStore opens the store that `--keys path` names.
+func openTestStore(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := storeFlags{keys: path}.open(context.Background(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// listKeys returns every key in the store that `--keys path` names,
+// oldest first.
+func listKeys(t *testing.T, path string) ([]account.Key, error) {
+	t.Helper()
+	db := openTestStore(t, path)
+	accts, err := db.Accounts(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	var all []account.Key
+	for _, a := range accts {
+		ks, err := db.Keys(context.Background(), a.ID)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ks...)
+	}
+	slices.SortStableFunc(all, func(a, b account.Key) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return all, nil
+}
+
 // authenticate checks key against the store the way the server does.
 func authenticate(t *testing.T, path, key, env string) error {
 	t.Helper()
-	recs, err := (&keys.Store{Path: path}).List()
+	recs, err := openTestStore(t, path).AuthRecords(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +119,6 @@ func TestKeysUsageErrors(t *testing.T) {
 	}{
 		{"no command", nil, "usage: unitd keys"},
 		{"unknown command", []string{"delete"}, `unknown command "delete"`},
-		{"create without keys", []string{"create", "--name", "x"}, "--keys FILE"},
 		{"create without name", []string{"create", "--keys", path}, "--name is required"},
 		{"create bad env", []string{"create", "--keys", path, "--name", "x", "--env", "prod"}, "test or live"},
 		{"create unknown flag", []string{"create", "--keys", path, "--name", "x", "--nope"}, "not defined: -nope"},
@@ -108,8 +144,10 @@ func TestKeysUsageErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Error("a usage error wrote the key file")
+	for _, p := range []string{path, strings.TrimSuffix(path, ".json") + ".db"} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("a usage error wrote %s", p)
+		}
 	}
 }
 
@@ -135,7 +173,7 @@ func TestKeysList(t *testing.T) {
 
 	key1 := createKey(t, path, "ci pipeline")
 	key2 := createKey(t, path, "billing", "--env", "live")
-	recs, err := (&keys.Store{Path: path}).List()
+	recs, err := listKeys(t, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +227,7 @@ func TestKeysList(t *testing.T) {
 func TestKeysRevoke(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "keys.json")
 	key := createKey(t, path, "ci")
-	recs, err := (&keys.Store{Path: path}).List()
+	recs, err := listKeys(t, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +260,7 @@ func TestKeysRotate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "keys.json")
 			oldKey := createKey(t, path, "billing", "--env", "live")
-			recs, err := (&keys.Store{Path: path}).List()
+			recs, err := listKeys(t, path)
 			if err != nil {
 				t.Fatal(err)
 			}

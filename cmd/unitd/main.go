@@ -1,6 +1,7 @@
 // Command unitd converts measurements between units: an HTTP service
-// (serve), a command-line converter (convert), a catalog checker for CI
-// (validate) and an API key manager (keys).
+// (serve) with its account page, a command-line converter (convert), a
+// catalog checker for CI (validate), and the operator's tools for the store
+// of accounts, users and API keys (accounts, users, keys).
 package main
 
 import (
@@ -21,7 +22,12 @@ commands:
   serve      run the HTTP API
   convert    convert a value: unitd convert 12.5 ft m
   validate   check a catalog directory: unitd validate catalog/data
+  diff       compare two catalogs (directories or git revisions): unitd diff main HEAD
+  fmt        lay catalog files out canonically: unitd fmt -l catalog/data
+  docs       print the Markdown reference of a catalog: unitd docs --out docs/units.md
   keys       manage API keys
+  accounts   manage accounts (API consumers)
+  users      manage the people who sign in on the account page
   version    print the version
 
 Run 'unitd <command> -h' for the flags of a command.
@@ -45,8 +51,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runConvert(args, stdin, stdout, stderr)
 	case "validate":
 		return runValidate(args, stdout, stderr)
+	case "diff":
+		return runDiff(args, stdout, stderr)
+	case "fmt":
+		return runFmt(args, stdout, stderr)
+	case "docs":
+		return runDocs(args, stdout, stderr)
 	case "keys":
 		return runKeys(args, stdout, stderr)
+	case "accounts":
+		return runAccounts(args, stdout, stderr)
+	case "users":
+		return runUsers(args, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "unitd", version)
 		return 0

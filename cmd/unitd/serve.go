@@ -15,11 +15,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/server"
+	"github.com/unitd/unitd/server/accountweb"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/server/ratelimit/redislimit"
+	"github.com/unitd/unitd/store"
 )
 
 // serveConfig is what `unitd serve` runs with, from flags and UNITD_*
@@ -27,13 +33,17 @@ import (
 type serveConfig struct {
 	Addr          string
 	Catalog       string // directory to watch; "" serves the embedded catalog
-	Keys          string
+	Store         string // --store: SQLite file or postgres:// URL
+	Keys          string // --keys: JSON key file to import, or the store
 	Env           string
 	RateLimit     ratelimit.Rate
 	AuthFailLimit ratelimit.Rate
+	PageLimit     ratelimit.Rate
 	MaxBody       int64
 	DevKey        bool
 	LogLevel      slog.Level
+	AdminAddr     string // "off": no admin listener
+	Redis         string // shared rate limits; "" limits in this process
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -57,6 +67,19 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd serve:", err)
 		return 1
 	}
+	if cfg.AdminAddr != "off" {
+		aln, err := net.Listen("tcp", cfg.AdminAddr)
+		if err != nil {
+			fmt.Fprintln(stderr, "unitd serve: admin listener:", err)
+			return 1
+		}
+		logger.Info("admin listening", "addr", "http://"+aln.Addr().String(), "paths", "/metrics /livez /readyz")
+		go func() {
+			if err := serveAdmin(ctx, aln, d.srv.AdminHandler(d.registry), logger); err != nil {
+				logger.Error("admin listener stopped", "err", err)
+			}
+		}()
+	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
@@ -77,13 +100,17 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envDefault("UNITD_ADDR", "127.0.0.1:8080"), "listen `address` (env UNITD_ADDR)")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` to serve and hot-reload; default: the embedded catalog (env UNITD_CATALOG)")
-	keyFile := fs.String("keys", envDefault("UNITD_KEYS", ""), "API key `file`, watched for changes (env UNITD_KEYS)")
+	storeLoc := fs.String("store", envDefault("UNITD_STORE", ""), "the store of accounts and keys: a SQLite `FILE` or a postgres://… URL; default unitd.db (env UNITD_STORE)")
+	keyFile := fs.String("keys", envDefault("UNITD_KEYS", ""), "a JSON key `FILE` (*.json) of earlier versions, imported into the store once; any other name is the store (env UNITD_KEYS)")
 	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
+	pageLimit := fs.String("page-rate-limit", envDefault("UNITD_PAGE_RATE_LIMIT", "60/m"), "conversions of the web pages per client address (no key): `N/s`, N/m or N/h (env UNITD_PAGE_RATE_LIMIT)")
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
-	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "create a fresh test key in --keys at start-up and print it (for make run; env UNITD_DEV_KEY=true)")
+	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "for make run: create the account \"dev\" and its user dev@localhost if missing, print a set-up link for them and a fresh test key (env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
+	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
+	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
 		fs.PrintDefaults()
@@ -95,7 +122,10 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if len(pos) > 0 {
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	cfg := serveConfig{Addr: *addr, Catalog: *dir, Keys: *keyFile, Env: *env, DevKey: *devKey}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL}
+	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
+		return cfg, err
+	}
 	if !keys.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
@@ -105,14 +135,14 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if cfg.AuthFailLimit, err = ratelimit.ParseRate(*authFail); err != nil {
 		return cfg, fmt.Errorf("--auth-fail-limit: %w", err)
 	}
+	if cfg.PageLimit, err = ratelimit.ParseRate(*pageLimit); err != nil {
+		return cfg, fmt.Errorf("--page-rate-limit: %w", err)
+	}
 	if cfg.MaxBody, err = parseSize(*maxBody); err != nil {
 		return cfg, fmt.Errorf("--max-body: %w", err)
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
-	}
-	if cfg.DevKey && cfg.Keys == "" {
-		return cfg, errors.New("--dev-key needs --keys FILE")
 	}
 	if cfg.DevKey && cfg.Env != keys.EnvTest {
 		return cfg, errors.New("--dev-key creates test keys; it needs --env test")
@@ -142,43 +172,78 @@ func parseSize(s string) (int64, error) {
 }
 
 // daemon is a running unitd serve: the HTTP server, the catalog it serves
-// (watched when it comes from a directory) and the key store.
+// (watched when it comes from a directory), the store, the keys served from
+// memory and the usage counter.
 type daemon struct {
 	cfg     serveConfig
 	logger  *slog.Logger
 	srv     *server.Server
 	catalog *catalog.Watcher // nil for the embedded catalog
-	keys    *keys.Watcher    // nil without --keys
+	db      *store.DB
+	keys    *account.KeySource
+	usage   *account.UsageCounter
+
+	registry *prometheus.Registry // what the admin listener serves
+	redis    *redislimit.Limiter  // nil without --redis
 }
 
-// newDaemon loads the catalog and the keys; a catalog that does not
-// compile at start-up is an error, since there is no last good one.
-func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (*daemon, error) {
-	d := &daemon{cfg: cfg, logger: logger}
-	var keySource interface{ Current() *keys.Set }
-	var keyStatus func() keys.Status
-	if cfg.Keys != "" {
-		if cfg.DevKey {
-			key, rec, err := (&keys.Store{Path: cfg.Keys}).RenewDevKey()
-			if err != nil {
-				return nil, fmt.Errorf("creating the dev key: %w", err)
-			}
-			printDevKey(stdout, cfg.Addr, key, rec)
-		}
-		kw, err := keys.NewWatcher(cfg.Keys, logger)
-		if err != nil {
-			return nil, err
-		}
-		d.keys, keySource, keyStatus = kw, kw, kw.Status
-	} else {
-		logger.Warn("no --keys file: every conversion request will be refused (discovery stays public)")
+// devAccount and devUser are what `make run` (--dev-key) signs in with.
+const (
+	devAccount = "dev"
+	devUser    = "dev@localhost"
+)
+
+// newDaemon opens the store (importing a JSON key file once), loads the
+// keys and the catalog; a catalog that does not compile at start-up is an
+// error, since there is no last good one.
+func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemon, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d = &daemon{cfg: cfg, logger: logger}
+	sf := storeFlags{store: cfg.Store, keys: cfg.Keys}
+	location, _ := sf.resolve()
+	if d.db, err = sf.open(ctx, logger); err != nil {
+		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			d.db.Close()
+		}
+	}()
+	logger.Info("store open", "store", describeStore(location), "engine", d.db.Engine())
+	if cfg.DevKey {
+		if err := d.setUpDev(ctx, stdout); err != nil {
+			return nil, fmt.Errorf("setting up the dev account: %w", err)
+		}
+	}
+	if d.keys, err = account.NewKeySource(ctx, d.db, logger); err != nil {
+		return nil, err
+	}
+	d.usage = account.NewUsageCounter(d.db, logger)
+	page, err := accountweb.New(accountweb.Config{
+		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush,
+	})
+	if err != nil {
+		return nil, err
+	}
+	limiter, redis, limits, err := newLimiter(cfg.RateLimit, cfg.Redis, logger)
+	if err != nil {
+		return nil, err
+	}
+	d.redis = redis
+	var metrics *server.Metrics
+	d.registry, metrics = newRegistry(d.keys.Status, redis)
 	d.srv = server.New(server.Config{
-		Keys:            keySource,
-		KeyStatus:       keyStatus,
+		Keys:            d.keys,
+		KeyStatus:       d.keys.Status,
+		Usage:           d.usage,
+		Account:         page,
 		Env:             cfg.Env,
-		Limiter:         ratelimit.NewMemory(cfg.RateLimit),
+		Limiter:         limiter,
+		Limits:          limits,
+		Metrics:         metrics,
 		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
+		PageLimiter:     pageLimiter(cfg.PageLimit),
 		MaxBody:         cfg.MaxBody,
 		Logger:          logger,
 		Version:         version,
@@ -199,6 +264,38 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (*daemon,
 	return d, nil
 }
 
+// pageLimiter limits the web pages' conversions per client address; a zero
+// rate leaves the server's default.
+func pageLimiter(r ratelimit.Rate) ratelimit.Limiter {
+	if r.N <= 0 {
+		return nil
+	}
+	return ratelimit.NewMemory(r)
+}
+
+// setUpDev makes sure the dev account and user exist, replaces the dev
+// test key (so restarts do not pile up keys) and prints both the key and a
+// one-time set-up link for the user.
+func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
+	acct, err := accountByName(ctx, d.db, devAccount, true)
+	if err != nil {
+		return err
+	}
+	if _, err := d.db.CreateUser(ctx, acct.ID, devUser); err != nil && !errors.Is(err, account.ErrConflict) {
+		return err
+	}
+	link, _, err := setupLink(ctx, d.db, "http://"+d.cfg.Addr, devUser)
+	if err != nil {
+		return err
+	}
+	key, k, err := d.db.RenewDevKey(ctx, acct.ID)
+	if err != nil {
+		return err
+	}
+	printDevKey(stdout, d.cfg.Addr, key, k.ID, link)
+	return nil
+}
+
 // applyCatalog publishes a freshly compiled graph, or records why the
 // reload failed while the last good graph keeps serving.
 func (d *daemon) applyCatalog(g *engine.Graph, errs []error) {
@@ -213,10 +310,10 @@ func (d *daemon) reload() {
 	if d.catalog != nil {
 		d.catalog.Reload()
 	}
-	if d.keys != nil {
-		if err := d.keys.Reload(); err != nil {
-			d.logger.Error("key file reload failed; the last good keys stay in use", "err", err)
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := d.keys.Refresh(ctx); err != nil {
+		d.logger.Error("key reload failed; the last good keys stay in use", "err", err)
 	}
 }
 
@@ -231,18 +328,24 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 			}
 		}()
 	}
-	if d.keys != nil {
-		go func() {
-			if err := d.keys.Run(ctx); err != nil {
-				d.logger.Error("key file watcher stopped", "err", err)
-			}
-		}()
+	go d.keys.Run(ctx)
+	if d.redis != nil {
+		defer d.redis.Close()
 	}
-	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env)
-	return d.srv.Serve(ctx, ln)
+	// The usage counter outlives the HTTP server: requests still running
+	// while it drains are counted, then the last counts are flushed.
+	usageCtx, stopUsage := context.WithCancel(context.Background())
+	usageDone := make(chan struct{})
+	go func() { d.usage.Run(usageCtx); close(usageDone) }()
+	defer d.db.Close()
+	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env, "account_page", "http://"+ln.Addr().String()+"/account")
+	err := d.srv.Serve(ctx, ln)
+	stopUsage()
+	<-usageDone
+	return err
 }
 
-func printDevKey(w io.Writer, addr string, key string, rec keys.Record) {
+func printDevKey(w io.Writer, addr, key, id, link string) {
 	fmt.Fprintf(w, `
 unitd test key (id %s), valid until the next start:
 
@@ -252,5 +355,10 @@ Try it:
 
   curl -s -H 'Authorization: Bearer %s' 'http://%s/v1/convert?value=12.5&from=ft&to=m'
 
-`, rec.ID, key, key, addr)
+Account page: sign in as %s after choosing a password with this one-time link
+(valid 72 hours; a new one is printed at every start):
+
+  %s
+
+`, id, key, key, addr, devUser, link)
 }

@@ -41,11 +41,16 @@ type testDaemon struct {
 	dir      string
 	length   []byte // the shipped length.yaml
 	client   *http.Client
+	d        *daemon
+	stop     func() // shuts the server down gracefully; idempotent
 }
 
 // startDaemon runs unitd serve on a copy of the shipped catalog in a temp
 // directory, with one test key.
-func startDaemon(t testing.TB) *testDaemon {
+func startDaemon(t testing.TB) *testDaemon { return startDaemonWith(t, nil) }
+
+// startDaemonWith is startDaemon with the serve configuration edited.
+func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	t.Helper()
 	dir := t.TempDir()
 	catDir := filepath.Join(dir, "catalog")
@@ -67,6 +72,9 @@ func startDaemon(t testing.TB) *testDaemon {
 		AuthFailLimit: ratelimit.Rate{N: 1_000_000, Per: time.Second},
 		MaxBody:       64 << 10,
 	}
+	if edit != nil {
+		edit(&cfg)
+	}
 	logger := slog.New(slog.DiscardHandler)
 	d, err := newDaemon(cfg, logger, io.Discard)
 	if err != nil {
@@ -79,13 +87,18 @@ func startDaemon(t testing.TB) *testDaemon {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.run(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return &testDaemon{url: "http://" + ln.Addr().String(), key: key, dir: catDir, length: length, client: &http.Client{Timeout: 10 * time.Second}}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return &testDaemon{url: "http://" + ln.Addr().String(), key: key, dir: catDir, length: length,
+		client: &http.Client{Timeout: 10 * time.Second}, d: d, stop: stop}
 }
 
 // setFactor rewrites length.yaml with the test unit at factor f.

@@ -12,16 +12,31 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/tools/catalogcheck"
 )
 
-// runValidate runs `unitd validate [DIR] [--format text|json|github]`: the
-// server's own loader over DIR, every problem printed, exit 1 on any.
+// runValidate runs `unitd validate [DIR] [--format text|json|github]
+// [--strict]`: the server's own loader over DIR, every problem printed,
+// exit 1 on any; then the lint rules of catalogcheck, printed as warnings,
+// or as problems with --strict.
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output `format`: text (file:line:col: message), json, or github (workflow annotations)")
+	strict := fs.Bool("strict", false, "treat lint warnings as errors (exit 1 on any)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd validate [DIR] [--format text|json|github]\n\nChecks a catalog directory (default catalog/data) with the loader unitd serve uses.")
+		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict]
+
+Checks a catalog directory (default catalog/data) with the loader unitd serve
+uses, then lints a catalog that loads: a factor a power of ten away from that
+of a similarly named unit (power-of-ten), a unit without examples
+(no-examples), examples that do not run a definition in its direction
+(example-direction), a source that cites no document (source-citation), an
+alias that is another unit's well-known symbol (well-known-symbol). Lint
+findings are warnings, errors with --strict.
+
+Exit status: 0 when the catalog loads (and, with --strict, has no warning),
+1 otherwise, 2 on bad arguments.`)
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -52,11 +67,21 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	for i, err := range errs {
 		problems[i] = problemOf(dir, err)
 	}
-	report := validateReport{OK: len(errs) == 0, Dir: dir, Problems: problems}
+	report := validateReport{OK: len(errs) == 0, Dir: dir, Problems: problems, Warnings: []problem{}}
 	if g != nil {
 		report.Categories = len(g.Categories())
 		report.Units = len(g.Units())
 		report.Version = g.Version()
+		spec, _ := catalog.LoadSpec(os.DirFS(dir))
+		for _, f := range catalogcheck.Check(spec, g) {
+			p := lintProblem(dir, f, *strict)
+			if *strict {
+				report.Problems = append(report.Problems, p)
+				report.OK = false
+			} else {
+				report.Warnings = append(report.Warnings, p)
+			}
+		}
 	}
 	switch *format {
 	case "json":
@@ -64,12 +89,18 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		enc.Encode(report)
 	case "github":
-		for _, p := range problems {
+		for _, p := range report.Problems {
 			fmt.Fprintf(stdout, "::error file=%s,line=%d,col=%d::%s\n", p.Path, p.Line, p.Column, githubEscape(p.Message))
+		}
+		for _, p := range report.Warnings {
+			fmt.Fprintf(stdout, "::warning file=%s,line=%d,col=%d::%s\n", p.Path, p.Line, p.Column, githubEscape(p.Message))
 		}
 		report.summary(stdout)
 	default:
-		for _, p := range problems {
+		for _, p := range report.Problems {
+			fmt.Fprintln(stdout, p.Text)
+		}
+		for _, p := range report.Warnings {
 			fmt.Fprintln(stdout, p.Text)
 		}
 		report.summary(stdout)
@@ -87,11 +118,18 @@ type validateReport struct {
 	Categories int       `json:"categories"`
 	Units      int       `json:"units"`
 	Problems   []problem `json:"problems"`
+	// Warnings are lint findings, which do not fail validation unless
+	// --strict makes them problems.
+	Warnings []problem `json:"warnings"`
 }
 
 func (r validateReport) summary(w io.Writer) {
 	if r.OK {
-		fmt.Fprintf(w, "SUCCESS: %s: %d categories, %d units\n", r.Dir, r.Categories, r.Units)
+		fmt.Fprintf(w, "SUCCESS: %s: %d categories, %d units", r.Dir, r.Categories, r.Units)
+		if n := len(r.Warnings); n > 0 {
+			fmt.Fprintf(w, ", %d warning(s) (--strict makes them errors)", n)
+		}
+		fmt.Fprintln(w)
 		return
 	}
 	fmt.Fprintf(w, "FAILED: %s: %d problem(s)\n", r.Dir, len(r.Problems))
@@ -105,6 +143,8 @@ type problem struct {
 	Column  int    `json:"column,omitempty"`
 	Message string `json:"message"`
 	Text    string `json:"text"`
+	// Rule names the lint rule of a lint finding.
+	Rule string `json:"rule,omitempty"`
 }
 
 func problemOf(dir string, err error) problem {
@@ -114,6 +154,22 @@ func problemOf(dir string, err error) problem {
 		p.File, p.Line, p.Column = se.Origin.File, se.Origin.Line, se.Origin.Column
 		p.Message = strings.TrimPrefix(se.Error(), se.Origin.String()+": ")
 	}
+	if p.File != "" {
+		p.Path = filepath.Join(dir, p.File)
+	}
+	return p
+}
+
+// lintProblem is a lint finding as a problem naming its rule; unless
+// strict, its text says it is a warning.
+func lintProblem(dir string, f catalogcheck.Finding, strict bool) problem {
+	msg := fmt.Sprintf("%s [%s]", f.Message, f.Rule)
+	label := "warning: "
+	if strict {
+		label = ""
+	}
+	p := problem{File: f.Origin.File, Line: f.Origin.Line, Column: f.Origin.Column, Message: msg, Rule: string(f.Rule),
+		Text: fmt.Sprintf("%s: %s%s", f.Origin, label, msg)}
 	if p.File != "" {
 		p.Path = filepath.Join(dir, p.File)
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -107,3 +108,14 @@ func checkName(name string) error {
 	}
 	return nil
 }
+
+// NewRecord generates a key for env and the record that describes it, for
+// stores other than [Store] (the account database, say). The id is random
+// (80 bits); such a store refuses the rare duplicate with its own
+// uniqueness check.
+func NewRecord(name, env string, now time.Time) (key string, rec Record, err error) {
+	return newRecord(nil, name, env, now.UTC())
+}
+
+// CheckName reports why name cannot name a key, or nil.
+func CheckName(name string) error { return checkName(name) }

@@ -354,3 +354,7 @@ func writeFile(path string, recs []Record) (err error) {
 	}
 	return nil
 }
+
+// ReadFile reads and checks the key file at path, for importing it into
+// another store. A missing file holds no keys.
+func ReadFile(path string) ([]Record, error) { return readFile(path) }

@@ -12,12 +12,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
+	"github.com/unitd/unitd/internal/filewatch"
 )
 
-// pollInterval is how often the Watcher stats the file, in case fsnotify
-// misses a change or cannot watch the directory.
-const pollInterval = 250 * time.Millisecond
+// Timings of a Watcher: the stat poll is cheap, so it runs often, in case
+// fsnotify misses a change or cannot watch the directory.
+const (
+	pollInterval = 250 * time.Millisecond
+	debounce     = 20 * time.Millisecond
+)
 
 // Status describes the Watcher's last loads, for health reporting.
 type Status struct {
@@ -32,21 +35,12 @@ type Status struct {
 type Watcher struct {
 	path   string
 	logger *slog.Logger
-	poll   time.Duration
+	fw     *filewatch.Watcher
 	set    atomic.Pointer[Set]
 
 	mu     sync.Mutex // serialises loads and guards the fields below
-	stamp  stamp      // file identity seen by the last load attempt
 	status Status
-}
-
-// stamp identifies a version of the file cheaply. The store replaces the
-// file by rename, so every change gives a new inode.
-type stamp struct {
-	exists bool
-	mtime  int64 // Unix nanoseconds
-	size   int64
-	inode  uint64
+	loaded func(Status) // test hook: told of every load attempt
 }
 
 // NewWatcher loads the key file at path and returns a Watcher serving it.
@@ -57,8 +51,18 @@ func NewWatcher(path string, logger *slog.Logger) (*Watcher, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	w := &Watcher{path: path, logger: logger, poll: pollInterval}
-	if err := w.load(true); err != nil {
+	w := &Watcher{path: path, logger: logger}
+	w.fw = &filewatch.Watcher{
+		Dir:      filepath.Dir(path),
+		Match:    func(base string) bool { return base == filepath.Base(path) },
+		Stamp:    func() (string, error) { return statStamp(path) },
+		Load:     func(string) { w.load() },
+		Logger:   logger.With("key_file", path),
+		Debounce: debounce,
+		Poll:     pollInterval,
+	}
+	w.fw.LoadNow("initial load")
+	if err := w.Status().Err; err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -76,93 +80,46 @@ func (w *Watcher) Status() Status {
 
 // Reload rereads the file now (for SIGHUP, say). On failure the current Set
 // stays in place and the error is returned and recorded in Status.
-func (w *Watcher) Reload() error { return w.load(true) }
+func (w *Watcher) Reload() error { return w.load() }
 
 // Run follows changes to the file until ctx is cancelled, then returns nil.
-// It watches the parent directory with fsnotify, since the store replaces
-// the file by rename, and also polls the file's mtime, size and inode.
-func (w *Watcher) Run(ctx context.Context) error {
-	var events <-chan fsnotify.Event
-	var errs <-chan error
-	if fsw, err := fsnotify.NewWatcher(); err != nil {
-		w.logger.Warn("key file: cannot start fsnotify, polling only", "error", err)
-	} else {
-		defer fsw.Close()
-		if err := fsw.Add(filepath.Dir(w.path)); err != nil {
-			w.logger.Warn("key file: cannot watch directory, polling only", "path", w.path, "error", err)
-		} else {
-			events, errs = fsw.Events, fsw.Errors
-		}
-	}
-	ticker := time.NewTicker(w.poll)
-	defer ticker.Stop()
-	base := filepath.Base(w.path)
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-ticker.C:
-			w.load(false)
-		case ev, ok := <-events:
-			if !ok {
-				events = nil
-				continue
-			}
-			if filepath.Base(ev.Name) == base && !ev.Has(fsnotify.Chmod) {
-				w.load(true)
-			}
-		case err, ok := <-errs:
-			if !ok {
-				errs = nil
-				continue
-			}
-			w.logger.Warn("key file: fsnotify error", "path", w.path, "error", err)
-		}
-	}
-}
+// It watches the parent directory, since the store replaces the file by
+// rename, and also polls the file's mtime, size and inode.
+func (w *Watcher) Run(ctx context.Context) error { return w.fw.Run(ctx) }
 
-// load reads the file and publishes a new Set if it parses. Unless force is
-// set, it does nothing when the file looks unchanged since the last attempt.
-func (w *Watcher) load(force bool) error {
+// load reads the file and publishes a new Set if it parses.
+func (w *Watcher) load() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-
-	// Stat before reading: if the file changes in between, the next poll
-	// sees a new stamp and loads again.
-	st, statErr := statFile(w.path)
-	if !force && statErr == nil && st == w.stamp {
-		return nil
-	}
-	w.stamp = st
 	now := time.Now()
 	w.status.CheckedAt = now
-
-	err := statErr
-	var recs []Record
-	if err == nil {
-		recs, err = readFile(w.path)
-	}
+	recs, err := readFile(w.path)
 	if err != nil {
 		if w.status.Err == nil || w.status.Err.Error() != err.Error() {
 			w.logger.Error("key file: keeping previous keys", "path", w.path, "error", err)
 		}
 		w.status.Err = err
-		return err
+	} else {
+		set := NewSet(recs)
+		w.set.Store(set)
+		w.logger.Info("key file loaded", "path", w.path, "keys", set.Len())
+		w.status = Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
 	}
-	set := NewSet(recs)
-	w.set.Store(set)
-	w.logger.Info("key file loaded", "path", w.path, "keys", set.Len(), "exists", st.exists)
-	w.status = Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
-	return nil
+	if w.loaded != nil {
+		w.loaded(w.status)
+	}
+	return err
 }
 
-func statFile(path string) (stamp, error) {
+// statStamp identifies a version of the file cheaply. The store replaces
+// the file by rename, so every change gives a new inode.
+func statStamp(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return stamp{}, nil
+		return "missing", nil
 	}
 	if err != nil {
-		return stamp{}, fmt.Errorf("stat key file: %w", err)
+		return "", fmt.Errorf("stat key file: %w", err)
 	}
-	return stamp{exists: true, mtime: fi.ModTime().UnixNano(), size: fi.Size(), inode: inode(fi)}, nil
+	return fmt.Sprintf("%d %d %d %v", fi.ModTime().UnixNano(), fi.Size(), inode(fi), fi.Mode()), nil
 }

@@ -13,16 +13,18 @@ import (
 	"time"
 )
 
-// eventually polls cond until it holds or the one-second budget for
-// propagating a change to a running server is spent.
-func eventually(t *testing.T, what string, cond func() bool) {
+// waitFor waits until a load attempt leaves the watcher in a state where
+// cond holds. The bound is not a timing assumption: it only turns a lost
+// change into a failure instead of a hung test.
+func waitFor(t *testing.T, loads <-chan Status, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Second)
+	timeout := time.After(30 * time.Second)
 	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not seen within 1s", what)
+		select {
+		case <-loads:
+		case <-timeout:
+			t.Fatalf("%s: never loaded", what)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -44,15 +46,26 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-// startWatcher runs a Watcher on path until the test ends.
-func startWatcher(t *testing.T, path string, poll time.Duration) (*Watcher, *syncBuffer) {
+// startWatcher runs a Watcher on path until the test ends, with one of its
+// two triggers switched off: fsnotify (its debounce never ends) or the
+// stat poll. It returns the statuses of the watcher's load attempts.
+func startWatcher(t *testing.T, path string, trigger string) (*Watcher, *syncBuffer, <-chan Status) {
 	t.Helper()
 	var logs syncBuffer
 	w, err := NewWatcher(path, slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.poll = poll
+	switch trigger {
+	case "fsnotify":
+		w.fw.Poll = -1
+	case "poll":
+		w.fw.Debounce, w.fw.Poll = time.Hour, time.Millisecond
+	default:
+		t.Fatalf("unknown trigger %q", trigger)
+	}
+	loads := make(chan Status, 1000)
+	w.loaded = func(st Status) { loads <- st }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- w.Run(ctx) }()
@@ -62,21 +75,15 @@ func startWatcher(t *testing.T, path string, poll time.Duration) (*Watcher, *syn
 			t.Errorf("Run: %v", err)
 		}
 	})
-	return w, &logs
+	return w, &logs, loads
 }
 
 func TestWatcher(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		poll time.Duration
-	}{
-		{"fsnotify", time.Hour}, // the poll never fires: fsnotify alone
-		{"poll", pollInterval},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, trigger := range []string{"fsnotify", "poll"} {
+		t.Run(trigger, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "keys.json")
 			store := &Store{Path: path}
-			w, logs := startWatcher(t, path, tt.poll)
+			w, logs, loads := startWatcher(t, path, trigger)
 			if n := w.Current().Len(); n != 0 {
 				t.Fatalf("missing file gives %d keys, want 0", n)
 			}
@@ -92,12 +99,12 @@ func TestWatcher(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "created key", func() bool { return auth(key) == nil })
+			waitFor(t, loads, "created key", func() bool { return auth(key) == nil })
 
 			if err := store.Revoke(rec.ID); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "revocation", func() bool { return errors.Is(auth(key), ErrUnknown) })
+			waitFor(t, loads, "revocation", func() bool { return errors.Is(auth(key), ErrUnknown) })
 
 			// Expiry: rotate with a grace period; the old key carries its
 			// expiry into the running set.
@@ -108,7 +115,7 @@ func TestWatcher(t *testing.T) {
 			if _, _, err := store.Rotate(rec2.ID, time.Hour); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "rotation", func() bool { return w.Current().Len() == 3 })
+			waitFor(t, loads, "rotation", func() bool { return w.Current().Len() == 3 })
 			if err := auth(key2); err != nil {
 				t.Errorf("old key during grace: %v", err)
 			}
@@ -120,7 +127,7 @@ func TestWatcher(t *testing.T) {
 			if err := os.WriteFile(path, []byte(`{"version":1,"keys":[`), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "load error", func() bool { return w.Status().Err != nil })
+			waitFor(t, loads, "load error", func() bool { return w.Status().Err != nil })
 			if err := auth(key2); err != nil {
 				t.Errorf("after a bad write the last good set should still serve: %v", err)
 			}
@@ -136,7 +143,7 @@ func TestWatcher(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "repair", func() bool { return auth(key3) == nil })
+			waitFor(t, loads, "repair", func() bool { return auth(key3) == nil })
 			if st := w.Status(); st.Err != nil || st.Keys != 1 {
 				t.Errorf("status after repair: %+v", st)
 			}
@@ -190,5 +197,35 @@ func TestWatcherReload(t *testing.T) {
 	}
 	if w.Current().Len() != 1 || w.Status().Err == nil {
 		t.Errorf("bad reload: %d keys, status %+v; want last good set and an error", w.Current().Len(), w.Status())
+	}
+}
+
+// TestWatcherSeesEditBeforeRun revokes a key between the initial load and
+// Run, with the poll off: no event can report that edit, so only the check
+// made once the watch is in place can.
+func TestWatcherSeesEditBeforeRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	store := &Store{Path: path}
+	key, rec, err := store.Create("ci", EnvTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWatcher(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.fw.Poll = -1
+	loads := make(chan Status, 10)
+	w.loaded = func(st Status) { loads <- st }
+	if err := store.Revoke(rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- w.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	<-w.fw.Ready()
+	if _, err := w.Current().Authenticate(key, EnvTest, time.Now()); !errors.Is(err, ErrUnknown) {
+		t.Fatalf("key revoked before Run still accepted once the watch is ready: %v", err)
 	}
 }

@@ -1,0 +1,230 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/unitd/unitd/server/keys"
+)
+
+// testParams keep tests fast; the format and the checks are the same.
+var testParams = Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+
+func TestPasswordHash(t *testing.T) {
+	h, err := HashPassword("correct horse battery", testParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=64,t=1,p=1$") {
+		t.Errorf("hash %q does not carry its parameters", h)
+	}
+	h2, _ := HashPassword("correct horse battery", testParams)
+	if h == h2 {
+		t.Error("two hashes of one password are equal: no salt")
+	}
+	p, err := ParamsOf(h)
+	if err != nil || p != testParams {
+		t.Errorf("ParamsOf = %+v, %v; want %+v", p, err, testParams)
+	}
+	for _, tt := range []struct {
+		pw   string
+		want bool
+	}{{"correct horse battery", true}, {"correct horse batterz", false}, {"", false}} {
+		ok, err := VerifyPassword(h, tt.pw)
+		if err != nil || ok != tt.want {
+			t.Errorf("VerifyPassword(%q) = %v, %v; want %v", tt.pw, ok, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "plain", "$argon2i$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+		"$argon2id$v=19$m=0,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA", "$argon2id$v=19$m=64,t=1,p=1$!!$aGFzaGhhc2hoYXNoaGFzaA"} {
+		if _, err := VerifyPassword(bad, "x"); err == nil {
+			t.Errorf("VerifyPassword accepted hash %q", bad)
+		}
+	}
+	if DefaultParams.Memory < 19*1024 || DefaultParams.Time < 2 {
+		t.Errorf("DefaultParams %+v are below OWASP's Argon2id minimum (19 MiB, t=2)", DefaultParams)
+	}
+}
+
+func TestCheckPassword(t *testing.T) {
+	for _, tt := range []struct {
+		pw string
+		ok bool
+	}{{"short", false}, {"twelve chars", true}, {strings.Repeat("x", 257), false}, {"\xff\xfe invalid utf8", false}} {
+		if err := CheckPassword(tt.pw); (err == nil) != tt.ok {
+			t.Errorf("CheckPassword(%q) = %v", tt.pw, err)
+		}
+	}
+}
+
+func TestNormalizeEmail(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Ada@Example.COM", "ada@example.com"}, {" ada@example.com ", "ada@example.com"},
+		{"Ada <ada@example.com>", ""}, {"no-at-sign", ""}, {"", ""},
+	} {
+		got, err := NormalizeEmail(tt.in)
+		if got != tt.want || (err == nil) != (tt.want != "") {
+			t.Errorf("NormalizeEmail(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// fakeKeys is a KeyLoader whose content tests change.
+type fakeKeys struct {
+	mu      sync.Mutex
+	version int64
+	recs    []keys.Record
+	err     error
+}
+
+func (f *fakeKeys) KeyVersion(context.Context) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.version, f.err
+}
+
+func (f *fakeKeys) AuthRecords(context.Context) ([]keys.Record, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]keys.Record(nil), f.recs...), f.err
+}
+
+func (f *fakeKeys) add(rec keys.Record) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.recs = append(f.recs, rec)
+	f.version++
+}
+
+func TestKeySourceFollowsTheStore(t *testing.T) {
+	store := &fakeKeys{}
+	src, err := NewKeySource(context.Background(), store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := make(chan time.Time) // unbuffered: a send returns once the loop took it
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { src.run(ctx, tick); close(done) }()
+	defer func() { cancel(); <-done }()
+	// The second of two sends is taken only after the first refresh is over.
+	refresh := func() { tick <- time.Now(); tick <- time.Now() }
+
+	key, rec, err := keys.NewRecord("ci", keys.EnvTest, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := src.Current().Authenticate(key, keys.EnvTest, time.Now()); err == nil {
+		t.Fatal("key accepted before it exists")
+	}
+	store.add(rec)
+	refresh()
+	if _, err := src.Current().Authenticate(key, keys.EnvTest, time.Now()); err != nil {
+		t.Fatalf("key created in the store is refused after a refresh: %v", err)
+	}
+
+	// A store that fails leaves the last good keys in place.
+	store.mu.Lock()
+	store.err = errors.New("connection refused")
+	store.mu.Unlock()
+	refresh()
+	if _, err := src.Current().Authenticate(key, keys.EnvTest, time.Now()); err != nil {
+		t.Errorf("store failure dropped the keys: %v", err)
+	}
+	if st := src.Status(); st.Err == nil || st.Keys != 1 {
+		t.Errorf("Status = %+v, want the error and 1 key", st)
+	}
+
+	// An unchanged version does not reload.
+	store.mu.Lock()
+	store.err = nil
+	store.recs = nil // changed without a version bump: must not be seen
+	store.mu.Unlock()
+	refresh()
+	if src.Current().Len() != 1 {
+		t.Errorf("reloaded although the version did not change")
+	}
+	if st := src.Status(); st.Err != nil {
+		t.Errorf("Status after recovery = %+v", st)
+	}
+}
+
+func TestNewKeySourceFailsWithoutKeys(t *testing.T) {
+	if _, err := NewKeySource(context.Background(), &fakeKeys{err: errors.New("down")}, nil); err == nil {
+		t.Error("NewKeySource succeeded with an unreadable store")
+	}
+}
+
+// fakeUsage is a UsageWriter that records what it is given.
+type fakeUsage struct {
+	mu     sync.Mutex
+	counts map[string]int64
+	last   map[string]time.Time
+	fail   bool
+}
+
+func (f *fakeUsage) AddUsage(_ context.Context, cs []UsageCount) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fail {
+		return errors.New("disk full")
+	}
+	for _, c := range cs {
+		f.counts[c.KeyID+" "+c.Minute.Format("15:04")] += c.Count
+		if c.Last.After(f.last[c.KeyID]) {
+			f.last[c.KeyID] = c.Last
+		}
+	}
+	return nil
+}
+
+func TestUsageCounter(t *testing.T) {
+	w := &fakeUsage{counts: map[string]int64{}, last: map[string]time.Time{}}
+	u := NewUsageCounter(w, nil)
+	t0 := time.Date(2026, 3, 1, 12, 0, 10, 0, time.UTC)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 1000 {
+				u.Count("key_a", t0.Add(time.Duration(g*1000+i)*time.Millisecond))
+			}
+		}()
+	}
+	wg.Wait()
+	u.Count("key_b", t0.Add(time.Minute))
+
+	w.fail = true
+	if err := u.Flush(context.Background()); err == nil {
+		t.Fatal("Flush hid a write error")
+	}
+	w.fail = false
+	u.Count("key_a", t0)
+	if err := u.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{"key_a 12:00": 8001, "key_b 12:01": 1}
+	for k, n := range want {
+		if w.counts[k] != n {
+			t.Errorf("count %s = %d, want %d (all: %v)", k, w.counts[k], n, w.counts)
+		}
+	}
+	if len(w.counts) != len(want) {
+		t.Errorf("counts = %v, want %v", w.counts, want)
+	}
+	if got := w.last["key_a"]; !got.Equal(t0.Add(7999 * time.Millisecond)) {
+		t.Errorf("last use of key_a = %v", got)
+	}
+	// Nothing is written twice.
+	if err := u.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w.counts["key_a 12:00"] != 8001 {
+		t.Errorf("a second flush wrote again: %v", w.counts)
+	}
+}

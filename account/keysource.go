@@ -1,0 +1,118 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/unitd/unitd/server/keys"
+)
+
+// PollInterval is how often a KeySource asks the store whether keys changed.
+// Four polls a second keep every replica within the promised second of a
+// change, at the cost of one one-row query each.
+const PollInterval = 250 * time.Millisecond
+
+// KeyLoader is the part of a Store that a KeySource reads.
+type KeyLoader interface {
+	KeyVersion(ctx context.Context) (int64, error)
+	AuthRecords(ctx context.Context) ([]keys.Record, error)
+}
+
+// KeySource serves the current keys from memory, for the server's
+// authentication, and reloads them from the store when the store's key
+// version changes. A request never waits on the store: it reads the last
+// loaded Set. If the store cannot be read, the last good Set stays in use
+// and the error shows in Status.
+type KeySource struct {
+	store  KeyLoader
+	logger *slog.Logger
+	set    atomic.Pointer[keys.Set]
+
+	mu      sync.Mutex // serialises refreshes and guards the fields below
+	version int64
+	loaded  bool
+	status  keys.Status
+}
+
+// NewKeySource loads the keys of store. It fails if they cannot be loaded,
+// since there is no earlier good set to fall back on. A nil logger discards
+// messages. Call Run to follow changes.
+func NewKeySource(ctx context.Context, store KeyLoader, logger *slog.Logger) (*KeySource, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	k := &KeySource{store: store, logger: logger}
+	if err := k.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// Current returns the current Set. It never returns nil.
+func (k *KeySource) Current() *keys.Set { return k.set.Load() }
+
+// Status reports the last refresh, for /v1/health.
+func (k *KeySource) Status() keys.Status {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.status
+}
+
+// Refresh reloads the keys if the store's key version changed since the
+// last load. The version is read before the keys, so a change that lands
+// in between is picked up by the next Refresh.
+func (k *KeySource) Refresh(ctx context.Context) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	now := time.Now()
+	k.status.CheckedAt = now
+	v, err := k.store.KeyVersion(ctx)
+	if err == nil && k.loaded && v == k.version {
+		k.status.Err = nil
+		return nil
+	}
+	var recs []keys.Record
+	if err == nil {
+		recs, err = k.store.AuthRecords(ctx)
+	}
+	if err != nil {
+		err = fmt.Errorf("load keys from the store: %w", err)
+		if k.status.Err == nil || k.status.Err.Error() != err.Error() {
+			k.logger.Error("keeping the previous keys", "error", err)
+		}
+		k.status.Err = err
+		return err
+	}
+	set := keys.NewSet(recs)
+	k.set.Store(set)
+	k.version, k.loaded = v, true
+	k.status = keys.Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
+	k.logger.Debug("keys loaded from the store", "keys", set.Len(), "version", v)
+	return nil
+}
+
+// Run refreshes every PollInterval until ctx is done.
+func (k *KeySource) Run(ctx context.Context) {
+	t := time.NewTicker(PollInterval)
+	defer t.Stop()
+	k.run(ctx, t.C)
+}
+
+// run refreshes on every tick. A tick arrives only when the previous
+// refresh is finished, which tests use to know when one is done.
+func (k *KeySource) run(ctx context.Context, tick <-chan time.Time) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+			rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			k.Refresh(rctx)
+			cancel()
+		}
+	}
+}

@@ -1,0 +1,332 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/unitd/unitd/account"
+)
+
+const accountsUsage = `usage: unitd accounts <command> [flags]
+
+Manage accounts: the API consumers (teams, companies) that own keys and
+whose users sign in on the account page.
+
+commands:
+  create NAME      add an account
+  list [--format text|json]
+                   list accounts
+
+Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
+`
+
+var accountsSynopsis = map[string]string{
+	"create": "create [--store FILE|URL] NAME",
+	"list":   "list [--store FILE|URL] [--format text|json]",
+}
+
+func runAccounts(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, accountsUsage)
+		return 2
+	}
+	cmd, args := args[0], args[1:]
+	var run func(*cliCmd) error
+	switch cmd {
+	case "create":
+		run = accountsCreate
+	case "list":
+		run = accountsList
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, accountsUsage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "unitd accounts: unknown command %q\n\n%s", cmd, accountsUsage)
+		return 2
+	}
+	c := newCLICmd("accounts", cmd, accountsSynopsis[cmd], args, stdout, stderr)
+	return c.finish(run(c))
+}
+
+func accountsCreate(c *cliCmd) error {
+	pos, err := c.parse(1, "account NAME")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := cliContext()
+	defer cancel()
+	db, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := db.CreateAccount(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stdout, a.ID)
+	fmt.Fprintf(c.stderr, "Created account %q (%s) in %s.\nNext: unitd users create %s--account %q EMAIL\n", a.Name, a.ID, c.where(), c.storeArgs(), a.Name)
+	return nil
+}
+
+func accountsList(c *cliCmd) error {
+	format := c.flags.String("format", "text", "output `format`: text or json")
+	if _, err := c.parse(0, ""); err != nil {
+		return err
+	}
+	if *format != "text" && *format != "json" {
+		return usagef("--format must be text or json, not %q", *format)
+	}
+	ctx, cancel := cliContext()
+	defer cancel()
+	db, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	accts, err := db.Accounts(ctx)
+	if err != nil {
+		return err
+	}
+	type item struct {
+		ID        string    `json:"id"`
+		Name      string    `json:"name"`
+		CreatedAt time.Time `json:"created_at"`
+		Users     int       `json:"users"`
+		Keys      int       `json:"keys"`
+	}
+	items := []item{}
+	for _, a := range accts {
+		us, err := db.Users(ctx, a.ID)
+		if err != nil {
+			return err
+		}
+		ks, err := db.Keys(ctx, a.ID)
+		if err != nil {
+			return err
+		}
+		items = append(items, item{a.ID, a.Name, a.CreatedAt, len(us), len(ks)})
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(items)
+	}
+	if len(items) == 0 {
+		fmt.Fprintf(c.stderr, "No accounts in %s.\n", c.where())
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tCREATED\tUSERS\tKEYS")
+	for _, it := range items {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", it.ID, it.Name, formatTime(&it.CreatedAt), it.Users, it.Keys)
+	}
+	return tw.Flush()
+}
+
+const usersUsage = `usage: unitd users <command> [flags]
+
+Manage the people who sign in on the account page. A new user chooses a
+password through a one-time link (valid 72 hours) that create prints once.
+
+commands:
+  create --account NAME EMAIL [--url BASE]
+                   add a user and print their set-up link
+  link EMAIL [--url BASE]
+                   print a new set-up link (to reset a password); earlier
+                   links stop working
+  list [--account NAME] [--format text|json]
+                   list users
+  disable EMAIL    stop a user from signing in and end their sessions
+
+Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
+--url is the address the account page is reached at (default
+$UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
+`
+
+var usersSynopsis = map[string]string{
+	"create":  "create [--store FILE|URL] --account NAME [--url BASE] EMAIL",
+	"link":    "link [--store FILE|URL] [--url BASE] EMAIL",
+	"list":    "list [--store FILE|URL] [--account NAME] [--format text|json]",
+	"disable": "disable [--store FILE|URL] EMAIL",
+}
+
+func runUsers(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usersUsage)
+		return 2
+	}
+	cmd, args := args[0], args[1:]
+	var run func(*cliCmd) error
+	switch cmd {
+	case "create":
+		run = usersCreate
+	case "link":
+		run = usersLink
+	case "list":
+		run = usersList
+	case "disable":
+		run = usersDisable
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usersUsage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "unitd users: unknown command %q\n\n%s", cmd, usersUsage)
+		return 2
+	}
+	c := newCLICmd("users", cmd, usersSynopsis[cmd], args, stdout, stderr)
+	return c.finish(run(c))
+}
+
+func baseURLFlag(c *cliCmd) *string {
+	return c.flags.String("url", envDefault("UNITD_PUBLIC_URL", "http://127.0.0.1:8080"), "`BASE` address of the account page, for the link (env UNITD_PUBLIC_URL)")
+}
+
+func usersCreate(c *cliCmd) error {
+	acctName := c.flags.String("account", "", "`NAME` of the user's account (required)")
+	base := baseURLFlag(c)
+	pos, err := c.parse(1, "EMAIL address")
+	if err != nil {
+		return err
+	}
+	if *acctName == "" {
+		return usagef("--account is required")
+	}
+	ctx, cancel := cliContext()
+	defer cancel()
+	db, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	acct, err := accountByName(ctx, db, *acctName, false)
+	if err != nil {
+		return err
+	}
+	u, err := db.CreateUser(ctx, acct.ID, pos[0])
+	if err != nil {
+		return err
+	}
+	link, expires, err := setupLink(ctx, db, *base, u.Email)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stdout, link)
+	fmt.Fprintf(c.stderr, "Created user %s for account %q. Send them the link above: it sets their password,\n"+
+		"works once, until %s, and is not shown again (unitd users link makes a new one).\n", u.Email, acct.Name, formatTime(&expires))
+	return nil
+}
+
+func usersLink(c *cliCmd) error {
+	base := baseURLFlag(c)
+	pos, err := c.parse(1, "EMAIL address")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := cliContext()
+	defer cancel()
+	db, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	link, expires, err := setupLink(ctx, db, *base, pos[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stdout, link)
+	fmt.Fprintf(c.stderr, "Set-up link for %s, valid once until %s. Earlier links no longer work.\n", pos[0], formatTime(&expires))
+	return nil
+}
+
+func usersList(c *cliCmd) error {
+	acctName := c.flags.String("account", "", "list only the users of account `NAME`")
+	format := c.flags.String("format", "text", "output `format`: text or json")
+	if _, err := c.parse(0, ""); err != nil {
+		return err
+	}
+	if *format != "text" && *format != "json" {
+		return usagef("--format must be text or json, not %q", *format)
+	}
+	ctx, cancel := cliContext()
+	defer cancel()
+	db, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	accts, err := db.Accounts(ctx)
+	if err != nil {
+		return err
+	}
+	names := map[string]string{}
+	filter := ""
+	for _, a := range accts {
+		names[a.ID] = a.Name
+		if a.Name == *acctName {
+			filter = a.ID
+		}
+	}
+	if *acctName != "" && filter == "" {
+		return fmt.Errorf("account %q: %w", *acctName, account.ErrNotFound)
+	}
+	us, err := db.Users(ctx, filter)
+	if err != nil {
+		return err
+	}
+	type item struct {
+		Email       string     `json:"email"`
+		Account     string     `json:"account"`
+		HasPassword bool       `json:"has_password"`
+		CreatedAt   time.Time  `json:"created_at"`
+		DisabledAt  *time.Time `json:"disabled_at,omitempty"`
+	}
+	items := []item{}
+	for _, u := range us {
+		items = append(items, item{u.Email, names[u.AccountID], u.HasPassword, u.CreatedAt, u.DisabledAt})
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(items)
+	}
+	if len(items) == 0 {
+		fmt.Fprintf(c.stderr, "No users in %s.\n", c.where())
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "EMAIL\tACCOUNT\tSTATE\tCREATED")
+	for _, it := range items {
+		state := "active"
+		switch {
+		case it.DisabledAt != nil:
+			state = "disabled"
+		case !it.HasPassword:
+			state = "awaiting set-up"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", it.Email, it.Account, state, formatTime(&it.CreatedAt))
+	}
+	return tw.Flush()
+}
+
+func usersDisable(c *cliCmd) error {
+	pos, err := c.parse(1, "EMAIL address")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := cliContext()
+	defer cancel()
+	db, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.DisableUser(ctx, pos[0]); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "Disabled %s: they can no longer sign in, and their sessions have ended.\n", pos[0])
+	return nil
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/unitd/unitd/server"
+	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/server/ratelimit/redislimit"
+)
+
+// newRegistry returns the registry the admin listener serves: Go runtime
+// and process collectors, the server's metrics, and gauges read at scrape
+// time from the key store and the rate limiter.
+func newRegistry(keyStatus func() keys.Status, redis *redislimit.Limiter) (*prometheus.Registry, *server.Metrics) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	m := server.NewMetrics(reg)
+	if keyStatus != nil {
+		reg.MustRegister(
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "unitd_key_store_up",
+				Help: "1 if the last refresh of the key store succeeded, 0 if the last good keys are in use after a failure.",
+			}, func() float64 { return boolGauge(keyStatus().Err == nil) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "unitd_key_store_last_refresh_timestamp_seconds",
+				Help: "Unix time of the last check of the key store.",
+			}, func() float64 { return unixSeconds(keyStatus().CheckedAt) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "unitd_key_store_keys",
+				Help: "API keys loaded from the key store.",
+			}, func() float64 { return float64(keyStatus().Keys) }),
+		)
+	}
+	if redis != nil {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "unitd_redis_up",
+			Help: "1 while per-key rate limits are shared through Redis, 0 while this replica falls back to its local limiter.",
+		}, func() float64 { return boolGauge(redis.Status().Up) }))
+	}
+	return reg, m
+}
+
+func boolGauge(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func unixSeconds(t time.Time) float64 {
+	if t.IsZero() {
+		return 0
+	}
+	return float64(t.UnixNano()) / 1e9
+}
+
+// newLimiter returns the per-key limiter: shared through Redis when
+// redisURL is set, in this process otherwise, with the health view of it.
+func newLimiter(rate ratelimit.Rate, redisURL string, logger *slog.Logger) (ratelimit.Limiter, *redislimit.Limiter, func() server.LimitsStatus, error) {
+	if redisURL == "" {
+		status := func() server.LimitsStatus { return server.LimitsStatus{Backend: "memory"} }
+		return ratelimit.NewMemory(rate), nil, status, nil
+	}
+	rl, err := redislimit.New(redisURL, rate, redislimit.Options{Logger: logger})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("--redis: %w", err)
+	}
+	if err := rl.Ping(); err != nil {
+		logger.Warn("Redis does not answer at start-up; limiting locally until it does", "error", err.Error())
+		rl.Take("unitd:start-up-probe") // switches to the local limiter and starts the recovery probe
+	}
+	status := func() server.LimitsStatus {
+		st := rl.Status()
+		return server.LimitsStatus{Backend: st.Backend, Shared: st.Up, Since: st.Since, Error: st.Error}
+	}
+	return rl, rl, status, nil
+}
+
+// serveAdmin serves the admin endpoints on ln until ctx is done.
+func serveAdmin(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// checkAdminAddr refuses an admin address that is the public one: metrics
+// and readiness are for operators, never for API consumers.
+func checkAdminAddr(admin, public string) error {
+	if admin == "" || admin == "off" {
+		return nil
+	}
+	ah, ap, err := net.SplitHostPort(admin)
+	if err != nil {
+		return fmt.Errorf("--admin-addr %q: %w", admin, err)
+	}
+	ph, pp, err := net.SplitHostPort(public)
+	if err != nil {
+		return nil // --addr is checked when it is listened on
+	}
+	if ap == pp && ap != "0" && (ah == ph || ah == "" || ph == "" || ah == "0.0.0.0" || ph == "0.0.0.0" || ah == "::" || ph == "::") {
+		return fmt.Errorf("--admin-addr %s would share the public listener %s; give the admin endpoints a port of their own", admin, public)
+	}
+	return nil
+}

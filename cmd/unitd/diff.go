@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/unitd/unitd/tools/catalogdiff"
+	"github.com/unitd/unitd/tools/gitfs"
+)
+
+const diffUsage = `usage: unitd diff OLD NEW [--format text|json|markdown|github] [--catalog PATH]
+
+Compares two versions of a catalog and reports every change to the numbers:
+categories and units added, removed or renamed; names (aliases, plurals,
+spellings) removed or moved to another unit; definitions changed, with the
+old and new values and the relative change of 1 unit in its base unit;
+exactness and source changes; names that became ambiguous.
+
+OLD and NEW are catalog directories or git revisions. A revision is read
+from the git repository of the current directory without a checkout: the
+catalog is the directory --catalog of that revision. For a pull request:
+
+  unitd diff origin/main HEAD --format markdown
+
+Exit status: 0 when no change breaks API consumers, 1 when one does (a
+removed or renamed symbol or name, a changed value, a newly ambiguous
+name), 2 when a catalog does not load or the arguments are wrong.
+`
+
+// runDiff runs `unitd diff OLD NEW`.
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("unitd diff", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output `format`: "+strings.Join(catalogdiff.Formats, ", "))
+	catalogPath := fs.String("catalog", "catalog/data", "catalog directory within the repository, for git revisions")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, diffUsage+"\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "unitd diff:", err)
+		}
+		return 2
+	}
+	if len(pos) != 2 {
+		fmt.Fprintln(stderr, "unitd diff: give OLD and NEW (directories or git revisions)")
+		return 2
+	}
+	known := false
+	for _, f := range catalogdiff.Formats {
+		known = known || f == *format
+	}
+	if !known {
+		fmt.Fprintf(stderr, "unitd diff: unknown format %q (%s)\n", *format, strings.Join(catalogdiff.Formats, ", "))
+		return 2
+	}
+	var cats [2]*catalogdiff.Catalog
+	for i, arg := range pos {
+		fsys, dir, name, err := openCatalog(arg, *catalogPath)
+		if err != nil {
+			fmt.Fprintln(stderr, "unitd diff:", err)
+			return 2
+		}
+		c, errs := catalogdiff.Load(fsys, dir)
+		if len(errs) > 0 {
+			fmt.Fprintf(stderr, "unitd diff: %s does not load (%d problem(s)):\n", arg, len(errs))
+			for _, err := range errs {
+				fmt.Fprintf(stderr, "  %s: %v\n", name, err)
+			}
+			return 2
+		}
+		c.Name = name
+		cats[i] = c
+	}
+	report := catalogdiff.Compare(cats[0], cats[1])
+	if err := report.Write(stdout, *format); err != nil {
+		fmt.Fprintln(stderr, "unitd diff:", err)
+		return 2
+	}
+	if report.Breaking() > 0 {
+		return 1
+	}
+	return 0
+}
+
+// openCatalog opens a catalog directory, or the catalog directory at a git
+// revision of the repository around the current directory. dir is the
+// path that file names in the report are joined to, name what the report
+// calls the catalog.
+func openCatalog(arg, catalogPath string) (fsys fs.FS, dir, name string, err error) {
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		dir = filepath.ToSlash(filepath.Clean(arg))
+		return os.DirFS(arg), dir, dir, nil
+	}
+	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return nil, "", "", fmt.Errorf("%s is neither a directory nor a git revision (not inside a git repository)", arg)
+	}
+	top := strings.TrimSpace(string(root))
+	fsys, err = gitfs.Open(top, arg, filepath.ToSlash(catalogPath))
+	if err != nil {
+		return nil, "", "", fmt.Errorf("%s is not a directory, and as a git revision: %w", arg, err)
+	}
+	dir = strings.Trim(filepath.ToSlash(filepath.Clean(catalogPath)), "/")
+	return fsys, dir, arg + ":" + dir, nil
+}

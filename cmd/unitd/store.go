@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/store"
+	"github.com/unitd/unitd/store/postgres"
+	"github.com/unitd/unitd/store/sqlite"
+)
+
+// defaultStore is the SQLite file used when neither --store nor --keys
+// names one.
+const defaultStore = "unitd.db"
+
+// storeFlags are the --store and --keys flags that every command touching
+// the store shares.
+type storeFlags struct {
+	store, keys string
+}
+
+func (f *storeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.store, "store", os.Getenv("UNITD_STORE"), "the store: a SQLite `FILE` or a postgres://… URL; default "+defaultStore+" (env UNITD_STORE)")
+	fs.StringVar(&f.keys, "keys", os.Getenv("UNITD_KEYS"), "a JSON key `FILE` (*.json) to import into the store once, or the store itself (env UNITD_KEYS)")
+}
+
+// resolve says where the store is and which JSON key file, if any, to
+// import into it:
+//
+//   - --store wins; --keys names a JSON file to import (if it ends in .json).
+//   - --keys FILE.json alone: the store is FILE.db beside it, so the server
+//     and `unitd keys` agree from any directory, and FILE.json is imported.
+//   - --keys FILE alone (not .json): FILE is the store.
+//   - neither: unitd.db.
+func (f storeFlags) resolve() (location, importFile string) {
+	isJSON := strings.HasSuffix(f.keys, ".json")
+	switch {
+	case f.store != "" && isJSON:
+		return f.store, f.keys
+	case f.store != "":
+		return f.store, ""
+	case isJSON:
+		return strings.TrimSuffix(f.keys, ".json") + ".db", f.keys
+	case f.keys != "":
+		return f.keys, ""
+	}
+	return defaultStore, ""
+}
+
+// describeStore names a store location for messages, without a password.
+func describeStore(location string) string {
+	if !isPostgres(location) {
+		return location
+	}
+	if i := strings.Index(location, "@"); i >= 0 {
+		if j := strings.Index(location, "://"); j >= 0 && j < i {
+			return location[:j+3] + "…" + location[i:]
+		}
+	}
+	return "PostgreSQL"
+}
+
+func isPostgres(location string) bool {
+	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
+}
+
+// openStore opens the store, applies its migrations and imports the JSON
+// key file, if any, into the operator's account (once: keys already in the
+// store are skipped). It logs what it imported.
+func (f storeFlags) open(ctx context.Context, logger *slog.Logger) (*store.DB, error) {
+	location, importFile := f.resolve()
+	var db *store.DB
+	var err error
+	if isPostgres(location) {
+		db, err = postgres.Open(ctx, location)
+	} else {
+		db, err = sqlite.Open(ctx, location)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if importFile != "" {
+		if err := importKeys(ctx, db, importFile, logger); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+func importKeys(ctx context.Context, db *store.DB, path string, logger *slog.Logger) error {
+	recs, err := keys.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	acct, err := accountByName(ctx, db, account.OperatorAccountName, true)
+	if err != nil {
+		return err
+	}
+	n, err := db.ImportKeys(ctx, acct.ID, recs, account.Operator)
+	if err != nil {
+		return fmt.Errorf("import %s: %w", path, err)
+	}
+	if n > 0 {
+		logger.Info("imported API keys from the JSON key file into the store; the store is authoritative from now on",
+			"file", path, "imported", n, "already_present", len(recs)-n, "account", acct.Name)
+	}
+	return nil
+}
+
+// accountByName finds an account, creating it if create is set.
+func accountByName(ctx context.Context, db account.Store, name string, create bool) (account.Account, error) {
+	a, err := db.AccountByName(ctx, name)
+	if err == nil || !create || !errors.Is(err, account.ErrNotFound) {
+		return a, err
+	}
+	a, err = db.CreateAccount(ctx, name)
+	if errors.Is(err, account.ErrConflict) { // created meanwhile
+		return db.AccountByName(ctx, name)
+	}
+	return a, err
+}
+
+// setupLink makes a one-time set-up link for a user and returns it.
+func setupLink(ctx context.Context, db account.Store, baseURL, email string) (string, time.Time, error) {
+	token, err := account.NewToken()
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	expires := time.Now().Add(account.SetupTokenTTL).UTC()
+	if _, err := db.CreateSetupToken(ctx, email, account.HashToken(token), expires); err != nil {
+		return "", time.Time{}, err
+	}
+	return strings.TrimSuffix(baseURL, "/") + "/account/setup?token=" + token, expires, nil
+}
+
+// cliContext bounds a command-line command's store work.
+func cliContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), time.Minute)
+}

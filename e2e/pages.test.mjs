@@ -1,0 +1,455 @@
+// Browser tests of unitd's pages: the converter, the catalog browser and the
+// API reference, driven by Playwright in Debian's Chromium against the binary
+// in UNITD_BIN, serving a temporary copy of catalog/data on a free loopback
+// port. Run with `make e2e`. With UNITD_SCREENSHOTS=DIR the tests also save a
+// screenshot of each page there (`make screenshots` writes docs/screenshots).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const BIN = process.env.UNITD_BIN;
+const CATALOG = fileURLToPath(new URL("../catalog/data", import.meta.url));
+const AXE = fileURLToPath(new URL("./node_modules/axe-core/axe.min.js", import.meta.url));
+const SHOTS = process.env.UNITD_SCREENSHOTS || "";
+
+let tmp, main, limited, browser;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// startUnitd starts `unitd serve` and resolves once it logs that it listens.
+async function startUnitd(catalogDir, extraArgs) {
+  const port = await freePort();
+  const proc = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--admin-addr", "off", "--catalog", catalogDir, ...extraArgs], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  const keep = (chunk) => {
+    log = (log + chunk).slice(-20000); // the tail, for failure messages
+  };
+  proc.stdout.on("data", keep);
+  proc.stderr.on("data", keep);
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`unitd did not start listening within 30 s:\n${log}`)), 30000);
+    const onData = () => {
+      if (log.includes('"msg":"listening"')) {
+        clearTimeout(timer);
+        proc.stderr.off("data", onData);
+        resolve();
+      }
+    };
+    proc.stderr.on("data", onData);
+    proc.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`unitd exited with ${code} before listening:\n${log}`));
+    });
+    proc.once("error", reject);
+  });
+  return { proc, base: `http://127.0.0.1:${port}`, log: () => log };
+}
+
+function stop(s) {
+  if (!s || s.proc.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    s.proc.once("exit", resolve);
+    s.proc.kill("SIGTERM");
+  });
+}
+
+before(async () => {
+  assert.ok(BIN, "UNITD_BIN must name the unitd binary (make e2e sets it)");
+  tmp = await mkdtemp(join(tmpdir(), "unitd-e2e-"));
+  await cp(CATALOG, join(tmp, "catalog"), { recursive: true });
+  await cp(CATALOG, join(tmp, "catalog-limited"), { recursive: true });
+  main = await startUnitd(join(tmp, "catalog"), ["--page-rate-limit", "1000/m"]);
+  limited = await startUnitd(join(tmp, "catalog-limited"), ["--page-rate-limit", "3/m"]);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  if (SHOTS) await mkdir(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await Promise.all([stop(main), stop(limited)]);
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+// newPage opens a page that records every Content-Security-Policy violation
+// and every failed request, so each test can assert there were none.
+async function newPage(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) page.problems.push(m.text());
+  });
+  page.on("pageerror", (e) => page.problems.push("page error: " + e.message));
+  page.on("requestfailed", (r) => page.problems.push("request failed: " + r.url()));
+  page.on("response", (r) => {
+    if (r.status() >= 500) page.problems.push(`${r.status()} ${r.url()}`);
+  });
+  return page;
+}
+
+async function closePage(page) {
+  await page.context().close();
+}
+
+async function screenshot(page, name) {
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, name + ".png"), fullPage: false });
+}
+
+// pickUnit types text into a unit field and chooses the suggestion with the
+// given symbol using the keyboard only.
+async function pickUnit(page, field, text, symbol) {
+  await page.locator(field).pressSequentially(text);
+  const list = page.locator(`${field}-list`);
+  await list.locator(`li[data-symbol="${symbol}"]`).waitFor();
+  const symbols = await list.locator("li[role=option]").evaluateAll((lis) => lis.map((li) => li.dataset.symbol));
+  const idx = symbols.indexOf(symbol);
+  for (let i = 0; i <= idx; i++) await page.keyboard.press("ArrowDown");
+  assert.equal(await page.locator(field).getAttribute("aria-activedescendant"),
+    await list.locator(`li[data-symbol="${symbol}"]`).getAttribute("id"));
+  await page.keyboard.press("Enter");
+  assert.equal(await page.locator(field).inputValue(), symbol);
+  assert.equal(await list.isHidden(), true);
+}
+
+test("converter: 60 mph to km/h, found by typing and picked with the keyboard", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/");
+  // Focus order: skip link, the three navigation links, then the value.
+  const order = [];
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press("Tab");
+    const id = await page.evaluate(() => document.activeElement.id || document.activeElement.textContent.trim());
+    order.push(id);
+    if (id === "value") break;
+  }
+  assert.deepEqual(order, ["Skip to content", "unitd", "Convert", "Catalog", "API reference", "value"]);
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("60");
+  await page.keyboard.press("Tab");
+  await pickUnit(page, "#from", "mph", "mph");
+  await page.keyboard.press("Tab"); // the swap button
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "to");
+  await pickUnit(page, "#to", "km/h", "km/h");
+  await page.keyboard.press("Enter"); // submits the form
+  await page.locator("#result output").waitFor();
+  assert.equal(await page.locator("#result output").textContent(), "96.56064");
+  assert.equal(await page.locator("#result .badge").textContent(), "Exact");
+  assert.match(await page.locator("#result").textContent(), /60 mph = 96\.56064 km\/h/);
+  assert.equal(new URL(page.url()).search, "?value=60&from=mph&to=km%2Fh");
+  await screenshot(page, "converter");
+
+  // An inexact result says how it was rounded, in words.
+  await page.locator("#from").fill("ft");
+  await page.locator("#to").fill("m");
+  await page.locator("#value").fill("1");
+  await page.locator("#precision").fill("5");
+  await page.locator("#from").press("Enter");
+  await page.locator("#result output").filter({ hasText: "0.3048" }).waitFor();
+  assert.equal(await page.locator("#result .badge").textContent(), "Exact");
+  await page.locator("#from").fill("m");
+  await page.locator("#to").fill("ft");
+  await page.locator("#go").click();
+  await page.locator("#result output").filter({ hasText: "3.2808" }).waitFor();
+  assert.equal(await page.locator("#result .badge").textContent(), "Rounded to 5 significant digits");
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
+test("converter: the explain view shows the factor and each definition used", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/?value=60&from=mph&to=km%2Fh&explain=true");
+  assert.equal(await page.locator("#explain").isChecked(), true);
+  await page.locator("#result output").waitFor();
+  assert.equal(await page.locator("#result output").textContent(), "96.56064");
+  // Until the API explains, the page says so instead of failing the conversion.
+  await page.locator("#result .explain, #result .note").first().waitFor();
+  if (await page.locator("#result .explain").count()) {
+    const text = await page.locator("#result .explain").textContent();
+    assert.match(text, /Factor\s*1\.609344 \(exact\)/);
+    const units = await page.locator("#result .explain tbody th").allTextContents();
+    assert.ok(units.includes("mph") && units.includes("km/h"), `steps: ${units}`);
+    assert.match(text, /NIST SP 811/);
+    await screenshot(page, "converter-explain");
+  } else {
+    assert.match(await page.locator("#result .note").textContent(), /does not explain conversions yet/);
+  }
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
+test("converter: the suggestions show the category of each unit", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/");
+  await page.locator("#from").pressSequentially("psi");
+  const opt = page.locator('#from-list li[data-symbol="psi"]');
+  await opt.waitFor();
+  assert.match(await opt.textContent(), /Pressure/);
+  assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "true");
+  assert.match(await page.locator("#unit-status").textContent(), /^\d+ units? found/);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "false");
+  await closePage(page);
+});
+
+test("converter: an ambiguous gallon shows its candidates", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/");
+  await page.locator("#from").pressSequentially("gallon");
+  await page.locator("#from-list li.heading").waitFor();
+  assert.match(await page.locator("#from-list li.heading").textContent(), /“gallon” is ambiguous/);
+  const offered = await page.locator("#from-list li[role=option]").evaluateAll((lis) => lis.map((li) => li.dataset.symbol));
+  assert.deepEqual(offered.slice(0, 2), ["gal", "gal_imp"]);
+  await screenshot(page, "converter-ambiguous");
+
+  // Converting the name anyway: the answer lists the candidates as choices.
+  await page.keyboard.press("Escape");
+  await page.locator("#to").fill("L");
+  await page.locator("#go").click();
+  await page.locator("#result .error").waitFor();
+  assert.match(await page.locator("#result .error").textContent(), /"gallon" is ambiguous/);
+  const choices = await page.locator("#result .choices button").evaluateAll((bs) => bs.map((b) => b.dataset.symbol));
+  assert.deepEqual(choices, ["gal", "gal_imp"]);
+  await page.locator('#result .choices button[data-symbol="gal_imp"]').click();
+  await page.locator("#result output").waitFor();
+  assert.equal(await page.locator("#from").inputValue(), "gal_imp");
+  assert.equal(await page.locator("#result output").textContent(), "4.54609");
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
+test("converter: an unknown unit shows suggestions", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/?value=3&from=fet&to=m");
+  await page.locator("#result .error").waitFor();
+  assert.match(await page.locator("#result .error").textContent(), /unknown unit "fet"/);
+  const offered = await page.locator("#result .choices button").evaluateAll((bs) => bs.map((b) => b.dataset.symbol));
+  assert.ok(offered.includes("ft"), `suggestions ${offered} include ft`);
+  await screenshot(page, "converter-unknown");
+  await page.locator('#result .choices button[data-symbol="ft"]').click();
+  await page.locator("#result output").waitFor();
+  assert.equal(await page.locator("#result output").textContent(), "0.9144");
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
+test("catalog: lists every category of the running catalog", { timeout: 120_000 }, async () => {
+  const cats = (await (await fetch(main.base + "/v1/categories")).json()).data;
+  const page = await newPage();
+  await page.goto(main.base + "/catalog");
+  const rows = await page.locator("table.categories tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [tr.dataset.category, tr.querySelector("th a").textContent, tr.querySelectorAll("td")[2].textContent]));
+  assert.deepEqual(rows, cats.map((c) => [c.id, c.name, String(c.unit_count)]));
+  await screenshot(page, "catalog");
+
+  // Stable addresses: a category, a unit (with a slash in its symbol), an alias.
+  await page.locator('a[href="/catalog/speed"]').click();
+  await page.locator("h1").filter({ hasText: "Speed" }).waitFor();
+  await page.locator('a[href="/catalog/units/km%2Fh"]').first().click();
+  await page.locator("h1").filter({ hasText: "kilometre per hour" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/catalog/units/km%2Fh");
+  const kmh = (await (await fetch(main.base + "/v1/units/km%2Fh")).json()).data;
+  const facts = await page.locator("dl.facts").textContent();
+  assert.ok(facts.includes(`1 km/h = ${kmh.definition.factor} ${kmh.definition.unit}`), facts);
+  assert.ok(facts.includes(kmh.source), facts);
+  await screenshot(page, "catalog-unit");
+  await page.goto(main.base + "/catalog/units/feet");
+  assert.equal(new URL(page.url()).pathname, "/catalog/units/ft");
+
+  // Search and filter by category and system.
+  await page.goto(main.base + "/catalog");
+  await page.locator("#q").fill("gallon");
+  await page.locator("#category").selectOption("volume");
+  await page.locator("#system").selectOption("imperial");
+  await page.locator("form.filter button[type=submit]").click();
+  await page.locator("#results-title").waitFor();
+  const found = await page.locator("table.units tbody tr").evaluateAll((trs) => trs.map((tr) => tr.dataset.unit));
+  assert.ok(found.includes("gal_imp"), `found ${found}`);
+  assert.ok(!found.includes("gal"), `the US gallon is not imperial: ${found}`);
+  await screenshot(page, "catalog-search");
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
+test("catalog: an edit of the catalog directory shows after a reload", { timeout: 120_000 }, async () => {
+  const file = join(tmp, "catalog", "length.yaml");
+  const yaml = await readFile(file, "utf8");
+  const smoot = `units:
+  - symbol: smoot
+    name: smoot
+    plural: smoots
+    system: other
+    definition: {factor: 1.7018, unit: m}
+    exact: true
+    source: MIT, Harvard Bridge measurement (1958)
+    examples:
+      - 1 smoot = 1.7018 m
+
+`;
+  await writeFile(file, yaml.replace(/^units:\n/m, smoot));
+  // Wait for the server to have reloaded: the catalog version changes.
+  const before = (await (await fetch(main.base + "/v1/health")).json()).catalog.version;
+  const deadline = Date.now() + 20000;
+  let reloaded = false;
+  while (Date.now() < deadline && !reloaded) {
+    const r = await fetch(main.base + "/v1/units/smoot");
+    reloaded = r.status === 200;
+    if (!reloaded) await new Promise((res) => setTimeout(res, 50));
+  }
+  assert.ok(reloaded, "the server reloads the edited catalog");
+  assert.notEqual((await (await fetch(main.base + "/v1/health")).json()).catalog.version, before);
+  const page = await newPage();
+  await page.goto(main.base + "/catalog/length");
+  assert.equal(await page.locator('tr[data-unit="smoot"] td').first().textContent(), "smoot");
+  await page.goto(main.base + "/catalog/units/smoot");
+  assert.match(await page.locator("dl.facts").textContent(), /MIT, Harvard Bridge/);
+  await closePage(page);
+});
+
+test("docs: the API reference renders every path of /openapi.json", { timeout: 120_000 }, async () => {
+  const doc = await (await fetch(main.base + "/openapi.json")).json();
+  const expected = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of Object.keys(item)) expected.push(method.toUpperCase() + " " + path);
+  }
+  assert.ok(expected.length >= 9, `paths: ${expected}`);
+  const page = await newPage();
+  await page.goto(main.base + "/docs");
+  await page.locator(".opblock").first().waitFor({ timeout: 20000 });
+  const shown = await page.locator(".opblock").evaluateAll((blocks) => blocks.map((b) =>
+    b.querySelector(".opblock-summary-method").textContent + " " + b.querySelector(".opblock-summary-path").dataset.path));
+  assert.deepEqual([...shown].sort(), [...expected].sort());
+  assert.match(await page.locator("section.curl pre").textContent(), new RegExp(`curl -s ${main.base.replace(/[.]/g, "\\.")}/v1/categories`));
+  await screenshot(page, "docs");
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
+test("accessibility: axe-core finds no serious or critical violation", { timeout: 120_000 }, async () => {
+  const axe = await readFile(AXE, "utf8");
+  // Injecting axe needs a script the page's policy would refuse, so this
+  // context alone bypasses the CSP.
+  const page = await newPage({ bypassCSP: true });
+  const pages = [
+    ["/", null],
+    ["/?value=1&from=gallon&to=L", "#result .error"],
+    ["/?value=60&from=mph&to=km%2Fh", "#result output"],
+    ["/catalog", null],
+    ["/catalog?q=inch&system=", null],
+    ["/catalog/pressure", null],
+    ["/catalog/units/degF", null],
+    ["/catalog/units/nosuchunit", null],
+    ["/docs", ".opblock"],
+  ];
+  for (const [path, ready] of pages) {
+    await page.goto(main.base + path);
+    if (ready) await page.locator(ready).first().waitFor({ timeout: 20000 });
+    await page.addScriptTag({ content: axe });
+    const results = await page.evaluate(() => window.axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    }));
+    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    assert.deepEqual(bad.map((v) => `${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`), []);
+  }
+  // With the suggestions open as well.
+  await page.goto(main.base + "/");
+  await page.locator("#from").pressSequentially("gal");
+  await page.locator("#from-list li[role=option]").first().waitFor();
+  await page.keyboard.press("ArrowDown");
+  await page.addScriptTag({ content: axe });
+  const open = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }));
+  assert.deepEqual(open.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
+  await closePage(page);
+});
+
+test("pages: every answer carries the strict policy and headers", { timeout: 120_000 }, async () => {
+  for (const path of ["/", "/catalog", "/catalog/length", "/catalog/units/ft", "/docs", "/static/app.css"]) {
+    const r = await fetch(main.base + path);
+    assert.equal(r.status, 200, path);
+    const csp = r.headers.get("content-security-policy");
+    for (const d of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'",
+      "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) {
+      assert.ok(csp.includes(d), `${path}: ${csp} has ${d}`);
+    }
+    assert.ok(!/unsafe-(inline|eval)/.test(csp), `${path}: ${csp}`);
+    assert.equal(r.headers.get("x-content-type-options"), "nosniff", path);
+    assert.ok(r.headers.get("referrer-policy"), path);
+    const etag = r.headers.get("etag");
+    assert.ok(etag, path);
+    const again = await fetch(main.base + path, { headers: { "If-None-Match": etag } });
+    assert.equal(again.status, 304, path);
+  }
+  // No key in any page or script.
+  for (const path of ["/", "/static/converter.js", "/docs", "/static/docs.js"]) {
+    const body = await (await fetch(main.base + path)).text();
+    assert.ok(!/uc_(live|test)_[A-Za-z0-9_-]{43}/.test(body), path);
+    if (path === "/static/converter.js") assert.ok(!/Authorization|Bearer/.test(body), path);
+  }
+});
+
+test("keyless route: refuses cross-origin requests and answers 429 past its limit", { timeout: 120_000 }, async () => {
+  const url = limited.base + "/web/convert";
+  const body = JSON.stringify({ value: "1", from: "m", to: "ft" });
+  const post = (headers) => fetch(url, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
+  for (const headers of [
+    { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
+    { "Sec-Fetch-Site": "same-site", Origin: "http://localhost:1" },
+    { Origin: "https://evil.example" },
+    {},
+  ]) {
+    const r = await post(headers);
+    assert.equal(r.status, 403, JSON.stringify(headers));
+    assert.equal((await r.json()).error.code, "CROSS_ORIGIN_REQUEST");
+  }
+  // A real cross-origin page: localhost and 127.0.0.1 are different origins.
+  const page = await newPage();
+  const port = new URL(limited.base).port;
+  await page.goto(`http://localhost:${port}/catalog`);
+  const outcome = await page.evaluate(async (target) => {
+    try {
+      const r = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"value":"1","from":"m","to":"ft"}' });
+      return "status " + r.status;
+    } catch (e) {
+      return "blocked";
+    }
+  }, url);
+  assert.equal(outcome, "blocked"); // no CORS: the browser does not even send it
+  await closePage(page);
+
+  // The converter page of the limited server: three conversions, then 429.
+  const conv = await newPage();
+  for (let i = 1; i <= 3; i++) {
+    await conv.goto(`${limited.base}/?value=${i}&from=m&to=cm`);
+    await conv.locator("#result output").waitFor();
+    assert.equal(await conv.locator("#result output").textContent(), String(i * 100));
+  }
+  await conv.goto(`${limited.base}/?value=4&from=m&to=cm`);
+  await conv.locator("#result .error").waitFor();
+  assert.match(await conv.locator("#result").textContent(), /Try again in \d+ s/);
+  await closePage(conv);
+  const r = await post({ "Sec-Fetch-Site": "same-origin" });
+  assert.equal(r.status, 429);
+  assert.ok(Number(r.headers.get("retry-after")) >= 1);
+  assert.equal((await r.json()).error.code, "RATE_LIMIT_EXCEEDED");
+});

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+)
+
+// Across categories
+//
+// Within a category every unit maps onto the category's base unit. Across
+// categories, and for unit expressions, every unit maps onto the coherent
+// SI unit of its dimension (kg·m²·s⁻² for both J and N*m). A category's
+// base unit is that coherent unit, unless its symbol reads as an
+// expression of other categories' units, whose factor then says how the
+// two differ (km/L is 10^6 m^-2).
+//
+// Two catalog units of different categories do not convert, even of one
+// dimension (J and N*m, Hz and Bq): a category is a kind of quantity.
+// Exceptions are the catalog's bridges (frequency and angular velocity)
+// and the intervals of a scale: a category with offsets (temperature) has
+// the preferred category of its dimension (temperature_interval) as its
+// intervals, and its units without offset (K, degR) name intervals too.
+
+var zeroRat = new(big.Rat)
+
+// categoryPair is an ordered pair of categories.
+type categoryPair struct{ from, to *Category }
+
+// Bridge is a declared relation between two categories' units.
+type Bridge struct {
+	From, To *Unit
+	// Factor is the exact factor as declared: 1 From = Factor To.
+	Factor string
+	Exact  bool
+	Source string
+	Note   string
+	// si is the factor from the coherent SI unit of From's dimension to
+	// that of To's.
+	si piRat
+}
+
+func newLinearConversion(m ratMap) conversion {
+	return conversion{post: newAffine(m), postMap: m, pi: m.k}
+}
+
+// frames computes what conversions across categories need: the category
+// of each dimension, the coherent factor of every category and unit, the
+// intervals of scales, and the bridges.
+func (b *builder) frames(bridges []BridgeSpec) {
+	g := b.g
+	byDim := map[dimension][]*Category{}
+	for _, c := range g.categories {
+		c.coherent = ratOne()
+		byDim[c.dim] = append(byDim[c.dim], c)
+	}
+	for dim, cs := range byDim {
+		var preferred []*Category
+		for _, c := range cs {
+			if c.Preferred {
+				preferred = append(preferred, c)
+			}
+		}
+		switch {
+		case len(cs) == 1:
+			g.byDimension[dim] = cs[0]
+		case len(preferred) == 1:
+			g.byDimension[dim] = preferred[0]
+		case len(preferred) > 1:
+			for _, c := range preferred[1:] {
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "preferred for dimension %s, as is category %q; mark one", dim, preferred[0].ID)
+			}
+		}
+	}
+	b.coherentFactors()
+	for _, c := range g.categories {
+		for _, u := range c.Units {
+			if u.conv.postMap.o != nil && u.conv.postMap.o.Sign() != 0 {
+				if i := g.byDimension[c.dim]; i != nil && i != c {
+					c.interval = i
+				}
+				break
+			}
+		}
+	}
+	b.bridges(bridges)
+}
+
+// coherentFactors sets the coherent factor of every category and unit.
+func (b *builder) coherentFactors() {
+	g := b.g
+	setUnits := func(c *Category) {
+		for _, u := range c.Units {
+			if u.conv.postMap.f == nil {
+				continue // not compiled
+			}
+			u.coherent = u.conv.postMap.factor().mul(c.coherent)
+			if c.coherent.isOne() {
+				u.si = &u.conv
+				continue
+			}
+			si := u.conv
+			coh := ratMap{f: c.coherent.r, k: c.coherent.k, o: zeroRat}
+			si.postMap = si.postMap.then(coh)
+			si.post, si.pi = newAffine(si.postMap), si.postMap.k
+			if si.minimum != nil {
+				// The minimum was scaled for the category's own map.
+				si.minimum = nil
+			}
+			u.si = &si
+		}
+	}
+	for _, c := range g.categories {
+		setUnits(c)
+	}
+	// Bases written as expressions, such as km/L. Their operands come from
+	// other categories, whose factors may themselves change: settle in a
+	// few rounds.
+	for range 3 {
+		changed := false
+		for _, c := range g.categories {
+			if c.Base == nil || !isExpressionSyntax(c.Base.Symbol) {
+				continue
+			}
+			e, err := g.parseExpressionExcluding(c.Base.Symbol, c.Base)
+			if err != nil {
+				continue // not an expression of other units: coherent
+			}
+			if e.dim != c.dim {
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "base unit %s reads as a unit expression of dimension %s, but the category's dimension is %s", c.Base.Symbol, e.dim, c.dim)
+				c.Base = nil // reported; stop here
+				break
+			}
+			if e.factor.r.Cmp(c.coherent.r) != 0 || e.factor.k != c.coherent.k {
+				c.coherent = e.factor
+				setUnits(c)
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// bridges checks and records the declared bridges.
+func (b *builder) bridges(specs []BridgeSpec) {
+	g := b.g
+	for _, bs := range specs {
+		subject := fmt.Sprintf("bridge %s → %s", bs.From, bs.To)
+		if bs.From == "" || bs.To == "" || bs.Factor == "" {
+			b.errorf(bs.Origin, "bridge", "needs from, to and factor (1 from = factor to)")
+			continue
+		}
+		from, err1 := g.Lookup(bs.From)
+		to, err2 := g.Lookup(bs.To)
+		for _, err := range []error{err1, err2} {
+			if err != nil {
+				b.errorf(bs.Origin, subject, "%v", err)
+			}
+		}
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if strings.TrimSpace(bs.Source) == "" {
+			b.errorf(bs.Origin, subject, "missing source")
+		}
+		if from.Category == to.Category {
+			b.errorf(bs.Origin, subject, "both units are of category %s; a bridge joins two categories", from.Category.ID)
+			continue
+		}
+		if from.conv.formula != nil || to.conv.formula != nil || from.conv.postMap.o.Sign() != 0 || to.conv.postMap.o.Sign() != 0 {
+			b.errorf(bs.Origin, subject, "a bridge joins linear units (no offset, no formula)")
+			continue
+		}
+		f, err := parseExact(bs.Factor)
+		if err != nil {
+			b.errorf(bs.Origin, subject, "factor: %v", err)
+			continue
+		}
+		if f.r.Sign() <= 0 {
+			b.errorf(bs.Origin, subject, "factor must be positive, not %s", bs.Factor)
+			continue
+		}
+		key := categoryPair{from.Category, to.Category}
+		if old, dup := g.bridges[key]; dup {
+			b.errorf(bs.Origin, subject, "categories %s and %s are already bridged (%s → %s)", from.Category.ID, to.Category.ID, old.From.Symbol, old.To.Symbol)
+			continue
+		}
+		// 1 From = f To, so 1 SI(From) = f·coh(To)/coh(From) SI(To).
+		si := f.mul(to.coherent).quo(from.coherent)
+		br := &Bridge{From: from, To: to, Factor: bs.Factor, Exact: bs.Exact, Source: bs.Source, Note: bs.Note, si: si}
+		g.bridges[key] = br
+		back := *br
+		back.si = ratOne().quo(si)
+		g.bridges[categoryPair{to.Category, from.Category}] = &back
+	}
+}
+
+// Bridges lists the declared bridges, each once, sorted by unit.
+func (g *Graph) Bridges() []*Bridge {
+	var out []*Bridge
+	for k, br := range g.bridges {
+		if k.from == br.From.Category {
+			out = append(out, br)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].From.Symbol+" "+out[i].To.Symbol < out[j].From.Symbol+" "+out[j].To.Symbol
+	})
+	return out
+}

@@ -1,0 +1,717 @@
+package engine
+
+// Correctly rounded natural logarithm, base-10 logarithm and exponential.
+//
+// Formula units such as dBm need ln, log10 and exp at the working precision
+// of a conversion (42 digits by default). apd computes them with series at
+// a couple of guard digits, which is slow (about 100–250 µs at 42 digits)
+// and not proven to round correctly. The functions here return the
+// correctly rounded (half-even) result at the context's precision and take
+// Ziv's approach:
+//
+//  1. Accelerator (when optimize is on): evaluate in 256-bit binary fixed
+//     point with table-driven argument reduction and a rigorous bound on the
+//     accumulated error, in ulps. If the whole interval value ± bound rounds
+//     to the same decimal, that decimal is the correctly rounded result.
+//  2. Plain path: apd at a precision well above the target, widened until
+//     the rounding is decided.
+//
+// The accelerator either returns the same digits as the plain path or
+// declines; it never guesses. ln, log10 and exp of an exact decimal are
+// irrational except at the trivial points (ln 1, exp 0, log10 10^k), which
+// are handled exactly before either path runs, so a decided rounding is
+// never a tie.
+
+import (
+	"math"
+	"math/big"
+	"sync"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// fixBits is the number of fraction bits of the fixed-point accelerator:
+// 2^-256 is about 10^-77, so results of up to maxFastDigits digits are
+// decided unless they fall within about 10^-7 of a rounding boundary.
+const (
+	fixBits       = 256
+	maxFastDigits = 66
+	// tableBits are the extra bits the reduction tables are built with.
+	tableBits = 64
+)
+
+// lnexpConsts are the constants of the accelerator, built once on first use.
+type lnexpConsts struct {
+	ln2, ln10, invLn10 *big.Int // fixed point, each within 1 ulp
+	// exp1[j+exp1Half] = exp(j/64) and exp2[j+exp2Half] = exp(j/8192),
+	// fixed point, each within 1 ulp.
+	exp1, exp2 []*big.Int
+	// pow10[n] = 10^n for the decimal scalings.
+	pow10 []*big.Int
+	// small[k] = k, for the Taylor divisions.
+	small []*big.Int
+	// one is 1, half1 and half2 are half of 1/64 and of 1/8192.
+	one, half1, half2 *big.Int
+}
+
+const (
+	exp1Steps = 64   // first reduction: r = j/64 + r1, |r1| ≤ 1/128
+	exp1Half  = 23   // |j| ≤ 23 since |r| ≤ ln2/2 < 23/64
+	exp2Steps = 8192 // second reduction: r1 = j/8192 + r2, |r2| ≤ 2^-14
+	exp2Half  = 64   // |j| ≤ 64 since |r1| ≤ 1/128
+	maxPow10  = 200
+)
+
+var (
+	lnexpOnce sync.Once
+	lnexpC    *lnexpConsts
+)
+
+func lnexpTables() *lnexpConsts {
+	lnexpOnce.Do(func() { lnexpC = buildLnexp() })
+	return lnexpC
+}
+
+// buildLnexp computes the constants from apd at 100 digits (about 332
+// bits, so every constant is within 1 ulp of 2^-256 after truncation) and
+// the tables by repeated multiplication at fixBits+tableBits bits.
+func buildLnexp() *lnexpConsts {
+	c := &lnexpConsts{}
+	ctx := apd.BaseContext.WithPrecision(100)
+	var d apd.Decimal
+	ten := apd.New(10, 0)
+	two := apd.New(2, 0)
+	if _, err := ctx.Ln(&d, two); err != nil {
+		panic(err)
+	}
+	c.ln2 = decimalToFix(&d, fixBits)
+	if _, err := ctx.Ln(&d, ten); err != nil {
+		panic(err)
+	}
+	c.ln10 = decimalToFix(&d, fixBits)
+	ln10Wide := decimalToFix(&d, fixBits+tableBits)
+	c.invLn10 = new(big.Int).Lsh(big.NewInt(1), 2*(fixBits+tableBits))
+	c.invLn10.Quo(c.invLn10, ln10Wide)
+	c.invLn10.Rsh(c.invLn10, tableBits)
+
+	step := func(steps int64, half int) []*big.Int {
+		if _, err := ctx.Exp(&d, apd.New(1, 0)); err != nil {
+			panic(err)
+		}
+		var x apd.Decimal
+		if _, err := ctx.Quo(&x, apd.New(1, 0), apd.New(steps, 0)); err != nil {
+			panic(err)
+		}
+		if _, err := ctx.Exp(&d, &x); err != nil {
+			panic(err)
+		}
+		up := decimalToFix(&d, fixBits+tableBits)
+		if _, err := ctx.Neg(&x, &x); err != nil {
+			panic(err)
+		}
+		if _, err := ctx.Exp(&d, &x); err != nil {
+			panic(err)
+		}
+		down := decimalToFix(&d, fixBits+tableBits)
+		one := new(big.Int).Lsh(big.NewInt(1), fixBits+tableBits)
+		t := make([]*big.Int, 2*half+1)
+		t[half] = new(big.Int).Lsh(big.NewInt(1), fixBits)
+		cur := new(big.Int).Set(one)
+		for j := 1; j <= half; j++ {
+			cur.Mul(cur, up)
+			cur.Rsh(cur, fixBits+tableBits)
+			t[half+j] = new(big.Int).Rsh(cur, tableBits)
+		}
+		cur.Set(one)
+		for j := 1; j <= half; j++ {
+			cur.Mul(cur, down)
+			cur.Rsh(cur, fixBits+tableBits)
+			t[half-j] = new(big.Int).Rsh(cur, tableBits)
+		}
+		return t
+	}
+	c.exp1 = step(exp1Steps, exp1Half)
+	c.exp2 = step(exp2Steps, exp2Half)
+
+	c.pow10 = make([]*big.Int, maxPow10+1)
+	p := big.NewInt(1)
+	for n := range c.pow10 {
+		c.pow10[n] = new(big.Int).Set(p)
+		p.Mul(p, big.NewInt(10))
+	}
+	c.one = new(big.Int).Lsh(big.NewInt(1), fixBits)
+	c.half1 = new(big.Int).Lsh(big.NewInt(1), fixBits-7)
+	c.half2 = new(big.Int).Lsh(big.NewInt(1), fixBits-14)
+	c.small = make([]*big.Int, 64)
+	for k := range c.small {
+		c.small[k] = big.NewInt(int64(k))
+	}
+	return c
+}
+
+// decimalToFix returns floor(|d| · 2^fb) for a decimal d of moderate
+// exponent.
+func decimalToFix(d *apd.Decimal, fb uint) *big.Int {
+	var coeff big.Int
+	coeff.SetBytes(d.Coeff.MathBigInt().Bytes())
+	coeff.Lsh(&coeff, fb)
+	switch e := d.Exponent; {
+	case e > 0:
+		coeff.Mul(&coeff, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
+	case e < 0:
+		coeff.Quo(&coeff, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-e)), nil))
+	}
+	return &coeff
+}
+
+// function names one of the transcendental functions of formulas.
+type function int
+
+const (
+	fnLn function = iota
+	fnLog10
+	fnExp
+	fnExp10 // 10^x
+)
+
+// lnCR sets d to ln x correctly rounded to c's precision (half-even).
+func lnCR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
+	return logCR(c, d, x, fnLn)
+}
+
+// log10CR sets d to log10 x correctly rounded to c's precision; the
+// logarithm of a power of ten is exact.
+func log10CR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
+	return logCR(c, d, x, fnLog10)
+}
+
+func logCR(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+	if x.Form != apd.Finite || x.Sign() <= 0 || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
+		return apdFunction(c, d, x, fn)
+	}
+	if e, ok := powerOfTen(x); ok {
+		switch {
+		case e == 0:
+			d.SetInt64(0)
+			return 0, nil
+		case fn == fnLog10:
+			d.SetInt64(e)
+			return 0, nil
+		}
+	}
+	return correctlyRounded(c, d, x, fn)
+}
+
+// expCR sets d to e^x correctly rounded to c's precision.
+func expCR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
+	return powCR(c, d, x, fnExp)
+}
+
+// exp10CR sets d to 10^x correctly rounded to c's precision; a whole x
+// gives an exact power of ten.
+func exp10CR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
+	return powCR(c, d, x, fnExp10)
+}
+
+func powCR(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+	if x.Form != apd.Finite || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
+		return apdFunction(c, d, x, fn)
+	}
+	if x.IsZero() {
+		d.SetInt64(1)
+		return 0, nil
+	}
+	if fn == fnExp10 {
+		if n, ok := wholeNumber(x); ok && n > -1e6 && n < 1e6 {
+			d.SetFinite(1, int32(n))
+			return c.Round(d, d)
+		}
+	}
+	// Beyond about 10^±4000 the result leaves every context the engine
+	// uses; apd reports the overflow or underflow.
+	if x.NumDigits()+int64(x.Exponent) > 4 {
+		return apdFunction(c, d, x, fn)
+	}
+	return correctlyRounded(c, d, x, fn)
+}
+
+// powerOfTen reports whether x is 10^e, and e.
+func powerOfTen(x *apd.Decimal) (int64, bool) {
+	if x.Negative || x.Form != apd.Finite {
+		return 0, false
+	}
+	if x.Coeff.IsInt64() {
+		c := x.Coeff.Int64()
+		e := int64(x.Exponent)
+		for c >= 10 && c%10 == 0 {
+			c /= 10
+			e++
+		}
+		return e, c == 1
+	}
+	var r apd.Decimal
+	r.Reduce(x)
+	return int64(r.Exponent), r.Coeff.Cmp(bigOne) == 0
+}
+
+// wholeNumber reports whether x is a whole number of int64 range, and
+// which.
+func wholeNumber(x *apd.Decimal) (int64, bool) {
+	if x.Form != apd.Finite {
+		return 0, false
+	}
+	if x.Exponent >= 0 {
+		if x.NumDigits()+int64(x.Exponent) > 18 {
+			return 0, false
+		}
+		n, err := x.Int64()
+		return n, err == nil
+	}
+	if !x.Coeff.IsInt64() || x.Exponent < -18 {
+		var r apd.Decimal
+		r.Reduce(x)
+		if r.Exponent < 0 || r.NumDigits()+int64(r.Exponent) > 18 {
+			return 0, false
+		}
+		n, err := r.Int64()
+		return n, err == nil
+	}
+	c := x.Coeff.Int64()
+	for e := x.Exponent; e < 0; e++ {
+		if c%10 != 0 {
+			return 0, false
+		}
+		c /= 10
+	}
+	if x.Negative {
+		c = -c
+	}
+	return c, true
+}
+
+// correctlyRounded runs the accelerator when it is on and applies, and the
+// plain path when the accelerator declines.
+func correctlyRounded(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+	if optimize && c.Precision <= maxFastDigits {
+		if fastFunction(d, x, fn, int(c.Precision), c) {
+			return apd.Inexact | apd.Rounded, nil
+		}
+	}
+	return zivFunction(c, d, x, fn)
+}
+
+// apdFunction is apd's own evaluation, used for the inputs that have no
+// finite correctly rounded result (errors, overflow) so they keep apd's
+// conditions and messages.
+func apdFunction(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+	switch fn {
+	case fnLn:
+		return c.Ln(d, x)
+	case fnLog10:
+		return c.Log10(d, x)
+	case fnExp:
+		return c.Exp(d, x)
+	default:
+		return c.Pow(d, apd.New(10, 0), x)
+	}
+}
+
+// zivFunction is the plain path: evaluate with apd at a precision well
+// above the target, allow 10 units in the last place of error (apd works
+// with guard digits of its own), and widen until both ends of that
+// interval round to the same result.
+func zivFunction(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+	q := c.Precision
+	target := c.WithPrecision(q)
+	target.Rounding = apd.RoundHalfEven
+	var v, lo, hi, ulp, rlo, rhi apd.Decimal
+	for extra := uint32(12); ; extra += 24 {
+		p := q + extra
+		wide := apd.BaseContext.WithPrecision(p)
+		wide.MaxExponent, wide.MinExponent = c.MaxExponent, c.MinExponent
+		if err := wideFunction(wide, &v, x, fn); err != nil {
+			return apdFunction(c, d, x, fn)
+		}
+		// ulp of v at p digits, times ten.
+		ulp.SetFinite(10, v.Exponent+int32(v.NumDigits())-int32(p))
+		if _, err := exact.Sub(&lo, &v, &ulp); err != nil {
+			return 0, err
+		}
+		if _, err := exact.Add(&hi, &v, &ulp); err != nil {
+			return 0, err
+		}
+		if _, err := target.Round(&rlo, &lo); err != nil {
+			return 0, err
+		}
+		if _, err := target.Round(&rhi, &hi); err != nil {
+			return 0, err
+		}
+		if rlo.Cmp(&rhi) == 0 || extra > 200 {
+			cond, err := target.Round(d, &v)
+			return cond | apd.Inexact | apd.Rounded, err
+		}
+	}
+}
+
+// wideFunction evaluates fn with apd at wide's precision, within a few
+// units in its last place.
+func wideFunction(wide *apd.Context, d, x *apd.Decimal, fn function) error {
+	var err error
+	switch fn {
+	case fnLn:
+		_, err = wide.Ln(d, x)
+	case fnLog10:
+		_, err = wide.Log10(d, x)
+	case fnExp:
+		_, err = wide.Exp(d, x)
+	default:
+		// 10^x = 10^k · e^(f·ln 10), k = floor(x), f in [0, 1): the scaling
+		// is exact and the exponential's argument stays small.
+		var k, f, t, l10 apd.Decimal
+		if _, err = wide.Floor(&k, x); err != nil {
+			return err
+		}
+		if _, err = exact.Sub(&f, x, &k); err != nil {
+			return err
+		}
+		w := wide.WithPrecision(wide.Precision + 5)
+		if _, err = w.Ln(&l10, apd.New(10, 0)); err != nil {
+			return err
+		}
+		if _, err = w.Mul(&t, &f, &l10); err != nil {
+			return err
+		}
+		if _, err = w.Exp(&t, &t); err != nil {
+			return err
+		}
+		n, err := k.Int64()
+		if err != nil {
+			return err
+		}
+		t.Exponent += int32(n)
+		_, err = wide.Round(d, &t)
+	}
+	return err
+}
+
+// scratch holds the accelerator's integers, reused across calls so that
+// a conversion allocates little.
+type scratch struct {
+	x, m, y, z, r, j, s, t, u, v, w, lo, hi, num, den big.Int
+	coeff, a, b                                       big.Int
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// fastFunction is the accelerator: fn(x) in fixed point with an error
+// bound, rounded to q digits when the bound decides the rounding. It
+// reports whether it set d.
+func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
+	k := lnexpTables()
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	mag := &sc.v
+	var err uint64
+	var e2 int
+	neg := false
+	switch fn {
+	case fnLn, fnLog10:
+		e, ok := fixLn(k, sc, mag, x)
+		if !ok {
+			return false
+		}
+		if fn == fnLog10 {
+			// log10 x = ln x / ln 10: the error shrinks by ln 10 > 2;
+			// invLn10's ulp times |ln x|, and the product's floor, add.
+			sc.t.Abs(mag)
+			whole := sc.t.Rsh(&sc.t, fixBits).Uint64()
+			sc.a.Set(mag)
+			mag.Mul(&sc.a, k.invLn10)
+			mag.Rsh(mag, fixBits)
+			e = e/2 + 1 + 2*(whole+1)
+		}
+		neg = mag.Sign() < 0
+		mag.Abs(mag)
+		err, e2 = e, -fixBits
+	case fnExp, fnExp10:
+		y := &sc.y
+		e, ok := decimalToFixSigned(k, y, x)
+		if !ok {
+			return false
+		}
+		if fn == fnExp10 {
+			sc.t.Abs(y)
+			whole := sc.t.Rsh(&sc.t, fixBits).Uint64()
+			sc.a.Set(y)
+			y.Mul(&sc.a, k.ln10)
+			y.Rsh(y, fixBits)
+			e = 3*e + whole + 3 // times ln 10 < 3, plus ln 10's ulp
+		}
+		bexp, em, ok := fixExp(k, sc, mag, y, e)
+		if !ok {
+			return false
+		}
+		err, e2 = em, bexp-fixBits
+	}
+	return roundFix(k, sc, d, mag, err, e2, q, neg, c)
+}
+
+// decimalToFixSigned sets y to x · 2^fixBits in fixed point, within 1 ulp.
+func decimalToFixSigned(k *lnexpConsts, y *big.Int, x *apd.Decimal) (uint64, bool) {
+	setCoeff(y, x)
+	y.Lsh(y, fixBits)
+	switch e := int(x.Exponent); {
+	case e > 0:
+		if e > maxPow10 {
+			return 0, false
+		}
+		y.Mul(new(big.Int).Set(y), k.pow10[e])
+	case e < 0:
+		if -e > maxPow10 {
+			return 0, false
+		}
+		y.Quo(y, k.pow10[-e])
+	}
+	if x.Negative {
+		y.Neg(y)
+	}
+	return 1, true
+}
+
+// setCoeff sets z to x's coefficient without allocating when it fits a
+// word.
+func setCoeff(z *big.Int, x *apd.Decimal) {
+	if x.Coeff.IsUint64() {
+		z.SetUint64(x.Coeff.Uint64())
+		return
+	}
+	z.Set(x.Coeff.MathBigInt())
+}
+
+// fixLn sets v to ln x in fixed point and returns its error bound in ulps.
+//
+// With x = C · 10^E and C = 2^(n-1) · m, m in [1, 2):
+// ln x = E·ln 10 + (n-1)·ln 2 + ln m, and ln m = y0 + ln(m·e^-y0) where
+// y0 is float64's log of m, exact as a binary fraction, so that
+// m·e^-y0 = 1 + δ with |δ| < 2^-40 and a few terms of the series of
+// ln(1+δ) finish the job.
+func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, bool) {
+	C := &sc.coeff
+	setCoeff(C, x)
+	n := C.BitLen()
+	m := &sc.m
+	if n-1 <= fixBits {
+		m.Lsh(C, uint(fixBits-(n-1)))
+	} else {
+		m.Rsh(C, uint(n-1-fixBits))
+	}
+	// m is within 1 ulp of its true value (truncation), in [1, 2)·2^256.
+	top := sc.t.Rsh(m, fixBits-52).Uint64() // 53 bits: 1.f·2^52
+	y0 := math.Log(float64(top) / (1 << 52))
+	Y0 := &sc.x
+	floatToFix(Y0, y0)
+	sc.y.Neg(Y0)
+	ez := &sc.z
+	bexp, errE, ok := fixExp(k, sc, ez, &sc.y, 0)
+	if !ok {
+		return 0, false
+	}
+	// z = m · e^-y0 · 2^bexp, about 1.
+	z := sc.b.Mul(m, ez)
+	z.Rsh(z, fixBits)
+	if bexp >= 0 {
+		z.Lsh(z, uint(bexp))
+	} else {
+		z.Rsh(z, uint(-bexp))
+	}
+	errZ := errE + 4
+	delta := z.Sub(z, k.one)
+	if delta.BitLen() > fixBits-40 {
+		return 0, false
+	}
+	// ln(1+δ) = δ - δ²/2 + δ³/3 - …
+	sum := v.Set(delta)
+	pow, spare := sc.m.Set(delta), &sc.a
+	t := &sc.t
+	var errS uint64
+	for i := 2; ; i++ {
+		// Mul allocates when its result aliases an operand: alternate.
+		spare.Mul(pow, delta)
+		pow, spare = spare, pow
+		pow.Rsh(pow, fixBits)
+		if pow.Sign() == 0 {
+			break
+		}
+		t.Quo(pow, k.small[i])
+		if i%2 == 0 {
+			sum.Sub(sum, t)
+		} else {
+			sum.Add(sum, t)
+		}
+		errS += 2
+	}
+	errS += 2 // the rest of the series, below one ulp per term dropped
+	sum.Add(sum, Y0)
+	t.SetInt64(int64(n - 1))
+	sum.Add(sum, sc.a.Mul(t, k.ln2))
+	E := int64(x.Exponent)
+	t.SetInt64(E)
+	sum.Add(sum, sc.a.Mul(t, k.ln10))
+	absE := uint64(E)
+	if E < 0 {
+		absE = uint64(-E)
+	}
+	return absE + uint64(n) + 2*errZ + errS + 2, true
+}
+
+// floatToFix sets v to f · 2^fixBits exactly (f is a binary fraction).
+func floatToFix(v *big.Int, f float64) {
+	frac, exp := math.Frexp(f) // f = frac · 2^exp, |frac| in [0.5, 1)
+	v.SetInt64(int64(frac * (1 << 53)))
+	if s := fixBits + exp - 53; s >= 0 {
+		v.Lsh(v, uint(s))
+	} else {
+		v.Rsh(v, uint(-s)) // exact: f has at most 53 significant bits
+	}
+}
+
+// fixExp sets s so that e^y = s · 2^(bexp - fixBits), with s in about
+// [0.7, 1.42]·2^fixBits, for y in fixed point known within errIn ulps, and
+// returns bexp and the bound in ulps of s. y is left unchanged.
+//
+// y = b·ln 2 + r with |r| ≤ ln2/2, then r = j1/64 + j2/8192 + r2 with
+// |r2| ≤ 2^-14, e^r2 by its Taylor series (18 terms reach 2^-256), and
+// e^(j1/64), e^(j2/8192) from the tables.
+func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint64, bool) {
+	if y.BitLen() > fixBits+14 {
+		return 0, 0, false
+	}
+	// b = round(y / ln 2), from the top bits of y.
+	top := sc.r.Rsh(y, fixBits-40).Int64()
+	b := int64(math.Round(math.Ldexp(float64(top), -40) / math.Ln2))
+	absB := uint64(b)
+	if b < 0 {
+		absB = uint64(-b)
+	}
+	r := &sc.r
+	sc.a.SetInt64(b)
+	r.Mul(&sc.a, k.ln2)
+	r.Sub(y, r)
+	// j1 = round(r·64), j2 = round(r1·8192): floor((r + half) / step).
+	j := &sc.j
+	j.Add(r, k.half1)
+	j.Rsh(j, fixBits-6)
+	if !j.IsInt64() || j.Int64() < -exp1Half || j.Int64() > exp1Half {
+		return 0, 0, false
+	}
+	j1 := j.Int64()
+	r.Sub(r, j.Lsh(j, fixBits-6))
+	j.Add(r, k.half2)
+	j.Rsh(j, fixBits-13)
+	if !j.IsInt64() || j.Int64() < -exp2Half || j.Int64() > exp2Half {
+		return 0, 0, false
+	}
+	j2 := j.Int64()
+	r.Sub(r, j.Lsh(j, fixBits-13))
+	// e^r2 = 1 + r2 + r2²/2! + …
+	sum := sc.s.Add(k.one, r)
+	term, spare := sc.u.Set(r), &sc.a
+	var errT uint64
+	for i := 2; i < len(k.small); i++ {
+		spare.Mul(term, r)
+		term, spare = spare, term
+		term.Rsh(term, fixBits)
+		term.Quo(term, k.small[i])
+		if term.Sign() == 0 {
+			break
+		}
+		sum.Add(sum, term)
+		errT += 2
+	}
+	spare.Mul(sum, k.exp1[j1+exp1Half])
+	spare.Rsh(spare, fixBits)
+	s.Mul(spare, k.exp2[j2+exp2Half])
+	s.Rsh(s, fixBits)
+	// Relative error, in ulps: the argument's (errIn + |b| from b·ln 2),
+	// the series', two table entries and two truncations; ×2 covers the
+	// factor up to 1.42 between relative and absolute ulps of s.
+	return int(b), 2*(errIn+absB+errT+8) + 2, true
+}
+
+// roundFix rounds the value (mag ± err) · 2^e2 to q significant digits,
+// half-even, into d, when both ends of the interval give the same
+// digits. It reports whether it did.
+func roundFix(k *lnexpConsts, sc *scratch, d *apd.Decimal, mag *big.Int, err uint64, e2, q int, neg bool, c *apd.Context) bool {
+	lo, hi := &sc.lo, &sc.hi
+	sc.t.SetUint64(err)
+	lo.Sub(mag, &sc.t)
+	hi.Add(mag, &sc.t)
+	if lo.Sign() <= 0 {
+		return false
+	}
+	// log10 of the value, within one: (bitlen - 1 + e2) · log10 2.
+	est := int(math.Floor(float64(mag.BitLen()-1+e2) * math.Log10(2)))
+	s := q - 1 - est
+	pq := k.pow10[q]
+	pq1 := k.pow10[q-1]
+	hLo, hHi := &sc.w, &sc.u
+	for range 3 {
+		if s > maxPow10 || -s > maxPow10 {
+			return false
+		}
+		scaledHalves(hLo, sc, lo, e2, s, k)
+		scaledHalves(hHi, sc, hi, e2, s, k)
+		if hLo.Cmp(hHi) != 0 {
+			return false
+		}
+		n := hHi.Rsh(hLo, 1)
+		switch {
+		case n.Cmp(pq) >= 0:
+			s--
+			continue
+		case n.Cmp(pq1) < 0:
+			s++
+			continue
+		}
+		if hLo.Bit(0) == 1 {
+			n.Add(n, bigOneInt)
+		}
+		exp := -s
+		if n.Cmp(pq) == 0 {
+			n.Set(pq1)
+			exp++
+		}
+		if c.MaxExponent != 0 && (int64(exp)+int64(q)-1 > int64(c.MaxExponent) || int64(exp) < int64(c.MinExponent)) {
+			return false
+		}
+		if n.IsUint64() {
+			d.Coeff.SetUint64(n.Uint64())
+		} else {
+			d.Coeff.SetMathBigInt(n)
+		}
+		d.Exponent = int32(exp)
+		d.Negative = neg
+		d.Form = apd.Finite
+		return true
+	}
+	return false
+}
+
+// scaledHalves sets h = floor(2 · m · 2^e2 · 10^s).
+func scaledHalves(h *big.Int, sc *scratch, m *big.Int, e2, s int, k *lnexpConsts) {
+	num, den := &sc.num, &sc.den
+	if s >= 0 {
+		num.Mul(m, k.pow10[s])
+		num.Lsh(num, 1)
+		den.SetInt64(1)
+	} else {
+		num.Lsh(m, 1)
+		den.Set(k.pow10[-s])
+	}
+	if e2 >= 0 {
+		num.Lsh(num, uint(e2))
+	} else {
+		den.Lsh(den, uint(-e2))
+	}
+	h.Quo(num, den)
+}

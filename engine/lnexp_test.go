@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// reference evaluates fn far beyond the target precision with apd and
+// rounds once: the correctly rounded result unless the true value lies
+// within 10^-60 relative of a rounding boundary.
+func reference(t *testing.T, fn function, x *apd.Decimal, q uint32) *apd.Decimal {
+	t.Helper()
+	wide := apd.BaseContext.WithPrecision(q + 60)
+	var v apd.Decimal
+	if err := wideFunction(wide, &v, x, fn); err != nil {
+		t.Fatalf("reference %v(%s): %v", fn, x, err)
+	}
+	target := apd.BaseContext.WithPrecision(q)
+	target.Rounding = apd.RoundHalfEven
+	var r apd.Decimal
+	if _, err := target.Round(&r, &v); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
+func (f function) String() string {
+	return [...]string{"ln", "log10", "exp", "exp10"}[f]
+}
+
+func randomDecimal(r *rand.Rand, fn function) *apd.Decimal {
+	digits := 1 + r.IntN(30)
+	coeff := ""
+	for i := 0; i < digits; i++ {
+		coeff += string(rune('0' + r.IntN(10)))
+	}
+	var exp int
+	switch fn {
+	case fnLn, fnLog10:
+		exp = r.IntN(80) - 40 - digits
+	default:
+		exp = -digits + r.IntN(4) - r.IntN(8) // |x| below about 10^3
+	}
+	d, _, err := apd.NewFromString(fmt.Sprintf("%s%se%d", []string{"", "-"}[r.IntN(2)], coeff, exp))
+	if err != nil {
+		panic(err)
+	}
+	if fn == fnLn || fn == fnLog10 {
+		d.Negative = false
+		if d.IsZero() {
+			d.SetInt64(7)
+		}
+	}
+	return d
+}
+
+// TestCorrectlyRoundedProperty compares ln, log10, exp and 10^x, on random
+// inputs and precisions 1–66, with apd evaluated 60 digits wider: both
+// the accelerator and the plain path must give the correctly rounded
+// digits, and every result is flagged inexact.
+func TestCorrectlyRoundedProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 600
+	if testing.Short() {
+		n = 100
+	}
+	fast, total := 0, 0
+	for _, fn := range []function{fnLn, fnLog10, fnExp, fnExp10} {
+		for i := 0; i < n; i++ {
+			x := randomDecimal(r, fn)
+			q := uint32(1 + r.IntN(maxFastDigits))
+			c := apd.BaseContext.WithPrecision(q)
+			c.Rounding = apd.RoundHalfEven
+			want := reference(t, fn, x, q)
+			var got apd.Decimal
+			var cond apd.Condition
+			var err error
+			switch fn {
+			case fnLn:
+				cond, err = lnCR(c, &got, x)
+			case fnLog10:
+				cond, err = log10CR(c, &got, x)
+			case fnExp:
+				cond, err = expCR(c, &got, x)
+			case fnExp10:
+				cond, err = exp10CR(c, &got, x)
+			}
+			if err != nil {
+				t.Fatalf("%v(%s) at %d: %v", fn, x, q, err)
+			}
+			if got.Cmp(want) != 0 {
+				t.Errorf("%v(%s) at %d digits (optimize %v) = %s, want %s", fn, x, q, optimize, &got, want)
+			}
+			var red apd.Decimal
+			red.Reduce(x)
+			trivial := red.IsZero() || fn == fnExp10 && red.Exponent >= 0 ||
+				(fn == fnLog10 || fn == fnLn) && red.Coeff.Cmp(bigOne) == 0 && (fn == fnLog10 || red.Exponent == 0)
+			if !trivial && !cond.Inexact() {
+				t.Errorf("%v(%s) flagged exact", fn, x)
+			}
+			var probe apd.Decimal
+			if optimize && fastFunction(&probe, x, fn, int(q), c) {
+				fast++
+			}
+			total++
+		}
+	}
+	if optimize && fast < total*9/10 {
+		t.Errorf("the accelerator decided only %d of %d cases", fast, total)
+	}
+}
+
+// TestCorrectlyRoundedExactPoints checks the points where the functions are
+// exact: ln 1, log10 of powers of ten, e^0 and whole powers of ten.
+func TestCorrectlyRoundedExactPoints(t *testing.T) {
+	c := apd.BaseContext.WithPrecision(42)
+	c.Rounding = apd.RoundHalfEven
+	for _, tt := range []struct {
+		fn   function
+		x    string
+		want string
+	}{
+		{fnLn, "1", "0"},
+		{fnLn, "1.000", "0"},
+		{fnLog10, "1000", "3"},
+		{fnLog10, "0.001", "-3"},
+		{fnLog10, "100.00", "2"},
+		{fnExp, "0", "1"},
+		{fnExp10, "3", "1000"},
+		{fnExp10, "-2", "0.01"},
+		{fnExp10, "2.000", "100"},
+	} {
+		x, _, _ := apd.NewFromString(tt.x)
+		var got apd.Decimal
+		var cond apd.Condition
+		var err error
+		switch tt.fn {
+		case fnLn:
+			cond, err = lnCR(c, &got, x)
+		case fnLog10:
+			cond, err = log10CR(c, &got, x)
+		case fnExp:
+			cond, err = expCR(c, &got, x)
+		case fnExp10:
+			cond, err = exp10CR(c, &got, x)
+		}
+		want, _, _ := apd.NewFromString(tt.want)
+		if err != nil || got.Cmp(want) != 0 || cond.Inexact() {
+			t.Errorf("%v(%s) = %s (inexact %v, err %v), want exactly %s", tt.fn, tt.x, &got, cond.Inexact(), err, tt.want)
+		}
+	}
+}
+
+// TestCorrectlyRoundedHard runs inputs whose results lie close to a
+// rounding boundary at some precision, where the accelerator must decline
+// and the plain path decide.
+func TestCorrectlyRoundedHard(t *testing.T) {
+	// ln(1 + 10^-90): the value is about 10^-90, far below the
+	// accelerator's absolute error, so only the plain path can answer.
+	x, _, _ := apd.NewFromString("1." + fmt.Sprintf("%089d", 0) + "1")
+	for _, q := range []uint32{5, 34, 50} {
+		c := apd.BaseContext.WithPrecision(q)
+		c.Rounding = apd.RoundHalfEven
+		var got apd.Decimal
+		if _, err := lnCR(c, &got, x); err != nil {
+			t.Fatal(err)
+		}
+		if want := reference(t, fnLn, x, q); got.Cmp(want) != 0 {
+			t.Errorf("ln(%s) at %d = %s, want %s", x, q, &got, want)
+		}
+		var probe apd.Decimal
+		if fastFunction(&probe, x, fnLn, int(q), c) {
+			t.Errorf("the accelerator decided ln(1+1e-90), below its error bound")
+		}
+	}
+}
+
+// BenchmarkCorrectlyRounded times the functions alone at the default
+// working precision (42 digits), with the accelerator.
+func BenchmarkCorrectlyRounded(b *testing.B) {
+	c := apd.BaseContext.WithPrecision(42)
+	c.Rounding = apd.RoundHalfEven
+	for _, bc := range []struct {
+		name string
+		fn   func(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error)
+		x    string
+	}{
+		{"ln", lnCR, "250"},
+		{"log10", log10CR, "250"},
+		{"exp", expCR, "-3.15"},
+		{"exp10", exp10CR, "-1.37"},
+	} {
+		x, _, _ := apd.NewFromString(bc.x)
+		b.Run(bc.name, func(b *testing.B) {
+			var d apd.Decimal
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bc.fn(c, &d, x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// TestPiDigits checks the computed π against its published digits.
+func TestPiDigits(t *testing.T) {
+	const published = "31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679821480865132823066470938446095505822317253594081284811174502841027019385211055596446229489549303819644288109756659334461284756482337867831652712019091456485669234603486104543266482133936072602491412737245870066063155881748815209209628292540917153643678925903600113305305488204665213841469519415116094330572703657595919530921861173819326117931051185480744623799627495673518857527248912279381830119491"
+	for _, n := range []int{1, 50, 120, 400, len(published) - 1} {
+		if got := piScaled(n).String(); got != published[:n+1] {
+			t.Fatalf("piScaled(%d) = %s, want %s", n, got, published[:n+1])
+		}
+	}
+}
+
+// TestRoundPi checks values through π against their published digits.
+func TestRoundPi(t *testing.T) {
+	tests := []struct {
+		num, den string
+		k, p     int
+		want     string
+	}{
+		{"1", "1", 1, 10, "3.141592654"},
+		{"1", "180", 1, 34, "0.01745329251994329576923690768488613"},
+		{"180", "1", -1, 34, "57.29577951308232087679815481410517"},
+		{"1", "30", 1, 50, "0.1047197551196597746154214461093167628065723133125"},
+		{"-2", "1", 2, 5, "-19.739"},
+		{"0", "1", 1, 5, "0"},
+	}
+	for _, tt := range tests {
+		num, _, _ := apd.NewFromString(tt.num)
+		den, _, _ := apd.NewFromString(tt.den)
+		var out apd.Decimal
+		inexact, err := roundPi(&out, num, den, tt.k, tt.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FormatDecimal(&out); got != tt.want || inexact != (tt.num != "0") {
+			t.Errorf("%s/%s·π^%d to %d digits = %s (inexact %v), want %s", tt.num, tt.den, tt.k, tt.p, got, inexact, tt.want)
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package engine
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// maxCachedExpressions bounds the expression cache of a graph: a flood of
+// distinct expressions empties it rather than growing it.
+const maxCachedExpressions = 4096
+
+// exprCache holds parsed expressions by their text. Parsing is a pure
+// function of the text and the graph, so entries never go stale; a graph
+// built from another catalog version has its own cache.
+type exprCache struct {
+	m sync.Map // string → *Expression
+	n atomic.Int64
+}
+
+func (c *exprCache) get(s string) (*Expression, bool) {
+	v, ok := c.m.Load(s)
+	if !ok {
+		return nil, false
+	}
+	return v.(*Expression), true
+}
+
+func (c *exprCache) put(s string, e *Expression) {
+	if c.n.Add(1) > maxCachedExpressions {
+		c.m.Clear()
+		c.n.Store(1)
+	}
+	c.m.Store(s, e)
+}
+
+// size counts the cached expressions.
+func (c *exprCache) size() int {
+	n := 0
+	c.m.Range(func(any, any) bool { n++; return true })
+	return n
+}
+
+// side is one resolved end of a conversion: a catalog unit or a unit
+// expression.
+type side struct {
+	unit *Unit
+	expr *Expression
+}
+
+func (s side) symbol() string {
+	if s.unit != nil {
+		return s.unit.Symbol
+	}
+	return s.expr.Symbol
+}
+
+func (s side) dim() dimension {
+	if s.unit != nil {
+		return s.unit.Category.dim
+	}
+	return s.expr.dim
+}
+
+// category is the side's catalog category, or nil.
+func (s side) category() *Category {
+	if s.unit != nil {
+		return s.unit.Category
+	}
+	return s.expr.Category
+}
+
+// describe names the side and its kind for messages: "J (energy)".
+func (s side) describe() string {
+	if c := s.category(); c != nil {
+		return s.symbol() + " (" + c.ID + ")"
+	}
+	return s.symbol() + " (dimension " + s.dim().String() + ")"
+}
+
+// Resolve finds what name stands for: a catalog unit (by symbol or alias,
+// as Lookup), or else a unit expression. Exactly one of the two results
+// is non-nil when the error is nil.
+func (g *Graph) Resolve(name string) (*Unit, *Expression, error) {
+	s, err := g.resolve(name)
+	return s.unit, s.expr, err
+}
+
+func (g *Graph) resolve(name string) (side, error) {
+	if u, ok := g.bySymbol[name]; ok {
+		return side{unit: u}, nil
+	}
+	u, err, found := g.lookupName(name)
+	if found {
+		return side{unit: u}, err
+	}
+	if !isExpressionSyntax(name) {
+		_, err := g.Lookup(name) // the error, with suggestions
+		return side{}, err
+	}
+	if e, ok := g.exprs.get(name); ok {
+		return side{expr: e}, nil
+	}
+	e, err := g.parseExpression(name)
+	if err != nil {
+		return side{}, err
+	}
+	g.exprs.put(name, e)
+	return side{expr: e}, nil
+}
+
+// plan is a resolved conversion: both sides mapped onto one reference
+// unit, and what the result is called.
+type plan struct {
+	from, to *conversion
+	// fromUnit is the catalog unit converted from, for messages; nil for
+	// an expression.
+	fromUnit *Unit
+	fromName string
+	category *Category
+	// categoryID is category's ID, or the dimension of an expression
+	// that no category has.
+	categoryID string
+	unit       string // the target's canonical symbol
+	bridge     *Bridge
+	interval   bool // a scale unit read as an interval
+}
+
+// plan maps both sides onto a common reference: the category base when
+// both are catalog units of one category, else the coherent SI unit of
+// their dimension (through a bridge or as an interval where the catalog
+// says so). Sides that cannot meet are INCOMPATIBLE_UNITS.
+func (g *Graph) plan(from, to side) (plan, error) {
+	pl := plan{fromUnit: from.unit, fromName: from.symbol(), unit: to.symbol()}
+	fu, tu := from.unit, to.unit
+	if fu != nil && tu != nil && fu.Category == tu.Category {
+		pl.from, pl.to, pl.category = &fu.conv, &tu.conv, tu.Category
+		pl.categoryID = pl.category.ID
+		return pl, nil
+	}
+	// Across categories or with an expression: onto coherent SI units.
+	fc, fcat, ferr := frameOf(from, to)
+	tc, tcat, terr := frameOf(to, from)
+	if ferr != nil {
+		return pl, ferr
+	}
+	if terr != nil {
+		return pl, terr
+	}
+	pl.interval = fcat != from.category() || tcat != to.category()
+	fd, td := from.dim(), to.dim()
+	if fcat != nil {
+		fd = fcat.dim
+	}
+	if tcat != nil {
+		td = tcat.dim
+	}
+	switch {
+	case fu != nil && tu != nil && fcat == tcat:
+		// Two catalog units, one read as an interval of the other's kind.
+	case fu != nil && tu != nil:
+		br := g.bridges[categoryPair{fcat, tcat}]
+		if br == nil {
+			return pl, incompatible(from, to, fd, td)
+		}
+		pl.bridge = br
+	case fd == td:
+	default:
+		var br *Bridge
+		if fcat != nil && tcat != nil {
+			br = g.bridges[categoryPair{fcat, tcat}]
+		}
+		if br == nil {
+			return pl, incompatible(from, to, fd, td)
+		}
+		pl.bridge = br
+	}
+	if pl.bridge != nil {
+		bc, ok := bridged(fc, pl.bridge)
+		if !ok {
+			return pl, incompatible(from, to, fd, td)
+		}
+		fc = bc
+	}
+	pl.from, pl.to = fc, tc
+	// The category of the catalog unit, the target's first.
+	switch {
+	case tu != nil:
+		pl.category = tcat
+	case fu != nil && pl.bridge == nil:
+		pl.category = fcat
+	default:
+		pl.category = tcat
+	}
+	if pl.category != nil {
+		pl.categoryID = pl.category.ID
+	} else {
+		pl.categoryID = td.String()
+	}
+	return pl, nil
+}
+
+// frameOf maps s onto the coherent SI unit of its dimension, given the
+// other side; it returns the map and the category s then belongs to. A
+// scale unit (degC, K) meets an expression or an interval unit only as an
+// interval: K and degR, which have no offset, can; degC cannot.
+func frameOf(s, other side) (*conversion, *Category, error) {
+	if s.unit == nil {
+		return &s.expr.conv, s.expr.Category, nil
+	}
+	u := s.unit
+	c := u.Category
+	asInterval := c.interval != nil && (other.unit == nil || other.unit.Category == c.interval)
+	if !asInterval {
+		return u.si, c, nil
+	}
+	if u.conv.formula != nil || u.conv.postMap.o.Sign() != 0 {
+		return nil, nil, incompatibleScale(s, other)
+	}
+	if u.si.minimum == nil {
+		return u.si, c.interval, nil
+	}
+	iv := *u.si
+	iv.minimum = nil // an interval may be negative
+	return &iv, c.interval, nil
+}
+
+// bridged returns c followed by the bridge's factor.
+func bridged(c *conversion, br *Bridge) (*conversion, bool) {
+	m := ratMap{f: br.si.r, k: br.si.k, o: zeroRat}
+	if !c.postMap.canCompose(m) {
+		return nil, false
+	}
+	out := *c
+	out.postMap = c.postMap.then(m)
+	out.post, out.pi, out.minimum = newAffine(out.postMap), out.postMap.k, nil
+	return &out, true
+}
+
+func dimensionDetails(from, to dimension) map[string]string {
+	return map[string]string{"from_dimension": from.String(), "to_dimension": to.String()}
+}
+
+// incompatible explains why two sides do not convert.
+func incompatible(from, to side, fd, td dimension) *Error {
+	var e *Error
+	if fd == td {
+		e = errorf(CodeIncompatibleUnits, "cannot convert %s to %s: both have dimension %s, but %s and %s are different kinds of quantity",
+			from.describe(), to.describe(), fd, kindOf(from), kindOf(to))
+	} else {
+		e = errorf(CodeIncompatibleUnits, "cannot convert %s to %s: dimension %s is not %s", from.describe(), to.describe(), fd, td)
+		if m := missing(fd, td); m != "" {
+			e.Message += "; " + m
+		}
+	}
+	e.Details = dimensionDetails(fd, td)
+	return e
+}
+
+func kindOf(s side) string {
+	if c := s.category(); c != nil {
+		return strings.ToLower(c.Name)
+	}
+	return "a unit expression"
+}
+
+// incompatibleScale refuses a point on a scale with an offset (degC) where
+// an interval is meant.
+func incompatibleScale(s, other side) *Error {
+	e := errorf(CodeIncompatibleUnits, "cannot convert between %s and %s: %s is a point on a scale with an offset, which never converts to a %s",
+		s.describe(), other.describe(), s.symbol(), strings.ToLower(s.unit.Category.interval.Name))
+	e.Details = dimensionDetails(s.dim(), other.dim())
+	return e
+}

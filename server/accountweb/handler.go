@@ -1,0 +1,266 @@
+// Package accountweb serves the account page: /account and the routes
+// under it, where the users of an API consumer sign in and manage their
+// account's keys (create, rotate with a grace period, revoke), watch each
+// key's traffic and read the audit log.
+//
+// Pages are server-rendered with html/template from html/*.html; the
+// stylesheet and the one small script (the copy button) are embedded from
+// assets/. The Content-Security-Policy allows nothing but same-origin
+// resources: no inline script or style.
+//
+// Security: sessions are server-side (the cookie holds a random token, the
+// store its SHA-256) with HttpOnly, SameSite=Strict, Path=/account and
+// Secure whenever the request came over TLS. Every state change passes
+// net/http's CrossOriginProtection and, once signed in, must carry the
+// session's CSRF token. Sign-in is rate-limited per client address and per
+// e-mail address, answers unknown users, disabled users and wrong passwords
+// alike, and verifies a password hash in every case, so that the time taken
+// does not tell them apart. Every key lookup is scoped to the session's
+// account: another account's key id is "not found".
+package accountweb
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/server/ratelimit"
+)
+
+//go:embed html/*.html
+var htmlFS embed.FS
+
+//go:embed assets/*
+var assetFS embed.FS
+
+// Default sign-in limits.
+var (
+	DefaultSignInPerAddr = ratelimit.Rate{N: 30, Per: time.Hour}
+	DefaultSignInPerUser = ratelimit.Rate{N: 10, Per: time.Hour}
+)
+
+// contentSecurityPolicy allows same-origin resources only.
+const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+
+// Config configures the account page.
+type Config struct {
+	Store account.Store
+	// Env is the environment of keys created on the page ("test" or
+	// "live"): the one the server accepts.
+	Env string
+	// Params are the Argon2id parameters for new password hashes
+	// (account.DefaultParams if zero).
+	Params account.Params
+	// SignInPerAddr and SignInPerUser limit sign-in attempts per client
+	// address and per e-mail address (defaults above).
+	SignInPerAddr, SignInPerUser ratelimit.Rate
+	// FlushUsage, if set, is called before usage is shown, so that the page
+	// includes this process's latest counts.
+	FlushUsage func(context.Context) error
+	// Dir, if set, is a directory with html/ and assets/ read at every
+	// request instead of the embedded copies (for editing the pages).
+	Dir    string
+	Logger *slog.Logger
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Handler serves /account and everything under it.
+type Handler struct {
+	cfg       Config
+	logger    *slog.Logger
+	handler   http.Handler
+	pages     map[string]*template.Template // nil in Dir mode
+	assets    http.Handler
+	dummyHash string // verified for unknown users, so they take as long
+	addrLim   ratelimit.Limiter
+	userLim   ratelimit.Limiter
+	// verify checks a password; tests count its calls.
+	verify func(hash, pw string) (bool, error)
+}
+
+// New returns the account page's handler.
+func New(cfg Config) (*Handler, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("account page: no store")
+	}
+	if cfg.Params == (account.Params{}) {
+		cfg.Params = account.DefaultParams
+	}
+	if cfg.SignInPerAddr.N == 0 {
+		cfg.SignInPerAddr = DefaultSignInPerAddr
+	}
+	if cfg.SignInPerUser.N == 0 {
+		cfg.SignInPerUser = DefaultSignInPerUser
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	h := &Handler{cfg: cfg, logger: cfg.Logger, verify: account.VerifyPassword}
+	if h.logger == nil {
+		h.logger = slog.New(slog.DiscardHandler)
+	}
+	clock := ratelimit.WithClock(cfg.Now)
+	h.addrLim = ratelimit.NewMemory(cfg.SignInPerAddr, clock, ratelimit.WithMaxKeys(50_000))
+	h.userLim = ratelimit.NewMemory(cfg.SignInPerUser, clock, ratelimit.WithMaxKeys(50_000))
+	dummy, err := account.HashPassword("not a password: makes unknown users take as long", cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	h.dummyHash = dummy
+
+	var assets fs.FS
+	if cfg.Dir == "" {
+		if h.pages, err = parsePages(htmlFS); err != nil {
+			return nil, err
+		}
+		assets, _ = fs.Sub(assetFS, "assets")
+	} else {
+		if _, err := parsePages(os.DirFS(cfg.Dir)); err != nil {
+			return nil, err
+		}
+		assets = os.DirFS(cfg.Dir + "/assets")
+	}
+	h.assets = http.StripPrefix("/account/assets/", http.FileServerFS(assets))
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /account", h.home)
+	mux.HandleFunc("POST /account/signin", h.signIn)
+	mux.HandleFunc("POST /account/signout", h.withSession(h.signOut))
+	mux.HandleFunc("GET /account/setup", h.setupForm)
+	mux.HandleFunc("POST /account/setup", h.setup)
+	mux.HandleFunc("POST /account/keys", h.withSession(h.createKey))
+	mux.HandleFunc("GET /account/keys/{id}", h.withSession(h.keyPage))
+	mux.HandleFunc("POST /account/keys/{id}/rotate", h.withSession(h.rotateKey))
+	mux.HandleFunc("POST /account/keys/{id}/revoke", h.withSession(h.revokeKey))
+	mux.HandleFunc("GET /account/assets/{file}", h.asset)
+	mux.HandleFunc("GET /account/", h.notFound)
+
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.errorPage(w, r, http.StatusForbidden, "This request came from another site and was refused.")
+	}))
+	h.handler = cop.Handler(mux)
+	return h, nil
+}
+
+// ServeHTTP sets the security headers and serves the request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", contentSecurityPolicy)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Referrer-Policy", "no-referrer")
+	if !strings.HasPrefix(r.URL.Path, "/account/assets/") {
+		hd.Set("Cache-Control", "no-store")
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	h.handler.ServeHTTP(w, r)
+}
+
+func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	h.assets.ServeHTTP(w, r)
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	h.errorPage(w, r, http.StatusNotFound, "There is no such page.")
+}
+
+// parsePages parses one template set per page: the layout plus the page.
+func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
+	names, err := fs.Glob(fsys, "html/*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, n := range names {
+		base := strings.TrimSuffix(n[len("html/"):], ".html")
+		if base == "layout" {
+			continue
+		}
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(fsys, "html/layout.html", n)
+		if err != nil {
+			return nil, err
+		}
+		pages[base] = t
+	}
+	return pages, nil
+}
+
+var funcs = template.FuncMap{
+	"when": func(t any) string {
+		switch v := t.(type) {
+		case time.Time:
+			return v.UTC().Format("2006-01-02 15:04 UTC")
+		case *time.Time:
+			if v == nil {
+				return "never"
+			}
+			return v.UTC().Format("2006-01-02 15:04 UTC")
+		}
+		return ""
+	},
+	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+}
+
+// render writes page with data and status.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, page string, data map[string]any) {
+	pages := h.pages
+	if pages == nil {
+		var err error
+		if pages, err = parsePages(os.DirFS(h.cfg.Dir)); err != nil {
+			h.logger.Error("account page templates", "error", err)
+			http.Error(w, "template error", http.StatusInternalServerError)
+			return
+		}
+	}
+	t, ok := pages[page]
+	if !ok {
+		h.logger.Error("account page: no template", "page", page)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	var buf strings.Builder
+	if err := t.Execute(&buf, data); err != nil {
+		h.logger.Error("account page: render", "page", page, "error", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write([]byte(buf.String()))
+}
+
+// errorPage shows a message with status.
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	h.render(w, r, status, "error", map[string]any{"Title": http.StatusText(status), "Message": msg, "Status": status})
+}
+
+// internalError logs err and shows a page that says nothing of it.
+func (h *Handler) internalError(w http.ResponseWriter, r *http.Request, err error) {
+	h.logger.Error("account page", "path", r.URL.Path, "error", err)
+	h.errorPage(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again.")
+}
+
+// clientAddr is the host of the connection's peer; forwarding headers are
+// not trusted.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,136 @@
+package server
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the server's Prometheus collectors. Label values come from
+// small closed sets (route templates, status codes, categories of the
+// catalog, error codes), never from what a client typed. A nil *Metrics
+// records nothing.
+type Metrics struct {
+	requests     *prometheus.CounterVec
+	latency      *prometheus.HistogramVec
+	conversions  *prometheus.CounterVec
+	batchSize    prometheus.Histogram
+	rejections   *prometheus.CounterVec
+	reloads      *prometheus.CounterVec
+	lastGoodLoad prometheus.Gauge
+	reloadOK     prometheus.Gauge
+}
+
+// NewMetrics creates the server's collectors and registers them on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_http_requests_total",
+			Help: "HTTP requests answered, by route template, method and status code.",
+		}, []string{"route", "method", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "unitd_http_request_duration_seconds",
+			Help:    "Time from the request's arrival to the end of its answer, by route template.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"route"}),
+		conversions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_conversions_total",
+			Help: "Conversions (single or batch items) by category and outcome: success or the error code.",
+		}, []string{"category", "outcome"}),
+		batchSize: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "unitd_batch_size",
+			Help:    "Items per accepted POST /v1/batch request.",
+			Buckets: []float64{1, 2, 5, 10, 20, 50, 100},
+		}),
+		rejections: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_rate_limit_rejections_total",
+			Help: "Requests refused with 429 RATE_LIMIT_EXCEEDED, by route template.",
+		}, []string{"route"}),
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_catalog_reloads_total",
+			Help: "Catalog reload attempts by result (success or failure).",
+		}, []string{"result"}),
+		lastGoodLoad: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "unitd_catalog_last_reload_success_timestamp_seconds",
+			Help: "Unix time of the last catalog load that compiled and is serving.",
+		}),
+		reloadOK: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "unitd_catalog_last_reload_successful",
+			Help: "1 if the last catalog reload attempt succeeded, 0 if the last good catalog is serving after a failure.",
+		}),
+	}
+	reg.MustRegister(m.requests, m.latency, m.conversions, m.batchSize, m.rejections,
+		m.reloads, m.lastGoodLoad, m.reloadOK)
+	return m
+}
+
+// statusText holds the status labels in use, so that a request does not
+// format its status code.
+var statusText = func() map[int]string {
+	t := make(map[int]string)
+	for c := 100; c < 600; c++ {
+		t[c] = strconv.Itoa(c)
+	}
+	return t
+}()
+
+func (m *Metrics) request(route, method string, status int, d time.Duration) {
+	if m == nil {
+		return
+	}
+	if route == "" {
+		route = "unmatched"
+	}
+	switch method {
+	case "GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS":
+	default:
+		method = "other"
+	}
+	m.requests.WithLabelValues(route, method, statusText[status]).Inc()
+	m.latency.WithLabelValues(route).Observe(d.Seconds())
+	if status == 429 {
+		m.rejections.WithLabelValues(route).Inc()
+	}
+}
+
+// conversion counts one conversion; category is "" when the units were
+// not resolved.
+func (m *Metrics) conversion(category, outcome string) {
+	if m == nil {
+		return
+	}
+	if category == "" {
+		category = "none"
+	}
+	m.conversions.WithLabelValues(category, outcome).Inc()
+}
+
+func (m *Metrics) batch(n int) {
+	if m == nil {
+		return
+	}
+	m.batchSize.Observe(float64(n))
+}
+
+// applied records a catalog that compiled and now serves.
+func (m *Metrics) applied(at time.Time) {
+	if m == nil {
+		return
+	}
+	m.lastGoodLoad.Set(float64(at.UnixNano()) / 1e9)
+}
+
+// reload records the outcome of a reload attempt.
+func (m *Metrics) reload(ok bool) {
+	if m == nil {
+		return
+	}
+	if ok {
+		m.reloads.WithLabelValues("success").Inc()
+		m.reloadOK.Set(1)
+		return
+	}
+	m.reloads.WithLabelValues("failure").Inc()
+	m.reloadOK.Set(0)
+}

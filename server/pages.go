@@ -1,0 +1,128 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/web"
+)
+
+// The pages for people (package web) are served beside the API. Their
+// conversions go through POST /web/convert: the handler of POST
+// /v1/convert, reached without a key but only from a same-origin page and
+// within a per-address budget. It is page machinery, not part of the API
+// for programs, so /openapi.json does not describe it: programs use
+// /v1/convert with a key, and the page route may change with the pages.
+
+// DefaultPageRate is the budget of POST /web/convert per client address
+// when Config.PageLimiter is nil.
+var DefaultPageRate = ratelimit.Rate{N: 60, Per: time.Minute}
+
+const pageConvertPath = "/web/convert"
+
+// codeCrossOrigin refuses a page-route request that does not come from one
+// of this server's own pages.
+const codeCrossOrigin = "CROSS_ORIGIN_REQUEST"
+
+// pageRoutes are the API handlers the pages call; they are not in the
+// route table, whose routes the OpenAPI document describes.
+func (s *Server) pageRoutes() []route {
+	return []route{
+		{http.MethodPost, pageConvertPath, false, s.convertPOST, opDoc{}},
+	}
+}
+
+// mountPages registers the pages and the page routes on r.
+func (s *Server) mountPages(r interface {
+	Handler(method, path string, h http.Handler)
+}) {
+	pages := web.New(web.Config{Graph: s.graph, Version: s.cfg.Version})
+	for _, p := range web.Routes {
+		h := s.routed(p, pages)
+		r.Handler(http.MethodGet, p, h)
+		r.Handler(http.MethodHead, p, h)
+	}
+	for _, rt := range s.pageRoutes() {
+		r.Handler(rt.method, rt.path, s.pageGuard(s.wrap(rt)))
+	}
+}
+
+// graph is the catalog being served now, for the pages.
+func (s *Server) graph() *engine.Graph {
+	if sn := s.snap.Load(); sn != nil {
+		return sn.graph
+	}
+	return nil
+}
+
+// routed names the route in the access log.
+func (s *Server) routed(pattern string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := asRespWriter(w)
+		rw.route = pattern
+		if s.snap.Load() == nil {
+			s.writeError(rw, r, internalError(errNoGraph))
+			return
+		}
+		h.ServeHTTP(rw, r)
+	})
+}
+
+// crossOrigin is the standard library's CSRF check (Sec-Fetch-Site, then
+// Origin against Host).
+var crossOrigin = http.NewCrossOriginProtection()
+
+// pageGuard admits only requests from this server's own pages, within the
+// per-address budget. Checks run in the contract's order: route, then the
+// stand-in for authentication (same origin), then the rate limit; body
+// checks follow in the handler.
+func (s *Server) pageGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := asRespWriter(w)
+		rw.route = pageConvertPath
+		if !sameOrigin(r) {
+			s.writeError(rw, r, newError(codeCrossOrigin,
+				"this route serves the pages of this server and accepts only their same-origin requests; programs use /v1/convert with an API key"))
+			return
+		}
+		d := s.pageLimiter.Take(clientAddr(r))
+		h := rw.Header()
+		h["Ratelimit-Limit"] = []string{strconv.Itoa(d.Limit)}
+		h["Ratelimit-Remaining"] = []string{strconv.Itoa(d.Remaining)}
+		h["Ratelimit-Reset"] = []string{strconv.FormatInt(d.ResetSeconds(), 10)}
+		if !d.Allowed {
+			h["Retry-After"] = []string{strconv.FormatInt(max(d.RetryAfterSeconds(), 1), 10)}
+			s.writeError(rw, r, newError(codeRateLimitExceeded,
+				"too many conversions from this address ("+strconv.Itoa(d.Limit)+" at most in a row); retry after "+h["Retry-After"][0]+" s"))
+			return
+		}
+		next.ServeHTTP(rw, r)
+	})
+}
+
+// sameOrigin reports whether r comes from a page of this origin. A browser
+// says so with Sec-Fetch-Site: same-origin or, where that header is
+// missing, with an Origin naming this host. A request with neither (curl,
+// a program) is refused too: without a key, this route is for pages only.
+func sameOrigin(r *http.Request) bool {
+	if crossOrigin.Check(r) != nil {
+		return false
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin":
+		return true
+	case "":
+	default:
+		return false
+	}
+	o := r.Header.Get("Origin")
+	if o == "" || o == "null" {
+		return false
+	}
+	u, err := url.Parse(o)
+	return err == nil && u.Host != "" && u.Host == r.Host
+}

@@ -1,0 +1,242 @@
+// Package redislimit is a ratelimit.Limiter whose buckets live in Redis, so
+// that every replica of unitd spends one budget per key.
+//
+// Each Take is one round trip: an EVALSHA of a Lua script that runs the
+// same bucket arithmetic as ratelimit.Memory (a generic cell rate
+// algorithm: one stored "full at" time per key) atomically inside Redis, on
+// Redis's own clock, so the replicas' clocks do not matter.
+//
+// When Redis cannot answer within the timeout, the limiter falls back to a
+// local ratelimit.Memory of the same rate, logs the change once, and reports
+// it through Status; a background probe returns it to Redis by itself once
+// Redis answers again.
+package redislimit
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/unitd/unitd/server/ratelimit"
+)
+
+//go:embed gcra.lua
+var script string
+
+var gcra = redis.NewScript(script)
+
+// DefaultTimeout bounds one round trip to Redis; past it the request is
+// decided by the local limiter.
+const DefaultTimeout = 100 * time.Millisecond
+
+// DefaultProbe is how often a limiter that fell back tries Redis again.
+const DefaultProbe = time.Second
+
+// Options configure New.
+type Options struct {
+	// Prefix is put before every key name in Redis (default "unitd:rl:").
+	Prefix string
+	// Timeout bounds each round trip (default DefaultTimeout).
+	Timeout time.Duration
+	// Probe is the interval of the recovery probe (default DefaultProbe).
+	Probe time.Duration
+	// Logger receives one line when Redis is lost and one when it is back.
+	Logger *slog.Logger
+	// OnChange, when set, is called with the new state on every change
+	// (for metrics).
+	OnChange func(up bool)
+}
+
+// Limiter is a ratelimit.Limiter backed by Redis, with a local fallback. It
+// is safe for concurrent use.
+type Limiter struct {
+	client   redis.UniversalClient
+	rate     ratelimit.Rate
+	interval int64 // µs to refill one token
+	window   int64 // µs: N * interval
+	local    *ratelimit.Memory
+	opts     Options
+
+	down      atomic.Bool
+	mu        sync.Mutex // guards since, lastError and the probe goroutine
+	since     time.Time
+	lastError string
+	probing   bool
+	stop      chan struct{}
+	closeOnce sync.Once
+}
+
+var _ ratelimit.Limiter = (*Limiter)(nil)
+
+// Status says which limiter decides requests now.
+type Status struct {
+	Backend string    // "redis" or "local"
+	Up      bool      // Redis answers
+	Since   time.Time // of the last change (zero: never changed)
+	Error   string    // why Redis is not used, when it is not
+}
+
+// New returns a Limiter of rate on the Redis at url (redis://, rediss:// or
+// unix://). It does not contact Redis; the first Take does.
+func New(url string, rate ratelimit.Rate, opts Options) (*Limiter, error) {
+	o, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("redis URL: %w", err)
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = opts.Timeout, opts.Timeout, opts.Timeout
+	o.MaxRetries = -1 // a retry would be a second round trip
+	return NewClient(redis.NewClient(o), rate, opts)
+}
+
+// NewClient is New with a client the caller made; Close closes it.
+func NewClient(client redis.UniversalClient, rate ratelimit.Rate, opts Options) (*Limiter, error) {
+	interval := rate.Per.Microseconds() / int64(rate.N)
+	if rate.N <= 0 || interval < 1 {
+		return nil, fmt.Errorf("rate %v: the Redis limiter needs at least a microsecond per request", rate)
+	}
+	if opts.Prefix == "" {
+		opts.Prefix = "unitd:rl:"
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Probe <= 0 {
+		opts.Probe = DefaultProbe
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Limiter{
+		client:   client,
+		rate:     rate,
+		interval: interval,
+		window:   interval * int64(rate.N),
+		local:    ratelimit.NewMemory(rate),
+		opts:     opts,
+		stop:     make(chan struct{}),
+	}, nil
+}
+
+// Take spends one token of key's bucket in Redis, or in the local
+// fallback while Redis is unreachable.
+func (l *Limiter) Take(key string) ratelimit.Decision {
+	if l.down.Load() {
+		return l.local.Take(key)
+	}
+	d, err := l.takeRedis(key)
+	if err != nil {
+		l.fellBack(err)
+		return l.local.Take(key)
+	}
+	return d
+}
+
+func (l *Limiter) takeRedis(key string) (ratelimit.Decision, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)
+	defer cancel()
+	res, err := gcra.Run(ctx, l.client, []string{l.opts.Prefix + key}, l.interval, l.window).Int64Slice()
+	if err != nil {
+		return ratelimit.Decision{}, err
+	}
+	if len(res) != 4 {
+		return ratelimit.Decision{}, fmt.Errorf("rate-limit script returned %d values, want 4", len(res))
+	}
+	us := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
+	return ratelimit.Decision{
+		Allowed:    res[0] == 1,
+		Limit:      l.rate.N,
+		Remaining:  int(res[1]),
+		Reset:      us(res[2]),
+		RetryAfter: us(res[3]),
+	}, nil
+}
+
+// fellBack switches to the local limiter, logs it once and starts the
+// probe that brings Redis back.
+func (l *Limiter) fellBack(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lastError = err.Error()
+	if l.down.Load() {
+		return
+	}
+	l.down.Store(true)
+	l.since = time.Now()
+	l.opts.Logger.Warn("rate limits: Redis unreachable, each replica now limits on its own", "error", err.Error())
+	if l.opts.OnChange != nil {
+		l.opts.OnChange(false)
+	}
+	if !l.probing {
+		l.probing = true
+		go l.probe()
+	}
+}
+
+// probe pings Redis every Probe interval until it answers, then returns
+// the limiter to it.
+func (l *Limiter) probe() {
+	t := time.NewTicker(l.opts.Probe)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+		}
+		if l.Ping() == nil {
+			l.recovered()
+			return
+		}
+	}
+}
+
+// Ping checks that Redis answers within the timeout.
+func (l *Limiter) Ping() error {
+	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)
+	defer cancel()
+	return l.client.Ping(ctx).Err()
+}
+
+func (l *Limiter) recovered() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.probing = false
+	l.down.Store(false)
+	l.since = time.Now()
+	l.lastError = ""
+	l.opts.Logger.Info("rate limits: Redis reachable again, limits are shared by all replicas")
+	if l.opts.OnChange != nil {
+		l.opts.OnChange(true)
+	}
+}
+
+// Status reports which limiter decides requests now.
+func (l *Limiter) Status() Status {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.down.Load() {
+		return Status{Backend: "local", Up: false, Since: l.since, Error: l.lastError}
+	}
+	return Status{Backend: "redis", Up: true, Since: l.since}
+}
+
+// Close stops the probe and closes the Redis client.
+func (l *Limiter) Close() error {
+	l.closeOnce.Do(func() { close(l.stop) })
+	return l.client.Close()
+}
+
+// String describes the limiter for logs.
+func (l *Limiter) String() string {
+	return "redis " + strconv.Itoa(l.rate.N) + " per " + l.rate.Per.String()
+}

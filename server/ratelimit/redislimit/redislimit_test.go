@@ -1,0 +1,180 @@
+package redislimit_test
+
+import (
+	"bytes"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/unitd/unitd/internal/redistest"
+	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/server/ratelimit/redislimit"
+)
+
+// syncBuffer is a log destination safe for the probe goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newLimiter(t *testing.T, url string, rate ratelimit.Rate, opts redislimit.Options) *redislimit.Limiter {
+	t.Helper()
+	l, err := redislimit.New(url, rate, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// TestSharedBudget: three limiters (three replicas) on one Redis grant one
+// budget between them: 10 per minute, 30 requests, 10 allowed.
+func TestSharedBudget(t *testing.T) {
+	srv := redistest.Start(t)
+	rate := ratelimit.Rate{N: 10, Per: time.Minute}
+	var replicas []*redislimit.Limiter
+	for range 3 {
+		replicas = append(replicas, newLimiter(t, srv.URL(), rate, redislimit.Options{}))
+	}
+	allowed := 0
+	for i := range 30 {
+		d := replicas[i%3].Take("key-1")
+		if d.Limit != 10 {
+			t.Fatalf("Limit = %d, want 10", d.Limit)
+		}
+		if d.Allowed {
+			allowed++
+			if want := 10 - allowed; d.Remaining != want {
+				t.Errorf("request %d: Remaining = %d, want %d", i, d.Remaining, want)
+			}
+		} else {
+			if d.RetryAfter <= 0 || d.RetryAfter > 6*time.Second+time.Millisecond {
+				t.Errorf("request %d refused with RetryAfter %v, want in (0, 6s]", i, d.RetryAfter)
+			}
+			if d.Reset <= 0 || d.Reset > time.Minute {
+				t.Errorf("request %d: Reset %v, want in (0, 1m]", i, d.Reset)
+			}
+		}
+		if st := replicas[i%3].Status(); st.Backend != "redis" {
+			t.Fatalf("status %+v, want the redis backend", st)
+		}
+	}
+	if allowed != 10 {
+		t.Errorf("%d of 30 requests allowed over three replicas, want 10", allowed)
+	}
+	// Another key has its own budget.
+	if d := replicas[0].Take("key-2"); !d.Allowed || d.Remaining != 9 {
+		t.Errorf("first request of another key: %+v", d)
+	}
+}
+
+// TestFallbackAndRecovery: with Redis gone, requests are decided locally,
+// the change is logged once and shown in Status; when Redis is back the
+// probe returns the limiter to it.
+func TestFallbackAndRecovery(t *testing.T) {
+	srv := redistest.Start(t)
+	var logs syncBuffer
+	changes := make(chan bool, 4)
+	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: 5, Per: time.Minute}, redislimit.Options{
+		Probe:    20 * time.Millisecond,
+		Logger:   slog.New(slog.NewTextHandler(&logs, nil)),
+		OnChange: func(up bool) { changes <- up },
+	})
+	if d := l.Take("k"); !d.Allowed || d.Remaining != 4 {
+		t.Fatalf("first take on Redis: %+v", d)
+	}
+	srv.Stop()
+	for i := range 20 {
+		d := l.Take("k")
+		// The local bucket starts full: five more are allowed, then none.
+		if want := i < 5; d.Allowed != want {
+			t.Fatalf("take %d during the outage: allowed %v, want %v", i, d.Allowed, want)
+		}
+	}
+	if up := <-changes; up {
+		t.Fatal("first change reported up, want down")
+	}
+	st := l.Status()
+	if st.Backend != "local" || st.Up || st.Error == "" {
+		t.Errorf("status during the outage: %+v", st)
+	}
+	if n := strings.Count(logs.String(), "Redis unreachable"); n != 1 {
+		t.Errorf("outage logged %d times, want once:\n%s", n, logs.String())
+	}
+	srv.Restart()
+	select {
+	case up := <-changes:
+		if !up {
+			t.Fatal("second change reported down, want up")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the limiter did not return to Redis within 30s of its restart")
+	}
+	if st := l.Status(); st.Backend != "redis" || !st.Up {
+		t.Errorf("status after recovery: %+v", st)
+	}
+	// Redis restarted empty: a fresh budget, decided by Redis again.
+	if d := l.Take("k"); !d.Allowed || d.Remaining != 4 {
+		t.Errorf("first take after recovery: %+v", d)
+	}
+	if n := strings.Count(logs.String(), "reachable again"); n != 1 {
+		t.Errorf("recovery logged %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+// TestUnansweringRedis: a server that accepts connections and never
+// answers costs one timeout, after which the local limiter decides.
+func TestUnansweringRedis(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		var held []net.Conn
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c) // read nothing, answer nothing
+		}
+	}()
+	l := newLimiter(t, "redis://"+ln.Addr().String(), ratelimit.Rate{N: 3, Per: time.Minute},
+		redislimit.Options{Timeout: 50 * time.Millisecond, Probe: time.Hour})
+	d := l.Take("k")
+	if !d.Allowed || d.Remaining != 2 {
+		t.Errorf("take against a silent Redis: %+v, want the local decision", d)
+	}
+	if st := l.Status(); st.Backend != "local" {
+		t.Errorf("status: %+v, want local", st)
+	}
+}
+
+// TestRateTooFine: the script counts microseconds.
+func TestRateTooFine(t *testing.T) {
+	if _, err := redislimit.New("redis://127.0.0.1:1", ratelimit.Rate{N: 2_000_000, Per: time.Second}, redislimit.Options{}); err == nil {
+		t.Error("a rate of more than one request per microsecond was accepted")
+	}
+	if _, err := redislimit.New("http://x", ratelimit.Rate{N: 1, Per: time.Second}, redislimit.Options{}); err == nil {
+		t.Error("a non-Redis URL was accepted")
+	}
+}

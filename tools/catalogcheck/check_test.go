@@ -1,0 +1,121 @@
+package catalogcheck
+
+import (
+	"flag"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/unitd/unitd/catalog"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*/trips/want.txt")
+
+func check(t *testing.T, dir string) []Finding {
+	t.Helper()
+	fsys := os.DirFS(dir)
+	g, errs := catalog.Load(fsys)
+	if len(errs) > 0 {
+		t.Fatalf("%s does not load: %v", dir, errs)
+	}
+	spec, _ := catalog.LoadSpec(fsys)
+	return Check(spec, g)
+}
+
+// TestRules runs each rule's fixtures: testdata/RULE/trips must give
+// findings of that rule only, exactly those of want.txt; testdata/RULE/
+// passes, a near miss, none at all.
+func TestRules(t *testing.T) {
+	rules := []Rule{PowerOfTen, NoExamples, ExampleDirection, SourceCitation, WellKnownSymbol}
+	for _, rule := range rules {
+		t.Run(string(rule), func(t *testing.T) {
+			dir := filepath.Join("testdata", string(rule))
+			found := check(t, filepath.Join(dir, "trips"))
+			var lines []string
+			for _, f := range found {
+				if f.Rule != rule {
+					t.Errorf("trips: finding of another rule: %v", f)
+				}
+				lines = append(lines, f.Error())
+			}
+			if len(found) == 0 {
+				t.Error("trips: no finding")
+			}
+			got := strings.Join(lines, "\n") + "\n"
+			golden := filepath.Join(dir, "trips", "want.txt")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("trips: findings\n%s\nwant (%s)\n%s", got, golden, want)
+			}
+			for _, f := range check(t, filepath.Join(dir, "passes")) {
+				t.Errorf("passes: unexpected finding %v", f)
+			}
+		})
+	}
+}
+
+// TestWellKnownListAgreesWithShippedCatalog: where the shipped catalog
+// knows a listed symbol, it means the listed unit, so the list itself is
+// not wrong about the units unitd ships.
+func TestWellKnownListAgreesWithShippedCatalog(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	known := 0
+	for symbol, w := range wellKnownSymbols {
+		u, err := g.Lookup(symbol)
+		if err != nil {
+			continue
+		}
+		known++
+		if !w.names(u) {
+			t.Errorf("%q: listed as the %s, the shipped catalog resolves it to %s (%s)", symbol, w.unit, u.Symbol, u.Name)
+		}
+	}
+	if known < len(wellKnownSymbols)/2 {
+		t.Errorf("only %d of %d listed symbols are in the shipped catalog", known, len(wellKnownSymbols))
+	}
+}
+
+func TestPowerOfTenApart(t *testing.T) {
+	for _, tt := range []struct {
+		x, y string
+		k    int
+		ok   bool
+	}{
+		{"3.048006096", "0.3048", 1, true},
+		{"0.3048", "3.048", -1, true},
+		{"1", "1", 0, false},
+		{"1000", "1", 3, true},
+		{"1000.5", "1", 3, true},
+		{"1001", "1", 0, false},
+		{"1002", "1", 0, false},
+		{"5", "1", 0, false},
+	} {
+		x, y := rat(t, tt.x), rat(t, tt.y)
+		k, ok := powerOfTenApart(x, y)
+		if ok != tt.ok || (ok && k != tt.k) {
+			t.Errorf("powerOfTenApart(%s, %s) = %d, %v; want %d, %v", tt.x, tt.y, k, ok, tt.k, tt.ok)
+		}
+	}
+}
+
+func rat(t *testing.T, s string) *big.Rat {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		t.Fatalf("bad rational %q", s)
+	}
+	return r
+}

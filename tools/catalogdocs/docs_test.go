@@ -1,0 +1,76 @@
+package catalogdocs
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/unitd/unitd/catalog"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/want.md")
+
+func TestGolden(t *testing.T) {
+	g, errs := catalog.Load(os.DirFS("testdata/catalog"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile("testdata/want.md", buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/want.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("output differs from testdata/want.md (go test ./tools/catalogdocs -update rewrites it):\n%s", buf.Bytes())
+	}
+	// Facts the golden must keep, whatever its wording.
+	for _, have := range []string{
+		"### `ft`: foot", "- Definition: 1 ft = 12 in; exact", "`L/100km`", "x degC = (x × 1 + 273.15) K",
+		"- With prefixes: `km`, `cm`, `mm`, `um`", "| foots | `ft` (foot), `ftUS` (US survey foot) |", "  - `1 fur = 201.168 m`",
+	} {
+		if !strings.Contains(buf.String(), have) {
+			t.Errorf("reference lacks %q", have)
+		}
+	}
+}
+
+// TestShippedReferenceIsCurrent fails when docs/units.md no longer matches
+// the shipped catalog, so that CI catches a catalog change without it.
+func TestShippedReferenceIsCurrent(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := os.ReadFile("../../docs/units.md")
+	if err != nil {
+		t.Fatalf("%v; generate it with: make docs (go run ./cmd/unitd docs --out docs/units.md)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), shipped) {
+		t.Error("docs/units.md is stale: the catalog changed. Regenerate it with: make docs (go run ./cmd/unitd docs --out docs/units.md)")
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	g, _ := catalog.Load(catalog.Embedded())
+	var a, b bytes.Buffer
+	Write(&a, g)
+	g2, _ := catalog.Load(catalog.Embedded())
+	Write(&b, g2)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two runs over the same catalog differ")
+	}
+}

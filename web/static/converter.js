@@ -1,0 +1,312 @@
+// The converter page: unit search as you type (an ARIA combobox on each unit
+// field), conversions through the keyless same-origin route POST /web/convert,
+// and the result with its exactness and, on request, its explanation.
+// No API key is ever involved: the route is limited per client address.
+"use strict";
+(function () {
+  const form = document.getElementById("convert");
+  const value = document.getElementById("value");
+  const from = document.getElementById("from");
+  const to = document.getElementById("to");
+  const precision = document.getElementById("precision");
+  const explain = document.getElementById("explain");
+  const result = document.getElementById("result");
+  const resultBody = document.getElementById("result-body");
+  const status = document.getElementById("unit-status");
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else e.setAttribute(k, v);
+    }
+    for (const c of children) {
+      if (c === null || c === undefined) continue;
+      e.append(c instanceof Node ? c : String(c));
+    }
+    return e;
+  }
+
+  // One combobox: the text field, its listbox and the search behind it.
+  function combobox(input) {
+    const list = document.getElementById(input.getAttribute("aria-controls"));
+    let options = []; // {symbol, li}
+    let active = -1;
+    let timer = 0;
+    let seq = 0;
+
+    function close() {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+      active = -1;
+    }
+    function open() {
+      if (options.length === 0) return;
+      list.hidden = false;
+      input.setAttribute("aria-expanded", "true");
+    }
+    function setActive(i) {
+      if (active >= 0 && options[active]) options[active].li.setAttribute("aria-selected", "false");
+      active = i;
+      if (i < 0) {
+        input.removeAttribute("aria-activedescendant");
+        return;
+      }
+      const li = options[i].li;
+      li.setAttribute("aria-selected", "true");
+      input.setAttribute("aria-activedescendant", li.id);
+      li.scrollIntoView({ block: "nearest" });
+    }
+    function pick(i) {
+      input.value = options[i].symbol;
+      close();
+      input.dispatchEvent(new CustomEvent("unit-picked"));
+    }
+    function option(m, idx) {
+      const li = el("li", { id: list.id + "-" + idx, role: "option", "aria-selected": "false", "data-symbol": m.symbol },
+        el("span", {}, el("span", { class: "sym" }, m.symbol), " ", m.name,
+          m.matched ? " (" + m.matched + ")" : null),
+        el("span", { class: "cat" }, m.category_name));
+      li.addEventListener("mousedown", (ev) => ev.preventDefault()); // keep focus in the field
+      li.addEventListener("click", () => pick(idx));
+      return li;
+    }
+    function render(ans) {
+      list.replaceChildren();
+      options = [];
+      active = -1;
+      const add = (m) => {
+        const li = option(m, options.length);
+        options.push({ symbol: m.symbol, li });
+        list.append(li);
+      };
+      if (ans.ambiguous) {
+        list.append(el("li", { role: "presentation", class: "heading" },
+          "“" + ans.ambiguous.name + "” is ambiguous; pick one:"));
+        ans.ambiguous.candidates.forEach(add);
+      }
+      const shown = new Set(options.map((o) => o.symbol));
+      ans.data.filter((m) => !shown.has(m.symbol)).forEach(add);
+      if (options.length) open();
+      else close();
+      const n = options.length;
+      status.textContent = input.value.trim() === "" ? ""
+        : (ans.ambiguous ? "“" + ans.ambiguous.name + "” is ambiguous. " : "") +
+          (n === 0 ? "No unit matches; the text is sent as typed." : n + " unit" + (n === 1 ? "" : "s") + " found; use the arrow keys to choose.");
+    }
+    async function lookup() {
+      const q = input.value.trim();
+      const mine = ++seq;
+      if (q === "") {
+        render({ data: [] });
+        return;
+      }
+      try {
+        const res = await fetch("/web/units?q=" + encodeURIComponent(q), { credentials: "same-origin" });
+        if (!res.ok) return;
+        const ans = await res.json();
+        if (mine === seq && document.activeElement === input) render(ans);
+      } catch (e) {
+        // Searching is a convenience; the field still takes any text.
+      }
+    }
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(lookup, 120);
+    });
+    input.addEventListener("keydown", (ev) => {
+      switch (ev.key) {
+        case "ArrowDown":
+          ev.preventDefault();
+          if (list.hidden) {
+            open();
+            if (options.length) setActive(0);
+          } else if (options.length) setActive((active + 1) % options.length);
+          break;
+        case "ArrowUp":
+          ev.preventDefault();
+          if (!list.hidden && options.length) setActive(active <= 0 ? options.length - 1 : active - 1);
+          break;
+        case "Enter":
+          if (!list.hidden && active >= 0) {
+            ev.preventDefault();
+            pick(active);
+          }
+          break;
+        case "Escape":
+          if (!list.hidden) {
+            ev.preventDefault();
+            close();
+          }
+          break;
+        case "Tab":
+          close();
+          break;
+      }
+    });
+    input.addEventListener("blur", close);
+    return { close };
+  }
+
+  const fromBox = combobox(from);
+  const toBox = combobox(to);
+
+  document.getElementById("swap").addEventListener("click", () => {
+    [from.value, to.value] = [to.value, from.value];
+    fromBox.close();
+    toBox.close();
+  });
+
+  function definitionText(d) {
+    if (typeof d === "string") return d;
+    if (!d || typeof d !== "object") return String(d);
+    if (d.kind === "linear") return "× " + d.factor + " " + (d.unit || "");
+    if (d.kind === "affine") return "× " + d.factor + " + " + d.offset + " " + (d.unit || "");
+    if (d.kind === "formula") return "to " + (d.unit || "") + ": " + d.to + "; back: " + d.from;
+    if (d.kind === "base") return "base unit";
+    return JSON.stringify(d);
+  }
+
+  function explainView(x) {
+    const sec = el("section", { class: "explain", "aria-labelledby": "explain-title" },
+      el("h3", { id: "explain-title" }, "How this was computed"));
+    const facts = el("dl", { class: "facts" });
+    const fact = (k, v) => facts.append(el("dt", {}, k), el("dd", {}, v));
+    if (x.factor !== undefined) {
+      fact("Factor", el("code", {}, x.factor));
+      facts.lastChild.append(x.factor_exact === false ? " (rounded to 50 significant digits)" : " (exact)");
+    }
+    if (x.offset !== undefined) fact("Offset", el("code", {}, x.offset));
+    if (x.formula !== undefined) fact("Formula", el("code", {}, typeof x.formula === "string" ? x.formula : JSON.stringify(x.formula)));
+    if (x.catalog_version) fact("Catalog", el("code", {}, x.catalog_version));
+    sec.append(facts);
+    if (Array.isArray(x.steps) && x.steps.length) {
+      const tbody = el("tbody");
+      for (const s of x.steps) {
+        const unit = s.exponent !== undefined && s.exponent !== 1 ? s.unit + "^" + s.exponent : s.unit;
+        tbody.append(el("tr", {},
+          el("th", { scope: "row" }, el("a", { href: "/catalog/units/" + encodeURIComponent(s.unit) }, el("code", {}, unit))),
+          el("td", {}, el("code", {}, definitionText(s.definition))),
+          el("td", {}, s.exact ? "exact" : "measured"),
+          el("td", { class: "source" }, s.source || "")));
+      }
+      sec.append(el("div", { class: "table-wrap", role: "region", "aria-label": "Definitions used", tabindex: "0" },
+        el("table", {},
+          el("thead", {}, el("tr", {}, ...["Unit", "Definition", "Exact", "Source"].map((h) => el("th", { scope: "col" }, h)))),
+          tbody)));
+    }
+    return sec;
+  }
+
+  function show(...nodes) {
+    resultBody.replaceChildren(...nodes);
+    result.hidden = false;
+  }
+
+  // The field an error is about: the one whose text the message quotes.
+  function fieldOf(message) {
+    const m = /"([^"]*)"/.exec(message || "");
+    if (m && to.value.trim().toLowerCase() === m[1].toLowerCase() && from.value.trim().toLowerCase() !== m[1].toLowerCase()) return to;
+    return from;
+  }
+
+  function choices(label, symbols, field) {
+    const ul = el("ul", { class: "choices" });
+    for (const s of symbols) {
+      const b = el("button", { type: "button", class: "secondary", "data-symbol": s }, "Use ", el("code", {}, s));
+      b.addEventListener("click", () => {
+        field.value = s;
+        convert();
+      });
+      ul.append(el("li", {}, b));
+    }
+    return [el("p", {}, label), ul];
+  }
+
+  function showError(status, err, retryAfter) {
+    const nodes = [el("p", { class: "error", role: "alert" }, err.message || "The conversion failed.")];
+    if (err.code) nodes.push(el("p", { class: "hint" }, "Code ", el("code", {}, err.code), " (HTTP " + status + ")"));
+    if (Array.isArray(err.candidates) && err.candidates.length) {
+      nodes.push(...choices("It could mean:", err.candidates, fieldOf(err.message)));
+    }
+    if (Array.isArray(err.suggestions)) {
+      nodes.push(...(err.suggestions.length ? choices("Did you mean:", err.suggestions, fieldOf(err.message))
+        : [el("p", {}, "No unit of the catalog comes close; ", el("a", { href: "/catalog" }, "browse the catalog"), ".")]));
+    }
+    if (status === 429 && retryAfter) nodes.push(el("p", {}, "Try again in " + retryAfter + " s."));
+    show(...nodes);
+  }
+
+  async function convert() {
+    const p = precision.value.trim();
+    if (!/^[0-9]+$/.test(p) || +p < 1 || +p > 50) {
+      showError(0, { message: "Significant digits must be a whole number from 1 to 50." });
+      return;
+    }
+    const body = { value: value.value.trim(), from: from.value.trim(), to: to.value.trim(), precision: +p };
+    if (explain.checked) body.explain = true;
+    const send = async (b) => {
+      const r = await fetch("/web/convert", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(b),
+      });
+      return [r, await r.json()];
+    };
+    let res, ans;
+    let noExplain = false;
+    try {
+      [res, ans] = await send(body);
+      // A server whose API does not know "explain" yet refuses the field:
+      // convert without it and say so.
+      if (body.explain && res.status === 400 && ans.error && ans.error.code === "INVALID_REQUEST" && /explain/.test(ans.error.message)) {
+        const { explain: _, ...plain } = body;
+        [res, ans] = await send(plain);
+        noExplain = true;
+      }
+    } catch (e) {
+      showError(0, { message: "The server could not be reached or did not answer with JSON." });
+      return;
+    }
+    if (!res.ok || !ans.data) {
+      showError(res.status, ans.error || {}, res.headers.get("Retry-After"));
+      return;
+    }
+    const d = ans.data;
+    const nodes = [
+      el("p", { class: "answer" }, el("output", { for: "value from to precision" }, d.result.value), " ",
+        el("a", { href: "/catalog/units/" + encodeURIComponent(d.result.unit) }, d.result.unit)),
+      el("p", {},
+        d.exact ? el("span", { class: "badge exact" }, "Exact")
+          : el("span", { class: "badge rounded" }, "Rounded to " + p + " significant digit" + (p === "1" ? "" : "s")),
+        " ", d.input.value + " " + d.input.unit + " = " + d.result.value + " " + d.result.unit,
+        " · ", el("a", { href: "/catalog/" + encodeURIComponent(d.category) }, d.category)),
+    ];
+    if (!d.exact) nodes.push(el("p", { class: "hint" }, "The exact result has more digits than shown; it was rounded once, half to even."));
+    if (d.explain) nodes.push(explainView(d.explain));
+    else if (noExplain) nodes.push(el("p", { class: "note" }, "This server does not explain conversions yet; the result above is unaffected."));
+    show(...nodes);
+    const q = new URLSearchParams({ value: body.value, from: body.from, to: body.to });
+    if (p !== "34") q.set("precision", p);
+    if (explain.checked) q.set("explain", "true");
+    history.replaceState(null, "", "/?" + q.toString());
+  }
+
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    fromBox.close();
+    toBox.close();
+    convert();
+  });
+
+  // A shared address (/?value=60&from=mph&to=km%2Fh) fills the form and converts.
+  const params = new URLSearchParams(location.search);
+  if (params.has("value")) value.value = params.get("value");
+  if (params.has("from")) from.value = params.get("from");
+  if (params.has("to")) to.value = params.get("to");
+  if (params.has("precision")) precision.value = params.get("precision");
+  if (params.get("explain") === "true") explain.checked = true;
+  if (from.value && to.value) convert();
+})();

@@ -1,0 +1,224 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// ContentSecurityPolicy is sent with every page and static file: nothing
+// inline, no eval, nothing from another origin.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
+	"object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+
+// docsContentSecurityPolicy is the policy of /docs: Swagger UI's style sheet
+// draws its icons from data: URIs, so images may come from data: as well.
+const docsContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+
+// Routes are the paths Pages serves, in httprouter syntax, for GET and
+// HEAD.
+var Routes = []string{
+	"/",
+	"/catalog",
+	"/catalog/*rest",
+	"/docs",
+	"/static/*file",
+	"/web/units",
+}
+
+// Config configures Pages.
+type Config struct {
+	// Graph returns the catalog being served now; it is called once per
+	// request.
+	Graph func() *engine.Graph
+	// Version is the server's version, shown in the footer.
+	Version string
+	// AccountPage adds a link to /account (served elsewhere) to the
+	// navigation.
+	AccountPage bool
+}
+
+// Pages serves the pages. It is safe for concurrent use.
+type Pages struct {
+	cfg    Config
+	pages  map[string]*template.Template // by page name
+	static *assets
+}
+
+//go:embed templates
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// New parses the embedded templates and indexes the static files. It
+// panics if a template does not parse: they are part of the binary.
+func New(cfg Config) *Pages {
+	sub, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		panic("web: " + err.Error())
+	}
+	p := &Pages{cfg: cfg, static: newAssets(sub), pages: map[string]*template.Template{}}
+	funcs := template.FuncMap{
+		"asset":     p.static.url,
+		"unitURL":   unitURL,
+		"defText":   definitionText,
+		"plusOne":   func(i int) int { return i + 1 },
+		"joinComma": func(s []string) string { return strings.Join(s, ", ") },
+	}
+	for _, name := range []string{"converter", "catalog", "category", "unit", "docs", "notfound"} {
+		t := template.New("layout.html").Funcs(funcs)
+		p.pages[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+	}
+	return p
+}
+
+// ServeHTTP serves one of Routes.
+func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w.Header())
+	seg := segments(r.URL)
+	switch {
+	case len(seg) == 0:
+		p.converter(w, r)
+	case seg[0] == "static":
+		p.static.serve(w, r, strings.Join(seg[1:], "/"))
+	case seg[0] == "catalog" && len(seg) == 1:
+		p.catalogIndex(w, r)
+	case seg[0] == "catalog" && len(seg) == 2:
+		p.categoryPage(w, r, seg[1])
+	case seg[0] == "catalog" && len(seg) == 3 && seg[1] == "units":
+		p.unitPage(w, r, seg[2])
+	case seg[0] == "docs" && len(seg) == 1:
+		p.docs(w, r)
+	case seg[0] == "web" && len(seg) == 2 && seg[1] == "units":
+		p.searchUnits(w, r)
+	default:
+		p.notFound(w, r, "There is no page at this address.", nil)
+	}
+}
+
+func setSecurityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+}
+
+// segments splits the request path into its percent-decoded segments, so
+// that /catalog/units/km%2Fh names the unit km/h. The server may already
+// have replaced Path by its escaped form (RawPath); either way the escaped
+// form decides where the segments end.
+func segments(u *url.URL) []string {
+	raw := u.RawPath
+	var out []string
+	if raw == "" {
+		for s := range strings.SplitSeq(strings.Trim(u.Path, "/"), "/") {
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	for s := range strings.SplitSeq(strings.Trim(raw, "/"), "/") {
+		if s == "" {
+			continue
+		}
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			d = s
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// unitURL is the stable address of a unit's page.
+func unitURL(symbol string) string { return "/catalog/units/" + url.PathEscape(symbol) }
+
+// layoutData is what every page's layout needs besides the page's own data.
+type layoutData struct {
+	Title   string
+	Nav     string // which navigation entry is current
+	Version string
+	Catalog string // catalog version
+	Account bool   // link to the account page
+	Page    any
+}
+
+// render executes page into a buffer, then writes it with an ETag of its
+// bytes, answering a matching If-None-Match with 304.
+func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, page, title, nav string, g *engine.Graph, data any) {
+	var buf bytes.Buffer
+	ld := layoutData{Title: title, Nav: nav, Version: p.cfg.Version, Account: p.cfg.AccountPage, Page: data}
+	if g != nil {
+		ld.Catalog = g.Version()
+	}
+	if err := p.pages[page].Execute(&buf, ld); err != nil {
+		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	if status == http.StatusOK {
+		sum := sha256.Sum256(buf.Bytes())
+		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		h.Set("ETag", etag)
+		if etagMatch(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
+// etagMatch reports whether an If-None-Match header matches etag (weak
+// comparison, RFC 9110).
+func etagMatch(header, etag string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		part = strings.TrimPrefix(strings.TrimSpace(part), "W/")
+		if part == "*" || part == etag {
+			return true
+		}
+	}
+	return false
+}
+
+type notFoundPage struct {
+	Message     string
+	Suggestions []string
+}
+
+func (p *Pages) notFound(w http.ResponseWriter, r *http.Request, msg string, suggestions []string) {
+	p.render(w, r, http.StatusNotFound, "notfound", "Not found", "", p.cfg.Graph(), notFoundPage{msg, suggestions})
+}
+
+func (p *Pages) converter(w http.ResponseWriter, r *http.Request) {
+	g := p.cfg.Graph()
+	p.render(w, r, http.StatusOK, "converter", "Convert units", "convert", g, nil)
+}
+
+type docsPage struct {
+	Base string // scheme and host for the curl examples
+}
+
+func (p *Pages) docs(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Security-Policy", docsContentSecurityPolicy)
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	p.render(w, r, http.StatusOK, "docs", "API reference", "docs", p.cfg.Graph(), docsPage{Base: scheme + "://" + r.Host})
+}
