@@ -31,6 +31,11 @@ type Config struct {
 	// conversion requests get 429 RATE_LIMIT_EXCEEDED before any key is
 	// looked at, until the bucket has a token again.
 	AuthFailLimiter ratelimit.Limiter
+	// PublicLimiter, when set, limits requests to the routes that need no
+	// key (discovery, health, the OpenAPI document) per client address
+	// (the host of RemoteAddr): past it they get 429 RATE_LIMIT_EXCEEDED
+	// with Retry-After.
+	PublicLimiter ratelimit.Limiter
 	// PageLimiter limits the conversions of the web pages (POST
 	// /web/convert, no key) per client address. Nil: DefaultPageRate in
 	// memory.
