@@ -16,10 +16,11 @@ build:
 	@echo ">> building bin/unitd"
 	$(GO) build -o bin/unitd ./cmd/unitd
 
-## run: serve the embedded catalog on $(ADDR) with a fresh test key (printed)
+## run: serve the embedded catalog on $(ADDR) with the store .run/unitd.db: prints a fresh test
+## key and a one-time link to set the password of dev@localhost for the account page
 run:
 	@mkdir -p $(RUNDIR)
-	$(GO) run ./cmd/unitd serve --addr $(ADDR) --keys $(RUNDIR)/keys.json --env test --dev-key
+	$(GO) run ./cmd/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
 
 ## test: vet, format check, the whole test suite with the race detector, catalog validation,
 ## browser tests. Installs what the tests need (Debian packages, npm) when it is missing.
@@ -92,6 +93,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzConvertRoundTrip$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt
 	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
 
 lint: vet fmt-check

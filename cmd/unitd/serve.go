@@ -274,15 +274,6 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	return d, nil
 }
 
-// pageLimiter limits the web pages' conversions per client address; a zero
-// rate leaves the server's default.
-func pageLimiter(r ratelimit.Rate) ratelimit.Limiter {
-	if r.N <= 0 {
-		return nil
-	}
-	return ratelimit.NewMemory(r)
-}
-
 // setUpDev makes sure the dev account and user exist, replaces the dev
 // test key (so restarts do not pile up keys) and prints both the key and a
 // one-time set-up link for the user.
@@ -304,6 +295,15 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	}
 	printDevKey(stdout, d.cfg.Addr, key, k.ID, link)
 	return nil
+}
+
+// pageLimiter limits the web pages' conversions per client address; a zero
+// rate leaves the server's default.
+func pageLimiter(r ratelimit.Rate) ratelimit.Limiter {
+	if r.N <= 0 {
+		return nil
+	}
+	return ratelimit.NewMemory(r)
 }
 
 // applyCatalog publishes a freshly compiled graph, or records why the
