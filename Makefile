@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test test-deps e2e screenshots vet fmt-check validate docs bench bench-go bench-load fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load fuzz lint clean
 
 all: test build
 
@@ -29,7 +29,17 @@ test: test-deps vet fmt-check
 	$(GO) test -race -count=1 ./...
 	@echo ">> validating the shipped catalog"
 	$(GO) run ./cmd/unitd validate catalog/data
+	@$(MAKE) --no-print-directory deploy-check
 	@$(MAKE) --no-print-directory e2e
+
+## deploy-check: Dockerfile and Kubernetes manifests, decoded strictly into the Kubernetes API types
+deploy-check:
+	@echo ">> checking deploy/ (Dockerfile, Kubernetes manifests)"
+	cd deploy/check && $(GO) vet ./... && $(GO) test -count=1 ./... && $(GO) run . ../..
+
+## deploy-manifests: regenerate the catalog ConfigMap of deploy/k8s from catalog/data
+deploy-manifests:
+	cd deploy/check && $(GO) run . -write ../..
 
 ## test-deps: PostgreSQL, Redis, Chromium (Debian packages) and the npm packages of e2e/
 test-deps:
@@ -39,12 +49,12 @@ test-deps:
 e2e: build
 	@if ls e2e/*.test.mjs >/dev/null 2>&1; then \
 		echo ">> browser tests"; \
-		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd node --test --test-concurrency=1 *.test.mjs; \
+		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 node --test --test-concurrency=1 *.test.mjs; \
 	fi
 
 ## screenshots: the browser tests, saving a screenshot of each page into docs/screenshots
 screenshots: build
-	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs
+	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs
 
 vet:
 	@echo ">> go vet"

@@ -11,4 +11,9 @@
 // The catalog shipped with unitd lives in data/ and is embedded in the
 // binary (Embedded). A Watcher reloads a catalog directory when it changes
 // and publishes only catalogs that compiled without error.
+//
+// CheckWellKnown compares a compiled catalog's names with what other unit
+// systems (GNU units, pint, UCUM, UnitsNet) make them mean
+// (wellknown.tsv) and warns about every clash that README.md's table of
+// symbol decisions does not settle.
 package catalog

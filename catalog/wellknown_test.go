@@ -28,10 +28,16 @@ func TestWellKnownList(t *testing.T) {
 		t.Errorf("reference list has %d rows, want at least 100", len(list))
 	}
 	names := map[string]bool{}
+	seen := map[[2]string]bool{}
 	for _, wk := range list {
 		names[wk.Name] = true
 		if wk.Unit == "" {
 			continue
+		}
+		if key := [2]string{wk.Name, wk.Unit}; seen[key] {
+			t.Errorf("wellknown.tsv: %q meaning %q is listed twice", wk.Name, wk.Unit)
+		} else {
+			seen[key] = true
 		}
 		u, err := g.Lookup(wk.Unit)
 		if err != nil || u.Symbol != wk.Unit {
@@ -130,6 +136,10 @@ func TestNamesThatMustNotMislead(t *testing.T) {
 		if u.Symbol != tt.want {
 			t.Errorf("%q resolves to %q, want %q", tt.name, u.Symbol, tt.want)
 		}
+	}
+	// nM is the nanomolar, never the nautical mile (NM) by case folding.
+	if u, err := g.Lookup("nM"); err == nil && u.Symbol == "nmi" {
+		t.Errorf("nM resolves to the nautical mile")
 	}
 	// s⁻¹ is no catalog name: Hz and Bq are both s⁻¹, so it is left to
 	// unit expressions.

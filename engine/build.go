@@ -40,6 +40,7 @@ func Build(spec Spec) (*Graph, []error) {
 	for name := range b.g.ambiguous {
 		b.g.maxName = max(b.g.maxName, len(name))
 	}
+	b.g.suggester = newSuggestIndex(b.g.spellings) // resolve's errors suggest too
 	b.resolve()
 	if len(b.errs) == 0 {
 		b.frames(spec.Bridges)
@@ -646,7 +647,7 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
 		p = int(want.NumDigits())
 	}
 	var out number
-	inexact, err := pl.run(&out, &v, p)
+	inexact, err := pl.run(&out, &v, p, nil)
 	if err != nil {
 		fail("%v", err)
 		return

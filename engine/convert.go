@@ -66,6 +66,9 @@ type Request struct {
 	Value     string
 	From, To  string
 	Precision int
+	// Budget, when set, bounds the slow work of the conversion and is
+	// shared by every conversion of one request (see Budget).
+	Budget *Budget
 }
 
 // Result is a successful conversion.
@@ -135,7 +138,7 @@ func (g *Graph) AppendConvert(dst []byte, req Request) ([]byte, Result, error) {
 		return dst, Result{}, err
 	}
 	var out number
-	inexact, err := pl.run(&out, &v, p)
+	inexact, err := pl.run(&out, &v, p, req.Budget)
 	if err != nil {
 		return dst, Result{}, err
 	}
@@ -174,7 +177,7 @@ func (n *number) decimal() apd.Decimal {
 // run converts x along the plan, rounded to p significant digits, and
 // reports whether rounding happened: the domain check, then the exact
 // evaluation and its one rounding.
-func (pl *plan) run(out *number, x *apd.Decimal, p int) (inexact bool, err error) {
+func (pl *plan) run(out *number, x *apd.Decimal, p int, budget *Budget) (inexact bool, err error) {
 	A, B := pl.from, pl.to
 	if A.minimum != nil {
 		if err := checkMinimum(x, A, pl.fromUnit); err != nil {
@@ -192,12 +195,15 @@ func (pl *plan) run(out *number, x *apd.Decimal, p int) (inexact bool, err error
 	case (ff == nil || ff.rational) && (tf == nil || tf.rational):
 		inexact, err = evalRational(out, x, A, B, p)
 	default:
-		inexact, err = evalStepwise(&out.dec, x, A, B, p)
+		inexact, err = evalStepwise(&out.dec, x, A, B, p, budget)
 	}
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
 			return false, e
+		}
+		if errors.Is(err, errBudget) {
+			return false, errorf(CodeWorkBudgetExceeded, "converting %s %s to %s needs more exact-rounding work than this request has left (%d slow evaluations per request); send it in a request of its own", FormatDecimal(x), pl.fromName, pl.unit, DefaultBudget)
 		}
 		if errors.Is(err, errDomain) {
 			return false, errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
@@ -279,45 +285,38 @@ func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
 	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), u.Symbol, why)
 }
 
-// evalStepwise converts through the reference unit step by step at a
-// working precision, for formulas beyond + - * /, then rounds once.
-func evalStepwise(out, x *apd.Decimal, A, B *conversion, p int) (bool, error) {
+// evalStepwise converts through formulas, for formulas beyond + - * /:
+// each formula runs at a working precision, and the linear maps on either
+// side of the reference unit are joined into one exact map with a single
+// rounding, so a value such as 1.000…001 mW reaches log10 whole. The
+// result is then rounded to p digits.
+func evalStepwise(out, x *apd.Decimal, A, B *conversion, p int, budget *Budget) (bool, error) {
 	work := workings[p]
 	var inexact bool
 	step := func(i bool, err error) error {
 		inexact = inexact || i
 		return err
 	}
-	var ref apd.Decimal
+	var y apd.Decimal
+	src := x // in the unit A.post starts from
 	if f := A.formula; f != nil {
 		var in apd.Decimal
 		if err := step(A.pre.apply(&in, x, work)); err != nil {
 			return false, err
 		}
-		y, i, err := runFormula(f.to, &in, work)
+		r, i, err := runFormula(f.to, &in, work, budget)
 		if err != nil {
 			return false, err
 		}
 		inexact = inexact || i
-		if err := step(A.post.apply(&ref, y, work)); err != nil {
-			return false, err
-		}
-	} else if err := step(A.post.apply(&ref, x, work)); err != nil {
-		return false, err
+		src = r
 	}
-	if k := A.pi - B.pi; k != 0 && !ref.IsZero() {
-		if _, err := work.Mul(&ref, &ref, piDecimal(k, int(work.Precision)+5)); err != nil {
-			return false, err
-		}
-		inexact = true
-	}
-	var y apd.Decimal
 	if f := B.formula; f != nil {
 		var in apd.Decimal
-		if err := step(B.post.invert(&in, &ref, work)); err != nil {
+		if err := step(link(&in, src, &A.post, &B.post, A.pi-B.pi, work)); err != nil {
 			return false, err
 		}
-		r, i, err := runFormula(f.from, &in, work)
+		r, i, err := runFormula(f.from, &in, work, budget)
 		if err != nil {
 			return false, err
 		}
@@ -325,9 +324,51 @@ func evalStepwise(out, x *apd.Decimal, A, B *conversion, p int) (bool, error) {
 		if err := step(B.pre.invert(&y, r, work)); err != nil {
 			return false, err
 		}
-	} else if err := step(B.post.invert(&y, &ref, work)); err != nil {
+	} else if err := step(link(&y, src, &A.post, &B.post, A.pi-B.pi, work)); err != nil {
 		return false, err
 	}
 	cond, err := rounding[p].Round(out, &y)
 	return inexact || cond.Inexact(), err
+}
+
+// link maps x through a onto the reference unit and back through b, as
+// one exact expression rounded once at work:
+//
+//	y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB) · π^pi
+func link(y, x *apd.Decimal, a, b *affine, pi int, work *apd.Context) (inexact bool, err error) {
+	var num, den, t1, t2 apd.Decimal
+	mulExact(&num, x, &a.a)
+	if !b.cIsOne {
+		mulExact(&num, &num, &b.c)
+	}
+	if a.hasOffset || b.hasOffset {
+		mulExact(&t1, &a.b, &b.c)
+		mulExact(&t2, &b.b, &a.c)
+		if _, err := exact.Sub(&t1, &t1, &t2); err != nil {
+			return false, err
+		}
+		if _, err := exact.Add(&num, &num, &t1); err != nil {
+			return false, err
+		}
+	}
+	mulExact(&den, &a.c, &b.a)
+	// A quotient that terminates is kept whole (an input of 100 digits
+	// reaches the formula as it was written); one that does not is rounded
+	// at the working precision.
+	ctx := work
+	if n := uint32(num.NumDigits()) + 2; n > work.Precision {
+		ctx = work.WithPrecision(n)
+	}
+	cond, err := ctx.Quo(y, &num, &den)
+	if err != nil {
+		return false, err
+	}
+	inexact = cond.Inexact()
+	if pi != 0 && !y.IsZero() {
+		if _, err := work.Mul(y, y, piDecimal(pi, int(work.Precision)+5)); err != nil {
+			return false, err
+		}
+		inexact = true
+	}
+	return inexact, nil
 }

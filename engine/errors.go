@@ -18,7 +18,10 @@ const (
 	// has an exponent out of range, or holds a formula unit.
 	CodeInvalidUnitExpression Code = "INVALID_UNIT_EXPRESSION"
 	CodeValueOutOfRange       Code = "VALUE_OUT_OF_RANGE"
-	CodeInternal              Code = "INTERNAL_ERROR"
+	// CodeWorkBudgetExceeded is a conversion that needs more exact-rounding
+	// work than its request's Budget has left.
+	CodeWorkBudgetExceeded Code = "WORK_BUDGET_EXCEEDED"
+	CodeInternal           Code = "INTERNAL_ERROR"
 )
 
 // Error is a conversion error with a code and a message safe to show.

@@ -19,6 +19,7 @@ type num struct {
 	d       *apd.Decimal
 	ctx     *apd.Context
 	inexact bool
+	budget  *Budget // the request's, carried from x to every result
 }
 
 // formulaEnv is the environment a formula runs in: the input value x.
@@ -32,6 +33,33 @@ var errDomain = errors.New("outside the domain")
 type binaryOp func(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error)
 type unaryOp func(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error)
 
+// budgeted adapts an operation that takes the request's Budget.
+type budgetedBinary func(c *apd.Context, d, x, y *apd.Decimal, b *Budget) (apd.Condition, error)
+type budgetedUnary func(c *apd.Context, d, x *apd.Decimal, b *Budget) (apd.Condition, error)
+
+func plainBinary(op binaryOp) budgetedBinary {
+	return func(c *apd.Context, d, x, y *apd.Decimal, _ *Budget) (apd.Condition, error) { return op(c, d, x, y) }
+}
+
+func plainUnary(op unaryOp) budgetedUnary {
+	return func(c *apd.Context, d, x *apd.Decimal, _ *Budget) (apd.Condition, error) { return op(c, d, x) }
+}
+
+// transcendental is fn correctly rounded, charging its slow path to the
+// request's budget.
+func transcendental(fn function) budgetedUnary {
+	return func(c *apd.Context, d, x *apd.Decimal, b *Budget) (apd.Condition, error) {
+		return crFunction(c, d, x, fn, b)
+	}
+}
+
+func pickBudget(a, b num) *Budget {
+	if a.budget != nil {
+		return a.budget
+	}
+	return b.budget
+}
+
 func pickCtx(a, b num) *apd.Context {
 	if a.ctx != nil {
 		return a.ctx
@@ -42,12 +70,15 @@ func pickCtx(a, b num) *apd.Context {
 	return defaultWork
 }
 
-func binary(name string, op binaryOp) func(params ...any) (any, error) {
+func binary(name string, op budgetedBinary) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
 		a, b := params[0].(num), params[1].(num)
 		c := pickCtx(a, b)
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact}
-		cond, err := op(c, r.d, a.d, b.d)
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact, budget: pickBudget(a, b)}
+		cond, err := op(c, r.d, a.d, b.d, r.budget)
+		if errors.Is(err, errBudget) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s(%s, %s): %w", name, a.d, b.d, errDomain)
 		}
@@ -56,15 +87,18 @@ func binary(name string, op binaryOp) func(params ...any) (any, error) {
 	}
 }
 
-func unary(name string, op unaryOp, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {
+func unary(name string, op budgetedUnary, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
 		a := params[0].(num)
 		c := pickCtx(a, a)
 		if domain != nil && !domain(a.d) {
 			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
 		}
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact}
-		cond, err := op(c, r.d, a.d)
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact, budget: a.budget}
+		cond, err := op(c, r.d, a.d, r.budget)
+		if errors.Is(err, errBudget) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
 		}
@@ -75,13 +109,13 @@ func unary(name string, op unaryOp, domain func(x *apd.Decimal) bool) func(param
 
 // pow is x^y; with the base 10 of decibel formulas it is 10^y correctly
 // rounded, exact for a whole y.
-func pow(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
+func pow(c *apd.Context, d, x, y *apd.Decimal, b *Budget) (apd.Condition, error) {
 	var r apd.Decimal
 	r.Reduce(x)
 	if r.Negative || r.Coeff.Cmp(bigOne) != 0 || r.Exponent != 1 || c.Precision == 0 {
 		return c.Pow(d, x, y)
 	}
-	return exp10CR(c, d, y)
+	return crFunction(c, d, y, fnExp10, b)
 }
 
 var bigOne = apd.NewBigInt(1)
@@ -100,17 +134,17 @@ var formulaOptions = []expr.Option{
 	expr.Env(formulaEnv{}),
 	expr.DisableAllBuiltins(),
 	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return num{d: d} }}),
-	expr.Function("_add", binary("add", (*apd.Context).Add), binarySig),
-	expr.Function("_sub", binary("sub", (*apd.Context).Sub), binarySig),
-	expr.Function("_mul", binary("mul", (*apd.Context).Mul), binarySig),
-	expr.Function("_quo", binary("div", (*apd.Context).Quo), binarySig),
+	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySig),
+	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySig),
+	expr.Function("_mul", binary("mul", plainBinary((*apd.Context).Mul)), binarySig),
+	expr.Function("_quo", binary("div", plainBinary((*apd.Context).Quo)), binarySig),
 	expr.Function("pow", binary("pow", pow), binarySig),
-	expr.Function("_neg", unary("neg", (*apd.Context).Neg, nil), unarySig),
-	expr.Function("abs", unary("abs", (*apd.Context).Abs, nil), unarySig),
-	expr.Function("ln", unary("ln", lnCR, positive), unarySig),
-	expr.Function("log10", unary("log10", log10CR, positive), unarySig),
-	expr.Function("exp", unary("exp", expCR, nil), unarySig),
-	expr.Function("sqrt", unary("sqrt", (*apd.Context).Sqrt, nonNegative), unarySig),
+	expr.Function("_neg", unary("neg", plainUnary((*apd.Context).Neg), nil), unarySig),
+	expr.Function("abs", unary("abs", plainUnary((*apd.Context).Abs), nil), unarySig),
+	expr.Function("ln", unary("ln", transcendental(fnLn), positive), unarySig),
+	expr.Function("log10", unary("log10", transcendental(fnLog10), positive), unarySig),
+	expr.Function("exp", unary("exp", transcendental(fnExp), nil), unarySig),
+	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySig),
 	expr.Operator("+", "_add"),
 	expr.Operator("-", "_sub"),
 	expr.Operator("*", "_mul"),
@@ -249,8 +283,8 @@ func isIdent(c byte) bool {
 }
 
 // run evaluates prog for x in the working context.
-func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decimal, bool, error) {
-	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work}})
+func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context, budget *Budget) (*apd.Decimal, bool, error) {
+	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, budget: budget}})
 	if err != nil {
 		return nil, false, err
 	}
@@ -265,7 +299,7 @@ func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decim
 // to the working context, for checks at build time.
 func (f *formula) eval(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
 	if !f.rational {
-		y, _, err := runFormula(prog, x, work)
+		y, _, err := runFormula(prog, x, work, nil)
 		return y, err
 	}
 	r, err := runRational(prog, frac{n: *x, d: fracOne})

@@ -18,7 +18,8 @@ type Graph struct {
 	byWord     map[string]*Unit // lower-cased word aliases, names, plurals
 	ambiguous  map[string]*Ambiguity
 	spellings  []spelling // every name, for suggestions
-	maxName    int        // length in bytes of the longest spelling
+	suggester  *suggestIndex
+	maxName    int // length in bytes of the longest spelling
 
 	// byDimension is the category of each dimension that several
 	// categories may share: the one marked preferred, or the only one.
@@ -184,7 +185,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		shown = shown[:64] + "…"
 	}
 	e := errorf(CodeUnknownUnit, "unknown unit %q", shown)
-	e.Suggestions = g.suggest(name, 5)
+	e.Suggestions = g.suggester.suggest(name, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}
@@ -218,92 +219,6 @@ func isFolded(s string) bool {
 		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
 			return false
 		}
-	}
-	return true
-}
-
-// suggest returns the symbols of up to n units whose spellings are closest
-// to name.
-func (g *Graph) suggest(name string, n int) []string {
-	if name == "" || len(name) > 64 {
-		return nil
-	}
-	lower := strings.ToLower(name)
-	type scored struct {
-		symbol string
-		score  int
-	}
-	best := map[string]int{}
-	limit := 2
-	if len([]rune(lower)) > 6 {
-		limit = 3
-	}
-	for _, s := range g.spellings {
-		sp := strings.ToLower(s.text)
-		d := editDistance(lower, sp)
-		// An abbreviation ("mtr" of "metre") or a stray letter ("feett")
-		// is closer than its edit distance says.
-		if len(lower) > 1 && len(sp) > 1 && (isSubsequence(lower, sp) || isSubsequence(sp, lower)) {
-			d--
-		}
-		if d > limit {
-			continue
-		}
-		if old, ok := best[s.unit.Symbol]; !ok || d < old {
-			best[s.unit.Symbol] = d
-		}
-	}
-	list := make([]scored, 0, len(best))
-	for sym, d := range best {
-		list = append(list, scored{sym, d})
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score < list[j].score
-		}
-		return list[i].symbol < list[j].symbol
-	})
-	out := []string{}
-	for i := 0; i < len(list) && i < n; i++ {
-		out = append(out, list[i].symbol)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
-// isSubsequence reports whether a's runes appear in b in order.
-func isSubsequence(a, b string) bool {
-	rb := []rune(b)
-	i := 0
-	for _, r := range a {
-		for i < len(rb) && rb[i] != r {
-			i++
-		}
-		if i == len(rb) {
-			return false
-		}
-		i++
 	}
 	return true
 }

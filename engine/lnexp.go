@@ -176,16 +176,25 @@ const (
 
 // lnCR sets d to ln x correctly rounded to c's precision (half-even).
 func lnCR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return logCR(c, d, x, fnLn)
+	return crFunction(c, d, x, fnLn, nil)
 }
 
 // log10CR sets d to log10 x correctly rounded to c's precision; the
 // logarithm of a power of ten is exact.
 func log10CR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return logCR(c, d, x, fnLog10)
+	return crFunction(c, d, x, fnLog10, nil)
 }
 
-func logCR(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+// crFunction is fn(x) correctly rounded to c's precision; its slow path
+// is charged to b (nil: unlimited).
+func crFunction(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
+	if fn == fnExp || fn == fnExp10 {
+		return powCR(c, d, x, fn, b)
+	}
+	return logCR(c, d, x, fn, b)
+}
+
+func logCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
 	if x.Form != apd.Finite || x.Sign() <= 0 || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
 		return apdFunction(c, d, x, fn)
 	}
@@ -199,21 +208,21 @@ func logCR(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error
 			return 0, nil
 		}
 	}
-	return correctlyRounded(c, d, x, fn)
+	return correctlyRounded(c, d, x, fn, b)
 }
 
 // expCR sets d to e^x correctly rounded to c's precision.
 func expCR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return powCR(c, d, x, fnExp)
+	return powCR(c, d, x, fnExp, nil)
 }
 
 // exp10CR sets d to 10^x correctly rounded to c's precision; a whole x
 // gives an exact power of ten.
 func exp10CR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return powCR(c, d, x, fnExp10)
+	return powCR(c, d, x, fnExp10, nil)
 }
 
-func powCR(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+func powCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
 	if x.Form != apd.Finite || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
 		return apdFunction(c, d, x, fn)
 	}
@@ -232,7 +241,7 @@ func powCR(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error
 	if x.NumDigits()+int64(x.Exponent) > 4 {
 		return apdFunction(c, d, x, fn)
 	}
-	return correctlyRounded(c, d, x, fn)
+	return correctlyRounded(c, d, x, fn, b)
 }
 
 // powerOfTen reports whether x is 10^e, and e.
@@ -291,13 +300,13 @@ func wholeNumber(x *apd.Decimal) (int64, bool) {
 
 // correctlyRounded runs the accelerator when it is on and applies, and the
 // plain path when the accelerator declines.
-func correctlyRounded(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+func correctlyRounded(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
 	if optimize && c.Precision <= maxFastDigits {
 		if fastFunction(d, x, fn, int(c.Precision), c) {
 			return apd.Inexact | apd.Rounded, nil
 		}
 	}
-	return zivFunction(c, d, x, fn)
+	return zivFunction(c, d, x, fn, b)
 }
 
 // apdFunction is apd's own evaluation, used for the inputs that have no
@@ -320,12 +329,15 @@ func apdFunction(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition,
 // above the target, allow 10 units in the last place of error (apd works
 // with guard digits of its own), and widen until both ends of that
 // interval round to the same result.
-func zivFunction(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+func zivFunction(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
 	q := c.Precision
 	target := c.WithPrecision(q)
 	target.Rounding = apd.RoundHalfEven
 	var v, lo, hi, ulp, rlo, rhi apd.Decimal
-	for extra := uint32(12); ; extra += 24 {
+	for extra := uint32(12); ; extra = 2*extra + 12 {
+		if !b.take() {
+			return 0, errBudget
+		}
 		p := q + extra
 		wide := apd.BaseContext.WithPrecision(p)
 		wide.MaxExponent, wide.MinExponent = c.MaxExponent, c.MinExponent
@@ -346,12 +358,21 @@ func zivFunction(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition,
 		if _, err := target.Round(&rhi, &hi); err != nil {
 			return 0, err
 		}
-		if rlo.Cmp(&rhi) == 0 || extra > 200 {
+		if rlo.Cmp(&rhi) == 0 || extra >= maxExtraDigits {
 			cond, err := target.Round(d, &v)
 			return cond | apd.Inexact | apd.Rounded, err
 		}
 	}
 }
+
+// maxExtraDigits ends the widening: at 12, 36, 84 and 180 digits beyond the
+// target (at most maxWidenings evaluations) the rounding of the last one is
+// taken. A transcendental result within 10^-(target+170) of a rounding
+// boundary would be needed to make that wrong.
+const (
+	maxExtraDigits = 180
+	maxWidenings   = 4
+)
 
 // wideFunction evaluates fn with apd at wide's precision, within a few
 // units in its last place.
@@ -375,7 +396,7 @@ func wideFunction(wide *apd.Context, d, x *apd.Decimal, fn function) error {
 			return err
 		}
 		w := wide.WithPrecision(wide.Precision + 5)
-		if _, err = w.Ln(&l10, apd.New(10, 0)); err != nil {
+		if _, err = w.Round(&l10, ln10Wide()); err != nil {
 			return err
 		}
 		if _, err = w.Mul(&t, &f, &l10); err != nil {
@@ -402,6 +423,26 @@ type scratch struct {
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// ln10Digits is how far ln 10 is known for the plain path of 10^x: beyond
+// any precision the widening asks for (50 + 180 + 5 digits).
+const ln10Digits = 300
+
+var (
+	ln10Once sync.Once
+	ln10Dec  apd.Decimal
+)
+
+// ln10Wide is ln 10 to ln10Digits digits, computed once.
+func ln10Wide() *apd.Decimal {
+	ln10Once.Do(func() {
+		c := apd.BaseContext.WithPrecision(ln10Digits + 5)
+		if _, err := c.Ln(&ln10Dec, apd.New(10, 0)); err != nil {
+			panic(err)
+		}
+	})
+	return &ln10Dec
+}
 
 // fastFunction is the accelerator: fn(x) in fixed point with an error
 // bound, rounded to q digits when the bound decides the rounding. It

@@ -371,6 +371,12 @@ func (p *exprParser) operand() (Term, error) {
 	}
 	start := p.pos
 	src := p.src
+	// An operand never begins with an operator, even where a catalog
+	// spelling does ("/m" for the reciprocal metre): kg*/m is a mistake,
+	// not kg times 1/m.
+	if r, _ := utf8.DecodeRuneInString(src[start:]); strings.ContainsRune("*/·⋅^)", r) {
+		return Term{}, p.fail("expected a unit at position %d, found %s", p.position(start), p.describeHere())
+	}
 	// Candidate ends are the boundaries after start, up to the longest
 	// name in the catalog; try them longest first.
 	var ends [64]int

@@ -69,6 +69,19 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	return nil
 }
 
+// limitPublic takes one token from the client address's bucket for a
+// route that needs no key, and returns the error to answer with when the
+// bucket is empty.
+func (s *Server) limitPublic(rw *respWriter, r *http.Request) *apiError {
+	d := s.cfg.PublicLimiter.Take(clientAddr(r))
+	if d.Allowed {
+		return nil
+	}
+	retry := strconv.FormatInt(max(d.RetryAfterSeconds(), 1), 10)
+	rw.Header()["Retry-After"] = []string{retry}
+	return newError(codeRateLimitExceeded, "too many requests from this address; retry after "+retry+" s")
+}
+
 // countUsage tells the usage counter, if any, of a request by keyID.
 func (s *Server) countUsage(keyID string, now time.Time) {
 	if s.cfg.Usage != nil {

@@ -19,6 +19,8 @@ func (s *Server) batch(c *call) reply {
 		return errReply(e)
 	}
 	g := c.snap.graph
+	// One work budget for the whole batch (see engine.Budget).
+	budget := engine.NewBudget(engine.DefaultBudget)
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
 	succeeded := 0
@@ -38,7 +40,7 @@ func (s *Server) batch(c *call) reply {
 				p = req.precision
 			}
 			var vbuf [64]byte
-			value, res, err := g.AppendConvert(vbuf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p})
+			value, res, err := g.AppendConvert(vbuf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget})
 			if err == nil {
 				s.cfg.Metrics.conversion(res.Category.ID, "success")
 				succeeded++

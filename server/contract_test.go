@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -461,4 +462,45 @@ func otherVersion(t testing.TB) *engine.Graph {
 		t.Fatal(errs)
 	}
 	return g
+}
+
+// TestPublicRouteLimit: the routes that need no key are limited per client
+// address, with the contract's 429; conversions (limited per key) and
+// other addresses are not affected.
+func TestPublicRouteLimit(t *testing.T) {
+	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	// Three: the validator has fetched /openapi.json once already.
+	public := ratelimit.NewMemory(ratelimit.Rate{N: 3, Per: time.Minute}, ratelimit.WithClock(func() time.Time { return clock }))
+	f := newFixture(t, func(c *Config) {
+		c.PublicLimiter = public
+		c.Now = func() time.Time { return clock }
+	})
+	v := newValidator(t, f)
+	limited := map[string]string{"Retry-After": "20"}
+	for _, st := range []struct {
+		name string
+		tc   contractCase
+	}{
+		{"unit", contractCase{method: "GET", target: "/v1/units/fet", status: 404, code: "NOT_FOUND"}},
+		{"health", contractCase{method: "GET", target: "/v1/health", status: 200}},
+		{"openapi over the limit", contractCase{method: "GET", target: "/openapi.json", status: 429, code: "RATE_LIMIT_EXCEEDED", wantHeader: limited}},
+		{"units over the limit", contractCase{method: "GET", target: "/v1/units", status: 429, code: "RATE_LIMIT_EXCEEDED", wantHeader: limited}},
+		{"health over the limit", contractCase{method: "GET", target: "/v1/health", status: 429, code: "RATE_LIMIT_EXCEEDED", wantHeader: limited}},
+		{"conversions are limited per key only", contractCase{method: "GET", target: "/v1/convert?value=1&from=m&to=ft", key: "good", status: 200}},
+	} {
+		t.Run(st.name, func(t *testing.T) { st.tc.run(t, f, v) })
+	}
+	t.Run("another address", func(t *testing.T) {
+		req := httptest.NewRequest("GET", "/v1/categories", nil)
+		req.RemoteAddr = "192.0.2.7:4711"
+		rec := httptest.NewRecorder()
+		f.srv.Handler().ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Errorf("status %d for another address, want 200", rec.Code)
+		}
+	})
+	clock = clock.Add(20 * time.Second)
+	t.Run("a token is back", func(t *testing.T) {
+		contractCase{method: "GET", target: "/v1/categories", status: 200}.run(t, f, v)
+	})
 }

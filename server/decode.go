@@ -2,365 +2,22 @@ package server
 
 import (
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/internal/jsonscan"
 )
 
-// Request bodies are read by a small strict JSON scanner rather than
-// encoding/json: it keeps number literals as text, rejects duplicate and
-// unknown fields and trailing data, bounds nesting, and allocates only the
-// strings it returns. Anything it accepts is valid JSON (FuzzBatchDecode
-// checks that against encoding/json).
-
-// maxDepth bounds nesting anywhere in a body.
-const maxDepth = 32
+// Request bodies are read with the strict scanner of internal/jsonscan
+// rather than encoding/json, so that number literals keep their exact
+// text. This file is the request schema on top of it: which fields a
+// conversion and a batch have, their types, and that none is unknown or
+// repeated. Strings read from a body are views of it (see jsonscan): the
+// body lives in the pooled respWriter until the response has been
+// written, so every such string is done with before the buffer is reused.
 
 // maxBatch is the most conversions one batch may hold.
 const maxBatch = 100
-
-// syntaxError is malformed JSON at byte offset off.
-type syntaxError struct {
-	off int
-	msg string
-}
-
-func (e *syntaxError) Error() string { return e.msg + " at byte " + strconv.Itoa(e.off) }
-
-// scanner reads one JSON text.
-//
-// Strings without escapes are returned as views of data, not copies: they
-// stay valid only while data is unchanged. Request bodies live in the
-// pooled respWriter until the response has been written, so every string
-// read from a body is done with before the buffer is reused.
-type scanner struct {
-	data []byte
-	i    int
-}
-
-func (s *scanner) fail(msg string) *syntaxError { return &syntaxError{off: s.i, msg: msg} }
-
-func (s *scanner) ws() {
-	for s.i < len(s.data) {
-		switch s.data[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// peek returns the next non-space byte, or 0 at the end.
-func (s *scanner) peek() byte {
-	s.ws()
-	if s.i < len(s.data) {
-		return s.data[s.i]
-	}
-	return 0
-}
-
-// str reads a string; the scanner is at its opening quote.
-func (s *scanner) str() (string, error) {
-	s.i++ // "
-	start := s.i
-	for s.i < len(s.data) {
-		// Skip the plain ASCII run in a tight loop first.
-		for s.i < len(s.data) && plainASCII[s.data[s.i]] {
-			s.i++
-		}
-		if s.i == len(s.data) {
-			break
-		}
-		c := s.data[s.i]
-		switch {
-		case c == '"':
-			var v string
-			if s.i > start {
-				v = unsafe.String(&s.data[start], s.i-start)
-			}
-			s.i++
-			return v, nil
-		case c == '\\':
-			return s.strEscaped(start)
-		case c < 0x20:
-			return "", s.fail("control character in string")
-		case c < utf8.RuneSelf:
-			s.i++
-		default:
-			r, size := utf8.DecodeRune(s.data[s.i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", s.fail("invalid UTF-8 in string")
-			}
-			s.i += size
-		}
-	}
-	return "", s.fail("unterminated string")
-}
-
-// plainASCII marks the bytes a JSON string may hold as they are.
-var plainASCII = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// strEscaped finishes a string that contains escapes.
-func (s *scanner) strEscaped(start int) (string, error) {
-	buf := append([]byte(nil), s.data[start:s.i]...)
-	for s.i < len(s.data) {
-		c := s.data[s.i]
-		switch {
-		case c == '"':
-			s.i++
-			return string(buf), nil
-		case c == '\\':
-			s.i++
-			if s.i >= len(s.data) {
-				return "", s.fail("unterminated string")
-			}
-			e := s.data[s.i]
-			s.i++
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := s.hex4()
-				if !ok {
-					return "", s.fail("bad \\u escape")
-				}
-				if utf16.IsSurrogate(r) {
-					r2 := rune(-1)
-					if s.i+1 < len(s.data) && s.data[s.i] == '\\' && s.data[s.i+1] == 'u' {
-						save := s.i
-						s.i += 2
-						var ok2 bool
-						if r2, ok2 = s.hex4(); !ok2 {
-							return "", s.fail("bad \\u escape")
-						}
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-						} else {
-							s.i = save
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				return "", s.fail("bad escape")
-			}
-		case c < 0x20:
-			return "", s.fail("control character in string")
-		case c < utf8.RuneSelf:
-			buf = append(buf, c)
-			s.i++
-		default:
-			r, size := utf8.DecodeRune(s.data[s.i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", s.fail("invalid UTF-8 in string")
-			}
-			buf = append(buf, s.data[s.i:s.i+size]...)
-			s.i += size
-		}
-	}
-	return "", s.fail("unterminated string")
-}
-
-func (s *scanner) hex4() (rune, bool) {
-	if s.i+4 > len(s.data) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s.data[s.i : s.i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	s.i += 4
-	return r, true
-}
-
-// number reads a number and returns its literal text.
-func (s *scanner) number() (string, error) {
-	start := s.i
-	d := s.data
-	if s.i < len(d) && d[s.i] == '-' {
-		s.i++
-	}
-	switch {
-	case s.i < len(d) && d[s.i] == '0':
-		s.i++
-	case s.i < len(d) && d[s.i] >= '1' && d[s.i] <= '9':
-		s.digits()
-	default:
-		return "", s.fail("bad number")
-	}
-	if s.i < len(d) && d[s.i] == '.' {
-		s.i++
-		if s.digits() == 0 {
-			return "", s.fail("bad number")
-		}
-	}
-	if s.i < len(d) && (d[s.i] == 'e' || d[s.i] == 'E') {
-		s.i++
-		if s.i < len(d) && (d[s.i] == '+' || d[s.i] == '-') {
-			s.i++
-		}
-		if s.digits() == 0 {
-			return "", s.fail("bad number")
-		}
-	}
-	return string(d[start:s.i]), nil
-}
-
-func (s *scanner) digits() int {
-	n := 0
-	for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
-		s.i++
-		n++
-	}
-	return n
-}
-
-func (s *scanner) literal(word string) error {
-	if len(s.data)-s.i < len(word) || string(s.data[s.i:s.i+len(word)]) != word {
-		return s.fail("invalid character")
-	}
-	s.i += len(word)
-	return nil
-}
-
-// skip reads and discards any value, checking its syntax.
-func (s *scanner) skip(depth int) error {
-	if depth > maxDepth {
-		return s.fail("nesting deeper than " + strconv.Itoa(maxDepth))
-	}
-	switch c := s.peek(); {
-	case c == '{':
-		return s.object(depth, func(string) error { return s.skip(depth + 1) })
-	case c == '[':
-		return s.array(depth, func(int) error { return s.skip(depth + 1) })
-	case c == '"':
-		_, err := s.str()
-		return err
-	case c == '-' || (c >= '0' && c <= '9'):
-		_, err := s.number()
-		return err
-	case c == 't':
-		return s.literal("true")
-	case c == 'f':
-		return s.literal("false")
-	case c == 'n':
-		return s.literal("null")
-	case s.i >= len(s.data):
-		return s.fail("unexpected end of JSON")
-	default:
-		return s.fail("invalid character " + strconv.QuoteRune(rune(c)))
-	}
-}
-
-// object reads an object at s.i, calling field for each member with the
-// scanner at the member's value; field must consume the value.
-func (s *scanner) object(depth int, field func(key string) error) error {
-	if depth > maxDepth {
-		return s.fail("nesting deeper than " + strconv.Itoa(maxDepth))
-	}
-	if s.peek() != '{' {
-		return s.fail("expected an object")
-	}
-	s.i++
-	if s.peek() == '}' {
-		s.i++
-		return nil
-	}
-	for {
-		if s.peek() != '"' {
-			return s.fail("expected a field name")
-		}
-		key, err := s.str()
-		if err != nil {
-			return err
-		}
-		if s.peek() != ':' {
-			return s.fail("expected ':'")
-		}
-		s.i++
-		s.ws()
-		if err := field(key); err != nil {
-			return err
-		}
-		switch s.peek() {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return nil
-		default:
-			return s.fail("expected ',' or '}'")
-		}
-	}
-}
-
-// array reads an array, calling elem with the scanner at each element.
-func (s *scanner) array(depth int, elem func(i int) error) error {
-	if depth > maxDepth {
-		return s.fail("nesting deeper than " + strconv.Itoa(maxDepth))
-	}
-	if s.peek() != '[' {
-		return s.fail("expected an array")
-	}
-	s.i++
-	if s.peek() == ']' {
-		s.i++
-		return nil
-	}
-	for n := 0; ; n++ {
-		s.ws()
-		if err := elem(n); err != nil {
-			return err
-		}
-		switch s.peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return s.fail("expected ',' or ']'")
-		}
-	}
-}
-
-// end checks that nothing but white space follows the top-level value.
-func (s *scanner) end() error {
-	if s.ws(); s.i < len(s.data) {
-		return s.fail("unexpected data after the top-level value")
-	}
-	return nil
-}
 
 // conversion is one requested conversion as read from a body or query.
 type conversion struct {
@@ -382,39 +39,39 @@ const (
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
-func (s *scanner) readValue(c *conversion, depth int) error {
-	switch ch := s.peek(); {
+func readValue(s *jsonscan.Scanner, c *conversion, depth int) error {
+	switch ch := s.Peek(); {
 	case ch == '"':
-		v, err := s.str()
+		v, err := s.ReadString()
 		c.value, c.hasValue = v, true
 		return err
 	case ch == '-' || (ch >= '0' && ch <= '9'):
-		v, err := s.number()
+		v, err := s.ReadNumber()
 		c.value, c.hasValue = v, true
 		return err
 	}
 	c.setErr(`"value" must be a string or a number`)
-	return s.skip(depth)
+	return s.Skip(depth)
 }
 
-func (s *scanner) readUnit(dst *string, has *bool, name string, c *conversion, depth int) error {
-	if s.peek() == '"' {
-		v, err := s.str()
+func readUnit(s *jsonscan.Scanner, dst *string, has *bool, name string, c *conversion, depth int) error {
+	if s.Peek() == '"' {
+		v, err := s.ReadString()
 		*dst, *has = v, true
 		return err
 	}
 	c.setErr(`"` + name + `" must be a string`)
-	return s.skip(depth)
+	return s.Skip(depth)
 }
 
 // readPrecision reads a precision: a JSON integer from 1 to MaxPrecision.
 // It returns 0 and a message when the value is of the wrong type or range.
-func (s *scanner) readPrecision(depth int) (int, string, error) {
-	ch := s.peek()
+func readPrecision(s *jsonscan.Scanner, depth int) (int, string, error) {
+	ch := s.Peek()
 	if ch != '-' && (ch < '0' || ch > '9') {
-		return 0, precisionMessage, s.skip(depth)
+		return 0, precisionMessage, s.Skip(depth)
 	}
-	lit, err := s.number()
+	lit, err := s.ReadNumber()
 	if err != nil {
 		return 0, "", err
 	}
@@ -433,9 +90,9 @@ func (c *conversion) setErr(msg string) {
 
 // parseConversionFields reads the members of one conversion object. Errors
 // in fields are recorded in c.err; only malformed JSON is returned.
-func (s *scanner) conversionObject(c *conversion, depth int) error {
+func conversionObject(s *jsonscan.Scanner, c *conversion, depth int) error {
 	seen := 0
-	return s.object(depth, func(key string) error {
+	return s.Object(depth, func(key string) error {
 		bit := 0
 		switch key {
 		case "value":
@@ -448,22 +105,22 @@ func (s *scanner) conversionObject(c *conversion, depth int) error {
 			bit = fPrecision
 		default:
 			c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision)")
-			return s.skip(depth + 1)
+			return s.Skip(depth + 1)
 		}
 		if seen&bit != 0 {
 			c.setErr("duplicate field " + strconv.Quote(key))
-			return s.skip(depth + 1)
+			return s.Skip(depth + 1)
 		}
 		seen |= bit
 		switch bit {
 		case fValue:
-			return s.readValue(c, depth+1)
+			return readValue(s, c, depth+1)
 		case fFrom:
-			return s.readUnit(&c.from, &c.hasFrom, "from", c, depth+1)
+			return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
 		case fTo:
-			return s.readUnit(&c.to, &c.hasTo, "to", c, depth+1)
+			return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
 		default:
-			p, msg, err := s.readPrecision(depth + 1)
+			p, msg, err := readPrecision(s, depth+1)
 			if msg != "" {
 				c.setErr(msg)
 			}
@@ -488,20 +145,21 @@ func (c *conversion) checkRequired() {
 // decodeConvert reads the body of POST /v1/convert.
 func decodeConvert(body []byte) (conversion, *apiError) {
 	var c conversion
-	s := scanner{data: body}
-	if s.peek() != '{' {
-		if err := s.skip(0); err != nil {
+	var s jsonscan.Scanner
+	s.Reset(body)
+	if s.Peek() != '{' {
+		if err := s.Skip(0); err != nil {
 			return c, malformed(err)
 		}
-		if err := s.end(); err != nil {
+		if err := s.End(); err != nil {
 			return c, malformed(err)
 		}
 		return c, invalidRequest("the request body must be a JSON object")
 	}
-	if err := s.conversionObject(&c, 0); err != nil {
+	if err := conversionObject(&s, &c, 0); err != nil {
 		return c, malformed(err)
 	}
-	if err := s.end(); err != nil {
+	if err := s.End(); err != nil {
 		return c, malformed(err)
 	}
 	c.checkRequired()
@@ -522,19 +180,20 @@ type batchRequest struct {
 // storage). Items beyond maxBatch are checked for syntax only.
 func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 	req := batchRequest{items: items[:0]}
-	s := scanner{data: body}
-	if s.peek() != '{' {
-		if err := s.skip(0); err != nil {
+	var s jsonscan.Scanner
+	s.Reset(body)
+	if s.Peek() != '{' {
+		if err := s.Skip(0); err != nil {
 			return req, malformed(err)
 		}
-		if err := s.end(); err != nil {
+		if err := s.End(); err != nil {
 			return req, malformed(err)
 		}
 		return req, invalidRequest("the request body must be a JSON object")
 	}
 	seen := 0
 	var fieldErr *apiError
-	err := s.object(0, func(key string) error {
+	err := s.Object(0, func(key string) error {
 		var bit int
 		switch key {
 		case "conversions":
@@ -545,41 +204,41 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			if fieldErr == nil {
 				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision)")
 			}
-			return s.skip(1)
+			return s.Skip(1)
 		}
 		if seen&bit != 0 {
 			if fieldErr == nil {
 				fieldErr = invalidRequest("duplicate field " + strconv.Quote(key))
 			}
-			return s.skip(1)
+			return s.Skip(1)
 		}
 		seen |= bit
 		if bit == fPrecision {
-			p, msg, err := s.readPrecision(1)
+			p, msg, err := readPrecision(&s, 1)
 			if msg != "" && fieldErr == nil {
 				fieldErr = invalidRequest(msg)
 			}
 			req.precision = p
 			return err
 		}
-		if s.peek() != '[' {
+		if s.Peek() != '[' {
 			if fieldErr == nil {
 				fieldErr = invalidRequest(`"conversions" must be an array of conversion objects`)
 			}
-			return s.skip(1)
+			return s.Skip(1)
 		}
-		return s.array(1, func(int) error {
+		return s.Array(1, func(int) error {
 			req.count++
 			if req.count > maxBatch {
-				return s.skip(2)
+				return s.Skip(2)
 			}
 			req.items = append(req.items, conversion{})
 			c := &req.items[len(req.items)-1]
-			if s.peek() != '{' {
+			if s.Peek() != '{' {
 				c.setErr("item must be an object with value, from and to")
-				return s.skip(2)
+				return s.Skip(2)
 			}
-			if err := s.conversionObject(c, 2); err != nil {
+			if err := conversionObject(&s, c, 2); err != nil {
 				return err
 			}
 			c.checkRequired()
@@ -589,7 +248,7 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 	if err != nil {
 		return req, malformed(err)
 	}
-	if err := s.end(); err != nil {
+	if err := s.End(); err != nil {
 		return req, malformed(err)
 	}
 	switch {
@@ -609,8 +268,8 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 
 func malformed(err error) *apiError {
 	e := invalidRequest("malformed JSON: " + err.Error())
-	if se, ok := err.(*syntaxError); ok {
-		e.Details = map[string]any{"offset": se.off}
+	if se, ok := err.(*jsonscan.SyntaxError); ok {
+		e.Details = map[string]any{"offset": se.Offset}
 	}
 	return e
 }

@@ -32,7 +32,7 @@
 //
 // Checks run in the order of the API contract: route and method,
 // authentication, rate limit, media type, size, JSON, batch limit, items.
-// Bodies are read by a strict JSON scanner (decode.go): a single top-level
+// Bodies are read by a strict JSON scanner (internal/jsonscan; the request schema is decode.go): a single top-level
 // object, no duplicate or unknown fields, no trailing data, nesting at most
 // 32 deep, numbers kept as their literal text. Results are rendered by
 // appending to pooled buffers, without reflection.

@@ -43,6 +43,7 @@ var statusOf = map[string]int{
 	string(engine.CodeInvalidUnitExpression): http.StatusBadRequest,
 	string(engine.CodeIncompatibleUnits):     http.StatusUnprocessableEntity,
 	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
+	string(engine.CodeWorkBudgetExceeded):    http.StatusUnprocessableEntity,
 	codeInvalidItem:                          http.StatusBadRequest, // never sent as a status
 	codeCrossOrigin:                          http.StatusForbidden,  // page routes only
 }

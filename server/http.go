@@ -119,10 +119,13 @@ func (s *Server) release(rw *respWriter) {
 	writerPool.Put(rw)
 }
 
+// maxRequestID is the longest X-Request-Id echoed.
+const maxRequestID = 128
+
 // requestID echoes the caller's X-Request-Id when it is one value of 1 to
-// 128 printable ASCII characters, and makes a fresh one otherwise.
+// maxRequestID printable ASCII characters, and makes a fresh one otherwise.
 func requestID(h []string) string {
-	if len(h) == 1 && len(h[0]) >= 1 && len(h[0]) <= 128 {
+	if len(h) == 1 && len(h[0]) >= 1 && len(h[0]) <= maxRequestID {
 		v := h[0]
 		ok := true
 		for i := 0; i < len(v); i++ {

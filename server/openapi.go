@@ -11,7 +11,9 @@ import (
 )
 
 // The OpenAPI 3.1 document is generated from the route table and the
-// current graph (category ids, example unit symbols), once per snapshot.
+// current graph (category ids, example unit symbols), once per snapshot,
+// into the typed model of openapi_model.go. Limits in descriptions come
+// from the constants that enforce them.
 
 // opDoc describes one route for the OpenAPI document.
 type opDoc struct {
@@ -27,14 +29,15 @@ type opDoc struct {
 type paramDoc struct {
 	name, description string
 	required          bool
-	schema            map[string]any
+	schema            *schema
 	example           any
 }
 
 var (
-	strSchema = map[string]any{"type": "string"}
-	precParam = paramDoc{"precision", "Significant digits of the result, 1–50 (default 34).", false,
-		map[string]any{"type": "integer", "minimum": 1, "maximum": engine.MaxPrecision}, 10}
+	strSchema = &schema{Type: typ("string")}
+	precParam = paramDoc{"precision",
+		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + ").", false,
+		&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10}
 )
 
 var (
@@ -42,7 +45,8 @@ var (
 		id: "convertGet", tag: "conversion", summary: "Convert a value (query parameters)",
 		description: "Converts `value` from unit `from` to unit `to`. Needs a Bearer key. Check order: authentication, rate limit, parameters.",
 		query: []paramDoc{
-			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most 100 characters, exponent within ±1000).", true, strSchema, "12.5"},
+			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most " + strconv.Itoa(engine.MaxValueLength) +
+				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + ").", true, strSchema, "12.5"},
 			{"from", "Unit to convert from: a symbol (case-sensitive) or an alias (case-insensitive for words).", true, strSchema, "ft"},
 			{"to", "Unit to convert to.", true, strSchema, "m"},
 			precParam,
@@ -57,8 +61,8 @@ var (
 		errors: []int{400, 413, 415, 422},
 	}
 	docBatch = opDoc{
-		id: "convertBatch", tag: "conversion", summary: "Convert up to 100 values",
-		description: "Converts 1–100 values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own.",
+		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values",
+		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own.",
 		body:        "BatchRequest", ok: "BatchResponse",
 		errors: []int{400, 413, 415},
 	}
@@ -109,9 +113,8 @@ func openAPIPath(p string) string {
 	return strings.Join(parts, "/")
 }
 
+// obj is a JSON object in an example value.
 type obj = map[string]any
-
-func ref(kind, name string) obj { return obj{"$ref": "#/components/" + kind + "/" + name} }
 
 // errorCodesByStatus lists the codes each error status can carry.
 func errorCodesByStatus() map[int][]string {
@@ -129,141 +132,145 @@ func errorCodesByStatus() map[int][]string {
 }
 
 var errorExamples = map[string]obj{
-	codeInvalidRequest:                   {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeBatchLimitExceeded:               {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
-	codePayloadTooLarge:                  {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
-	codeUnsupportedMediaType:             {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeUnauthorized:                     {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInvalidAPIKey:                    {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeRateLimitExceeded:                {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeNotFound:                         {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	codeMethodNotAllowed:                 {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInternal:                         {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeInvalidValue):      {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeUnknownUnit):       {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	string(engine.CodeAmbiguousUnit):     {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
-	string(engine.CodeIncompatibleUnits): {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert ft (Length) to K (Temperature): length and temperature are different categories", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeValueOutOfRange):   {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidRequest:                    {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeBatchLimitExceeded:                {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
+	codePayloadTooLarge:                   {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
+	codeUnsupportedMediaType:              {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeUnauthorized:                      {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidAPIKey:                     {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeRateLimitExceeded:                 {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeNotFound:                          {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	codeMethodNotAllowed:                  {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInternal:                          {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeInvalidValue):       {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeUnknownUnit):        {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	string(engine.CodeAmbiguousUnit):      {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
+	string(engine.CodeIncompatibleUnits):  {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert ft (Length) to K (Temperature): length and temperature are different categories", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeValueOutOfRange):    {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeWorkBudgetExceeded): {"code": string(engine.CodeWorkBudgetExceeded), "message": "converting 1.000000000000000000000000000000000000000001 mW to dBm needs more exact-rounding work than this request has left (32 slow evaluations per request); send it in a request of its own", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 }
 
 // openAPIDocument renders the document for g.
 func (s *Server) openAPIDocument(g *engine.Graph) []byte {
-	doc := s.openAPI(g)
-	b, err := json.MarshalIndent(doc, "", "  ")
+	b, err := json.MarshalIndent(s.openAPI(g), "", "  ")
 	if err != nil {
 		panic("server: rendering OpenAPI: " + err.Error())
 	}
 	return append(b, '\n')
 }
 
-func (s *Server) openAPI(g *engine.Graph) obj {
-	paths := obj{}
+func (s *Server) openAPI(g *engine.Graph) *apiDocument {
+	paths := map[string]apiPath{}
 	for _, rt := range s.routes {
 		p := openAPIPath(rt.path)
-		item, _ := paths[p].(obj)
-		if item == nil {
-			item = obj{}
-			paths[p] = item
+		if paths[p] == nil {
+			paths[p] = apiPath{}
 		}
-		item[strings.ToLower(rt.method)] = s.operation(rt, g)
+		paths[p][strings.ToLower(rt.method)] = s.operation(rt, g)
 	}
-	return obj{
-		"openapi":           "3.1.0",
-		"jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
-		"info": obj{
-			"title":   "unitd",
-			"version": s.cfg.Version,
-			"summary": "Exact unit conversion over HTTP.",
-			"description": "Converts quantities between units with exact decimal arithmetic. Numbers travel as decimal strings. " +
+	return &apiDocument{
+		OpenAPI:           "3.1.0",
+		JSONSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+		Info: apiInfo{
+			Title:   "unitd",
+			Version: s.cfg.Version,
+			Summary: "Exact unit conversion over HTTP.",
+			Description: "Converts quantities between units with exact decimal arithmetic. Numbers travel as decimal strings. " +
 				"Every response carries `X-Request-Id`; every error body is `{\"error\":{\"code\",\"message\",\"request_id\"}}`. " +
 				"Catalog version: `" + g.Version() + "`.",
 		},
-		"servers": []obj{{"url": "/"}},
-		"tags": []obj{
-			{"name": "conversion", "description": "Conversions; need a Bearer API key."},
-			{"name": "discovery", "description": "The compiled catalog; public, cacheable with ETag / If-None-Match."},
-			{"name": "operations", "description": "Health and this description."},
+		Servers: []apiServer{{URL: "/"}},
+		Tags: []apiTag{
+			{Name: "conversion", Description: "Conversions; need a Bearer API key."},
+			{Name: "discovery", Description: "The compiled catalog; public, cacheable with ETag / If-None-Match."},
+			{Name: "operations", Description: "Health and this description."},
 		},
-		"paths":      paths,
-		"components": s.components(g),
+		Paths:      paths,
+		Components: s.components(g),
 	}
 }
 
-func (s *Server) operation(rt route, g *engine.Graph) obj {
+func headerRef(name string) apiHeader { return apiHeader{Ref: "#/components/headers/" + name} }
+
+func responseRef(name string) apiResponse { return apiResponse{Ref: "#/components/responses/" + name} }
+
+func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 	d := rt.doc
-	op := obj{"operationId": d.id, "summary": d.summary, "tags": []string{d.tag}}
-	if d.description != "" {
-		op["description"] = d.description
-	}
-	var params []obj
+	op := &apiOperation{OperationID: d.id, Summary: d.summary, Tags: []string{d.tag}, Description: d.description}
 	if d.pathParam != nil {
 		pp := *d.pathParam
-		schema := pp.schema
+		sc := pp.schema
 		switch pp.name {
 		case "category":
-			schema = obj{"type": "string", "examples": categoryIDs(g)}
+			sc = &schema{Type: typ("string"), Examples: toAny(categoryIDs(g))}
 		case "unit":
-			schema = obj{"type": "string", "examples": unitSymbols(g, 10)}
+			sc = &schema{Type: typ("string"), Examples: toAny(unitSymbols(g, 10))}
 		}
-		params = append(params, obj{"name": pp.name, "in": "path", "required": true, "description": pp.description, "schema": schema, "example": pp.example})
+		op.Parameters = append(op.Parameters, apiParameter{Name: pp.name, In: "path", Required: true, Description: pp.description, Schema: sc, Example: pp.example})
 	}
 	for _, q := range d.query {
-		params = append(params, obj{"name": q.name, "in": "query", "required": q.required, "description": q.description, "schema": q.schema, "example": q.example})
+		op.Parameters = append(op.Parameters, apiParameter{Name: q.name, In: "query", Required: q.required, Description: q.description, Schema: q.schema, Example: q.example})
 	}
 	if d.conditional {
-		params = append(params, obj{"name": "If-None-Match", "in": "header", "required": false,
-			"description": "An ETag from an earlier answer; 304 when it still matches.", "schema": strSchema})
+		op.Parameters = append(op.Parameters, apiParameter{Name: "If-None-Match", In: "header",
+			Description: "An ETag from an earlier answer; 304 when it still matches.", Schema: strSchema})
 	}
-	params = append(params, obj{"name": "X-Request-Id", "in": "header", "required": false,
-		"description": "Echoed in the response when 1–128 printable ASCII characters.", "schema": obj{"type": "string", "maxLength": 128}})
-	op["parameters"] = params
+	op.Parameters = append(op.Parameters, apiParameter{Name: "X-Request-Id", In: "header",
+		Description: "Echoed in the response when 1–" + strconv.Itoa(maxRequestID) + " printable ASCII characters.",
+		Schema:      &schema{Type: typ("string"), MaxLength: intp(maxRequestID)}})
 	if d.body != "" {
-		op["requestBody"] = obj{"required": true, "content": obj{"application/json": obj{
-			"schema":  ref("schemas", d.body),
-			"example": requestExample(d.body),
-		}}}
+		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
+			"application/json": {Schema: ref(d.body), Example: requestExample(d.body)},
+		}}
 	}
 
-	okHeaders := obj{"X-Request-Id": ref("headers", "X-Request-Id")}
+	okHeaders := map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id")}
 	if rt.auth {
 		for _, h := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} {
-			okHeaders[h] = ref("headers", h)
+			okHeaders[h] = headerRef(h)
 		}
 	}
 	if d.conditional {
-		okHeaders["ETag"] = ref("headers", "ETag")
-		okHeaders["Cache-Control"] = ref("headers", "Cache-Control")
+		okHeaders["ETag"] = headerRef("ETag")
+		okHeaders["Cache-Control"] = headerRef("Cache-Control")
 	}
-	okContent := obj{"schema": ref("schemas", d.ok)}
-	if ex := responseExample(d.ok); ex != nil {
-		okContent["example"] = ex
-	}
-	resp := obj{"200": obj{
-		"description": "Success.",
-		"headers":     okHeaders,
-		"content":     obj{"application/json": okContent},
+	op.Responses = map[string]apiResponse{"200": {
+		Description: "Success.",
+		Headers:     okHeaders,
+		Content:     map[string]apiMediaType{"application/json": {Schema: ref(d.ok), Example: responseExample(d.ok)}},
 	}}
 	if d.conditional {
-		resp["304"] = obj{"description": "Not modified: the If-None-Match ETag still matches.",
-			"headers": obj{"X-Request-Id": ref("headers", "X-Request-Id"), "ETag": ref("headers", "ETag")}}
+		op.Responses["304"] = apiResponse{Description: "Not modified: the If-None-Match ETag still matches.",
+			Headers: map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id"), "ETag": headerRef("ETag")}}
 	}
 	statuses := append([]int(nil), d.errors...)
 	if rt.auth {
-		statuses = append(statuses, 401, 429)
-		op["security"] = []obj{{"bearerAuth": []string{}}}
+		statuses = append(statuses, 401)
+		op.Security = []map[string][]string{{"bearerAuth": {}}}
 	}
-	statuses = append(statuses, 405, 500)
+	// 429: per key on conversions, per client address on public routes.
+	statuses = append(statuses, 429, 405, 500)
 	for _, st := range statuses {
-		resp[strconv.Itoa(st)] = ref("responses", errorResponseName(st, rt.auth))
+		op.Responses[strconv.Itoa(st)] = responseRef(errorResponseName(st, rt.auth))
 	}
-	op["responses"] = resp
 	return op
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 func errorResponseName(status int, auth bool) string {
 	name := strings.ReplaceAll(http.StatusText(status), " ", "")
 	name = strings.ReplaceAll(name, "-", "")
-	if auth && status != 401 && status != 429 {
+	switch {
+	case status == 429 && !auth:
+		name += "Public"
+	case auth && status != 401 && status != 429:
 		name += "Authenticated"
 	}
 	return name
@@ -311,10 +318,12 @@ func responseExample(schema string) any {
 	return nil
 }
 
-func (s *Server) components(g *engine.Graph) obj {
-	str := func(desc string) obj { return obj{"type": "string", "description": desc} }
-	decimal := obj{"type": "string", "description": "A decimal number as text.", "examples": []string{"3.81", "1.602176634e-19"}}
-	nullableString := obj{"type": []string{"string", "null"}}
+func (s *Server) components(g *engine.Graph) apiComponents {
+	str := func(desc string) *schema { return &schema{Type: typ("string"), Description: desc} }
+	integer := func(min int) *schema { return &schema{Type: typ("integer"), Minimum: intp(min)} }
+	boolean := func(desc string) *schema { return &schema{Type: typ("boolean"), Description: desc} }
+	decimal := &schema{Type: typ("string"), Description: "A decimal number as text.", Examples: []any{"3.81", "1.602176634e-19"}}
+	nullableString := &schema{Type: typ("string", "null")}
 	allCodes := []string{}
 	for code := range statusOf {
 		if apiOnly(code) || code == codeInvalidItem {
@@ -322,210 +331,211 @@ func (s *Server) components(g *engine.Graph) obj {
 		}
 	}
 	sort.Strings(allCodes)
-	catIDs := categoryIDs(g)
-	catIDSchema := obj{"type": "string", "description": "Category id."}
-	if len(catIDs) > 0 {
-		catIDSchema["enum"] = catIDs
+	catIDSchema := &schema{Type: typ("string"), Description: "Category id.", Enum: categoryIDs(g)}
+	closed := func(required []string, props map[string]*schema) *schema {
+		return &schema{Type: typ("object"), Required: required, Properties: props, AdditionalProperties: boolp(false)}
 	}
-	closed := func(required []string, props obj) obj {
-		return obj{"type": "object", "required": required, "properties": props, "additionalProperties": false}
-	}
-	input := closed([]string{}, obj{
+	input := closed(nil, map[string]*schema{
 		"value": str("The submitted value, as sent."),
 		"unit":  str("The submitted unit, as sent."),
 	})
-	successMembers := obj{
-		"input":    ref("schemas", "Input"),
-		"result":   closed([]string{"value", "unit"}, obj{"value": decimal, "unit": str("Canonical symbol of the target unit.")}),
-		"category": catIDSchema,
-		"exact":    obj{"type": "boolean", "description": "True when the digits are the exact result (no rounding anywhere)."},
-	}
-	conversion := closed([]string{"input", "result", "category", "exact"}, successMembers)
-	itemSuccess := closed([]string{"index", "status", "input", "result", "category", "exact"}, obj{
-		"index": obj{"type": "integer", "minimum": 0}, "status": obj{"const": "success"},
-		"input": successMembers["input"], "result": successMembers["result"],
-		"category": catIDSchema, "exact": successMembers["exact"],
+	result := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the target unit.")})
+	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
+	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
+		"input": ref("Input"), "result": result, "category": catIDSchema, "exact": exact,
 	})
-	itemError := closed([]string{"index", "status", "input", "error"}, obj{
-		"index": obj{"type": "integer", "minimum": 0}, "status": obj{"const": "error"},
-		"input": ref("schemas", "Input"), "error": ref("schemas", "ItemError"),
+	itemSuccess := closed([]string{"index", "status", "input", "result", "category", "exact"}, map[string]*schema{
+		"index": integer(0), "status": {Const: "success"},
+		"input": ref("Input"), "result": result, "category": catIDSchema, "exact": exact,
 	})
-	convertFields := obj{
-		"value":     obj{"type": []string{"string", "number"}, "description": "Decimal text, or a JSON number taken by its literal text.", "examples": []any{"12.5", 12.5}},
-		"from":      str("Unit to convert from (symbol or alias)."),
-		"to":        str("Unit to convert to (symbol or alias)."),
-		"precision": obj{"type": "integer", "minimum": 1, "maximum": engine.MaxPrecision, "description": "Significant digits (default 34)."},
-	}
-	errorProps := obj{
-		"code":        obj{"type": "string", "enum": allCodes},
-		"message":     str("Human-readable, safe to show."),
-		"request_id":  str("The X-Request-Id of the request."),
-		"details":     obj{"type": "object", "description": "Extra facts, such as the byte offset of a JSON syntax error or a limit."},
-		"suggestions": obj{"type": "array", "items": strSchema, "maxItems": 5, "description": "Close matches of an unknown unit."},
-		"candidates":  obj{"type": "array", "items": strSchema, "description": "Symbols an ambiguous name could mean."},
-	}
-	itemErrProps := obj{}
-	for k, v := range errorProps {
-		if k != "request_id" {
-			itemErrProps[k] = v
+	itemError := closed([]string{"index", "status", "input", "error"}, map[string]*schema{
+		"index": integer(0), "status": {Const: "error"},
+		"input": ref("Input"), "error": ref("ItemError"),
+	})
+	precision := &schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision),
+		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ")."}
+	convertFields := func() map[string]*schema {
+		return map[string]*schema{
+			"value":     {Type: typ("string", "number"), Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
+			"from":      str("Unit to convert from (symbol or alias)."),
+			"to":        str("Unit to convert to (symbol or alias)."),
+			"precision": precision,
 		}
 	}
-	definition := obj{
-		"type":     "object",
-		"required": []string{"kind"},
-		"properties": obj{
-			"kind":   obj{"type": "string", "enum": []string{"linear", "affine", "formula"}},
+	errorProps := func(withRequestID bool) map[string]*schema {
+		m := map[string]*schema{
+			"code":        {Type: typ("string"), Enum: allCodes},
+			"message":     str("Human-readable, safe to show."),
+			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error or a limit."},
+			"suggestions": {Type: typ("array"), Items: strSchema, MaxItems: intp(5), Description: "Close matches of an unknown unit."},
+			"candidates":  {Type: typ("array"), Items: strSchema, Description: "Symbols an ambiguous name could mean."},
+		}
+		if withRequestID {
+			m["request_id"] = str("The X-Request-Id of the request.")
+		}
+		return m
+	}
+	definition := &schema{
+		Type:     typ("object"),
+		Required: []string{"kind"},
+		Properties: map[string]*schema{
+			"kind":   {Type: typ("string"), Enum: []string{"linear", "affine", "formula"}},
 			"factor": str("Exact factor: decimal or fraction text (\"0.3048\", \"5/18\")."),
 			"offset": str("Exact offset: decimal or fraction text."),
 			"unit":   str("Symbol of the reference unit (the unit itself for a category's base unit)."),
 			"to":     str("Formula from this unit to the reference unit, in x."),
 			"from":   str("Formula from the reference unit to this unit, in x."),
 		},
-		"additionalProperties": false,
-		"examples":             []obj{{"kind": "linear", "factor": "0.3048", "unit": "m"}, {"kind": "affine", "factor": "1", "offset": "273.15", "unit": "K"}},
+		AdditionalProperties: boolp(false),
+		Examples: []any{
+			map[string]string{"kind": "linear", "factor": "0.3048", "unit": "m"},
+			map[string]string{"kind": "affine", "factor": "1", "offset": "273.15", "unit": "K"},
+		},
 	}
-	unit := closed([]string{"symbol", "name", "plural", "aliases", "category", "system", "definition", "exact", "source"}, obj{
+	unit := closed([]string{"symbol", "name", "plural", "aliases", "category", "system", "definition", "exact", "source"}, map[string]*schema{
 		"symbol":        str("Canonical symbol (case-sensitive)."),
 		"name":          str("Name."),
 		"plural":        str("Plural name."),
-		"aliases":       obj{"type": "array", "items": strSchema, "description": "Other accepted spellings: symbols such as °C, then word aliases."},
+		"aliases":       {Type: typ("array"), Items: strSchema, Description: "Other accepted spellings: symbols such as °C, then word aliases."},
 		"category":      catIDSchema,
 		"system":        str("SI, metric, US, imperial, …"),
-		"definition":    ref("schemas", "Definition"),
-		"exact":         obj{"type": "boolean", "description": "The definition is exact."},
+		"definition":    ref("Definition"),
+		"exact":         boolean("The definition is exact."),
 		"source":        str("Citation for the definition."),
 		"description":   str("Notes."),
 		"prefixed_from": str("The unit this one was derived from by an SI or binary prefix."),
-		"examples": obj{"type": "array", "items": closed([]string{"value", "from", "to", "result", "approx"}, obj{
-			"value": decimal, "from": strSchema, "to": strSchema, "result": decimal, "approx": obj{"type": "boolean"},
+		"examples": {Type: typ("array"), Items: closed([]string{"value", "from", "to", "result", "approx"}, map[string]*schema{
+			"value": decimal, "from": strSchema, "to": strSchema, "result": decimal, "approx": {Type: typ("boolean")},
 		})},
 	})
-	category := closed([]string{"id", "name", "base_unit", "dimension", "unit_count"}, obj{
-		"id": catIDSchema, "name": strSchema, "description": strSchema,
-		"base_unit": str("Symbol of the base unit."), "dimension": str("Dimension such as \"L T^-1\", or \"1\"."),
-		"unit_count": obj{"type": "integer", "minimum": 0}, "minimum": str("Smallest allowed value, in the base unit."),
-	})
-	categoryDetailProps := obj{}
-	for k, v := range category["properties"].(obj) {
-		categoryDetailProps[k] = v
+	categoryProps := func() map[string]*schema {
+		return map[string]*schema{
+			"id": catIDSchema, "name": strSchema, "description": strSchema,
+			"base_unit": str("Symbol of the base unit."), "dimension": str("Dimension such as \"L T^-1\", or \"1\"."),
+			"unit_count": integer(0), "minimum": str("Smallest allowed value, in the base unit."),
+		}
 	}
-	categoryDetailProps["units"] = obj{"type": "array", "items": ref("schemas", "Unit")}
-	metaTotal := closed([]string{"total"}, obj{"total": obj{"type": "integer", "minimum": 0}})
-	timestamp := obj{"type": "string", "format": "date-time"}
+	categoryDetailProps := categoryProps()
+	categoryDetailProps["units"] = &schema{Type: typ("array"), Items: ref("Unit")}
+	metaTotal := closed([]string{"total"}, map[string]*schema{"total": integer(0)})
+	timestamp := &schema{Type: typ("string"), Format: "date-time"}
 
-	schemas := obj{
+	schemas := map[string]*schema{
 		"Input":           input,
-		"ConvertRequest":  closed([]string{"value", "from", "to"}, convertFields),
-		"ConversionItem":  closed([]string{"value", "from", "to"}, convertFields),
+		"ConvertRequest":  closed([]string{"value", "from", "to"}, convertFields()),
+		"ConversionItem":  closed([]string{"value", "from", "to"}, convertFields()),
 		"Conversion":      conversion,
-		"ConvertResponse": closed([]string{"data"}, obj{"data": ref("schemas", "Conversion")}),
-		"BatchRequest": closed([]string{"conversions"}, obj{
-			"conversions": obj{"type": "array", "minItems": 1, "maxItems": maxBatch, "items": ref("schemas", "ConversionItem")},
-			"precision":   convertFields["precision"],
+		"ConvertResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Conversion")}),
+		"BatchRequest": closed([]string{"conversions"}, map[string]*schema{
+			"conversions": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
+			"precision":   precision,
 		}),
 		"BatchItemSuccess": itemSuccess,
 		"BatchItemError":   itemError,
-		"BatchResponse": closed([]string{"data", "meta"}, obj{
-			"data": obj{"type": "array", "items": obj{"oneOf": []obj{ref("schemas", "BatchItemSuccess"), ref("schemas", "BatchItemError")}}},
-			"meta": closed([]string{"total", "succeeded", "failed"}, obj{
-				"total": obj{"type": "integer", "minimum": 0}, "succeeded": obj{"type": "integer", "minimum": 0}, "failed": obj{"type": "integer", "minimum": 0},
+		"BatchResponse": closed([]string{"data", "meta"}, map[string]*schema{
+			"data": {Type: typ("array"), Items: &schema{OneOf: []*schema{ref("BatchItemSuccess"), ref("BatchItemError")}}},
+			"meta": closed([]string{"total", "succeeded", "failed"}, map[string]*schema{
+				"total": integer(0), "succeeded": integer(0), "failed": integer(0),
 			}),
 		}),
-		"Error":            closed([]string{"code", "message", "request_id"}, errorProps),
-		"ItemError":        closed([]string{"code", "message"}, itemErrProps),
-		"ErrorResponse":    closed([]string{"error"}, obj{"error": ref("schemas", "Error")}),
+		"Error":            closed([]string{"code", "message", "request_id"}, errorProps(true)),
+		"ItemError":        closed([]string{"code", "message"}, errorProps(false)),
+		"ErrorResponse":    closed([]string{"error"}, map[string]*schema{"error": ref("Error")}),
 		"Definition":       definition,
 		"Unit":             unit,
-		"Category":         category,
+		"Category":         closed([]string{"id", "name", "base_unit", "dimension", "unit_count"}, categoryProps()),
 		"CategoryDetail":   closed([]string{"id", "name", "base_unit", "dimension", "unit_count", "units"}, categoryDetailProps),
-		"CategoryList":     closed([]string{"data", "meta"}, obj{"data": obj{"type": "array", "items": ref("schemas", "Category")}, "meta": metaTotal}),
-		"CategoryResponse": closed([]string{"data"}, obj{"data": ref("schemas", "CategoryDetail")}),
-		"UnitList":         closed([]string{"data", "meta"}, obj{"data": obj{"type": "array", "items": ref("schemas", "Unit")}, "meta": metaTotal}),
-		"UnitResponse":     closed([]string{"data"}, obj{"data": ref("schemas", "Unit")}),
-		"Health": closed([]string{"status", "version", "catalog"}, obj{
-			"status":  obj{"const": "ok"},
+		"CategoryList":     closed([]string{"data", "meta"}, map[string]*schema{"data": {Type: typ("array"), Items: ref("Category")}, "meta": metaTotal}),
+		"CategoryResponse": closed([]string{"data"}, map[string]*schema{"data": ref("CategoryDetail")}),
+		"UnitList":         closed([]string{"data", "meta"}, map[string]*schema{"data": {Type: typ("array"), Items: ref("Unit")}, "meta": metaTotal}),
+		"UnitResponse":     closed([]string{"data"}, map[string]*schema{"data": ref("Unit")}),
+		"Health": closed([]string{"status", "version", "catalog"}, map[string]*schema{
+			"status":  {Const: "ok"},
 			"version": str("Server version."),
-			"catalog": closed([]string{"version", "categories", "units", "loaded_at", "last_reload"}, obj{
+			"catalog": closed([]string{"version", "categories", "units", "loaded_at", "last_reload"}, map[string]*schema{
 				"version":    str("Catalog version."),
-				"categories": obj{"type": "integer", "minimum": 0},
-				"units":      obj{"type": "integer", "minimum": 0},
+				"categories": integer(0),
+				"units":      integer(0),
 				"loaded_at":  timestamp,
-				"last_reload": closed([]string{"at", "ok", "error"}, obj{
-					"at": timestamp, "ok": obj{"type": "boolean"}, "error": nullableString,
+				"last_reload": closed([]string{"at", "ok", "error"}, map[string]*schema{
+					"at": timestamp, "ok": {Type: typ("boolean")}, "error": nullableString,
 				}),
 			}),
-			"keys": closed([]string{"count", "loaded_at", "checked_at", "ok", "error"}, obj{
-				"count":      obj{"type": "integer", "minimum": 0},
-				"loaded_at":  obj{"type": []string{"string", "null"}, "format": "date-time"},
-				"checked_at": obj{"type": []string{"string", "null"}, "format": "date-time"},
-				"ok":         obj{"type": "boolean"},
+			"keys": closed([]string{"count", "loaded_at", "checked_at", "ok", "error"}, map[string]*schema{
+				"count":      integer(0),
+				"loaded_at":  {Type: typ("string", "null"), Format: "date-time"},
+				"checked_at": {Type: typ("string", "null"), Format: "date-time"},
+				"ok":         {Type: typ("boolean")},
 				"error":      nullableString,
 			}),
 		}),
-		"OpenAPIDocument": obj{"type": "object", "required": []string{"openapi", "info"}, "description": "An OpenAPI 3.1 document."},
+		"OpenAPIDocument": {Type: typ("object"), Required: []string{"openapi", "info"}, Description: "An OpenAPI 3.1 document."},
 	}
 
-	headers := obj{
-		"X-Request-Id":        obj{"description": "The caller's X-Request-Id when 1–128 printable ASCII characters, else a fresh id.", "required": true, "schema": obj{"type": "string", "minLength": 1, "maxLength": 128}},
-		"RateLimit-Limit":     obj{"description": "Requests allowed per window (burst size) for this key.", "schema": obj{"type": "integer", "minimum": 0}},
-		"RateLimit-Remaining": obj{"description": "Requests left in the window.", "schema": obj{"type": "integer", "minimum": 0}},
-		"RateLimit-Reset":     obj{"description": "Seconds until the window is full again.", "schema": obj{"type": "integer", "minimum": 0}},
-		"Retry-After":         obj{"description": "Seconds to wait before retrying.", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
-		"WWW-Authenticate":    obj{"description": "`Bearer realm=\"unitd\"` when no key was sent; `Bearer error=\"invalid_token\"` when the key is not valid.", "required": true, "schema": strSchema},
-		"Allow":               obj{"description": "Methods the route supports.", "required": true, "schema": strSchema},
-		"ETag":                obj{"description": "Strong validator of the catalog version and the resource.", "required": true, "schema": strSchema},
-		"Cache-Control":       obj{"description": "`no-cache`: revalidate with If-None-Match.", "schema": strSchema},
+	headers := map[string]apiHeader{
+		"X-Request-Id": {Description: "The caller's X-Request-Id when 1–" + strconv.Itoa(maxRequestID) + " printable ASCII characters, else a fresh id.", Required: true,
+			Schema: &schema{Type: typ("string"), MinLength: intp(1), MaxLength: intp(maxRequestID)}},
+		"RateLimit-Limit":     {Description: "Requests allowed per window (burst size) for this key.", Schema: integer(0)},
+		"RateLimit-Remaining": {Description: "Requests left in the window.", Schema: integer(0)},
+		"RateLimit-Reset":     {Description: "Seconds until the window is full again.", Schema: integer(0)},
+		"Retry-After":         {Description: "Seconds to wait before retrying.", Required: true, Schema: integer(1)},
+		"WWW-Authenticate":    {Description: "`Bearer realm=\"unitd\"` when no key was sent; `Bearer error=\"invalid_token\"` when the key is not valid.", Required: true, Schema: strSchema},
+		"Allow":               {Description: "Methods the route supports.", Required: true, Schema: strSchema},
+		"ETag":                {Description: "Strong validator of the catalog version and the resource.", Required: true, Schema: strSchema},
+		"Cache-Control":       {Description: "`no-cache`: revalidate with If-None-Match.", Schema: strSchema},
 	}
 
-	codes := errorCodesByStatus()
-	responses := obj{}
-	for st, list := range codes {
+	responses := map[string]apiResponse{}
+	for st, list := range errorCodesByStatus() {
 		for _, auth := range []bool{false, true} {
-			if auth && (st == 401 || st == 429) {
+			if auth && st == 401 {
 				continue
 			}
-			if !auth && (st == 401 || st == 429) {
-				auth = true // these only exist on authenticated routes
+			if !auth && st == 401 {
+				auth = true // only exists on authenticated routes
 			}
-			h := obj{"X-Request-Id": ref("headers", "X-Request-Id")}
+			h := map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id")}
 			switch st {
 			case 401:
-				h["WWW-Authenticate"] = ref("headers", "WWW-Authenticate")
+				h["WWW-Authenticate"] = headerRef("WWW-Authenticate")
 			case 429:
-				h["Retry-After"] = ref("headers", "Retry-After")
+				h["Retry-After"] = headerRef("Retry-After")
 			case 405:
-				h["Allow"] = ref("headers", "Allow")
+				h["Allow"] = headerRef("Allow")
 			}
 			if auth && st != 401 {
 				for _, name := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} {
-					h[name] = ref("headers", name)
+					h[name] = headerRef(name)
 				}
 			}
-			examples := obj{}
+			examples := map[string]apiExample{}
 			for _, code := range list {
 				if ex, ok := errorExamples[code]; ok {
-					examples[code] = obj{"summary": code, "value": obj{"error": ex}}
+					examples[code] = apiExample{Summary: code, Value: obj{"error": ex}}
 				}
 			}
 			desc := "Error: " + strings.Join(list, ", ") + "."
-			if st == 429 {
+			if st == 429 && auth {
 				desc += " Per-key limit reached (with RateLimit-* headers), or too many invalid keys from this address (without them)."
 			}
-			responses[errorResponseName(st, auth)] = obj{
-				"description": desc,
-				"headers":     h,
-				"content":     obj{"application/json": obj{"schema": ref("schemas", "ErrorResponse"), "examples": examples}},
+			if st == 429 && !auth {
+				desc += " Too many requests to public routes from this address."
+			}
+			responses[errorResponseName(st, auth)] = apiResponse{
+				Description: desc,
+				Headers:     h,
+				Content:     map[string]apiMediaType{"application/json": {Schema: ref("ErrorResponse"), Examples: examples}},
 			}
 		}
 	}
 
-	return obj{
-		"schemas":   schemas,
-		"headers":   headers,
-		"responses": responses,
-		"securitySchemes": obj{"bearerAuth": obj{
-			"type": "http", "scheme": "bearer", "bearerFormat": "uc_live_… or uc_test_… (43 base64url characters)",
-			"description": "An API key of the server's environment.",
+	return apiComponents{
+		Schemas:   schemas,
+		Headers:   headers,
+		Responses: responses,
+		SecuritySchemes: map[string]apiSecurityScheme{"bearerAuth": {
+			Type: "http", Scheme: "bearer", BearerFormat: "uc_live_… or uc_test_… (43 base64url characters)",
+			Description: "An API key of the server's environment.",
 		}},
 	}
 }

@@ -117,6 +117,12 @@ func (s *Server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rw := w.(*respWriter)
 		rw.route = rt.path
+		if !rt.auth && s.cfg.PublicLimiter != nil {
+			if e := s.limitPublic(rw, r); e != nil {
+				s.writeError(rw, r, e)
+				return
+			}
+		}
 		c := call{w: rw, r: r, snap: s.snap.Load()}
 		if c.snap == nil {
 			s.writeError(rw, r, internalError(errNoGraph))

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -22,12 +21,12 @@ import (
 
 	"github.com/unitd/unitd/internal/pgtest"
 	"github.com/unitd/unitd/internal/redistest"
-	"github.com/unitd/unitd/server/keys"
 )
 
 // TestMain lets the test binary stand in for unitd: with UNITD_TEST_MAIN=1
 // it runs the command line instead of the tests, so that end-to-end tests
-// can start real unitd processes without a separate build.
+// can start real unitd processes without a separate build. The tests share
+// one PostgreSQL server, stopped at the end.
 func TestMain(m *testing.M) {
 	if os.Getenv("UNITD_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -157,25 +156,52 @@ func health(t *testing.T, base string) healthDoc {
 	return h
 }
 
-// TestReplicasShareLimits runs three unitd processes on one Redis behind a
-// round-robin proxy: with 10 requests per minute for one key, 30 requests
-// get exactly 10 successes and 20 RATE_LIMIT_EXCEEDED. With Redis killed
-// no request fails with a 5xx and each replica reports its local fallback;
-// with Redis back they all return to it. A key revoked with the CLI is
-// refused by every replica within a second.
-func TestReplicasShareLimits(t *testing.T) {
-	rds := redistest.StartTCP(t)
-	dir := t.TempDir()
-	keyFile := filepath.Join(dir, "keys.json")
-	store := &keys.Store{Path: keyFile}
-	key, rec, err := store.Create("replica test", keys.EnvTest)
-	if err != nil {
+// cli runs one unitd command in process and returns its standard output.
+func cli(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("unitd %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+	}
+	return stdout.String()
+}
+
+// keyID finds the id of the key named name in the store.
+func keyID(t *testing.T, storeURL, name string) string {
+	t.Helper()
+	var items []struct{ ID, Name string }
+	if err := json.Unmarshal([]byte(cli(t, "keys", "list", "--store", storeURL, "--format", "json")), &items); err != nil {
 		t.Fatal(err)
 	}
+	for _, it := range items {
+		if it.Name == name {
+			return it.ID
+		}
+	}
+	t.Fatalf("no key named %q", name)
+	return ""
+}
+
+// TestReplicasShareLimits runs three unitd processes on one PostgreSQL
+// store and one Redis behind a round-robin proxy: with 10 requests per
+// minute for one key, 30 requests get exactly 10 successes and 20
+// RATE_LIMIT_EXCEEDED. With Redis killed no request fails with a 5xx and
+// each replica reports its local fallback; with Redis back they all
+// return to it. A key revoked with the CLI is refused by every replica
+// within a second.
+func TestReplicasShareLimits(t *testing.T) {
+	rds := redistest.StartTCP(t)
+	storeURL := pgtest.NewDatabase(t)
+	// The keys exist before the replicas start, so that no request is
+	// spent (on a budget of 10 a minute) waiting for them to appear.
+	newKey := func(name string) string {
+		return strings.TrimSpace(cli(t, "keys", "create", "--store", storeURL, "--name", name, "--env", "test"))
+	}
+	key, other, third := newKey("replica test"), newKey("during outage"), newKey("to revoke")
 	var replicas []*replica
 	for range 3 {
-		replicas = append(replicas, startReplica(t, "--keys", keyFile, "--env", "test",
-			"--rate-limit", "10/m", "--redis", rds.URL()))
+		replicas = append(replicas, startReplica(t, "--store", storeURL, "--env", "test",
+			"--rate-limit", "10/m", "--auth-fail-limit", "1000000/m", "--redis", rds.URL()))
 	}
 	lb := roundRobin(t, replicas)
 
@@ -215,19 +241,15 @@ func TestReplicasShareLimits(t *testing.T) {
 		}
 	}
 
-	// Redis goes away: requests still get answers (429 from each
-	// replica's own, full, local bucket is fine), never a 5xx.
-	rds.Stop()
-	// Keys made after start-up go into the store the replicas share (the
-	// JSON file was imported once, at start).
-	other, _ := cliCreateKey(t, keyFile, "during outage")
-	// Every replica must know the key before the round-robin requests, or
-	// one that has not polled the store yet answers 401 without asking
-	// its limiter, and never notices the outage.
-	waitAllAccept(t, replicas, other)
-	for i := range 12 {
+	// Redis goes away in the middle of traffic: requests still get answers
+	// (429 from each replica's own, full, local bucket is fine), never a
+	// 5xx.
+	for i := range 24 {
+		if i == 6 {
+			rds.Stop()
+		}
 		if status, code := convert(other); status >= 500 {
-			t.Fatalf("request %d during the Redis outage: %d %s", i, status, code)
+			t.Fatalf("request %d around the Redis outage: %d %s", i, status, code)
 		}
 	}
 	for i, r := range replicas {
@@ -264,11 +286,12 @@ func TestReplicasShareLimits(t *testing.T) {
 	}
 
 	// Revocation through the CLI reaches every replica within a second.
-	third, id3 := cliCreateKey(t, keyFile, "to revoke")
-	waitAllAccept(t, replicas, third)
-	if code, _, stderr := runCLI(t, "", "keys", "revoke", "--keys", keyFile, id3); code != 0 {
-		t.Fatal(stderr)
+	for i, r := range replicas {
+		if s := convertAt(t, r.url, third); s != 200 {
+			t.Fatalf("replica %d refuses the third key before its revocation: %d", i, s)
+		}
 	}
+	cli(t, "keys", "revoke", "--store", storeURL, keyID(t, storeURL, "to revoke"))
 	revokedAt := time.Now()
 	for i, r := range replicas {
 		waitFor(t, fmt.Sprintf("replica %d refuses the revoked key", i), func() bool {
@@ -278,35 +301,6 @@ func TestReplicasShareLimits(t *testing.T) {
 	if d := time.Since(revokedAt); d > time.Second {
 		t.Errorf("the revoked key was refused by all replicas after %v, want within 1s", d)
 	}
-	_ = rec
-}
-
-// waitAllAccept waits until every replica has accepted key once. Each
-// replica is asked until it first says 200 and then left alone: a refused
-// key spends no rate-limit token, an accepted one does, so asking replicas
-// that already know the key again would drain the key's shared budget while
-// a slower one catches up with the store.
-func waitAllAccept(t *testing.T, replicas []*replica, key string) {
-	t.Helper()
-	for i, r := range replicas {
-		waitFor(t, fmt.Sprintf("replica %d accepts the new key", i), func() bool {
-			return convertAt(t, r.url, key) == 200
-		})
-	}
-}
-
-var createdKeyID = regexp.MustCompile(`Created \w+ key (key_[a-z0-9]+)`)
-
-// cliCreateKey runs `unitd keys create` on the store of keyFile and returns
-// the key and its id.
-func cliCreateKey(t *testing.T, keyFile, name string) (key, id string) {
-	t.Helper()
-	code, out, stderr := runCLI(t, "", "keys", "create", "--keys", keyFile, "--name", name)
-	m := createdKeyID.FindStringSubmatch(stderr)
-	if code != 0 || m == nil {
-		t.Fatalf("keys create: %d %s", code, stderr)
-	}
-	return strings.TrimSpace(out), m[1]
 }
 
 func convertAt(t *testing.T, base, key string) int {

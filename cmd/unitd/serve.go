@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
@@ -37,6 +38,7 @@ type serveConfig struct {
 	Env           string
 	RateLimit     ratelimit.Rate
 	AuthFailLimit ratelimit.Rate
+	PublicLimit   ratelimit.Rate // zero: public routes are not limited
 	PageLimit     ratelimit.Rate
 	MaxBody       int64
 	DevKey        bool
@@ -104,6 +106,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
+	public := fs.String("public-rate-limit", envDefault("UNITD_PUBLIC_RATE_LIMIT", "600/m"), "requests per client address to the routes that need no key (discovery, health, openapi.json): `N/s`, N/m or N/h (env UNITD_PUBLIC_RATE_LIMIT)")
 	pageLimit := fs.String("page-rate-limit", envDefault("UNITD_PAGE_RATE_LIMIT", "60/m"), "conversions of the web pages per client address (no key): `N/s`, N/m or N/h (env UNITD_PAGE_RATE_LIMIT)")
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "for make run: create the account \"dev\" and its user dev@localhost if missing, print a set-up link for them and a fresh test key (env UNITD_DEV_KEY=true)")
@@ -133,6 +136,9 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.AuthFailLimit, err = ratelimit.ParseRate(*authFail); err != nil {
 		return cfg, fmt.Errorf("--auth-fail-limit: %w", err)
+	}
+	if cfg.PublicLimit, err = ratelimit.ParseRate(*public); err != nil {
+		return cfg, fmt.Errorf("--public-rate-limit: %w", err)
 	}
 	if cfg.PageLimit, err = ratelimit.ParseRate(*pageLimit); err != nil {
 		return cfg, fmt.Errorf("--page-rate-limit: %w", err)
@@ -232,7 +238,12 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	d.redis = redis
 	var metrics *server.Metrics
 	d.registry, metrics = newRegistry(d.keys.Status, redis)
+	var public ratelimit.Limiter
+	if cfg.PublicLimit.N > 0 {
+		public = ratelimit.NewMemory(cfg.PublicLimit)
+	}
 	d.srv = server.New(server.Config{
+		PublicLimiter:   public,
 		Keys:            d.keys,
 		KeyStatus:       d.keys.Status,
 		Usage:           d.usage,
@@ -328,15 +339,15 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 		}()
 	}
 	go d.keys.Run(ctx)
+	if d.redis != nil {
+		defer d.redis.Close()
+	}
 	// The usage counter outlives the HTTP server: requests still running
 	// while it drains are counted, then the last counts are flushed.
 	usageCtx, stopUsage := context.WithCancel(context.Background())
 	usageDone := make(chan struct{})
 	go func() { d.usage.Run(usageCtx); close(usageDone) }()
 	defer d.db.Close()
-	if d.redis != nil {
-		defer d.redis.Close()
-	}
 	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env, "account_page", "http://"+ln.Addr().String()+"/account")
 	err := d.srv.Serve(ctx, ln)
 	stopUsage()

@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -324,4 +326,38 @@ func derefString(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// TestPublicRateLimitFlag: --public-rate-limit (or its variable) limits
+// the routes that need no key per client address.
+func TestPublicRateLimitFlag(t *testing.T) {
+	t.Setenv("UNITD_PUBLIC_RATE_LIMIT", "5/h")
+	cfg, err := parseServeFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PublicLimit != (ratelimit.Rate{N: 5, Per: time.Hour}) {
+		t.Errorf("from the environment: %+v", cfg.PublicLimit)
+	}
+	cfg, err = parseServeFlags([]string{"--public-rate-limit", "2/m"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseServeFlags([]string{"--public-rate-limit", "lots"}, io.Discard); err == nil {
+		t.Error("a malformed rate was accepted")
+	}
+	d, err := newDaemon(cfg, slog.New(slog.DiscardHandler), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []int
+	for range 3 {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", "/v1/units/fet", nil)
+		d.srv.Handler().ServeHTTP(rec, req)
+		codes = append(codes, rec.Code)
+	}
+	if want := []int{404, 404, 429}; !slices.Equal(codes, want) {
+		t.Errorf("statuses %v, want %v", codes, want)
+	}
 }

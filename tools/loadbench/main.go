@@ -14,6 +14,11 @@
 //   - convert:   GET /v1/convert?value=12.5&from=ft&to=m (target ≥ 0.6× bare)
 //   - batch:     POST /v1/batch with 100 varied conversions: linear, affine,
 //     aliases, rational formulas such as L/100km → mpg (target ≥ 0.4× bare)
+//   - convert-redis: GET /v1/convert through a unitd whose per-key limits
+//     are in Redis (one script round trip per request, redis-server on a
+//     Unix socket) against the same unitd limiting in memory, as the ratio
+//     and the p99 latency Redis adds (target ≥ 0.7×); skipped with a note
+//     when redis-server is not installed
 //   - batch-dBm: the same batch with one pair in 25 replaced by dBm → mW,
 //     a formula with a non-integer power of ten (target ≥ 0.4× bare); it is
 //     apart because such items cost a thousand times an ordinary one and
@@ -66,6 +71,7 @@ import (
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/server/ratelimit/redislimit"
 )
 
 // Timeouts given to unitd's Serve and copied onto the bare server, so that
@@ -86,6 +92,10 @@ type scenario struct {
 	path   string // with query
 	body   []byte // POST body, nil for GET
 	target float64
+	// baseline and subject, when set, replace the bare handler and unitd:
+	// convert-redis compares unitd with Redis-backed limits (subject)
+	// against the same unitd limiting in memory (baseline).
+	baseline, subject string
 
 	// Filled in by prepare: unitd's answer, replayed by the bare handler.
 	header http.Header
@@ -151,16 +161,41 @@ func run(o options) error {
 
 	scenarios := []*scenario{
 		{name: "convert", method: http.MethodGet, path: "/v1/convert?value=12.5&from=ft&to=m", target: 0.6},
-		{name: "batch", method: http.MethodPost, path: "/v1/batch", body: batchBody(batchPairs), target: 0.4},
+		{name: "batch", method: http.MethodPost, path: "/v1/batch", body: batchBody(batchPairs), target: 0.7},
 		{name: "batch-dBm", method: http.MethodPost, path: "/v1/batch", body: batchBody(withDBm(batchPairs)), target: 0.4},
 	}
+	if redisURL, stopRedis, err := startRedis(); err != nil {
+		fmt.Fprintf(os.Stderr, "loadbench: no convert-redis scenario: %v\n", err)
+	} else {
+		defer stopRedis()
+		lim, err := redislimit.New(redisURL, ratelimit.Rate{N: 1 << 30, Per: time.Hour}, redislimit.Options{})
+		if err != nil {
+			return err
+		}
+		defer lim.Close()
+		withRedis, _, stop, err := startUnitdWith(ctx, lim, key)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		scenarios = append(scenarios, &scenario{name: "convert-redis", method: http.MethodGet,
+			path: "/v1/convert?value=12.5&from=ft&to=m", target: 0.7, baseline: unitdURL, subject: withRedis})
+	}
 	for _, sc := range scenarios {
-		if err := prepare(unitdURL, key, sc); err != nil {
+		base := unitdURL
+		if sc.subject != "" {
+			base = sc.subject
+		}
+		if err := prepare(base, key, sc); err != nil {
 			return fmt.Errorf("%s: unitd's answer is not right, not benchmarking it: %w", sc.name, err)
 		}
 	}
 	bareURLs := map[string]string{}
 	for _, sc := range scenarios {
+		if sc.baseline != "" {
+			bareURLs[sc.name] = sc.baseline
+			continue
+		}
 		u, stop, err := startBare(sc)
 		if err != nil {
 			return err
@@ -194,6 +229,9 @@ func run(o options) error {
 				base := bareURLs[sc.name]
 				if side == "unitd" {
 					base = unitdURL
+					if sc.subject != "" {
+						base = sc.subject
+					}
 				}
 				profile := ""
 				if side == "unitd" && o.profile != "" && round == o.rounds {
@@ -215,7 +253,11 @@ func run(o options) error {
 			}
 		}
 		// The server must still answer correctly after the load.
-		if err := check(unitdURL, key, sc); err != nil {
+		checked := unitdURL
+		if sc.subject != "" {
+			checked = sc.subject
+		}
+		if err := check(checked, key, sc); err != nil {
 			return fmt.Errorf("%s: after the load: %w", sc.name, err)
 		}
 	}
@@ -238,24 +280,31 @@ func hashHex(key string) string {
 // startUnitd serves the embedded catalog through the real server stack on a
 // fresh 127.0.0.1 port and returns its base URL and a usable test key.
 func startUnitd(ctx context.Context) (baseURL, key string, stop func(), err error) {
+	// A real limiter that never refuses: a bucket of 2^30 requests
+	// (2^30 per second is refused as finer than one per nanosecond).
+	return startUnitdWith(ctx, ratelimit.NewMemory(ratelimit.Rate{N: 1 << 30, Per: time.Hour}), "")
+}
+
+// startUnitdWith is startUnitd with the given per-key limiter, and key
+// when it is not "".
+func startUnitdWith(ctx context.Context, limiter ratelimit.Limiter, key string) (baseURL, _ string, stop func(), err error) {
 	g, errs := catalog.Load(catalog.Embedded())
 	if len(errs) > 0 {
 		return "", "", nil, fmt.Errorf("embedded catalog: %w", errors.Join(errs...))
 	}
-	key, err = keys.Generate(keys.EnvTest)
-	if err != nil {
-		return "", "", nil, err
+	if key == "" {
+		if key, err = keys.Generate(keys.EnvTest); err != nil {
+			return "", "", nil, err
+		}
 	}
 	set := keys.NewSet([]keys.Record{{
 		ID: "key_loadbench000000", Name: "loadbench", Env: keys.EnvTest,
 		Prefix: key[:12], CreatedAt: time.Now(), Hash: hashHex(key),
 	}})
 	srv := server.New(server.Config{
-		Keys: keySet{set},
-		Env:  keys.EnvTest,
-		// A real limiter that never refuses: a bucket of 2^30 requests
-		// (2^30 per second is refused as finer than one per nanosecond).
-		Limiter:           ratelimit.NewMemory(ratelimit.Rate{N: 1 << 30, Per: time.Hour}),
+		Keys:              keySet{set},
+		Env:               keys.EnvTest,
+		Limiter:           limiter,
 		Logger:            slog.New(slog.DiscardHandler),
 		Version:           "loadbench",
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -280,6 +329,56 @@ func startUnitd(ctx context.Context) (baseURL, key string, stop func(), err erro
 		}
 	}
 	return "http://" + ln.Addr().String(), key, stop, nil
+}
+
+// latencyDiff is a - b for wrk latencies such as "1.21ms", or "?".
+func latencyDiff(a, b string) string {
+	pa, ea := parseLatency(a)
+	pb, eb := parseLatency(b)
+	if ea != nil || eb != nil {
+		return "?"
+	}
+	return (pa - pb).String()
+}
+
+func parseLatency(s string) (time.Duration, error) {
+	return time.ParseDuration(strings.Replace(s, "us", "µs", 1))
+}
+
+// startRedis runs redis-server on a Unix socket in a temporary directory
+// and returns its URL.
+func startRedis() (url string, stop func(), err error) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", nil, fmt.Errorf("redis-server not installed (Debian: apt-get install -y redis-server)")
+	}
+	dir, err := os.MkdirTemp("", "loadbench-redis")
+	if err != nil {
+		return "", nil, err
+	}
+	sock := filepath.Join(dir, "redis.sock")
+	cmd := exec.Command(bin, "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
+		"--dir", dir, "--save", "", "--appendonly", "no", "--loglevel", "warning")
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	stop = func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		os.RemoveAll(dir)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			return "unix://" + sock, stop, nil
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, errors.New("redis-server did not start within 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // startBare serves sc's recorded answer from a plain net/http handler, on a
@@ -658,6 +757,16 @@ func printReport(w io.Writer, o options, scenarios []*scenario, runs map[string]
 		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.2f\t≥ %.1f\t%s\t\n", sc.name, len(sc.answer), b.rps, u.rps, ratio, sc.target, verdict)
 	}
 	tw.Flush()
+	for _, sc := range scenarios {
+		if sc.baseline == "" {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: \"bare\" is unitd with per-key limits in memory; \"unitd\" the same with limits in Redis.\n", sc.name)
+		for i, b := range runs[sc.name]["bare"] {
+			u := runs[sc.name]["unitd"][i]
+			fmt.Fprintf(w, "  round %d: p99 %s with Redis against %s without (added: %s)\n", i+1, u.latency["99"], b.latency["99"], latencyDiff(u.latency["99"], b.latency["99"]))
+		}
+	}
 	if len(below) > 0 {
 		fmt.Fprintf(w, "\n%s below target (reported only; shared machines are noisy, rerun before acting).\n", strings.Join(below, ", "))
 	}

@@ -1,0 +1,378 @@
+// Package jsonscan reads JSON text strictly and cheaply, for request
+// bodies whose numbers must keep their exact text.
+//
+// It is not a general decoder: the caller walks the text with Peek,
+// Object, Array, ReadString, ReadNumber and Skip, and decides what each
+// member means (and so which keys are unknown or repeated). The scanner
+// checks the syntax of everything it reads, including what is skipped:
+// anything it accepts is valid JSON. It keeps number literals as their
+// exact text, bounds nesting at MaxDepth, refuses invalid UTF-8, control
+// characters in strings and trailing data (End), and allocates only the
+// strings that contain escapes.
+//
+// # String lifetime
+//
+// A string without escapes is returned as a view of the scanned bytes
+// (unsafe.String), not a copy. It is valid only while those bytes are
+// unchanged: the caller must not modify or reuse the buffer given to Reset
+// while any string read from it is still in use. Copy a string
+// (strings.Clone) to keep it longer.
+package jsonscan
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// MaxDepth bounds nesting anywhere in a text.
+const MaxDepth = 32
+
+// Reset makes s read data from its start.
+func (s *Scanner) Reset(data []byte) { s.data, s.i = data, 0 }
+
+// Offset is the byte offset the scanner has reached.
+func (s *Scanner) Offset() int { return s.i }
+
+// SyntaxError is malformed JSON at byte Offset.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return e.Msg + " at byte " + strconv.Itoa(e.Offset) }
+
+// Scanner reads one JSON text. The zero Scanner reads an empty text;
+// Reset gives it one.
+//
+// Strings without escapes are returned as views of data, not copies: they
+// stay valid only while data is unchanged. Request bodies live in the
+// pooled respWriter until the response has been written, so every string
+// read from a body is done with before the buffer is reused.
+type Scanner struct {
+	data []byte
+	i    int
+}
+
+func (s *Scanner) fail(msg string) *SyntaxError { return &SyntaxError{Offset: s.i, Msg: msg} }
+
+func (s *Scanner) ws() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// Peek returns the next non-space byte, or 0 at the end.
+func (s *Scanner) Peek() byte {
+	s.ws()
+	if s.i < len(s.data) {
+		return s.data[s.i]
+	}
+	return 0
+}
+
+// ReadString reads a string; the scanner is at its opening quote.
+func (s *Scanner) ReadString() (string, error) {
+	s.i++ // "
+	start := s.i
+	for s.i < len(s.data) {
+		// Skip the plain ASCII run in a tight loop first.
+		for s.i < len(s.data) && plainASCII[s.data[s.i]] {
+			s.i++
+		}
+		if s.i == len(s.data) {
+			break
+		}
+		c := s.data[s.i]
+		switch {
+		case c == '"':
+			var v string
+			if s.i > start {
+				v = unsafe.String(&s.data[start], s.i-start)
+			}
+			s.i++
+			return v, nil
+		case c == '\\':
+			return s.strEscaped(start)
+		case c < 0x20:
+			return "", s.fail("control character in string")
+		case c < utf8.RuneSelf:
+			s.i++
+		default:
+			r, size := utf8.DecodeRune(s.data[s.i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", s.fail("invalid UTF-8 in string")
+			}
+			s.i += size
+		}
+	}
+	return "", s.fail("unterminated string")
+}
+
+// plainASCII marks the bytes a JSON string may hold as they are.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// strEscaped finishes a string that contains escapes.
+func (s *Scanner) strEscaped(start int) (string, error) {
+	buf := append([]byte(nil), s.data[start:s.i]...)
+	for s.i < len(s.data) {
+		c := s.data[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return string(buf), nil
+		case c == '\\':
+			s.i++
+			if s.i >= len(s.data) {
+				return "", s.fail("unterminated string")
+			}
+			e := s.data[s.i]
+			s.i++
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := s.hex4()
+				if !ok {
+					return "", s.fail("bad \\u escape")
+				}
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if s.i+1 < len(s.data) && s.data[s.i] == '\\' && s.data[s.i+1] == 'u' {
+						save := s.i
+						s.i += 2
+						var ok2 bool
+						if r2, ok2 = s.hex4(); !ok2 {
+							return "", s.fail("bad \\u escape")
+						}
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							r = dec
+						} else {
+							s.i = save
+							r = utf8.RuneError
+						}
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				return "", s.fail("bad escape")
+			}
+		case c < 0x20:
+			return "", s.fail("control character in string")
+		case c < utf8.RuneSelf:
+			buf = append(buf, c)
+			s.i++
+		default:
+			r, size := utf8.DecodeRune(s.data[s.i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", s.fail("invalid UTF-8 in string")
+			}
+			buf = append(buf, s.data[s.i:s.i+size]...)
+			s.i += size
+		}
+	}
+	return "", s.fail("unterminated string")
+}
+
+func (s *Scanner) hex4() (rune, bool) {
+	if s.i+4 > len(s.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.data[s.i : s.i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	s.i += 4
+	return r, true
+}
+
+// ReadNumber reads a number and returns its literal text.
+func (s *Scanner) ReadNumber() (string, error) {
+	start := s.i
+	d := s.data
+	if s.i < len(d) && d[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i < len(d) && d[s.i] == '0':
+		s.i++
+	case s.i < len(d) && d[s.i] >= '1' && d[s.i] <= '9':
+		s.digits()
+	default:
+		return "", s.fail("bad number")
+	}
+	if s.i < len(d) && d[s.i] == '.' {
+		s.i++
+		if s.digits() == 0 {
+			return "", s.fail("bad number")
+		}
+	}
+	if s.i < len(d) && (d[s.i] == 'e' || d[s.i] == 'E') {
+		s.i++
+		if s.i < len(d) && (d[s.i] == '+' || d[s.i] == '-') {
+			s.i++
+		}
+		if s.digits() == 0 {
+			return "", s.fail("bad number")
+		}
+	}
+	return string(d[start:s.i]), nil
+}
+
+func (s *Scanner) digits() int {
+	n := 0
+	for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
+		s.i++
+		n++
+	}
+	return n
+}
+
+func (s *Scanner) literal(word string) error {
+	if len(s.data)-s.i < len(word) || string(s.data[s.i:s.i+len(word)]) != word {
+		return s.fail("invalid character")
+	}
+	s.i += len(word)
+	return nil
+}
+
+// Skip reads and discards any value, checking its syntax.
+func (s *Scanner) Skip(depth int) error {
+	if depth > MaxDepth {
+		return s.fail("nesting deeper than " + strconv.Itoa(MaxDepth))
+	}
+	switch c := s.Peek(); {
+	case c == '{':
+		return s.Object(depth, func(string) error { return s.Skip(depth + 1) })
+	case c == '[':
+		return s.Array(depth, func(int) error { return s.Skip(depth + 1) })
+	case c == '"':
+		_, err := s.ReadString()
+		return err
+	case c == '-' || (c >= '0' && c <= '9'):
+		_, err := s.ReadNumber()
+		return err
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	case s.i >= len(s.data):
+		return s.fail("unexpected end of JSON")
+	default:
+		return s.fail("invalid character " + strconv.QuoteRune(rune(c)))
+	}
+}
+
+// Object reads an object at s.i, calling field for each member with the
+// scanner at the member's value; field must consume the value.
+func (s *Scanner) Object(depth int, field func(key string) error) error {
+	if depth > MaxDepth {
+		return s.fail("nesting deeper than " + strconv.Itoa(MaxDepth))
+	}
+	if s.Peek() != '{' {
+		return s.fail("expected an object")
+	}
+	s.i++
+	if s.Peek() == '}' {
+		s.i++
+		return nil
+	}
+	for {
+		if s.Peek() != '"' {
+			return s.fail("expected a field name")
+		}
+		key, err := s.ReadString()
+		if err != nil {
+			return err
+		}
+		if s.Peek() != ':' {
+			return s.fail("expected ':'")
+		}
+		s.i++
+		s.ws()
+		if err := field(key); err != nil {
+			return err
+		}
+		switch s.Peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return nil
+		default:
+			return s.fail("expected ',' or '}'")
+		}
+	}
+}
+
+// Array reads an array, calling elem with the scanner at each element.
+func (s *Scanner) Array(depth int, elem func(i int) error) error {
+	if depth > MaxDepth {
+		return s.fail("nesting deeper than " + strconv.Itoa(MaxDepth))
+	}
+	if s.Peek() != '[' {
+		return s.fail("expected an array")
+	}
+	s.i++
+	if s.Peek() == ']' {
+		s.i++
+		return nil
+	}
+	for n := 0; ; n++ {
+		s.ws()
+		if err := elem(n); err != nil {
+			return err
+		}
+		switch s.Peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return nil
+		default:
+			return s.fail("expected ',' or ']'")
+		}
+	}
+}
+
+// End checks that nothing but white space follows the top-level value.
+func (s *Scanner) End() error {
+	if s.ws(); s.i < len(s.data) {
+		return s.fail("unexpected data after the top-level value")
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package jsonscan
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestReadNumberKeepsExactText(t *testing.T) {
+	for _, tt := range []struct {
+		in, want, err string
+	}{
+		{in: "12.50", want: "12.50"},
+		{in: "-0", want: "-0"},
+		{in: "1e5", want: "1e5"},
+		{in: "1E+05", want: "1E+05"},
+		{in: "0.000000000000000000000000000001", want: "0.000000000000000000000000000001"},
+		{in: "123456789012345678901234567890", want: "123456789012345678901234567890"},
+		{in: "01", want: "0"}, // a number ends at the leading zero; End refuses the rest
+		{in: "1.", err: "at byte 2"},
+		{in: ".5", err: "at byte 0"},
+		{in: "-", err: "at byte 1"},
+		{in: "1e", err: "at byte 2"},
+		{in: "+1", err: "at byte 0"},
+	} {
+		var s Scanner
+		s.Reset([]byte(tt.in))
+		got, err := s.ReadNumber()
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ReadNumber(%q) = %q, %v; want an error %q", tt.in, got, err, tt.err)
+			}
+		case err != nil || got != tt.want:
+			t.Errorf("ReadNumber(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestReadString(t *testing.T) {
+	for _, tt := range []struct {
+		in, want, err string
+	}{
+		{in: `"ft"`, want: "ft"},
+		{in: `""`, want: ""},
+		{in: `"°C"`, want: "°C"},
+		{in: `"a\"b\\c\/d\n"`, want: "a\"b\\c/d\n"},
+		{in: `"\u00b0C"`, want: "°C"},
+		{in: `"\ud83d\ude00"`, want: "😀"},
+		{in: `"\ud83d"`, want: "\ufffd"}, // a lone surrogate, as encoding/json reads it
+		{in: "\"a\x01\"", err: "control character"},
+		{in: "\"\xff\"", err: "invalid UTF-8"},
+		{in: `"abc`, err: "unterminated"},
+		{in: `"\x"`, err: "at byte"},
+		{in: `"\u12"`, err: "at byte"},
+	} {
+		var s Scanner
+		s.Reset([]byte(tt.in))
+		got, err := s.ReadString()
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ReadString(%s) = %q, %v; want an error %q", tt.in, got, err, tt.err)
+			}
+		case err != nil || got != tt.want:
+			t.Errorf("ReadString(%s) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// TestSkipAcceptsOnlyJSON: whatever Skip and End accept, encoding/json
+// accepts too, and the other way round for these texts.
+func TestSkipAcceptsOnlyJSON(t *testing.T) {
+	// The top-level value is depth 0: MaxDepth more levels may nest in it.
+	deep := strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2)
+	ok := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":[1,2,{"b":null}],"c":true,"d":false}`, true},
+		{` { } `, true},
+		{`[]`, true},
+		{ok, true},
+		{deep, false}, // valid JSON, but deeper than MaxDepth
+		{`{"a":1,}`, false},
+		{`[1,]`, false},
+		{`{"a" 1}`, false},
+		{`{a:1}`, false},
+		{`tru`, false},
+		{`nul`, false},
+		{`{} {}`, false},
+		{`[1] x`, false},
+		{``, false},
+		{`"a`, false},
+	} {
+		var s Scanner
+		s.Reset([]byte(tt.in))
+		err := s.Skip(0)
+		if err == nil {
+			err = s.End()
+		}
+		if got := err == nil; got != tt.want {
+			t.Errorf("Skip+End(%.40q) accepted = %v (%v), want %v", tt.in, got, err, tt.want)
+		}
+		if err == nil && !json.Valid([]byte(tt.in)) {
+			t.Errorf("accepted invalid JSON %q", tt.in)
+		}
+	}
+}
+
+func TestObjectGivesKeysInOrder(t *testing.T) {
+	var s Scanner
+	s.Reset([]byte(`{"value":"1","from":"m","value":"2"}`))
+	var keys, values []string
+	err := s.Object(0, func(key string) error {
+		v, err := s.ReadString()
+		keys, values = append(keys, key), append(values, v)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Repeated keys are reported to the caller, which decides: the
+	// scanner does not know the schema.
+	if strings.Join(keys, ",") != "value,from,value" || strings.Join(values, ",") != "1,m,2" {
+		t.Errorf("keys %v values %v", keys, values)
+	}
+}
+
+// TestStringLifetime pins down the rule in the package documentation: a
+// string without escapes is a view of the scanned bytes, so changing them
+// changes the string; a string with escapes is a copy; strings.Clone
+// makes a view safe to keep.
+func TestStringLifetime(t *testing.T) {
+	buf := []byte(`["abc","a\u0062c"]`)
+	var s Scanner
+	s.Reset(buf)
+	var plain, escaped string
+	err := s.Array(0, func(i int) error {
+		v, err := s.ReadString()
+		if i == 0 {
+			plain = v
+		} else {
+			escaped = v
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := strings.Clone(plain)
+	for i := range buf {
+		buf[i] = 'X'
+	}
+	if plain != "XXX" {
+		t.Errorf("plain string = %q after the buffer changed; the documented view should read XXX", plain)
+	}
+	if escaped != "abc" || kept != "abc" {
+		t.Errorf("escaped %q, cloned %q: copies must not change with the buffer", escaped, kept)
+	}
+}
