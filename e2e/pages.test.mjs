@@ -34,7 +34,9 @@ function freePort() {
 // startUnitd starts `unitd serve` and resolves once it logs that it listens.
 async function startUnitd(catalogDir, extraArgs) {
   const port = await freePort();
-  const proc = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--admin-addr", "off", "--catalog", catalogDir, ...extraArgs], {
+  // Each server gets its own store beside its catalog, in the temp dir.
+  const store = `${catalogDir}.db`;
+  const proc = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--admin-addr", "off", "--catalog", catalogDir, "--store", store, ...extraArgs], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
