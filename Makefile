@@ -93,6 +93,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzConvertRoundTrip$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt
 	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
 
 lint: vet fmt-check

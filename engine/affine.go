@@ -127,6 +127,14 @@ func newIntAffine(a, b, c *apd.Decimal) intAffine {
 // ratToDecimal returns r as an exact decimal when its denominator has no
 // prime factors but 2 and 5.
 func ratToDecimal(r *big.Rat) (apd.Decimal, bool) {
+	if d, ok, decided := ratToDecimalWord(r); decided {
+		return d, ok
+	}
+	return ratToDecimalBig(r)
+}
+
+// ratToDecimalBig is ratToDecimal in big integers.
+func ratToDecimalBig(r *big.Rat) (apd.Decimal, bool) {
 	var d apd.Decimal
 	den := new(big.Int).Set(r.Denom())
 	twos := int(den.TrailingZeroBits())
@@ -158,6 +166,61 @@ func ratToDecimal(r *big.Rat) (apd.Decimal, bool) {
 }
 
 var bigOneInt = big.NewInt(1)
+
+// ratToDecimalWord is ratToDecimal for a numerator and denominator that
+// fit in machine words; decided is false when they, or the result, do not.
+func ratToDecimalWord(r *big.Rat) (d apd.Decimal, ok, decided bool) {
+	num, den := r.Num(), r.Denom()
+	if !den.IsUint64() || num.BitLen() > 63 {
+		return d, false, false
+	}
+	n, q := num.Int64(), den.Uint64()
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	twos, fives := 0, 0
+	for q%2 == 0 {
+		q /= 2
+		twos++
+	}
+	for q%5 == 0 {
+		q /= 5
+		fives++
+	}
+	if q != 1 {
+		return d, false, true
+	}
+	// n / (2^twos 5^fives) = n·2^(k-twos)·5^(k-fives) / 10^k.
+	k := max(twos, fives)
+	c := uint64(n)
+	for range k - twos {
+		hi, lo := bits.Mul64(c, 2)
+		if hi != 0 {
+			return d, false, false
+		}
+		c = lo
+	}
+	for range k - fives {
+		hi, lo := bits.Mul64(c, 5)
+		if hi != 0 {
+			return d, false, false
+		}
+		c = lo
+	}
+	exp := -k
+	for c != 0 && c%10 == 0 {
+		c /= 10
+		exp++
+	}
+	d.Coeff.SetUint64(c)
+	d.Exponent = int32(exp)
+	d.Negative = neg && c != 0
+	if c == 0 {
+		d.Exponent = 0
+	}
+	return d, true, true
+}
 
 // apply computes y = (x*a + b)/c at the working context, reporting whether
 // it had to round.

@@ -17,6 +17,11 @@ func BenchmarkConvert(b *testing.B) {
 		{"formula", Request{Value: "7.5", From: "L/100km", To: "mpg"}},
 		{"formula_log", Request{Value: "0.25", From: "W", To: "dBm"}},
 		{"formula_exp", Request{Value: "-13.7", From: "dBm", To: "W"}},
+		{"expression_seen", Request{Value: "12.5", From: "kg*m/s^2", To: "N"}},
+		{"expression_both", Request{Value: "12.5", From: "ft*lb/s^2", To: "kg*m/s^2"}},
+		{"interval", Request{Value: "12.5", From: "K", To: "delta_degF"}},
+		{"pi", Request{Value: "12.5", From: "deg", To: "rad"}},
+		{"bridge", Request{Value: "12.5", From: "rpm", To: "deg/s"}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -40,4 +45,27 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatal(errs)
 		}
 	}
+}
+
+// BenchmarkParseExpression times the first parse of a 5-operand
+// expression (no cache), and a lookup of one already parsed.
+func BenchmarkParseExpression(b *testing.B) {
+	g := testGraph(b)
+	const expr = "lb*ft^2/(s^2*K*min)"
+	b.Run("first", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := g.parseExpression(expr); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := g.Resolve(expr); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -23,6 +23,7 @@ func Build(spec Spec) (*Graph, []error) {
 			ambiguous:   map[string]*Ambiguity{},
 			byDimension: map[dimension]*Category{},
 			bridges:     map[categoryPair]*Bridge{},
+			bridged:     map[unitBridge]*conversion{},
 		},
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},
@@ -97,9 +98,20 @@ func (b *builder) categories(specs []CategorySpec) {
 				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: M L T I Θ N J A D)", d)
 			}
 		}
-		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Dimension: cs.Dimension, Minimum: cs.Minimum,
+		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,
 			Preferred: cs.Preferred, dim: dimensionOf(cs.Dimension)}
 		b.categoryOrigins[c] = cs.Origin
+		if cs.SIFactor != "" {
+			f, err := parseExact(cs.SIFactor)
+			switch {
+			case err != nil:
+				b.errorf(cs.Origin, subject, "si_factor: %v", err)
+			case f.r.Sign() <= 0:
+				b.errorf(cs.Origin, subject, "si_factor must be positive, not %s", cs.SIFactor)
+			default:
+				c.siFactor = &f
+			}
+		}
 		if cs.Minimum != "" {
 			m, err := parseExact(cs.Minimum)
 			switch {

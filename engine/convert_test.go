@@ -165,7 +165,7 @@ func TestExactFlagProperty(t *testing.T) {
 			if r.Exact != (want.Sign() == 0) {
 				t.Fatalf("%s %s → %s (p=%d) = %s exact=%v through π^%d", v, from.Symbol, to.Symbol, p, r.Value, r.Exact, k)
 			}
-			want.Mul(want, testPiPow(k))
+			want = new(big.Rat).Mul(want, testPiPow(k))
 		} else if r.Exact != (got.Cmp(want) == 0) {
 			t.Fatalf("%s %s → %s (p=%d) = %s exact=%v, but exact value is %s", v, from.Symbol, to.Symbol, p, r.Value, r.Exact, want.FloatString(60))
 		}
@@ -178,8 +178,11 @@ func TestExactFlagProperty(t *testing.T) {
 // testPiPow is π^k with π to 400 decimal places (piScaled is checked
 // against published digits in TestPiDigits).
 func testPiPow(k int) *big.Rat {
+	if r, ok := testPiPows[k]; ok {
+		return r
+	}
 	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil)
-	pi := new(big.Rat).SetFrac(piScaled(400), scale)
+	pi := new(big.Rat).SetFrac(piScaled(400).MathBigInt(), scale)
 	out := big.NewRat(1, 1)
 	for range abs(k) {
 		out.Mul(out, pi)
@@ -187,8 +190,11 @@ func testPiPow(k int) *big.Rat {
 	if k < 0 {
 		out.Inv(out)
 	}
+	testPiPows[k] = out
 	return out
 }
+
+var testPiPows = map[int]*big.Rat{}
 
 // exactRational computes the conversion with big.Rat from the build-time
 // maps: the result is the returned rational times π^k.

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"math/big"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -37,3 +40,172 @@ func ratText(r *big.Rat) string {
 // of its dimension, written as factorText does, and whether it is exact
 // as written.
 func (e *Expression) Factor() (string, bool) { return factorText(e.factor) }
+
+// Explanation says where the digits of a conversion come from.
+type Explanation struct {
+	// CatalogVersion is the version of the catalog the graph was built
+	// from.
+	CatalogVersion string
+	// Kind is "linear", "affine" or "formula".
+	Kind string
+	// Factor is the exact multiplier from source to target (linear and
+	// affine), written as a terminating decimal, as p/q, or through π
+	// rounded to 50 significant digits with FactorExact false.
+	Factor      string
+	FactorExact bool
+	// Offset is added after the factor (affine only), written alike.
+	Offset      string
+	OffsetExact bool
+	// Formulas are the formula definitions a formula conversion runs.
+	Formulas []FormulaStep
+	// Steps are the catalog definitions used, from each unit (each
+	// operand of an expression) down to its category's base unit, then
+	// any bridge between categories.
+	Steps []Step
+}
+
+// FormulaStep is a formula unit's pair of formulas, in x, into and out of
+// its reference unit.
+type FormulaStep struct {
+	Unit, Reference string
+	To, From        string
+}
+
+// Step is one catalog definition used by a conversion.
+type Step struct {
+	Unit string
+	// Exponent is the power the unit is raised to in an expression (0
+	// for a unit converted as a whole).
+	Exponent   int
+	Definition string
+	Exact      bool
+	Source     string
+}
+
+// Explain explains a successful conversion of this graph.
+func (g *Graph) Explain(r *Result) Explanation {
+	pl := &r.plan
+	ex := Explanation{CatalogVersion: g.version}
+	A, B := pl.from, pl.to
+	if A == nil || B == nil {
+		return ex
+	}
+	switch {
+	case A.formula != nil || B.formula != nil:
+		ex.Kind = "formula"
+		for _, u := range []*Unit{r.From, r.To} {
+			if u != nil && u.conv.formula != nil {
+				ex.Formulas = append(ex.Formulas, FormulaStep{Unit: u.Symbol, Reference: u.Definition.Unit, To: u.Definition.To, From: u.Definition.From})
+			}
+		}
+	default:
+		// y = x·fA/fB + (oA - oB)/fB, times π^(kA-kB).
+		f := A.postMap.factor().quo(B.postMap.factor())
+		ex.Factor, ex.FactorExact = factorText(f)
+		ex.Kind = "linear"
+		if o := new(big.Rat).Sub(A.postMap.o, B.postMap.o); o.Sign() != 0 {
+			ex.Kind = "affine"
+			o.Quo(o, B.postMap.f)
+			ex.Offset, ex.OffsetExact = factorText(piRat{r: o, k: -B.postMap.k})
+		}
+	}
+	seen := map[*Unit]bool{}
+	side := func(u *Unit, e *Expression) {
+		if u != nil {
+			ex.Steps = append(ex.Steps, g.chain(u, 0, seen)...)
+			return
+		}
+		for _, t := range e.Terms {
+			if t.Unit != nil {
+				ex.Steps = append(ex.Steps, g.chain(t.Unit, t.Exponent, nil)...)
+			}
+		}
+	}
+	side(r.From, r.FromExpression)
+	side(r.To, r.ToExpression)
+	// The same definition twice (m for both operands of ft*ft) says
+	// nothing new.
+	kept := ex.Steps[:0]
+	for i, s := range ex.Steps {
+		if !slices.Contains(ex.Steps[:i], s) {
+			kept = append(kept, s)
+		}
+	}
+	ex.Steps = kept
+	if br := pl.bridge; br != nil {
+		ex.Steps = append(ex.Steps, Step{
+			Unit:       br.From.Symbol,
+			Definition: "1 " + br.From.Symbol + " = " + br.Factor + " " + br.To.Symbol + " (bridge from " + br.From.Category.ID + " to " + br.To.Category.ID + ")",
+			Exact:      br.Exact, Source: br.Source,
+		})
+	}
+	return ex
+}
+
+// chain lists the definitions from u down to its category's base, and the
+// base's coherent factor when it is written as an expression (km/L). Units
+// already in seen are skipped; seen may be nil.
+func (g *Graph) chain(u *Unit, exponent int, seen map[*Unit]bool) []Step {
+	var steps []Step
+	for u != nil {
+		if seen != nil {
+			if seen[u] {
+				break
+			}
+			seen[u] = true
+		}
+		s := Step{Unit: u.Symbol, Exponent: exponent, Exact: u.Exact, Source: u.Source, Definition: definitionText(u)}
+		steps = append(steps, s)
+		exponent = 0 // the exponent belongs to the operand itself
+		if u.Definition.Kind == "base" {
+			if c := u.Category; !c.coherent.isOne() {
+				f, _ := factorText(c.coherent)
+				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.dim.siText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
+			}
+			break
+		}
+		next, ok := g.bySymbol[u.Definition.Unit]
+		if !ok {
+			next = g.byWord[foldWord(u.Definition.Unit)]
+		}
+		u = next
+	}
+	return steps
+}
+
+// definitionText writes a unit's definition for a person.
+func definitionText(u *Unit) string {
+	d := u.Definition
+	switch d.Kind {
+	case "base":
+		return u.Symbol + " is the base unit of " + u.Category.ID
+	case "affine":
+		return "x " + u.Symbol + " = x*" + d.Factor + " + " + d.Offset + " " + d.Unit
+	case "formula":
+		return "x " + u.Symbol + " = " + d.To + " " + d.Unit + "; back: " + d.From
+	}
+	return "1 " + u.Symbol + " = " + d.Factor + " " + d.Unit
+}
+
+// siText writes the coherent SI unit of a dimension ("kg*m^2*s^-2").
+func (d dimension) siText() string {
+	units := [...]string{"kg", "m", "s", "A", "K", "mol", "cd", "rad", "bit"}
+	var parts []string
+	for i, e := range d {
+		switch e {
+		case 0:
+		case 1:
+			parts = append(parts, units[i])
+		default:
+			parts = append(parts, units[i]+"^"+strconv.Itoa(e))
+		}
+	}
+	if len(parts) == 0 {
+		return "1"
+	}
+	return strings.Join(parts, "*")
+}
+
+// CoherentUnit is the coherent SI unit of the expression's dimension, the
+// unit Factor leads to ("kg*m*s^-2").
+func (e *Expression) CoherentUnit() string { return e.dim.siText() }

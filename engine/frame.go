@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math/big"
-	"sort"
 	"strings"
 )
 
@@ -12,9 +11,10 @@ import (
 // Within a category every unit maps onto the category's base unit. Across
 // categories, and for unit expressions, every unit maps onto the coherent
 // SI unit of its dimension (kg·m²·s⁻² for both J and N*m). A category's
-// base unit is that coherent unit, unless its symbol reads as an
-// expression of other categories' units, whose factor then says how the
-// two differ (km/L is 10^6 m^-2).
+// base unit is that coherent unit, unless the category declares the factor
+// between them (si_factor) or its base symbol reads as an expression of
+// other categories' units, whose factor then says how the two differ
+// (km/L is 10^6 m^-2).
 //
 // Two catalog units of different categories do not convert, even of one
 // dimension (J and N*m, Hz and Bq): a category is a kind of quantity.
@@ -27,6 +27,12 @@ var zeroRat = new(big.Rat)
 
 // categoryPair is an ordered pair of categories.
 type categoryPair struct{ from, to *Category }
+
+// unitBridge is a unit crossing a bridge.
+type unitBridge struct {
+	u  *Unit
+	br *Bridge
+}
 
 // Bridge is a declared relation between two categories' units.
 type Bridge struct {
@@ -53,6 +59,9 @@ func (b *builder) frames(bridges []BridgeSpec) {
 	byDim := map[dimension][]*Category{}
 	for _, c := range g.categories {
 		c.coherent = ratOne()
+		if c.siFactor != nil {
+			c.coherent = *c.siFactor
+		}
 		byDim[c.dim] = append(byDim[c.dim], c)
 	}
 	for dim, cs := range byDim {
@@ -83,8 +92,28 @@ func (b *builder) frames(bridges []BridgeSpec) {
 				break
 			}
 		}
+		if c.interval == nil {
+			continue
+		}
+		for _, u := range c.Units {
+			if u.si != nil && u.conv.formula == nil && u.conv.postMap.o.Sign() == 0 {
+				iv := *u.si
+				iv.minimum = nil // an interval may be negative
+				u.asInterval = &iv
+			}
+		}
 	}
 	b.bridges(bridges)
+	for key, br := range g.bridges {
+		for _, u := range key.from.Units {
+			if u.si == nil {
+				continue
+			}
+			if c, ok := bridged(u.si, br); ok {
+				g.bridged[unitBridge{u, br}] = c
+			}
+		}
+	}
 }
 
 // coherentFactors sets the coherent factor of every category and unit.
@@ -130,6 +159,12 @@ func (b *builder) coherentFactors() {
 			if e.dim != c.dim {
 				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "base unit %s reads as a unit expression of dimension %s, but the category's dimension is %s", c.Base.Symbol, e.dim, c.dim)
 				c.Base = nil // reported; stop here
+				break
+			}
+			if f := c.siFactor; f != nil && (f.r.Cmp(e.factor.r) != 0 || f.k != e.factor.k) {
+				text, _ := factorText(e.factor)
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", siFactorText(c), c.Base.Symbol, text, c.dim.siText())
+				c.Base = nil
 				break
 			}
 			if e.factor.r.Cmp(c.coherent.r) != 0 || e.factor.k != c.coherent.k {
@@ -198,16 +233,9 @@ func (b *builder) bridges(specs []BridgeSpec) {
 	}
 }
 
-// Bridges lists the declared bridges, each once, sorted by unit.
-func (g *Graph) Bridges() []*Bridge {
-	var out []*Bridge
-	for k, br := range g.bridges {
-		if k.from == br.From.Category {
-			out = append(out, br)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].From.Symbol+" "+out[i].To.Symbol < out[j].From.Symbol+" "+out[j].To.Symbol
-	})
-	return out
+// siFactorText is the factor from the category's base unit to the
+// coherent SI unit of its dimension, as declared.
+func siFactorText(c *Category) string {
+	t, _ := factorText(*c.siFactor)
+	return t
 }

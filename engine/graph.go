@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -27,16 +28,19 @@ type Graph struct {
 	// bridges maps an ordered pair of categories to the exact factor from
 	// the coherent SI unit of the first to that of the second.
 	bridges map[categoryPair]*Bridge
+	// bridged holds, for each unit of a bridged category, its map onto
+	// the coherent SI unit of the other category.
+	bridged map[unitBridge]*conversion
 	// exprs caches parsed unit expressions.
 	exprs exprCache
 }
 
-// Category is a compiled category.
+// Category is a compiled category. Its fields are read-only: the graph
+// shares them with every caller.
 type Category struct {
 	ID          string
 	Name        string
 	Description string
-	Dimension   map[string]int
 	Base        *Unit
 	Units       []*Unit
 	// Minimum is the smallest value allowed, in the base unit, or "".
@@ -49,6 +53,7 @@ type Category struct {
 	// coherent is the factor from the base unit to the coherent SI unit
 	// of the dimension (1 but for bases such as km/L).
 	coherent piRat
+	siFactor *piRat // as declared, or nil
 	// interval is the category that differences of this category's
 	// points belong to (temperature_interval for temperature), or nil.
 	interval *Category
@@ -77,6 +82,9 @@ type Unit struct {
 	// interval, or an operand of an expression).
 	si       *conversion
 	coherent piRat
+	// asInterval is si without the category minimum, for a unit of a
+	// scale without offset (K) read as an interval; nil otherwise.
+	asInterval *conversion
 }
 
 // Definition is a unit's definition as declared (or, for a prefixed unit,
@@ -133,8 +141,8 @@ func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
 // Version identifies the sources the graph was built from.
 func (g *Graph) Version() string { return g.version }
 
-// Categories lists the categories sorted by ID.
-func (g *Graph) Categories() []*Category { return g.categories }
+// Categories lists the categories sorted by ID, in a new slice.
+func (g *Graph) Categories() []*Category { return slices.Clone(g.categories) }
 
 // Category finds a category by ID.
 func (g *Graph) Category(id string) (*Category, bool) {
@@ -142,8 +150,9 @@ func (g *Graph) Category(id string) (*Category, bool) {
 	return c, ok
 }
 
-// Units lists every unit, by category and then in catalog order.
-func (g *Graph) Units() []*Unit { return g.units }
+// Units lists every unit, by category and then in catalog order, in a new
+// slice.
+func (g *Graph) Units() []*Unit { return slices.Clone(g.units) }
 
 // Ambiguities lists the declared ambiguous names, sorted.
 func (g *Graph) Ambiguities() []*Ambiguity {

@@ -44,21 +44,38 @@ func (a piRat) isOne() bool { return a.k == 0 && a.r.Cmp(bigRatOne) == 0 }
 
 var bigRatOne = big.NewRat(1, 1)
 
-// piCache holds π to the largest number of digits computed so far.
+// piCache holds π to the largest number of digits computed so far, and
+// the truncations asked for.
 var piCache struct {
 	sync.Mutex
 	digits int
 	scaled *big.Int // floor(π·10^digits)
+	bySize map[int]*apd.BigInt
 }
 
-// piScaled returns floor(π·10^n) for n >= 1, computed once per size with
-// Machin's formula π = 16·atan(1/5) − 4·atan(1/239) in integers.
-func piScaled(n int) *big.Int {
+// piScaled returns floor(π·10^n) for n >= 1. The caller must not modify
+// it.
+func piScaled(n int) *apd.BigInt {
 	piCache.Lock()
 	defer piCache.Unlock()
-	if piCache.digits >= n {
-		return new(big.Int).Quo(piCache.scaled, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(piCache.digits-n)), nil))
+	if c, ok := piCache.bySize[n]; ok {
+		return c
 	}
+	if piCache.bySize == nil {
+		piCache.bySize = map[int]*apd.BigInt{}
+	}
+	if piCache.digits < n {
+		piCache.digits, piCache.scaled = computePi(n)
+	}
+	t := new(big.Int).Quo(piCache.scaled, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(piCache.digits-n)), nil))
+	c := new(apd.BigInt).SetMathBigInt(t)
+	piCache.bySize[n] = c
+	return c
+}
+
+// computePi returns floor(π·10^size) for some size >= n, computed with
+// Machin's formula π = 16·atan(1/5) − 4·atan(1/239) in integers.
+func computePi(n int) (int, *big.Int) {
 	size := max(n, 2*piCache.digits, 160)
 	guard := 10
 	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(size+guard)), nil)
@@ -83,8 +100,7 @@ func piScaled(n int) *big.Int {
 	pi := new(big.Int).Mul(atanInv(5), big.NewInt(16))
 	pi.Sub(pi, new(big.Int).Mul(atanInv(239), big.NewInt(4)))
 	pi.Quo(pi, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(guard)), nil))
-	piCache.digits, piCache.scaled = size, pi
-	return new(big.Int).Quo(pi, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(size-n)), nil))
+	return size, pi
 }
 
 // maxPiDigits bounds the search for a correct rounding of a value through
@@ -101,37 +117,44 @@ func roundPi(out *apd.Decimal, num, den *apd.Decimal, k int, p int) (inexact boo
 		out.SetInt64(0)
 		return false, nil
 	}
-	n, d := decimalRat(num), decimalRat(den)
-	v := new(big.Rat).Quo(n, d)
 	for digits := 60 + 2*p; ; digits *= 2 {
-		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
-		lo := new(big.Rat).SetFrac(piScaled(digits), scale)
-		hi := new(big.Rat).Add(lo, new(big.Rat).SetFrac(big.NewInt(1), scale))
-		if k < 0 {
-			lo, hi = new(big.Rat).Inv(hi), new(big.Rat).Inv(lo)
-		}
-		a := new(big.Rat).Mul(v, ratPow(lo, abs(k)))
-		b := new(big.Rat).Mul(v, ratPow(hi, abs(k)))
-		var ra, rb apd.Decimal
-		if _, err := roundRatTo(&ra, a, p); err != nil {
+		lo := piScaled(digits) // π·10^digits rounded down
+		var hi apd.BigInt
+		hi.Add(lo, apd.NewBigInt(1))
+		var a, b apd.Decimal
+		if err := piBound(&a, num, den, lo, digits, k, p); err != nil {
 			return false, err
 		}
-		if _, err := roundRatTo(&rb, b, p); err != nil {
+		if err := piBound(&b, num, den, &hi, digits, k, p); err != nil {
 			return false, err
 		}
-		if ra.Cmp(&rb) == 0 || digits >= maxPiDigits {
-			out.Set(&ra)
+		if a.Cmp(&b) == 0 || digits >= maxPiDigits {
+			out.Set(&a)
 			return true, nil
 		}
 	}
 }
 
-func ratPow(r *big.Rat, n int) *big.Rat {
-	out := big.NewRat(1, 1)
-	for range n {
-		out.Mul(out, r)
+// piBound sets out to num/den·(c·10^-digits)^k rounded to p digits, for c
+// one end of a bracket of π.
+func piBound(out, num, den *apd.Decimal, c *apd.BigInt, digits, k, p int) error {
+	var pow apd.BigInt
+	pow.SetInt64(1)
+	for range abs(k) {
+		pow.Mul(&pow, c)
 	}
-	return out
+	var n, d apd.Decimal
+	n.Set(num)
+	d.Set(den)
+	if k > 0 {
+		n.Coeff.Mul(&n.Coeff, &pow)
+		n.Exponent -= int32(digits * k)
+	} else {
+		d.Coeff.Mul(&d.Coeff, &pow)
+		d.Exponent -= int32(digits * -k)
+	}
+	_, err := rounding[p].Quo(out, &n, &d)
+	return err
 }
 
 // decimalRat returns d as an exact rational.
@@ -164,7 +187,7 @@ func roundRatTo(out *apd.Decimal, r *big.Rat, p int) (inexact bool, err error) {
 func piDecimal(k int, p int) *apd.Decimal {
 	digits := p + 10*abs(k) + 10
 	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
-	r := ratPow(new(big.Rat).SetFrac(piScaled(digits), scale), abs(k))
+	r := ratPow(new(big.Rat).SetFrac(piScaled(digits).MathBigInt(), scale), abs(k))
 	if k < 0 {
 		r.Inv(r)
 	}
@@ -173,4 +196,12 @@ func piDecimal(k int, p int) *apd.Decimal {
 	d.Coeff.SetMathBigInt(r.Denom())
 	_, _ = exact.WithPrecision(uint32(p)).Quo(&out, &n, &d)
 	return &out
+}
+
+func ratPow(r *big.Rat, n int) *big.Rat {
+	out := big.NewRat(1, 1)
+	for range n {
+		out.Mul(out, r)
+	}
+	return out
 }

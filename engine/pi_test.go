@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/big"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
@@ -40,6 +41,25 @@ func TestRoundPi(t *testing.T) {
 		}
 		if got := FormatDecimal(&out); got != tt.want || inexact != (tt.num != "0") {
 			t.Errorf("%s/%s·π^%d to %d digits = %s (inexact %v), want %s", tt.num, tt.den, tt.k, tt.p, got, inexact, tt.want)
+		}
+	}
+}
+
+// TestRatToDecimalWord checks the word-sized conversion of a rational to
+// a decimal against the big-integer one.
+func TestRatToDecimalWord(t *testing.T) {
+	for _, s := range []string{"0", "1", "-1", "381/1250", "1/3", "5/9", "1000", "1/1024", "-7/8", "9223372036854775807/5", "123456789/4000000000", "1/1099511627776", "18446744073709551616/2"} {
+		r, ok := new(big.Rat).SetString(s)
+		if !ok {
+			t.Fatal(s)
+		}
+		d, ok, decided := ratToDecimalWord(r)
+		if !decided {
+			continue
+		}
+		want, wantOK := ratToDecimalBig(r)
+		if ok != wantOK || ok && (d.Cmp(&want) != 0 || d.Exponent != want.Exponent) {
+			t.Errorf("%s: word %s %v, big %s %v", s, d.String(), ok, want.String(), wantOK)
 		}
 	}
 }

@@ -176,7 +176,10 @@ func (g *Graph) plan(from, to side) (plan, error) {
 		pl.bridge = br
 	}
 	if pl.bridge != nil {
-		bc, ok := bridged(fc, pl.bridge)
+		bc, ok := g.bridged[unitBridge{fu, pl.bridge}]
+		if !ok || fu == nil {
+			bc, ok = bridged(fc, pl.bridge)
+		}
 		if !ok {
 			return pl, incompatible(from, to, fd, td)
 		}
@@ -214,15 +217,10 @@ func frameOf(s, other side) (*conversion, *Category, error) {
 	if !asInterval {
 		return u.si, c, nil
 	}
-	if u.conv.formula != nil || u.conv.postMap.o.Sign() != 0 {
+	if u.asInterval == nil {
 		return nil, nil, incompatibleScale(s, other)
 	}
-	if u.si.minimum == nil {
-		return u.si, c.interval, nil
-	}
-	iv := *u.si
-	iv.minimum = nil // an interval may be negative
-	return &iv, c.interval, nil
+	return u.asInterval, c.interval, nil
 }
 
 // bridged returns c followed by the bridge's factor.

@@ -55,6 +55,12 @@ type CategorySpec struct {
 	// Minimum, when set, is the smallest value (in the base unit) a quantity
 	// of this category may take, such as absolute zero.
 	Minimum string
+	// SIFactor, when set, is the exact factor from the base unit to the
+	// coherent SI unit of the dimension ("1/1000" for a base of litres).
+	// By default it is 1, or what the base symbol says when it reads as an
+	// expression of other categories' units (km/L); a declared factor
+	// must then agree.
+	SIFactor string
 	// Preferred marks this category as the one unit expressions of its
 	// dimension belong to, when several categories share the dimension
 	// (energy rather than torque).

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -91,6 +92,7 @@ type exprParser struct {
 	operands int
 	canon    []byte
 	exclude  *Unit
+	terms    []Term // every operand so far, with its effective exponent
 }
 
 // parseExpression parses s into an Expression. Errors are *Error:
@@ -109,23 +111,37 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 	if !utf8.ValidString(s) {
 		return nil, errorf(CodeInvalidUnitExpression, "unit expression is not valid UTF-8")
 	}
-	p := &exprParser{g: g, src: s, canon: make([]byte, 0, len(s)), exclude: exclude}
-	terms, err := p.expression()
-	if err != nil {
+	p := &exprParser{g: g, src: s, canon: make([]byte, 0, len(s)), exclude: exclude, terms: make([]Term, 0, 8)}
+	if err := p.expression(); err != nil {
 		return nil, err
 	}
+	terms := p.terms
 	p.skipSpace()
 	if p.pos < len(s) {
 		return nil, p.fail("unexpected %s at position %d", p.describeHere(), p.position(p.pos))
 	}
-	e := &Expression{Symbol: string(p.canon), Terms: terms, factor: ratOne()}
-	for _, t := range terms {
-		if t.Unit == nil {
+	e := &Expression{Symbol: string(p.canon), Terms: terms}
+	// The factor is the product of the operands' factors: multiply
+	// numerators and denominators apart and reduce once.
+	num, den := big.NewInt(1), big.NewInt(1)
+	k := 0
+	for _, term := range terms {
+		if term.Unit == nil {
 			continue // the number 1
 		}
-		e.dim = e.dim.add(t.Unit.Category.dim, t.Exponent)
-		e.factor = e.factor.mul(t.Unit.coherent.pow(t.Exponent))
+		e.dim = e.dim.add(term.Unit.Category.dim, term.Exponent)
+		f := term.Unit.coherent
+		n, d := f.r.Num(), f.r.Denom()
+		if term.Exponent < 0 {
+			n, d = d, n
+		}
+		for range abs(term.Exponent) {
+			num.Mul(num, n)
+			den.Mul(den, d)
+		}
+		k += f.k * term.Exponent
 	}
+	e.factor = piRat{r: new(big.Rat).SetFrac(num, den), k: k}
 	for _, x := range e.dim {
 		if x > 99 || x < -99 {
 			return nil, errorf(CodeInvalidUnitExpression, "unit expression %q: its dimension %s has an exponent beyond ±99", shorten(s), e.dim)
@@ -188,11 +204,10 @@ func (p *exprParser) multiplyOp() int {
 	return 0
 }
 
-// expression := term { op term }
-func (p *exprParser) expression() ([]Term, error) {
-	terms, err := p.term()
-	if err != nil {
-		return nil, err
+// expression := term { op term }. It appends the operands to p.terms.
+func (p *exprParser) expression() error {
+	if err := p.term(); err != nil {
+		return err
 	}
 	for {
 		p.skipSpace()
@@ -205,65 +220,65 @@ func (p *exprParser) expression() ([]Term, error) {
 			p.canon = append(p.canon, '/')
 			sign = -1
 		} else {
-			return terms, nil
+			return nil
 		}
-		right, err := p.term()
-		if err != nil {
-			return nil, err
+		start := len(p.terms)
+		if err := p.term(); err != nil {
+			return err
 		}
-		for _, t := range right {
-			t.Exponent *= sign
-			terms = append(terms, t)
+		if sign < 0 {
+			for i := range p.terms[start:] {
+				p.terms[start+i].Exponent = -p.terms[start+i].Exponent
+			}
 		}
 	}
 }
 
-// term := primary [power]
-func (p *exprParser) term() ([]Term, error) {
+// term := primary [power]. It appends the operands to p.terms.
+func (p *exprParser) term() error {
+	start := len(p.terms)
 	p.skipSpace()
 	if p.pos >= len(p.src) {
-		return nil, p.fail("expected a unit at the end (position %d)", p.position(p.pos))
+		return p.fail("expected a unit at the end (position %d)", p.position(p.pos))
 	}
-	var terms []Term
 	if p.src[p.pos] == '(' {
 		if p.depth++; p.depth > maxExpressionDepth {
-			return nil, p.fail("parentheses nested deeper than %d at position %d", maxExpressionDepth, p.position(p.pos))
+			return p.fail("parentheses nested deeper than %d at position %d", maxExpressionDepth, p.position(p.pos))
 		}
 		open := p.pos
 		p.pos++
 		p.canon = append(p.canon, '(')
-		inner, err := p.expression()
-		if err != nil {
-			return nil, err
+		if err := p.expression(); err != nil {
+			return err
 		}
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ')' {
-			return nil, p.fail("the parenthesis at position %d is not closed (found %s)", p.position(open), p.describeHere())
+			return p.fail("the parenthesis at position %d is not closed (found %s)", p.position(open), p.describeHere())
 		}
 		p.pos++
 		p.depth--
 		p.canon = append(p.canon, ')')
-		terms = inner
 	} else {
 		t, err := p.operand()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		terms = []Term{t}
+		p.terms = append(p.terms, t)
 	}
 	n, err := p.power()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if n != 1 {
-		for i := range terms {
-			terms[i].Exponent *= n
-			if e := terms[i].Exponent; e > maxEffectiveExponent || e < -maxEffectiveExponent {
-				return nil, p.fail("the exponents before position %d raise a unit to the power %d (at most ±%d)", p.position(p.pos), e, maxEffectiveExponent)
+		for i := range p.terms[start:] {
+			t := &p.terms[start+i]
+			t.Exponent *= n
+			if e := t.Exponent; e > maxEffectiveExponent || e < -maxEffectiveExponent {
+				return p.fail("the exponents before position %d raise a unit to the power %d (at most ±%d)", p.position(p.pos), e, maxEffectiveExponent)
 			}
 		}
 	}
-	return terms, nil
+	return nil
 }
 
 // superscripts maps superscript runes to ASCII.
@@ -333,19 +348,34 @@ func isBoundary(s string, i int) bool {
 	if i >= len(s) {
 		return true
 	}
-	switch s[i] {
-	case '*', '/', '(', ')', '^', ' ', '\t':
+	switch c := s[i]; {
+	case c == '*' || c == '/' || c == '(' || c == ')' || c == '^' || c == ' ' || c == '\t':
 		return true
+	case c < 0x80:
+		return false
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	_, sup := superscripts[r]
-	return sup || r == '·' || r == '⋅'
+	return isSuperscript(r) || r == '·' || r == '⋅'
+}
+
+func isSuperscript(r rune) bool {
+	switch r {
+	case '⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹', '⁻', '⁺':
+		return true
+	}
+	return false
 }
 
 // endsWithBoundary reports whether s ends with a boundary character.
 func endsWithBoundary(s string) bool {
+	if len(s) == 0 {
+		return false
+	}
+	if s[len(s)-1] < 0x80 {
+		return isBoundary(s, len(s)-1)
+	}
 	r, size := utf8.DecodeLastRuneInString(s)
-	return size > 0 && isBoundary(s, len(s)-size) && r != utf8.RuneError
+	return r != utf8.RuneError && isBoundary(s, len(s)-size)
 }
 
 // followedByPower reports whether an exponent follows s[i:] after spaces.
@@ -360,8 +390,7 @@ func followedByPower(s string, i int) bool {
 		return true
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	_, sup := superscripts[r]
-	return sup
+	return isSuperscript(r)
 }
 
 // operand reads the longest catalog name at the current position.
@@ -439,6 +468,23 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 	if u, ok := g.bySymbol[name]; ok {
 		return u, nil, true
 	}
+	if len(name) <= 64 && isASCIIWord(name) {
+		// Lower-case on the stack: the map lookup does not keep the key.
+		var buf [64]byte
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		if u, ok := g.byWord[string(buf[:len(name)])]; ok {
+			return u, nil, true
+		}
+		if _, ok := g.ambiguous[string(buf[:len(name)])]; !ok {
+			return nil, nil, false
+		}
+	}
 	key := foldWord(name)
 	if u, ok := g.byWord[key]; ok {
 		return u, nil, true
@@ -448,4 +494,15 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 		return nil, err, true
 	}
 	return nil, nil, false
+}
+
+// isASCIIWord reports whether s is ASCII without white space, so that its
+// word key is just its lower case.
+func isASCIIWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+			return false
+		}
+	}
+	return true
 }

@@ -171,6 +171,9 @@ func TestExpressionCacheBound(t *testing.T) {
 		if _, _, err := g.Resolve(expr); err != nil {
 			t.Fatal(err)
 		}
+		if i%256 != 255 {
+			continue
+		}
 		if n := g.exprs.size(); n > maxCachedExpressions {
 			t.Fatalf("after %d expressions the cache holds %d, more than %d", i+1, n, maxCachedExpressions)
 		}

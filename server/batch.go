@@ -42,10 +42,13 @@ func (s *Server) batch(c *call) reply {
 			var vbuf [64]byte
 			value, res, err := g.AppendConvert(vbuf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget})
 			if err == nil {
-				s.cfg.Metrics.conversion(res.Category.ID, "success")
+				s.cfg.Metrics.conversion(metricCategory(&res), "success")
 				succeeded++
 				b = append(b, `,"status":"success",`...)
 				b = appendSuccessMembers(b, it, value, &res)
+				if req.explain {
+					b = appendExplain(b, g, &res)
+				}
 				b = append(b, '}')
 				continue
 			}

@@ -103,6 +103,7 @@ type contractCase struct {
 	wantHeader  map[string]string // exact response headers
 	wantBody    string            // exact body (without trailing newline), if set
 	contains    []string          // substrings of the body
+	absent      []string          // substrings the body must not hold
 }
 
 func (tc contractCase) run(t *testing.T, f *fixture, v *validator) {
@@ -140,6 +141,11 @@ func (tc contractCase) run(t *testing.T, f *fixture, v *validator) {
 	for _, s := range tc.contains {
 		if !strings.Contains(string(body), s) {
 			t.Errorf("body does not contain %s: %s", s, body)
+		}
+	}
+	for _, s := range tc.absent {
+		if strings.Contains(string(body), s) {
+			t.Errorf("body contains %s: %s", s, body)
 		}
 	}
 	if strings.Contains(string(body), "goroutine") || strings.Contains(string(body), ".go:") {
@@ -191,6 +197,40 @@ func TestContract(t *testing.T) {
 		{name: "batch of 100", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: batchOf(100), status: 200, contains: []string{`"meta":{"total":100,"succeeded":100,"failed":0}`}},
 
 		// Item-level codes as single conversions.
+		// Unit expressions and explain.
+		{name: "GET expression", method: "GET", target: "/v1/convert?value=1&from=ft%2Fs&to=km%2Fh", key: "good", status: 200,
+			contains: []string{`"result":{"value":"1.09728","unit":"km/h"},"category":"speed","exact":true`}},
+		{name: "GET expression target", method: "GET", target: "/v1/convert?value=36&from=km%2Fh&to=m%C2%B7s%E2%81%BB%C2%B9", key: "good", status: 200,
+			contains: []string{`"result":{"value":"10","unit":"m*s^-1"},"category":"speed","exact":true`}},
+		{name: "POST expression power", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"1","from":"ft^3","to":"L"}`, status: 200,
+			contains: []string{`"result":{"value":"28.316846592","unit":"L"},"category":"volume","exact":true`}},
+		{name: "expression of no category", method: "GET", target: "/v1/convert?value=1&from=m%5E2%2Fs&to=ft%5E2%2Fs", key: "good", status: 200,
+			contains: []string{`"unit":"ft^2/s"},"category":"L^2 T^-1"`}},
+		{name: "GET explain", method: "GET", target: "/v1/convert?value=1&from=in&to=m&explain=true", key: "good", status: 200,
+			contains: []string{`"explain":{"catalog_version":"test-1","kind":"linear","factor":"0.0254","factor_exact":true,"steps":[{"unit":"in","definition":"1 in = 2.54 cm","exact":true,"source":"server test catalog"},{"unit":"cm","definition":"1 cm = 1/100 m"`}},
+		{name: "GET explain false", method: "GET", target: "/v1/convert?value=1&from=in&to=m&explain=false", key: "good", status: 200, absent: []string{`"explain"`}},
+		{name: "POST explain affine", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"0","from":"degC","to":"K","explain":true}`, status: 200,
+			contains: []string{`"kind":"affine","factor":"1","factor_exact":true,"offset":"273.15","offset_exact":true`}},
+		{name: "POST explain rational", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"1","from":"m/s","to":"km/h","explain":true}`, status: 200,
+			contains: []string{`"factor":"3.6"`}},
+		{name: "POST explain formula", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"5","from":"L/100km","to":"km/L","explain":true}`, status: 200,
+			contains: []string{`"kind":"formula","formulas":[{"unit":"L/100km","reference":"km/L","to":"100 / x","from":"100 / x"}]`}},
+		{name: "batch explain", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: `{"conversions":[{"value":"1","from":"ft","to":"m"},{"value":"1","from":"ft^2","to":"m*m"},{"value":"x","from":"ft","to":"m"}],"explain":true}`, status: 200,
+			contains: []string{`"factor":"0.3048"`, `"factor":"0.09290304"`, `{"unit":"ft","exponent":2,`, `"meta":{"total":3,"succeeded":2,"failed":1}`}},
+		{name: "explain not boolean", method: "GET", target: "/v1/convert?value=1&from=in&to=m&explain=yes", key: "good", status: 400, code: "INVALID_REQUEST"},
+		{name: "explain wrong type", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"1","from":"in","to":"m","explain":"true"}`, status: 400, code: "INVALID_REQUEST"},
+		{name: "explain inside batch item", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: `{"conversions":[{"value":"1","from":"ft","to":"m","explain":true}]}`, status: 200,
+			contains: []string{`"code":"INVALID_ITEM"`}},
+		{name: "INVALID_UNIT_EXPRESSION exponent", method: "GET", target: "/v1/convert?value=1&from=m%5E99&to=m", key: "good", status: 400, code: "INVALID_UNIT_EXPRESSION", contains: []string{"position 2"}},
+		{name: "INVALID_UNIT_EXPRESSION operators", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"1","from":"km*/h","to":"m/s"}`, status: 400, code: "INVALID_UNIT_EXPRESSION", contains: []string{"position 4"}},
+		{name: "INVALID_UNIT_EXPRESSION formula", method: "GET", target: "/v1/convert?value=1&from=L%2F100km*km&to=L", key: "good", status: 400, code: "INVALID_UNIT_EXPRESSION", contains: []string{"defined by a formula"}},
+		{name: "INVALID_UNIT_EXPRESSION parenthesis", method: "GET", target: "/v1/convert?value=1&from=(m&to=m", key: "good", status: 400, code: "INVALID_UNIT_EXPRESSION"},
+		{name: "INVALID_UNIT_EXPRESSION 10000 operands", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"1","from":"` + strings.Repeat("m*", 9999) + `m","to":"m"}`, status: 400, code: "INVALID_UNIT_EXPRESSION"},
+		{name: "INVALID_UNIT_EXPRESSION operators only", method: "GET", target: "/v1/convert?value=1&from=*%2F%5E&to=m", key: "good", status: 400, code: "INVALID_UNIT_EXPRESSION"},
+		{name: "batch INVALID_UNIT_EXPRESSION", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: `{"conversions":[{"value":"1","from":"m**","to":"m"}]}`, status: 200, contains: []string{`"code":"INVALID_UNIT_EXPRESSION"`}},
+		{name: "UNKNOWN_UNIT operand", method: "GET", target: "/v1/convert?value=1&from=fet%2Fs&to=m%2Fs", key: "good", status: 400, code: "UNKNOWN_UNIT", contains: []string{`"suggestions":["ft"`}},
+		{name: "INCOMPATIBLE_UNITS details", method: "GET", target: "/v1/convert?value=1&from=m%2Fs&to=m%2Fs%5E2", key: "good", status: 422, code: "INCOMPATIBLE_UNITS",
+			contains: []string{`"details":{"from_dimension":"L T^-1","to_dimension":"L T^-2"}`, "divide by a time"}},
 		{name: "INVALID_VALUE", method: "GET", target: "/v1/convert?value=1%2C000&from=ft&to=m", key: "good", status: 400, code: "INVALID_VALUE"},
 		{name: "INVALID_VALUE NaN", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"NaN","from":"ft","to":"m"}`, status: 400, code: "INVALID_VALUE"},
 		{name: "INVALID_VALUE huge exponent", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":1e999999999,"from":"ft","to":"m"}`, status: 400, code: "INVALID_VALUE"},
@@ -266,10 +306,16 @@ func TestContract(t *testing.T) {
 		{name: "METHOD_NOT_ALLOWED OPTIONS", method: "OPTIONS", target: "/v1/units", status: 405, code: "METHOD_NOT_ALLOWED", wantHeader: map[string]string{"Allow": "GET"}},
 
 		// Discovery.
-		{name: "categories", method: "GET", target: "/v1/categories", status: 200, contains: []string{`{"id":"length","name":"Length","description":"Distance.","base_unit":"m","dimension":"L","unit_count":5}`, `"meta":{"total":5}`}},
+		{name: "categories", method: "GET", target: "/v1/categories", status: 200, contains: []string{`{"id":"length","name":"Length","description":"Distance.","base_unit":"m","dimension":"L","unit_count":5}`, `"meta":{"total":6}`}},
 		{name: "category", method: "GET", target: "/v1/categories/temperature", status: 200, contains: []string{`"units":[{"symbol":"K"`, `"definition":{"kind":"affine","factor":"1","offset":"273.15","unit":"K"}`}},
-		{name: "units", method: "GET", target: "/v1/units", status: 200, contains: []string{`"meta":{"total":14}`}},
+		{name: "units", method: "GET", target: "/v1/units", status: 200, contains: []string{`"meta":{"total":16}`}},
 		{name: "units filtered", method: "GET", target: "/v1/units?category=length&q=FEE", status: 200, contains: []string{`"symbol":"ft"`, `"meta":{"total":1}`}},
+		{name: "units by dimension", method: "GET", target: "/v1/units?dimension=L%20T%5E-1", status: 200, contains: []string{`"symbol":"m/s"`, `"symbol":"km/h"`, `"meta":{"total":2}`}},
+		{name: "units by dimension any order", method: "GET", target: "/v1/units?dimension=T%5E-1%20L&q=km", status: 200, contains: []string{`"symbol":"km/h"`, `"meta":{"total":1}`}},
+		{name: "units bad dimension", method: "GET", target: "/v1/units?dimension=L%20X", status: 400, code: "INVALID_REQUEST"},
+		{name: "unit expression", method: "GET", target: "/v1/units/ft%5E3%2Fh", status: 200,
+			contains: []string{`{"data":{"symbol":"ft^3/h","category":"L^3 T^-1","dimension":"L^3 T^-1","definition":{"kind":"expression","factor":"0.00000786579072","factor_exact":true,"unit":"m^3*s^-1"}`}},
+		{name: "unit expression bad", method: "GET", target: "/v1/units/m%5E99", status: 400, code: "INVALID_UNIT_EXPRESSION"},
 		{name: "units unknown param", method: "GET", target: "/v1/units?kind=x", status: 400, code: "INVALID_REQUEST"},
 		{name: "units repeated param", method: "GET", target: "/v1/units?q=a&q=b", status: 400, code: "INVALID_REQUEST"},
 		{name: "categories query", method: "GET", target: "/v1/categories?x=1", status: 400, code: "INVALID_REQUEST"},
@@ -279,7 +325,7 @@ func TestContract(t *testing.T) {
 		{name: "unit prefixed", method: "GET", target: "/v1/units/km", status: 200, contains: []string{`"prefixed_from":"m"`}},
 		{name: "unit ambiguous", method: "GET", target: "/v1/units/gallon", status: 400, code: "AMBIGUOUS_UNIT", contains: []string{`"candidates":["gal","gal_imp"]`}},
 		{name: "health", method: "GET", target: "/v1/health", status: 200, wantHeader: map[string]string{"Cache-Control": "no-store"},
-			wantBody: `{"status":"ok","version":"1.2.3","catalog":{"version":"test-1","categories":5,"units":14,"loaded_at":"2025-06-01T12:00:00Z","last_reload":{"at":"2025-06-01T12:00:00Z","ok":true,"error":null}}}`},
+			wantBody: `{"status":"ok","version":"1.2.3","catalog":{"version":"test-1","categories":6,"units":16,"loaded_at":"2025-06-01T12:00:00Z","last_reload":{"at":"2025-06-01T12:00:00Z","ok":true,"error":null}}}`},
 		{name: "openapi", method: "GET", target: "/openapi.json", status: 200, contains: []string{`"openapi": "3.1.0"`}},
 
 		// Request ids.

@@ -44,9 +44,12 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 		s.cfg.Metrics.conversion("", e.Code)
 		return errReply(e)
 	}
-	s.cfg.Metrics.conversion(res.Category.ID, "success")
+	s.cfg.Metrics.conversion(metricCategory(&res), "success")
 	b := append(c.w.buf[:0], `{"data":{`...)
 	b = appendSuccessMembers(b, conv, value, &res)
+	if conv.explain {
+		b = appendExplain(b, c.snap.graph, &res)
+	}
 	b = append(b, "}}\n"...)
 	c.w.buf = b
 	return reply{status: http.StatusOK, body: b}
@@ -69,6 +72,74 @@ func appendSuccessMembers(b []byte, conv *conversion, value []byte, res *engine.
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
 	return appendBool(b, res.Exact)
+}
+
+// metricCategory labels a conversion in metrics: its category, or
+// "expression" for an expression of a dimension no category has (a label
+// per dimension would let callers grow the metric without bound).
+func metricCategory(res *engine.Result) string {
+	if res.Category == nil {
+		return "expression"
+	}
+	return res.Category.ID
+}
+
+// explainJSON is the "explain" member of a successful result.
+type explainJSON struct {
+	CatalogVersion string        `json:"catalog_version"`
+	Kind           string        `json:"kind"`
+	Factor         string        `json:"factor,omitempty"`
+	FactorExact    *bool         `json:"factor_exact,omitempty"`
+	Offset         string        `json:"offset,omitempty"`
+	OffsetExact    *bool         `json:"offset_exact,omitempty"`
+	Formulas       []formulaJSON `json:"formulas,omitempty"`
+	Steps          []stepJSON    `json:"steps"`
+}
+
+type formulaJSON struct {
+	Unit      string `json:"unit"`
+	Reference string `json:"reference"`
+	To        string `json:"to"`
+	From      string `json:"from"`
+}
+
+type stepJSON struct {
+	Unit       string `json:"unit"`
+	Exponent   int    `json:"exponent,omitempty"`
+	Definition string `json:"definition"`
+	Exact      bool   `json:"exact"`
+	Source     string `json:"source"`
+}
+
+// appendExplain appends ,"explain":{…} for a successful conversion.
+func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
+	ex := g.Explain(res)
+	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}}
+	if ex.Factor != "" {
+		j.FactorExact = &ex.FactorExact
+	}
+	if ex.Offset != "" {
+		j.OffsetExact = &ex.OffsetExact
+	}
+	for _, f := range ex.Formulas {
+		j.Formulas = append(j.Formulas, formulaJSON(f))
+	}
+	for _, s := range ex.Steps {
+		j.Steps = append(j.Steps, stepJSON(s))
+	}
+	b = append(b, `,"explain":`...)
+	return append(b, mustJSON(j)...)
+}
+
+// parseBool reads a query flag: true or false.
+func parseBool(s string) (bool, bool) {
+	switch s {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
 }
 
 // parseConvertQuery reads the query of GET /v1/convert. Unknown, repeated
@@ -95,8 +166,15 @@ func parseConvertQuery(q string) (conversion, *apiError) {
 				return invalidRequest(precisionMessage)
 			}
 			c.precision = p
+		case "explain":
+			bit = fExplain
+			e, ok := parseBool(val)
+			if !ok {
+				return invalidRequest(`explain must be true or false`)
+			}
+			c.explain = e
 		default:
-			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision)")
+			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision, explain)")
 		}
 		if seen&bit != 0 {
 			return repeatedParam(key)

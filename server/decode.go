@@ -23,6 +23,7 @@ const maxBatch = 100
 type conversion struct {
 	value, from, to string
 	precision       int // 0: not given
+	explain         bool
 	// has records which fields were read, for the batch input echo.
 	hasValue, hasFrom, hasTo bool
 	// err is an item-level problem (INVALID_ITEM in a batch).
@@ -36,6 +37,7 @@ const (
 	fTo
 	fPrecision
 	fConversions
+	fExplain
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -62,6 +64,16 @@ func readUnit(s *jsonscan.Scanner, dst *string, has *bool, name string, c *conve
 	}
 	c.setErr(`"` + name + `" must be a string`)
 	return s.Skip(depth)
+}
+
+// readBool reads a JSON true or false. It returns a message when the
+// value is of another type.
+func readBool(s *jsonscan.Scanner, name string, depth int) (bool, string, error) {
+	v, ok, err := s.ReadBool()
+	if ok || err != nil {
+		return v, "", err
+	}
+	return false, `"` + name + `" must be true or false`, s.Skip(depth)
 }
 
 // readPrecision reads a precision: a JSON integer from 1 to MaxPrecision.
@@ -103,8 +115,19 @@ func conversionObject(s *jsonscan.Scanner, c *conversion, depth int) error {
 			bit = fTo
 		case "precision":
 			bit = fPrecision
+		case "explain":
+			// Top level only: in a batch, explain applies to every item.
+			if depth == 0 {
+				bit = fExplain
+				break
+			}
+			fallthrough
 		default:
-			c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision)")
+			known := "value, from, to, precision"
+			if depth == 0 {
+				known += ", explain"
+			}
+			c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected " + known + ")")
 			return s.Skip(depth + 1)
 		}
 		if seen&bit != 0 {
@@ -119,6 +142,13 @@ func conversionObject(s *jsonscan.Scanner, c *conversion, depth int) error {
 			return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
 		case fTo:
 			return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
+		case fExplain:
+			e, msg, err := readBool(s, "explain", depth+1)
+			if msg != "" {
+				c.setErr(msg)
+			}
+			c.explain = e
+			return err
 		default:
 			p, msg, err := readPrecision(s, depth+1)
 			if msg != "" {
@@ -174,6 +204,7 @@ type batchRequest struct {
 	items     []conversion
 	count     int // items in the body, even beyond maxBatch
 	precision int
+	explain   bool
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -200,9 +231,11 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			bit = fConversions
 		case "precision":
 			bit = fPrecision
+		case "explain":
+			bit = fExplain
 		default:
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision)")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain)")
 			}
 			return s.Skip(1)
 		}
@@ -213,6 +246,14 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			return s.Skip(1)
 		}
 		seen |= bit
+		if bit == fExplain {
+			e, msg, err := readBool(&s, "explain", 1)
+			if msg != "" && fieldErr == nil {
+				fieldErr = invalidRequest(msg)
+			}
+			req.explain = e
+			return err
+		}
 		if bit == fPrecision {
 			p, msg, err := readPrecision(&s, 1)
 			if msg != "" && fieldErr == nil {

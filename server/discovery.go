@@ -166,6 +166,7 @@ type unitRecord struct {
 	Plural       string         `json:"plural"`
 	Aliases      []string       `json:"aliases"`
 	Category     string         `json:"category"`
+	Dimension    string         `json:"dimension"`
 	System       string         `json:"system"`
 	Definition   definitionJSON `json:"definition"`
 	Exact        bool           `json:"exact"`
@@ -198,7 +199,7 @@ type exampleJSON struct {
 // category is shown as linear with factor 1 onto itself.
 func newUnitRecord(u *engine.Unit) unitRecord {
 	r := unitRecord{
-		Symbol: u.Symbol, Name: u.Name, Plural: u.Plural, Category: u.Category.ID,
+		Symbol: u.Symbol, Name: u.Name, Plural: u.Plural, Category: u.Category.ID, Dimension: u.Category.DimensionText(),
 		System: u.System, Exact: u.Exact, Source: u.Source, Description: u.Description,
 		Aliases: []string{},
 	}
@@ -281,7 +282,7 @@ func (s *Server) unit(c *call) reply {
 	if !ok {
 		return errReply(invalidRequest("the unit in the path is not valid percent-encoding"))
 	}
-	u, err := c.snap.graph.Lookup(name)
+	u, x, err := c.snap.graph.Resolve(name)
 	if err != nil {
 		e := fromEngine(err)
 		if e.Code == string(engine.CodeUnknownUnit) {
@@ -289,7 +290,54 @@ func (s *Server) unit(c *call) reply {
 		}
 		return errReply(e)
 	}
+	if x != nil {
+		return reply{
+			status: http.StatusOK,
+			body:   wrapData(mustJSON(newExpressionRecord(x))),
+			etag:   c.snap.etag("/v1/units/" + x.Symbol),
+		}
+	}
 	return okCached(c.snap.unit[u])
+}
+
+// expressionRecord describes a unit expression: its canonical symbol, its
+// category (or dimension), and the exact factor to the coherent SI unit.
+type expressionRecord struct {
+	Symbol     string               `json:"symbol"`
+	Category   string               `json:"category"`
+	Dimension  string               `json:"dimension"`
+	Definition expressionDefinition `json:"definition"`
+	Exact      bool                 `json:"exact"`
+	Terms      []termJSON           `json:"terms"`
+}
+
+type expressionDefinition struct {
+	Kind        string `json:"kind"`
+	Factor      string `json:"factor"`
+	FactorExact bool   `json:"factor_exact"`
+	Unit        string `json:"unit"`
+}
+
+type termJSON struct {
+	Unit     string `json:"unit"`
+	Exponent int    `json:"exponent"`
+}
+
+func newExpressionRecord(x *engine.Expression) expressionRecord {
+	f, exact := x.Factor()
+	r := expressionRecord{
+		Symbol: x.Symbol, Category: x.CategoryID(), Dimension: x.DimensionText(),
+		Definition: expressionDefinition{Kind: "expression", Factor: f, FactorExact: exact, Unit: x.CoherentUnit()},
+		Exact:      true, Terms: []termJSON{},
+	}
+	for _, t := range x.Terms {
+		if t.Unit == nil {
+			continue
+		}
+		r.Exact = r.Exact && t.Unit.Exact
+		r.Terms = append(r.Terms, termJSON{Unit: t.Unit.Symbol, Exponent: t.Exponent})
+	}
+	return r
 }
 
 // units serves GET /v1/units[?category=id][&q=text]. An unknown category
@@ -300,8 +348,8 @@ func (s *Server) units(c *call) reply {
 	if raw == "" {
 		return okCached(c.snap.allUnits)
 	}
-	var category, q string
-	var seenCat, seenQ bool
+	var category, q, dimension string
+	var seenCat, seenQ, seenDim bool
 	err := eachQueryParam(raw, func(key, val string) *apiError {
 		switch key {
 		case "category":
@@ -314,8 +362,17 @@ func (s *Server) units(c *call) reply {
 				return repeatedParam(key)
 			}
 			q, seenQ = val, true
+		case "dimension":
+			if seenDim {
+				return repeatedParam(key)
+			}
+			d, err := engine.ParseDimension(val)
+			if err != nil {
+				return invalidRequest("dimension: " + err.Error())
+			}
+			dimension, seenDim = d, true
 		default:
-			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected category, q)")
+			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected category, q, dimension)")
 		}
 		return nil
 	})
@@ -335,6 +392,15 @@ func (s *Server) units(c *call) reply {
 			idx[i] = i
 		}
 	}
+	if seenDim {
+		var kept []int
+		for _, i := range idx {
+			if c.snap.units[i].u.Category.DimensionText() == dimension {
+				kept = append(kept, i)
+			}
+		}
+		idx = kept
+	}
 	if q != "" {
 		lq := strings.ToLower(q)
 		var kept []int
@@ -351,7 +417,7 @@ func (s *Server) units(c *call) reply {
 	return reply{
 		status: http.StatusOK,
 		body:   c.snap.unitList(idx),
-		etag:   c.snap.etag("/v1/units?category=" + category + "&q=" + q),
+		etag:   c.snap.etag("/v1/units?category=" + category + "&q=" + q + "&dimension=" + dimension),
 	}
 }
 

@@ -52,7 +52,7 @@ func testGraph(t testing.TB) *engine.Graph {
 			},
 		},
 		{
-			ID: "volume", Name: "Volume", Dimension: map[string]int{"L": 3}, Base: "L",
+			ID: "volume", Name: "Volume", Dimension: map[string]int{"L": 3}, Base: "L", SIFactor: "1/1000",
 			Units: []engine.UnitSpec{
 				{Symbol: "L", Name: "litre", Plural: "litres", System: "metric", Exact: true, Source: src},
 				{Symbol: "gal", Name: "US gallon", Plural: "US gallons", System: "US", Exact: true, Source: src,
@@ -61,6 +61,14 @@ func testGraph(t testing.TB) *engine.Graph {
 					Definition: engine.DefinitionSpec{Factor: "4.54609", Unit: "L"}},
 			},
 			Ambiguous: []engine.AmbiguousSpec{{Name: "gallon", Candidates: []string{"gal", "gal_imp"}}},
+		},
+		{
+			ID: "time", Name: "Time", Dimension: map[string]int{"T": 1}, Base: "s",
+			Units: []engine.UnitSpec{
+				{Symbol: "s", Name: "second", Plural: "seconds", System: "SI", Exact: true, Source: src},
+				{Symbol: "h", Name: "hour", Plural: "hours", System: "SI", Exact: true, Source: src,
+					Definition: engine.DefinitionSpec{Factor: "3600", Unit: "s"}},
+			},
 		},
 		{
 			ID: "fuel_economy", Name: "Fuel economy", Dimension: map[string]int{"L": -2}, Base: "km/L",

@@ -47,9 +47,10 @@ var (
 		query: []paramDoc{
 			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most " + strconv.Itoa(engine.MaxValueLength) +
 				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + ").", true, strSchema, "12.5"},
-			{"from", "Unit to convert from: a symbol (case-sensitive) or an alias (case-insensitive for words).", true, strSchema, "ft"},
-			{"to", "Unit to convert to.", true, strSchema, "m"},
+			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), or a unit expression such as `kg*m/s^2`.", true, strSchema, "ft"},
+			{"to", "Unit or unit expression to convert to.", true, strSchema, "m"},
 			precParam,
+			{"explain", "`true` adds an `explain` object to the result: the exact factor and the catalog definitions used.", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
 		},
 		ok:     "ConvertResponse",
 		errors: []int{400, 422},
@@ -62,7 +63,7 @@ var (
 	}
 	docBatch = opDoc{
 		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values",
-		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own.",
+		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own; a top-level `explain` applies to every item.",
 		body:        "BatchRequest", ok: "BatchResponse",
 		errors: []int{400, 413, 415},
 	}
@@ -82,12 +83,13 @@ var (
 		query: []paramDoc{
 			{"category", "Only units of this category id.", false, strSchema, "length"},
 			{"q", "Only units whose symbol, name, plural or an alias contains this text (case-insensitive).", false, strSchema, "met"},
+			{"dimension", "Only units of this dimension, written as category records write it (`L T^-1`, `M L^2 T^-2`, `1`), in any order.", false, strSchema, "L T^-1"},
 		},
 		ok: "UnitList", conditional: true, errors: []int{400, 404},
 	}
 	docUnit = opDoc{
 		id: "getUnit", tag: "discovery", summary: "Get a unit by symbol or alias",
-		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`.",
+		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). A unit expression (`kg*m%2Fs^2`) answers a record of kind `expression` with its canonical symbol, category, dimension and exact factor to the coherent SI unit. An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`; a malformed expression is 400 INVALID_UNIT_EXPRESSION.",
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
 	}
@@ -132,22 +134,23 @@ func errorCodesByStatus() map[int][]string {
 }
 
 var errorExamples = map[string]obj{
-	codeInvalidRequest:                    {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeBatchLimitExceeded:                {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
-	codePayloadTooLarge:                   {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
-	codeUnsupportedMediaType:              {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeUnauthorized:                      {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInvalidAPIKey:                     {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeRateLimitExceeded:                 {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeNotFound:                          {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	codeMethodNotAllowed:                  {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	codeInternal:                          {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeInvalidValue):       {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeUnknownUnit):        {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
-	string(engine.CodeAmbiguousUnit):      {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
-	string(engine.CodeIncompatibleUnits):  {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert ft (Length) to K (Temperature): length and temperature are different categories", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeValueOutOfRange):    {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
-	string(engine.CodeWorkBudgetExceeded): {"code": string(engine.CodeWorkBudgetExceeded), "message": "converting 1.000000000000000000000000000000000000000001 mW to dBm needs more exact-rounding work than this request has left (32 slow evaluations per request); send it in a request of its own", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidRequest:                       {"code": codeInvalidRequest, "message": `unknown query parameter "unit" (expected value, from, to, precision)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeBatchLimitExceeded:                   {"code": codeBatchLimitExceeded, "message": "a batch holds at most 100 conversions; this one has 101", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 100, "count": 101}},
+	codePayloadTooLarge:                      {"code": codePayloadTooLarge, "message": "the request body is larger than 65536 bytes", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"limit": 65536}},
+	codeUnsupportedMediaType:                 {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeUnauthorized:                         {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInvalidAPIKey:                        {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeRateLimitExceeded:                    {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeNotFound:                             {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	codeMethodNotAllowed:                     {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInternal:                             {"code": codeInternal, "message": "internal error; quote the request id when reporting it", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeInvalidValue):          {"code": string(engine.CodeInvalidValue), "message": `value "abc" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeUnknownUnit):           {"code": string(engine.CodeUnknownUnit), "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
+	string(engine.CodeAmbiguousUnit):         {"code": string(engine.CodeAmbiguousUnit), "message": `"gallon" is ambiguous: it could mean gal (US gallon), gal_imp (imperial gallon)`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "candidates": []string{"gal", "gal_imp"}},
+	string(engine.CodeIncompatibleUnits):     {"code": string(engine.CodeIncompatibleUnits), "message": "cannot convert W (power) to J (energy): dimension M L^2 T^-3 is not M L^2 T^-2; multiply by a time", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "details": obj{"from_dimension": "M L^2 T^-3", "to_dimension": "M L^2 T^-2"}},
+	string(engine.CodeInvalidUnitExpression): {"code": string(engine.CodeInvalidUnitExpression), "message": `invalid unit expression "kg*/m": expected a unit at position 4, found '/'`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeValueOutOfRange):       {"code": string(engine.CodeValueOutOfRange), "message": "-500 degC is out of range: below the minimum of Temperature (0 K)", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	string(engine.CodeWorkBudgetExceeded):    {"code": string(engine.CodeWorkBudgetExceeded), "message": "converting 1.000000000000000000000000000000000000000001 mW to dBm needs more exact-rounding work than this request has left (32 slow evaluations per request); send it in a request of its own", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 }
 
 // openAPIDocument renders the document for g.
@@ -339,21 +342,46 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"value": str("The submitted value, as sent."),
 		"unit":  str("The submitted unit, as sent."),
 	})
-	result := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the target unit.")})
+	result := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\").")})
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
+	resultCategory := &schema{Type: typ("string"), Description: "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", Examples: []any{"length", "M T^-3 Θ^-1"}}
 	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
-		"input": ref("Input"), "result": result, "category": catIDSchema, "exact": exact,
+		"input": ref("Input"), "result": result, "category": resultCategory, "exact": exact, "explain": ref("Explain"),
 	})
 	itemSuccess := closed([]string{"index", "status", "input", "result", "category", "exact"}, map[string]*schema{
 		"index": integer(0), "status": {Const: "success"},
-		"input": ref("Input"), "result": result, "category": catIDSchema, "exact": exact,
+		"input": ref("Input"), "result": result, "category": resultCategory, "exact": exact, "explain": ref("Explain"),
 	})
+	explainStep := closed([]string{"unit", "definition", "exact", "source"}, map[string]*schema{
+		"unit":       str("The unit this definition defines."),
+		"exponent":   {Type: typ("integer"), Description: "The operand's exponent in a unit expression."},
+		"definition": str("The catalog definition, for a person (\"1 ft = 12 in\")."),
+		"exact":      boolean("The definition is exact by its source."),
+		"source":     str("Citation for the definition."),
+	})
+	explain := closed([]string{"catalog_version", "kind", "steps"}, map[string]*schema{
+		"catalog_version": str("The catalog version, as catalog.version in health."),
+		"kind":            {Type: typ("string"), Enum: []string{"linear", "affine", "formula"}},
+		"factor":          str("Exact multiplier from source to target: a terminating decimal (\"0.3048\"), p/q in lowest terms (\"1200/3937\"), or, through π, 50 significant digits with factor_exact false."),
+		"factor_exact":    {Type: typ("boolean")},
+		"offset":          str("Added after the factor, for affine conversions; written as factor is."),
+		"offset_exact":    {Type: typ("boolean")},
+		"formulas": {Type: typ("array"), Items: closed([]string{"unit", "reference", "to", "from"}, map[string]*schema{
+			"unit": strSchema, "reference": strSchema, "to": str("Formula in x into the reference unit."), "from": str("Formula in x out of the reference unit."),
+		})},
+		"steps": {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
+	})
+	explainField := boolean("Add an explain object to each successful result.")
 	itemError := closed([]string{"index", "status", "input", "error"}, map[string]*schema{
 		"index": integer(0), "status": {Const: "error"},
 		"input": ref("Input"), "error": ref("ItemError"),
 	})
 	precision := &schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision),
 		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ")."}
+	withExplain := func(m map[string]*schema) map[string]*schema {
+		m["explain"] = explainField
+		return m
+	}
 	convertFields := func() map[string]*schema {
 		return map[string]*schema{
 			"value":     {Type: typ("string", "number"), Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
@@ -366,7 +394,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		m := map[string]*schema{
 			"code":        {Type: typ("string"), Enum: allCodes},
 			"message":     str("Human-readable, safe to show."),
-			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error or a limit."},
+			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error, a limit, or the from_dimension and to_dimension of INCOMPATIBLE_UNITS."},
 			"suggestions": {Type: typ("array"), Items: strSchema, MaxItems: intp(5), Description: "Close matches of an unknown unit."},
 			"candidates":  {Type: typ("array"), Items: strSchema, Description: "Symbols an ambiguous name could mean."},
 		}
@@ -392,12 +420,13 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			map[string]string{"kind": "affine", "factor": "1", "offset": "273.15", "unit": "K"},
 		},
 	}
-	unit := closed([]string{"symbol", "name", "plural", "aliases", "category", "system", "definition", "exact", "source"}, map[string]*schema{
+	unit := closed([]string{"symbol", "name", "plural", "aliases", "category", "dimension", "system", "definition", "exact", "source"}, map[string]*schema{
 		"symbol":        str("Canonical symbol (case-sensitive)."),
 		"name":          str("Name."),
 		"plural":        str("Plural name."),
 		"aliases":       {Type: typ("array"), Items: strSchema, Description: "Other accepted spellings: symbols such as °C, then word aliases."},
 		"category":      catIDSchema,
+		"dimension":     str("The category's dimension, such as \"L T^-1\"."),
 		"system":        str("SI, metric, US, imperial, …"),
 		"definition":    ref("Definition"),
 		"exact":         boolean("The definition is exact."),
@@ -407,6 +436,19 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"examples": {Type: typ("array"), Items: closed([]string{"value", "from", "to", "result", "approx"}, map[string]*schema{
 			"value": decimal, "from": strSchema, "to": strSchema, "result": decimal, "approx": {Type: typ("boolean")},
 		})},
+	})
+	expressionUnit := closed([]string{"symbol", "category", "dimension", "definition", "exact", "terms"}, map[string]*schema{
+		"symbol":    str("The expression with canonical symbols and ASCII operators."),
+		"category":  resultCategory,
+		"dimension": str("Dimension, such as \"M L T^-2\"."),
+		"definition": closed([]string{"kind", "factor", "factor_exact", "unit"}, map[string]*schema{
+			"kind":         {Const: "expression"},
+			"factor":       str("Exact factor to the coherent SI unit: decimal, p/q, or through π 50 significant digits with factor_exact false."),
+			"factor_exact": {Type: typ("boolean")},
+			"unit":         str("The coherent SI unit of the dimension (\"kg*m*s^-2\")."),
+		}),
+		"exact": boolean("Every operand's definition is exact."),
+		"terms": {Type: typ("array"), Items: closed([]string{"unit", "exponent"}, map[string]*schema{"unit": strSchema, "exponent": {Type: typ("integer")}})},
 	})
 	categoryProps := func() map[string]*schema {
 		return map[string]*schema{
@@ -422,13 +464,14 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 
 	schemas := map[string]*schema{
 		"Input":           input,
-		"ConvertRequest":  closed([]string{"value", "from", "to"}, convertFields()),
+		"ConvertRequest":  closed([]string{"value", "from", "to"}, withExplain(convertFields())),
 		"ConversionItem":  closed([]string{"value", "from", "to"}, convertFields()),
 		"Conversion":      conversion,
 		"ConvertResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Conversion")}),
 		"BatchRequest": closed([]string{"conversions"}, map[string]*schema{
 			"conversions": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
 			"precision":   precision,
+			"explain":     explainField,
 		}),
 		"BatchItemSuccess": itemSuccess,
 		"BatchItemError":   itemError,
@@ -448,7 +491,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"CategoryList":     closed([]string{"data", "meta"}, map[string]*schema{"data": {Type: typ("array"), Items: ref("Category")}, "meta": metaTotal}),
 		"CategoryResponse": closed([]string{"data"}, map[string]*schema{"data": ref("CategoryDetail")}),
 		"UnitList":         closed([]string{"data", "meta"}, map[string]*schema{"data": {Type: typ("array"), Items: ref("Unit")}, "meta": metaTotal}),
-		"UnitResponse":     closed([]string{"data"}, map[string]*schema{"data": ref("Unit")}),
+		"UnitResponse":     closed([]string{"data"}, map[string]*schema{"data": {OneOf: []*schema{ref("Unit"), ref("ExpressionUnit")}}}),
+		"ExpressionUnit":   expressionUnit,
+		"Explain":          explain,
 		"Health": closed([]string{"status", "version", "catalog"}, map[string]*schema{
 			"status":  {Const: "ok"},
 			"version": str("Server version."),

@@ -19,9 +19,10 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	precision := fs.Int("precision", engine.DefaultPrecision, fmt.Sprintf("significant `digits` of the result (1-%d)", engine.MaxPrecision))
+	explain := fs.Bool("explain", false, "also print where the digits come from: the exact factor and the catalog definitions used")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` (default: the embedded catalog; env UNITD_CATALOG)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line)")
+		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line)\nFROM and TO are units or unit expressions such as kg*m/s^2.")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -41,6 +42,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	switch {
+	case len(pos) == 1 && pos[0] == "-" && *explain:
+		fmt.Fprintln(stderr, "unitd convert: --explain takes a single conversion (a stream prints one line per input line)")
+		return 2
 	case len(pos) == 1 && pos[0] == "-":
 		return convertStream(g, *precision, stdin, stdout, isTerminal(stdin))
 	case len(pos) != 3:
@@ -53,7 +57,45 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stdout, r.Value, r.Unit)
+	if *explain {
+		printExplanation(stdout, g.Explain(&r), r.Exact)
+	}
 	return 0
+}
+
+// printExplanation prints an explanation for a person, indented under the
+// result.
+func printExplanation(w io.Writer, ex engine.Explanation, exact bool) {
+	exactness := func(e bool) string {
+		if e {
+			return "exact"
+		}
+		return "rounded"
+	}
+	fmt.Fprintf(w, "  result:   %s\n", exactness(exact))
+	fmt.Fprintf(w, "  catalog:  %s\n", ex.CatalogVersion)
+	fmt.Fprintf(w, "  kind:     %s\n", ex.Kind)
+	if ex.Factor != "" {
+		fmt.Fprintf(w, "  factor:   %s (%s)\n", ex.Factor, exactness(ex.FactorExact))
+	}
+	if ex.Offset != "" {
+		fmt.Fprintf(w, "  offset:   %s (%s)\n", ex.Offset, exactness(ex.OffsetExact))
+	}
+	for _, f := range ex.Formulas {
+		fmt.Fprintf(w, "  formula:  %s = %s %s; back: %s\n", f.Unit, f.To, f.Reference, f.From)
+	}
+	fmt.Fprintln(w, "  steps:")
+	for _, s := range ex.Steps {
+		unit := s.Unit
+		if s.Exponent != 0 {
+			unit += fmt.Sprintf(" (^%d)", s.Exponent)
+		}
+		def := "exact"
+		if !s.Exact {
+			def = "not exact"
+		}
+		fmt.Fprintf(w, "    %-12s %s  [%s; %s]\n", unit, s.Definition, def, s.Source)
+	}
 }
 
 // convertStream converts each line of in, writing one line per input line

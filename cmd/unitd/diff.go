@@ -15,7 +15,7 @@ import (
 	"github.com/unitd/unitd/tools/gitfs"
 )
 
-const diffUsage = `usage: unitd diff OLD NEW [--format text|json|markdown|github] [--catalog PATH]
+const diffUsage = `usage: unitd diff OLD NEW [--format text|json|markdown|github] [--catalog PATH] [--repo DIR]
 
 Compares two versions of a catalog and reports every change to the numbers:
 categories and units added, removed or renamed; names (aliases, plurals,
@@ -24,8 +24,8 @@ old and new values and the relative change of 1 unit in its base unit;
 exactness and source changes; names that became ambiguous.
 
 OLD and NEW are catalog directories or git revisions. A revision is read
-from the git repository of the current directory without a checkout: the
-catalog is the directory --catalog of that revision. For a pull request:
+from the git repository around the current directory (or --repo) without a
+checkout: the catalog is the directory --catalog of that revision. For a pull request:
 
   unitd diff origin/main HEAD --format markdown
 
@@ -40,6 +40,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output `format`: "+strings.Join(catalogdiff.Formats, ", "))
 	catalogPath := fs.String("catalog", "catalog/data", "catalog directory within the repository, for git revisions")
+	repo := fs.String("repo", ".", "a directory of the git repository that revisions are read from")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, diffUsage+"\n")
 		fs.PrintDefaults()
@@ -65,7 +66,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	var cats [2]*catalogdiff.Catalog
 	for i, arg := range pos {
-		fsys, dir, name, err := openCatalog(arg, *catalogPath)
+		fsys, dir, name, err := openCatalog(arg, *repo, *catalogPath)
 		if err != nil {
 			fmt.Fprintln(stderr, "unitd diff:", err)
 			return 2
@@ -93,17 +94,17 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 }
 
 // openCatalog opens a catalog directory, or the catalog directory at a git
-// revision of the repository around the current directory. dir is the
+// revision of the repository around repo. dir is the
 // path that file names in the report are joined to, name what the report
 // calls the catalog.
-func openCatalog(arg, catalogPath string) (fsys fs.FS, dir, name string, err error) {
+func openCatalog(arg, repo, catalogPath string) (fsys fs.FS, dir, name string, err error) {
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		dir = filepath.ToSlash(filepath.Clean(arg))
 		return os.DirFS(arg), dir, dir, nil
 	}
-	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	root, err := exec.Command("git", "-C", repo, "rev-parse", "--show-toplevel").Output()
 	if err != nil {
-		return nil, "", "", fmt.Errorf("%s is neither a directory nor a git revision (not inside a git repository)", arg)
+		return nil, "", "", fmt.Errorf("%s is neither a directory nor a git revision (%s is not inside a git repository)", arg, repo)
 	}
 	top := strings.TrimSpace(string(root))
 	fsys, err = gitfs.Open(top, arg, filepath.ToSlash(catalogPath))

@@ -58,9 +58,9 @@ func TestDiffGitRevisions(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, "units", "length.yaml"), []byte("broken: ["), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(filepath.Join(repo, "units")) // any directory of the repository
+	sub := filepath.Join(repo, "units") // any directory of the repository
 
-	code, stdout, stderr := runCLI(t, "", "diff", "main", "HEAD", "--catalog", "units", "--format", "github")
+	code, stdout, stderr := runCLI(t, "", "diff", "main", "HEAD", "--repo", sub, "--catalog", "units", "--format", "github")
 	if code != 1 {
 		t.Fatalf("diff main HEAD = %d, want 1 (breaking)\n%s%s", code, stdout, stderr)
 	}
@@ -73,14 +73,14 @@ func TestDiffGitRevisions(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	if code, stdout, _ := runCLI(t, "", "diff", "HEAD", "change", "--catalog", "units"); code != 0 || !strings.Contains(stdout, "no changes") {
+	if code, stdout, _ := runCLI(t, "", "diff", "HEAD", "change", "--repo", sub, "--catalog", "units"); code != 0 || !strings.Contains(stdout, "no changes") {
 		t.Errorf("diff HEAD change = %d, %q; want 0, no changes", code, stdout)
 	}
 	// The work tree as NEW: a directory, which does not load.
-	if code, _, stderr := runCLI(t, "", "diff", "main", ".", "--catalog", "units"); code != 2 || !strings.Contains(stderr, "does not load") {
-		t.Errorf("diff main . = %d, %q; want 2, a load error", code, stderr)
+	if code, _, stderr := runCLI(t, "", "diff", "main", sub, "--repo", sub, "--catalog", "units"); code != 2 || !strings.Contains(stderr, "does not load") {
+		t.Errorf("diff main DIR = %d, %q; want 2, a load error", code, stderr)
 	}
-	if code, _, stderr := runCLI(t, "", "diff", "main", "nosuchrev", "--catalog", "units"); code != 2 || !strings.Contains(stderr, "nosuchrev") {
+	if code, _, stderr := runCLI(t, "", "diff", "main", "nosuchrev", "--repo", sub, "--catalog", "units"); code != 2 || !strings.Contains(stderr, "nosuchrev") {
 		t.Errorf("diff main nosuchrev = %d, %q; want 2", code, stderr)
 	}
 }

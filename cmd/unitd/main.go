@@ -1,7 +1,8 @@
 // Command unitd converts measurements between units: an HTTP service
-// (serve) with its account page, a command-line converter (convert), a
-// catalog checker for CI (validate), and the operator's tools for the store
-// of accounts, users and API keys (accounts, users, keys).
+// (serve) with its account page, a command-line converter (convert),
+// catalog tools for review and CI (validate, diff, fmt, docs), and the
+// operator's tools for the store of accounts, users and API keys
+// (accounts, users, keys).
 package main
 
 import (

@@ -260,6 +260,18 @@ func (s *Scanner) digits() int {
 	return n
 }
 
+// ReadBool reads true or false. ok is false, and nothing is read, when the
+// next value is of another type.
+func (s *Scanner) ReadBool() (v, ok bool, err error) {
+	switch s.Peek() {
+	case 't':
+		return true, true, s.literal("true")
+	case 'f':
+		return false, true, s.literal("false")
+	}
+	return false, false, nil
+}
+
 func (s *Scanner) literal(word string) error {
 	if len(s.data)-s.i < len(word) || string(s.data[s.i:s.i+len(word)]) != word {
 		return s.fail("invalid character")

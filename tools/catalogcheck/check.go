@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 )
 
@@ -183,9 +184,9 @@ func stem(name string) string {
 }
 
 // similarNames reports whether two units are easily confused by name:
-// names within two edits, one name a whole-word part of the other, or one
-// symbol the start of the other ("ft", "ftUS"). Names that differ by a
-// prefix ("gram", "kilogram") do not count.
+// names within two edits (one for short names), or one name a whole-word
+// part of the other ("foot", "US survey foot"). Names that differ by a
+// prefix ("gram", "kilogram") or a number word do not count.
 func similarNames(a, b *engine.Unit) bool {
 	na, nb := strings.ToLower(a.Name), strings.ToLower(b.Name)
 	if stem(na) == stem(nb) {
@@ -195,11 +196,7 @@ func similarNames(a, b *engine.Unit) bool {
 	if min(len(na), len(nb)) < 6 {
 		edits = 1 // "bar" and "barye", "barn" and "are" are not confusable
 	}
-	if editDistance(na, nb) <= edits || containsWords(na, nb) || containsWords(nb, na) {
-		return true
-	}
-	sa, sb := a.Symbol, b.Symbol
-	return len(sa) >= 2 && len(sb) >= 2 && (strings.HasPrefix(sa, sb) || strings.HasPrefix(sb, sa))
+	return editDistance(na, nb) <= edits || containsWords(na, nb) || containsWords(nb, na)
 }
 
 // containsWords reports whether the words of small appear in big as whole
@@ -234,17 +231,25 @@ func editDistance(a, b string) int {
 // written: a unit defined by a factor, offset or "to" formula onto another
 // unit needs an example converting from it, and a formula unit also one
 // converting to it, since its "from" formula is a separate expression.
-// Examples anywhere in the catalog count.
+// Examples anywhere in the catalog count, and those of its prefixed units.
 func (c *checker) examples() {
+	// A prefixed unit runs its parent's definition: its examples count
+	// for the parent.
+	root := func(name string) string {
+		u, err := c.g.Lookup(name)
+		if err != nil {
+			return ""
+		}
+		for u.Prefixed != nil {
+			u = u.Prefixed
+		}
+		return u.Symbol
+	}
 	from, to := map[string]bool{}, map[string]bool{}
 	for _, u := range c.g.Units() {
 		for _, ex := range u.Examples {
-			if f, err := c.g.Lookup(ex.From); err == nil {
-				from[f.Symbol] = true
-			}
-			if t, err := c.g.Lookup(ex.To); err == nil {
-				to[t.Symbol] = true
-			}
+			from[root(ex.From)] = true
+			to[root(ex.To)] = true
 		}
 	}
 	for _, u := range c.handUnits() {
@@ -281,67 +286,18 @@ func (c *checker) sources() {
 	}
 }
 
-// wellKnown finds aliases and spellings that are, in SI, NIST SP 811 or
-// common engineering use, the symbol of another unit than the one they
-// name here.
+// wellKnown finds names that mean another unit here than in other unit
+// systems (GNU units, pint, UCUM, UnitsNet, common practice) without a
+// recorded decision, with catalog.CheckWellKnown and its reference list.
 func (c *checker) wellKnown() {
-	for _, u := range c.handUnits() {
-		us := c.specs[u.Symbol]
-		for _, s := range append(append([]string(nil), us.Aliases...), us.Symbols...) {
-			w, ok := wellKnownSymbols[s]
-			if !ok || w.names(u) {
-				continue
+	for _, w := range catalog.CheckWellKnown(c.g) {
+		var at engine.Origin
+		if u, err := c.g.Lookup(w.Unit); err == nil {
+			for u.Prefixed != nil {
+				u = u.Prefixed
 			}
-			c.add(WellKnownSymbol, us.Origin, "unit %q (%s): spelling %q is the %s symbol of the %s", u.Symbol, u.Name, s, w.system, w.unit)
+			at = c.specs[u.Symbol].Origin
 		}
+		c.add(WellKnownSymbol, at, "%s", w)
 	}
-}
-
-// wellKnownSymbol is a symbol with one established meaning.
-type wellKnownSymbol struct {
-	unit   string // the unit's name
-	system string // who establishes it
-}
-
-// names reports whether u is the unit meant.
-func (w wellKnownSymbol) names(u *engine.Unit) bool {
-	for _, n := range append([]string{u.Name, u.Plural}, u.Aliases...) {
-		if strings.EqualFold(n, w.unit) {
-			return true
-		}
-	}
-	return false
-}
-
-// wellKnownSymbols is a small reference list: symbols of the SI Brochure
-// (9th ed., Tables 2, 4 and 8) and of NIST SP 811 (2008) that a catalog
-// could plausibly misuse as an alias of another unit.
-var wellKnownSymbols = map[string]wellKnownSymbol{
-	"T":   {"tesla", "SI"},
-	"t":   {"tonne", "SI"},
-	"G":   {"gauss", "CGS"},
-	"Gy":  {"gray", "SI"},
-	"Sv":  {"sievert", "SI"},
-	"Bq":  {"becquerel", "SI"},
-	"rad": {"radian", "SI"},
-	"sr":  {"steradian", "SI"},
-	"Pa":  {"pascal", "SI"},
-	"h":   {"hour", "SI"},
-	"d":   {"day", "SI"},
-	"min": {"minute", "SI"},
-	"kn":  {"knot", "NIST SP 811"},
-	"kt":  {"kilotonne", "SI"},
-	"nmi": {"nautical mile", "NIST SP 811"},
-	"gr":  {"grain", "NIST SP 811"},
-	"Ci":  {"curie", "NIST SP 811"},
-	"R":   {"roentgen", "NIST SP 811"},
-	"ha":  {"hectare", "SI"},
-	"Da":  {"dalton", "SI"},
-	"eV":  {"electronvolt", "SI"},
-	"au":  {"astronomical unit", "SI"},
-	"L":   {"litre", "SI"},
-	"bar": {"bar", "SI"},
-	"Np":  {"neper", "SI"},
-	"B":   {"byte", "IEC 80000-13"},
-	"bit": {"bit", "IEC 80000-13"},
 }

@@ -64,30 +64,6 @@ func TestRules(t *testing.T) {
 	}
 }
 
-// TestWellKnownListAgreesWithShippedCatalog: where the shipped catalog
-// knows a listed symbol, it means the listed unit, so the list itself is
-// not wrong about the units unitd ships.
-func TestWellKnownListAgreesWithShippedCatalog(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	known := 0
-	for symbol, w := range wellKnownSymbols {
-		u, err := g.Lookup(symbol)
-		if err != nil {
-			continue
-		}
-		known++
-		if !w.names(u) {
-			t.Errorf("%q: listed as the %s, the shipped catalog resolves it to %s (%s)", symbol, w.unit, u.Symbol, u.Name)
-		}
-	}
-	if known < len(wellKnownSymbols)/2 {
-		t.Errorf("only %d of %d listed symbols are in the shipped catalog", known, len(wellKnownSymbols))
-	}
-}
-
 func TestPowerOfTenApart(t *testing.T) {
 	for _, tt := range []struct {
 		x, y string

@@ -8,8 +8,8 @@
 //     line between them, and a blank line between units;
 //   - the keys of a category in the order id, name, description,
 //     dimension, base, minimum, and those of a unit in the order symbol,
-//     name, plural, aliases, symbols, system, definition, exact, source,
-//     prefixes, description, examples; definition keys in the order
+//     name, plural, aliases, symbols, system, definition, exact,
+//     description, source, prefixes, examples; definition keys in the order
 //     factor, offset, unit, to, from;
 //   - dimension, definition, prefixes, aliases, symbols and ambiguous
 //     entries in flow style ({…} and […]), everything else in block style,
@@ -50,7 +50,7 @@ type shape struct {
 var catalogShape = func() *shape {
 	flowList := &shape{flow: true}
 	unit := &shape{
-		order: []string{"symbol", "name", "plural", "aliases", "symbols", "system", "definition", "exact", "source", "prefixes", "description", "examples"},
+		order: []string{"symbol", "name", "plural", "aliases", "symbols", "system", "definition", "exact", "description", "source", "prefixes", "examples"},
 		keys: map[string]*shape{
 			"aliases":    flowList,
 			"symbols":    {flow: true, item: &shape{quote: true}},
@@ -258,10 +258,10 @@ func (p *printer) blockAt(n *yaml.Node, s *shape, indent int, first bool) {
 			}
 			p.comment(item.HeadComment, indent)
 			if isBlock(item, is) {
-				if item.Kind == yaml.MappingNode {
+				if item.Kind == yaml.MappingNode && item.Anchor == "" {
 					// The first key's comment goes above the "- " line.
 					p.comment(item.Content[0].HeadComment, indent)
-					p.buf.WriteString(pad + "- " + anchor(item))
+					p.buf.WriteString(pad + "- ")
 					p.lineComment(item)
 					p.blockAt(item, is, indent+2, true)
 				} else {
@@ -329,11 +329,16 @@ func scalar(n *yaml.Node, quote, inFlow bool) string {
 	return strconv.Quote(n.Value)
 }
 
+var yaml11Bool = map[string]bool{"y": true, "yes": true, "n": true, "no": true, "on": true, "off": true}
+
 // readsBackPlain reports whether value written plain, in block or flow
 // context, parses as the same value with the same tag.
 func readsBackPlain(value, tag string, inFlow bool) bool {
 	if value == "" || strings.ContainsAny(value, "\n\r\t") || strings.TrimSpace(value) != value {
 		return false
+	}
+	if yaml11Bool[strings.ToLower(value)] {
+		return false // a boolean to YAML 1.1 readers
 	}
 	src := "k: " + value
 	if inFlow {

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// FuzzQuo128 checks the 128-bit quotient against apd's correctly rounded
+// division: whenever quo128 answers, it gives apd's digits and apd's
+// inexact flag.
+func FuzzQuo128(f *testing.F) {
+	f.Add(uint64(0), uint64(381), uint64(1250), int32(-1), false, uint8(34))
+	f.Add(uint64(0), uint64(1), uint64(3), int32(0), true, uint8(50))
+	f.Add(uint64(7), uint64(12345678901234567), uint64(3937), int32(-20), false, uint8(36))
+	f.Add(uint64(0), uint64(25), uint64(10), int32(5), false, uint8(1))
+	f.Add(uint64(0), uint64(15), uint64(10), int32(0), false, uint8(1))
+	f.Add(uint64(1<<40), uint64(0), uint64(1<<58), int32(-3), true, uint8(20))
+	f.Fuzz(func(t *testing.T, hi, lo, m uint64, exp int32, neg bool, p8 uint8) {
+		p := 1 + int(p8)%MaxPrecision
+		exp %= 1000
+		var q quotient
+		inexact, ok := quo128(&q, hi, lo, m, exp, neg, p)
+		if !ok {
+			return
+		}
+		num := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
+		num.Or(num, new(big.Int).SetUint64(lo))
+		var n, d, want apd.Decimal
+		n.Coeff.SetMathBigInt(num)
+		n.Exponent = exp
+		n.Negative = neg
+		d.SetFinite(int64(m), 0)
+		cond, err := rounding[p].Quo(&want, &n, &d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got apd.Decimal
+		q.decimal(&got)
+		if got.Cmp(&want) != 0 || inexact != cond.Inexact() {
+			t.Fatalf("(%d·2^64+%d)e%d/%d at %d digits: quo128 %s (inexact %v), apd %s (inexact %v)",
+				hi, lo, exp, m, p, got.String(), inexact, want.String(), cond.Inexact())
+		}
+	})
+}
+
+// TestRationalFormulaProperty converts random values through formula units
+// made of + - * / and checks each result against big.Rat: correctly
+// rounded, and exact exactly when it equals the rational value.
+func TestRationalFormulaProperty(t *testing.T) {
+	u := func(sym string, def DefinitionSpec) UnitSpec {
+		return UnitSpec{Symbol: sym, Name: "unit " + sym, Plural: "units " + sym, System: "t", Exact: true, Source: "t", Definition: def}
+	}
+	g, errs := Build(Spec{Categories: []CategorySpec{{ID: "x", Name: "X", Base: "b", Units: []UnitSpec{
+		u("b", DefinitionSpec{}),
+		u("c", DefinitionSpec{Unit: "b", Factor: "1/3"}),
+		u("f", DefinitionSpec{Unit: "b", To: "(x - 32) * 5 / 9", From: "x * 9 / 5 + 32"}),
+		u("r", DefinitionSpec{Unit: "c", To: "100 / (x + 1)", From: "100 / x - 1"}),
+		u("n", DefinitionSpec{Unit: "b", To: "-x + 0.25", From: "0.25 - x"}),
+	}}}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, sym := range []string{"f", "r", "n"} {
+		if un, _ := g.Lookup(sym); un.conv.formula == nil || !un.conv.formula.rational {
+			t.Fatalf("%s is not a rational formula unit", sym)
+		}
+	}
+	rat := func(s string) *big.Rat { r, _ := new(big.Rat).SetString(s); return r }
+	// toBase and fromBase mirror the definitions above in big.Rat.
+	toBase := map[string]func(x *big.Rat) *big.Rat{
+		"b": func(x *big.Rat) *big.Rat { return x },
+		"c": func(x *big.Rat) *big.Rat { return new(big.Rat).Quo(x, rat("3")) },
+		"f": func(x *big.Rat) *big.Rat {
+			y := new(big.Rat).Sub(x, rat("32"))
+			return y.Mul(y, rat("5/9"))
+		},
+		"r": func(x *big.Rat) *big.Rat {
+			y := new(big.Rat).Add(x, rat("1"))
+			if y.Sign() == 0 {
+				return nil
+			}
+			return y.Quo(rat("100"), y).Quo(y, rat("3"))
+		},
+		"n": func(x *big.Rat) *big.Rat { return new(big.Rat).Add(new(big.Rat).Neg(x), rat("0.25")) },
+	}
+	fromBase := map[string]func(y *big.Rat) *big.Rat{
+		"b": func(y *big.Rat) *big.Rat { return y },
+		"c": func(y *big.Rat) *big.Rat { return new(big.Rat).Mul(y, rat("3")) },
+		"f": func(y *big.Rat) *big.Rat {
+			x := new(big.Rat).Mul(y, rat("9/5"))
+			return x.Add(x, rat("32"))
+		},
+		"r": func(y *big.Rat) *big.Rat {
+			c := new(big.Rat).Mul(y, rat("3"))
+			if c.Sign() == 0 {
+				return nil
+			}
+			return c.Quo(rat("100"), c).Sub(c, rat("1"))
+		},
+		"n": func(y *big.Rat) *big.Rat { return new(big.Rat).Sub(rat("0.25"), y) },
+	}
+	syms := []string{"b", "c", "f", "r", "n"}
+	values := []string{"0", "1", "-1", "32", "-40", "2.5", "0.1", "1e-9", "123456789.123", "-0.333", "7e20", "99", "18446744073709551615"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 4000 {
+		from, to := syms[rng.IntN(len(syms))], syms[rng.IntN(len(syms))]
+		v := values[rng.IntN(len(values))]
+		p := 1 + rng.IntN(MaxPrecision)
+		name := fmt.Sprintf("%s %s → %s (p=%d)", v, from, to, p)
+		var want *big.Rat
+		if base := toBase[from](rat(v)); base != nil {
+			want = fromBase[to](base)
+		}
+		r, err := g.Convert(Request{Value: v, From: from, To: to, Precision: p})
+		if want == nil {
+			if e, ok := err.(*Error); !ok || e.Code != CodeValueOutOfRange {
+				t.Fatalf("%s: err = %v, want VALUE_OUT_OF_RANGE (division by zero)", name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if rounded := roundRat(want, p); rounded != r.Value {
+			t.Fatalf("%s = %s, correctly rounded is %s", name, r.Value, rounded)
+		}
+		got := rat(r.Value)
+		if r.Exact != (got.Cmp(want) == 0) {
+			t.Fatalf("%s = %s exact=%v, but the exact value is %s", name, r.Value, r.Exact, want.FloatString(40))
+		}
+	}
+}
