@@ -370,5 +370,9 @@ Account page: sign in as %s after choosing a password with this one-time link
 
   %s
 
-`, id, key, key, addr, devUser, link)
+In a browser: the converter http://%s/, the catalog http://%s/catalog and
+the API reference http://%s/docs. Metrics, liveness and readiness are on the
+admin listener (--admin-addr, default 127.0.0.1:9090).
+
+`, id, key, key, addr, devUser, link, addr, addr, addr)
 }
