@@ -189,20 +189,28 @@ test("converter: the explain view shows the factor and each definition used", { 
   const page = await newPage();
   await page.goto(main.base + "/?value=60&from=mph&to=km%2Fh&explain=true");
   assert.equal(await page.locator("#explain").isChecked(), true);
-  await page.locator("#result output").waitFor();
-  assert.equal(await page.locator("#result output").textContent(), "96.56064");
-  // Until the API explains, the page says so instead of failing the conversion.
-  await page.locator("#result .explain, #result .note").first().waitFor();
-  if (await page.locator("#result .explain").count()) {
-    const text = await page.locator("#result .explain").textContent();
-    assert.match(text, /Factor\s*1\.609344 \(exact\)/);
-    const units = await page.locator("#result .explain tbody th").allTextContents();
-    assert.ok(units.includes("mph") && units.includes("km/h"), `steps: ${units}`);
-    assert.match(text, /NIST SP 811/);
-    await screenshot(page, "converter-explain");
-  } else {
-    assert.match(await page.locator("#result .note").textContent(), /does not explain conversions yet/);
-  }
+  await page.locator("#result output").filter({ hasText: "96.56064" }).waitFor();
+  const x = page.locator("#result .explain");
+  await x.waitFor();
+  assert.match(await x.locator("dl.facts").textContent(), /Factor\s*1\.609344 \(exact\)/);
+  const steps = await x.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  const api = (await (await fetch(main.base + "/web/convert", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" },
+    body: JSON.stringify({ value: "60", from: "mph", to: "km/h", explain: true }),
+  })).json()).data.explain.steps;
+  assert.deepEqual(steps, api.map((s) => [s.unit, s.definition, s.exact ? "exact" : "measured", s.source]));
+  assert.ok(steps.some((s) => /NIST SP 811/.test(s[3])), `sources: ${steps.map((s) => s[3])}`);
+  await screenshot(page, "converter-explain");
+
+  // An affine conversion shows its offset; a formula shows its formulas.
+  await page.goto(main.base + "/?value=100&from=degF&to=degC&explain=true&precision=10");
+  await page.locator("#result .explain").waitFor();
+  assert.match(await page.locator("#result .explain dl.facts").textContent(), /Factor\s*5\/9 \(exact\)Offset\s*-160\/9 \(exact\)/);
+  assert.equal(await page.locator("#result .badge").textContent(), "Rounded to 10 significant digits");
+  await page.goto(main.base + "/?value=5&from=L%2F100km&to=mpg&explain=true");
+  await page.locator("#result .explain").waitFor();
+  assert.match(await page.locator("#result .explain dl.facts").textContent(), /Formula of L\/100km\s*to km\/L: 100 \/ x; back: 100 \/ x/);
   assert.deepEqual(page.problems, []);
   await closePage(page);
 });
@@ -404,6 +412,7 @@ test("accessibility: axe-core finds no serious or critical violation", { timeout
     ["/", null],
     ["/?value=1&from=gallon&to=L", "#result .error"],
     ["/?value=60&from=mph&to=km%2Fh", "#result output"],
+    ["/?value=100&from=degF&to=degC&explain=true", "#result .explain"],
     ["/catalog", null],
     ["/catalog?q=inch&system=", null],
     ["/catalog/pressure", null],
