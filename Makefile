@@ -54,7 +54,7 @@ e2e: build
 
 ## screenshots: the browser tests, saving a screenshot of each page into docs/screenshots
 screenshots: build
-	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs
+	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs account.test.mjs
 
 vet:
 	@echo ">> go vet"

@@ -10,11 +10,10 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const bin = process.env.UNITD_BIN;
-const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+const shotsDir = process.env.UNITD_SCREENSHOTS || '';
 const password = 'correct horse battery staple';
 
 let dir, store, base, server, serverLog = '', browser;
@@ -66,7 +65,7 @@ before(async () => {
   bobKey = cli('keys', 'create', '--store', store, '--account', 'Beta', '--name', 'beta backend');
   bobKeyId = JSON.parse(cli('keys', 'list', '--store', store, '--account', 'Beta', '--format', 'json'))[0].id;
 
-  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--store', store, '--env', 'test'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--admin-addr', '127.0.0.1:0', '--store', store, '--env', 'test'], { stdio: ['ignore', 'ignore', 'pipe'] });
   server.stderr.on('data', (d) => { serverLog += d; });
   await until('unitd answers /v1/health', 20000, async () => {
     try { return (await fetch(`${base}/v1/health`)).ok; } catch { return false; }
@@ -76,7 +75,7 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  mkdirSync(shots, { recursive: true });
+  if (shotsDir) mkdirSync(shotsDir, { recursive: true });
 });
 
 after(async () => {
@@ -88,6 +87,11 @@ after(async () => {
   }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+// shot saves a screenshot when UNITD_SCREENSHOTS names a directory.
+async function shot(page, name, fullPage = false) {
+  if (shotsDir) await page.screenshot({ path: path.join(shotsDir, name), fullPage });
+}
 
 // newPage opens a page that records CSP violations and script errors.
 async function newPage() {
@@ -122,7 +126,7 @@ test('set up, sign in, create, use, rotate and revoke keys, read the audit log',
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   assert.equal(await page.textContent('#signin-error'), 'Wrong e-mail address or password.');
-  await page.screenshot({ path: path.join(shots, 'account-signin.png') });
+  await shot(page, 'account-signin.png');
 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -139,7 +143,7 @@ test('set up, sign in, create, use, rotate and revoke keys, read the audit log',
   assert.match(key1, /^uc_test_[A-Za-z0-9_-]{43}$/);
   await page.click('#copy');
   await until('the copy button reports', 2000, async () => (await page.textContent('#copy-status')) !== '');
-  await page.screenshot({ path: path.join(shots, 'account-new-key.png') });
+  await shot(page, 'account-new-key.png');
 
   // Convert with it through the API (the store change reaches the server
   // within a second).
@@ -151,7 +155,7 @@ test('set up, sign in, create, use, rotate and revoke keys, read the audit log',
   await page.waitForURL(`${base}/account/keys/${id1}`);
   assert.match(await page.textContent('figure.chart figcaption'), /: 5 in all/);
   assert.doesNotMatch(await page.textContent('dl.facts'), /never/, 'last use is shown');
-  await page.screenshot({ path: path.join(shots, 'account-key.png'), fullPage: true });
+  await shot(page, 'account-key.png', true);
 
   // Rotate with a one-day grace: both keys work.
   await page.selectOption('#grace', '24');
@@ -189,7 +193,7 @@ test('set up, sign in, create, use, rotate and revoke keys, read the audit log',
     assert.ok(audit.includes(what), `audit log shows ${what}`);
   }
   assert.ok(!(await page.content()).includes(key3), 'the list never shows a whole key');
-  await page.screenshot({ path: path.join(shots, 'account-keys.png'), fullPage: true });
+  await shot(page, 'account-keys.png', true);
 
   assert.deepEqual(page.problems, [], 'no CSP violation or script error');
   await page.context().close();

@@ -243,15 +243,23 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		public = ratelimit.NewMemory(cfg.PublicLimit)
 	}
 	d.srv = server.New(server.Config{
-		PublicLimiter:   public,
-		Keys:            d.keys,
-		KeyStatus:       d.keys.Status,
-		Usage:           d.usage,
-		Account:         page,
-		Env:             cfg.Env,
-		Limiter:         limiter,
-		Limits:          limits,
-		Metrics:         metrics,
+		PublicLimiter: public,
+		Keys:          d.keys,
+		KeyStatus:     d.keys.Status,
+		Usage:         d.usage,
+		Account:       page,
+		Env:           cfg.Env,
+		Limiter:       limiter,
+		Limits:        limits,
+		Metrics:       metrics,
+		// Ready once the keys are loaded from the store; a later failed
+		// refresh keeps the last good keys serving, so it stays ready.
+		Ready: func() error {
+			if d.keys.Status().LoadedAt.IsZero() {
+				return errors.New("the key store is not loaded yet")
+			}
+			return nil
+		},
 		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
 		PageLimiter:     pageLimiter(cfg.PageLimit),
 		MaxBody:         cfg.MaxBody,

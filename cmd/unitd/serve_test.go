@@ -332,6 +332,7 @@ func derefString(s *string) string {
 // the routes that need no key per client address.
 func TestPublicRateLimitFlag(t *testing.T) {
 	t.Setenv("UNITD_PUBLIC_RATE_LIMIT", "5/h")
+	t.Setenv("UNITD_STORE", filepath.Join(t.TempDir(), "unitd.db")) // not the package directory
 	cfg, err := parseServeFlags(nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
