@@ -264,7 +264,11 @@
     show("", ...nodes); // the error paragraph is an alert
   }
 
+  // Conversions may answer out of order; only the latest one is shown.
+  let convertSeq = 0;
+
   async function convert() {
+    const mine = ++convertSeq;
     const p = precision.value.trim();
     if (!/^[0-9]+$/.test(p) || +p < 1 || +p > 50) {
       showError(0, { message: "Significant digits must be a whole number from 1 to 50." });
@@ -282,9 +286,11 @@
       });
       ans = await res.json();
     } catch (e) {
+      if (mine !== convertSeq) return;
       showError(0, { message: "The server could not be reached or did not answer with JSON." });
       return;
     }
+    if (mine !== convertSeq) return; // a later conversion was started
     if (!res.ok || !ans.data) {
       showError(res.status, ans.error || {}, res.headers.get("Retry-After"));
       return;
