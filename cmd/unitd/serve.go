@@ -210,9 +210,10 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if d.db, err = sf.open(ctx, logger); err != nil {
 		return nil, err
 	}
+	db := d.db // d is nil when an error is returned
 	defer func() {
 		if err != nil {
-			d.db.Close()
+			db.Close()
 		}
 	}()
 	logger.Info("store open", "store", describeStore(location), "engine", d.db.Engine())

@@ -362,3 +362,24 @@ func TestPublicRateLimitFlag(t *testing.T) {
 		t.Errorf("statuses %v, want %v", codes, want)
 	}
 }
+
+// TestServeRefusesBrokenCatalogAtStart: with no last good catalog, a
+// catalog that does not load is an error at start-up, not a crash.
+func TestServeRefusesBrokenCatalogAtStart(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "length.yaml"), []byte("category: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := serveConfig{
+		Addr: "127.0.0.1:0", Catalog: dir, Store: filepath.Join(t.TempDir(), "unitd.db"), Env: keys.EnvTest,
+		RateLimit: ratelimit.Rate{N: 10, Per: time.Second}, AuthFailLimit: ratelimit.Rate{N: 10, Per: time.Second},
+		MaxBody: 64 << 10,
+	}
+	d, err := newDaemon(cfg, slog.New(slog.DiscardHandler), io.Discard)
+	if err == nil || d != nil {
+		t.Fatalf("newDaemon with a broken catalog = %v, %v; want an error", d, err)
+	}
+	if !strings.Contains(err.Error(), "length.yaml:") {
+		t.Errorf("error %q does not say where", err)
+	}
+}
