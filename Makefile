@@ -16,10 +16,11 @@ build:
 	@echo ">> building bin/unitd"
 	$(GO) build -o bin/unitd ./cmd/unitd
 
-## run: serve the embedded catalog on $(ADDR) with a fresh test key (printed)
+## run: serve the embedded catalog on $(ADDR) with the store .run/unitd.db: prints a fresh test
+## key and a one-time link to set the password of dev@localhost for the account page
 run:
 	@mkdir -p $(RUNDIR)
-	$(GO) run ./cmd/unitd serve --addr $(ADDR) --keys $(RUNDIR)/keys.json --env test --dev-key
+	$(GO) run ./cmd/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
 
 ## test: vet, format check, the whole test suite with the race detector, catalog validation,
 ## browser tests. Installs what the tests need (Debian packages, npm) when it is missing.
@@ -53,7 +54,7 @@ e2e: build
 
 ## screenshots: the browser tests, saving a screenshot of each page into docs/screenshots
 screenshots: build
-	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs
+	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs account.test.mjs
 
 vet:
 	@echo ">> go vet"

@@ -228,3 +228,17 @@ func TestUsageCounter(t *testing.T) {
 		t.Errorf("a second flush wrote again: %v", w.counts)
 	}
 }
+
+// BenchmarkUsageCount is the cost a served request pays for usage counting.
+func BenchmarkUsageCount(b *testing.B) {
+	u := NewUsageCounter(&fakeUsage{counts: map[string]int64{}, last: map[string]time.Time{}}, nil)
+	ids := []string{"key_a", "key_b", "key_c", "key_d"}
+	now := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			u.Count(ids[i%len(ids)], now)
+			i++
+		}
+	})
+}

@@ -32,10 +32,12 @@ type KeySource struct {
 	logger *slog.Logger
 	set    atomic.Pointer[keys.Set]
 
-	mu      sync.Mutex // serialises refreshes and guards the fields below
+	refresh sync.Mutex // serialises refreshes and guards version and loaded
 	version int64
 	loaded  bool
-	status  keys.Status
+
+	mu     sync.Mutex // guards status, so Status never waits on the store
+	status keys.Status
 }
 
 // NewKeySource loads the keys of store. It fails if they cannot be loaded,
@@ -66,13 +68,14 @@ func (k *KeySource) Status() keys.Status {
 // last load. The version is read before the keys, so a change that lands
 // in between is picked up by the next Refresh.
 func (k *KeySource) Refresh(ctx context.Context) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
+	k.refresh.Lock()
+	defer k.refresh.Unlock()
 	now := time.Now()
-	k.status.CheckedAt = now
 	v, err := k.store.KeyVersion(ctx)
 	if err == nil && k.loaded && v == k.version {
-		k.status.Err = nil
+		k.mu.Lock()
+		k.status.CheckedAt, k.status.Err = now, nil
+		k.mu.Unlock()
 		return nil
 	}
 	var recs []keys.Record
@@ -81,16 +84,20 @@ func (k *KeySource) Refresh(ctx context.Context) error {
 	}
 	if err != nil {
 		err = fmt.Errorf("load keys from the store: %w", err)
+		k.mu.Lock()
 		if k.status.Err == nil || k.status.Err.Error() != err.Error() {
 			k.logger.Error("keeping the previous keys", "error", err)
 		}
-		k.status.Err = err
+		k.status.CheckedAt, k.status.Err = now, err
+		k.mu.Unlock()
 		return err
 	}
 	set := keys.NewSet(recs)
 	k.set.Store(set)
 	k.version, k.loaded = v, true
+	k.mu.Lock()
 	k.status = keys.Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
+	k.mu.Unlock()
 	k.logger.Debug("keys loaded from the store", "keys", set.Len(), "version", v)
 	return nil
 }

@@ -34,7 +34,8 @@ function freePort() {
 // startUnitd starts `unitd serve` and resolves once it logs that it listens.
 async function startUnitd(catalogDir, extraArgs) {
   const port = await freePort();
-  const proc = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--admin-addr", "off", "--catalog", catalogDir, ...extraArgs], {
+  const proc = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--admin-addr", "off", "--catalog", catalogDir,
+    "--store", catalogDir + ".db", ...extraArgs], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -143,7 +144,9 @@ test("converter: 60 mph to km/h, found by typing and picked with the keyboard", 
     order.push(id);
     if (id === "value") break;
   }
-  assert.deepEqual(order, ["Skip to content", "unitd", "Convert", "Catalog", "API reference", "value"]);
+  const nav = await page.locator("header nav a").allTextContents();
+  assert.deepEqual(nav.slice(0, 3), ["Convert", "Catalog", "API reference"]);
+  assert.deepEqual(order, ["Skip to content", "unitd", ...nav, "value"]);
   await page.keyboard.press("Control+A");
   await page.keyboard.type("60");
   await page.keyboard.press("Tab");
@@ -158,6 +161,7 @@ test("converter: 60 mph to km/h, found by typing and picked with the keyboard", 
   assert.equal(await page.locator("#result .badge").textContent(), "Exact");
   assert.match(await page.locator("#result").textContent(), /60 mph = 96\.56064 km\/h/);
   assert.equal(new URL(page.url()).search, "?value=60&from=mph&to=km%2Fh");
+  assert.equal(await page.locator("#convert-status").textContent(), "60 mph = 96.56064 km/h, exact.");
   await screenshot(page, "converter");
 
   // An inexact result says how it was rounded, in words.
@@ -199,6 +203,30 @@ test("converter: the explain view shows the factor and each definition used", { 
   await closePage(page);
 });
 
+test("converter: unit expressions are sent as typed", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/");
+  await page.locator("#value").fill("60");
+  await page.locator("#from").pressSequentially("mile/hour");
+  await page.locator("#unit-status").filter({ hasText: /./ }).waitFor();
+  await page.keyboard.press("Escape");
+  await page.locator("#to").fill("km/h");
+  await page.locator("#precision").press("Enter");
+  await page.locator("#result output").waitFor();
+  assert.equal(await page.locator("#result output").textContent(), "96.56064");
+  assert.equal(await page.locator("#result .badge").textContent(), "Exact");
+  assert.match(await page.locator("#result").textContent(), /60 mile\/hour = 96\.56064 km\/h/);
+  // A malformed expression: the message names the position.
+  await page.locator("#from").fill("kg*m/s^(2");
+  await page.locator("#to").fill("N");
+  await page.locator("#precision").press("Enter");
+  await page.locator("#result .error").waitFor();
+  assert.match(await page.locator("#result .error").textContent(), /position \d+/);
+  assert.match(await page.locator("#result").textContent(), /INVALID_UNIT_EXPRESSION/);
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
 test("converter: the suggestions show the category of each unit", { timeout: 120_000 }, async () => {
   const page = await newPage();
   await page.goto(main.base + "/");
@@ -210,6 +238,23 @@ test("converter: the suggestions show the category of each unit", { timeout: 120
   assert.match(await page.locator("#unit-status").textContent(), /^\d+ units? found/);
   await page.keyboard.press("Escape");
   assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "false");
+  // Once a unit is chosen on one side, the other lists its category first.
+  const offered = async (field, text) => {
+    await page.locator(field).fill("");
+    await page.locator(field).pressSequentially(text);
+    await page.locator(`${field}-list li[data-symbol="${text}"]`).waitFor();
+    return page.locator(`${field}-list li[role=option]`).evaluateAll((lis) =>
+      lis.map((li) => li.dataset.symbol + " " + li.querySelector(".cat").textContent));
+  };
+  const before = await offered("#to", "km");
+  assert.equal(before[0], "km Length");
+  assert.notEqual(before[1].split(" ")[1], "Speed", `without a unit on the other side: ${before}`);
+  await page.keyboard.press("Escape");
+  await page.locator("#from").fill("");
+  await pickUnit(page, "#from", "mph", "mph");
+  const after = await offered("#to", "km");
+  assert.equal(after[0], "km Length");
+  assert.equal(after[1], "km/h Speed", `with mph on the other side: ${after}`);
   await closePage(page);
 });
 
@@ -372,6 +417,16 @@ test("accessibility: axe-core finds no serious or critical violation", { timeout
     const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     assert.deepEqual(bad.map((v) => `${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`), []);
   }
+  // The reference with operations opened: parameters, bodies, examples.
+  await page.goto(main.base + "/docs");
+  await page.locator(".opblock").first().waitFor({ timeout: 20000 });
+  for (const block of await page.locator(".opblock-summary-control").all()) await block.click();
+  await page.locator(".opblock-body").first().waitFor();
+  assert.ok(await page.locator(".opblock-body").count() >= 9);
+  await page.addScriptTag({ content: axe });
+  const docs = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }));
+  assert.deepEqual(docs.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`), []);
   // With the suggestions open as well.
   await page.goto(main.base + "/");
   await page.locator("#from").pressSequentially("gal");

@@ -90,19 +90,18 @@ type Result struct {
 	Exact bool
 	// Bridge is the catalog bridge the conversion went through, or nil.
 	Bridge *Bridge
-
-	plan plan
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error
 // with the API's codes, or ErrPrecision.
-func (g *Graph) Convert(req Request) (Result, error) {
+func (g *Graph) Convert(req Request) (res Result, err error) {
 	var buf [64]byte
-	text, res, err := g.AppendConvert(buf[:0], req)
-	if err == nil {
-		res.Value = string(text)
+	text, err := g.appendConvert(buf[:0], req, &res)
+	if err != nil {
+		return Result{}, err
 	}
-	return res, err
+	res.Value = string(text)
+	return res, nil
 }
 
 // AppendConvert is Convert that appends the converted value's text to dst
@@ -114,39 +113,49 @@ func (g *Graph) Convert(req Request) (Result, error) {
 // input against the source unit's domain, once; evaluate the result
 // exactly; round it once.
 func (g *Graph) AppendConvert(dst []byte, req Request) ([]byte, Result, error) {
+	var res Result
+	out, err := g.appendConvert(dst, req, &res)
+	if err != nil {
+		return dst, Result{}, err
+	}
+	return out, res, nil
+}
+
+// appendConvert is AppendConvert filling in *res, which it leaves
+// incomplete on error.
+func (g *Graph) appendConvert(dst []byte, req Request, res *Result) ([]byte, error) {
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision
 	}
 	if p < 1 || p > MaxPrecision {
-		return dst, Result{}, ErrPrecision
+		return dst, ErrPrecision
 	}
 	v, err := ParseValue(req.Value)
 	if err != nil {
-		return dst, Result{}, err
+		return dst, err
 	}
 	from, err := g.resolve(req.From)
 	if err != nil {
-		return dst, Result{}, err
+		return dst, err
 	}
 	to, err := g.resolve(req.To)
 	if err != nil {
-		return dst, Result{}, err
+		return dst, err
 	}
 	pl, err := g.plan(from, to)
 	if err != nil {
-		return dst, Result{}, err
+		return dst, err
 	}
 	var out number
 	inexact, err := pl.run(&out, &v, p, req.Budget)
 	if err != nil {
-		return dst, Result{}, err
+		return dst, err
 	}
-	return out.appendText(dst), Result{
-		From: from.unit, To: to.unit, FromExpression: from.expr, ToExpression: to.expr,
-		Unit: pl.unit, Category: pl.category, CategoryID: pl.categoryID,
-		Exact: !inexact, Bridge: pl.bridge, plan: pl,
-	}, nil
+	res.From, res.To, res.FromExpression, res.ToExpression = from.unit, to.unit, from.expr, to.expr
+	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
+	res.Exact, res.Bridge = !inexact, pl.bridge
+	return out.appendText(dst), nil
 }
 
 // number is a conversion result: an apd decimal, or the 128-bit quotient

@@ -84,12 +84,15 @@ type Step struct {
 
 // Explain explains a successful conversion of this graph.
 func (g *Graph) Explain(r *Result) Explanation {
-	pl := &r.plan
 	ex := Explanation{CatalogVersion: g.version}
-	A, B := pl.from, pl.to
-	if A == nil || B == nil {
-		return ex
+	if (r.From == nil) == (r.FromExpression == nil) || (r.To == nil) == (r.ToExpression == nil) {
+		return ex // not a result of a conversion
 	}
+	pl, err := g.plan(side{r.From, r.FromExpression}, side{r.To, r.ToExpression})
+	if err != nil {
+		return ex // a result of this graph always plans again
+	}
+	A, B := pl.from, pl.to
 	switch {
 	case A.formula != nil || B.formula != nil:
 		ex.Kind = "formula"

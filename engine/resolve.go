@@ -123,7 +123,6 @@ type plan struct {
 	categoryID string
 	unit       string // the target's canonical symbol
 	bridge     *Bridge
-	interval   bool // a scale unit read as an interval
 }
 
 // plan maps both sides onto a common reference: the category base when
@@ -147,7 +146,6 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	if terr != nil {
 		return pl, terr
 	}
-	pl.interval = fcat != from.category() || tcat != to.category()
 	fd, td := from.dim(), to.dim()
 	if fcat != nil {
 		fd = fcat.dim

@@ -55,6 +55,16 @@
 //     wrongly typed field, or a bad item precision, is INVALID_ITEM; the
 //     same problems in a single POST /v1/convert body are INVALID_REQUEST.
 //     A failed item's input echoes the value and from unit it could read.
+//   - Each conversion request (a whole batch included) gets one
+//     engine.Budget of engine.DefaultBudget slow evaluations: the widened
+//     apd evaluations that correctly rounded logarithms and exponentials of
+//     formula units fall back to when the fixed-point accelerator cannot
+//     decide the rounding. Once it is spent, a conversion that would need
+//     one is refused, before doing it, with 422 WORK_BUDGET_EXCEEDED (an
+//     item error inside a batch); every other conversion goes on. Ordinary
+//     inputs never spend any: the worst request within the limits, a batch
+//     of 100 W↔dBm items at precision 50, takes about 2 ms
+//     (BenchmarkWorstBatch).
 //   - precision is a JSON integer (or, in a query, decimal digits) from 1
 //     to 50; 5.0, "5" and 5e0 are refused.
 //   - A body that is not valid UTF-8 is INVALID_REQUEST; so is a body that

@@ -241,3 +241,17 @@ func TestPageRoutesAreMounted(t *testing.T) {
 		}
 	}
 }
+
+func TestPagesLinkTheAccountPage(t *testing.T) {
+	for _, withAccount := range []bool{false, true} {
+		f := newFixture(t, func(c *Config) {
+			if withAccount {
+				c.Account = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("account")) })
+			}
+		})
+		_, body := f.do(t, f.request(t, http.MethodGet, "/", "", "", ""))
+		if got := strings.Contains(string(body), `href="/account"`); got != withAccount {
+			t.Errorf("account page served %v: link shown %v", withAccount, got)
+		}
+	}
+}

@@ -50,15 +50,6 @@ type Config struct {
 	Now func() time.Time
 	// KeyStatus, when set, adds the key store's status to /v1/health.
 	KeyStatus func() keys.Status
-	// Metrics, when set, records requests, conversions and reloads (see
-	// NewMetrics); the admin listener serves them.
-	Metrics *Metrics
-	// Ready, when set, must return nil for /readyz to answer 200 (the key
-	// store is loaded, say); a catalog must be applied as well.
-	Ready func() error
-	// Limits, when set, adds the rate limiter's state to /v1/health: which
-	// backend decides (redis or local) and why.
-	Limits func() LimitsStatus
 	// Usage, when set, is told of every authenticated request (after the
 	// rate limit let it through). It must not block: the account store's
 	// counter adds to an in-memory tally.
@@ -69,6 +60,15 @@ type Config struct {
 	// /account/ (the account page). Its requests get the request id and the
 	// access log like every other.
 	Account http.Handler
+	// Metrics, when set, records requests, conversions and reloads (see
+	// NewMetrics); the admin listener serves them.
+	Metrics *Metrics
+	// Ready, when set, must return nil for /readyz to answer 200 (the key
+	// store is loaded, say); a catalog must be applied as well.
+	Ready func() error
+	// Limits, when set, adds the rate limiter's state to /v1/health: which
+	// backend decides (redis or local) and why.
+	Limits func() LimitsStatus
 
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s

@@ -32,9 +32,10 @@ type Dialect struct {
 	Numbered bool
 	// IsUnique reports whether err is a uniqueness violation.
 	IsUnique func(error) bool
-	// LockMigrations, if set, runs first in every migration transaction
-	// so that replicas starting together apply each migration once.
-	LockMigrations string
+	// LockMigrations and UnlockMigrations, if set, bracket the whole
+	// migration run on one connection (a session-level lock), so that
+	// replicas starting together apply each migration once.
+	LockMigrations, UnlockMigrations string
 }
 
 // DB is an open store. It is safe for concurrent use.
@@ -109,7 +110,18 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 // Migrate applies the *.sql files of fsys that are not yet recorded in the
 // migrations table, in name order, each in its own transaction.
 func Migrate(ctx context.Context, db *sql.DB, d Dialect, fsys fs.FS) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if d.LockMigrations != "" {
+		if _, err := conn.ExecContext(ctx, d.LockMigrations); err != nil {
+			return fmt.Errorf("lock migrations: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), d.UnlockMigrations)
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
 		return fmt.Errorf("create migrations table: %w", err)
 	}
 	names, err := fs.Glob(fsys, "*.sql")
@@ -122,24 +134,19 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect, fsys fs.FS) error {
 		if err != nil {
 			return fmt.Errorf("read migration %s: %w", name, err)
 		}
-		if err := migrateOne(ctx, db, d, name, string(body)); err != nil {
+		if err := migrateOne(ctx, conn, d, name, string(body)); err != nil {
 			return fmt.Errorf("migration %s: %w", name, err)
 		}
 	}
 	return nil
 }
 
-func migrateOne(ctx context.Context, db *sql.DB, d Dialect, name, body string) error {
-	tx, err := db.BeginTx(ctx, nil)
+func migrateOne(ctx context.Context, conn *sql.Conn, d Dialect, name, body string) error {
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if d.LockMigrations != "" {
-		if _, err := tx.ExecContext(ctx, d.LockMigrations); err != nil {
-			return err
-		}
-	}
 	var n int
 	if err := tx.QueryRowContext(ctx, rebind(`SELECT COUNT(*) FROM migrations WHERE name = ?`, d.Numbered), name).Scan(&n); err != nil {
 		return err

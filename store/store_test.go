@@ -498,3 +498,34 @@ func TestSQLiteFileIsPrivate(t *testing.T) {
 		t.Errorf("store file mode %v, want 0600", fi.Mode().Perm())
 	}
 }
+
+// TestReplicasMigrateTogether opens one fresh PostgreSQL database from
+// several goroutines at once, as replicas starting together do.
+func TestReplicasMigrateTogether(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	const n = 4
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			db, err := postgres.Open(ctx, url)
+			if err == nil {
+				db.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("concurrent open: %v", err)
+		}
+	}
+	db, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var c int
+	if err := db.SQL().QueryRow(`SELECT COUNT(*) FROM migrations`).Scan(&c); err != nil || c != 1 {
+		t.Errorf("migrations recorded = %d, %v; want 1", c, err)
+	}
+}

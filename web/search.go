@@ -88,9 +88,11 @@ func newMatch(u *engine.Unit, matched string) match {
 }
 
 // search ranks the units of g for the text q: exact symbol, exact
-// spelling, symbol prefix, name or alias prefix, substring; units made by
-// a prefix come after the units the catalog lists, then catalog order.
-func search(g *engine.Graph, q string) searchAnswer {
+// spelling, symbol prefix, name or alias prefix, substring. Within a rank,
+// units of the category prefer (the other side's, say) come first, then
+// the units the catalog lists before those made by a prefix, then catalog
+// order.
+func search(g *engine.Graph, q, prefer string) searchAnswer {
 	ans := searchAnswer{Data: []match{}}
 	q = strings.TrimSpace(q)
 	if q == "" {
@@ -99,18 +101,25 @@ func search(g *engine.Graph, q string) searchAnswer {
 	lq := strings.ToLower(q)
 	type hit struct {
 		rank, order int
+		other       bool // not of the preferred category
 		prefixed    bool
 		m           match
 	}
 	var hits []hit
 	for i, u := range g.Units() {
 		if r, which := rank(u, q, lq); r != noMatch {
-			hits = append(hits, hit{r, i, u.Prefixed != nil, newMatch(u, which)})
+			hits = append(hits, hit{r, i, prefer != "" && u.Category.ID != prefer, u.Prefixed != nil, newMatch(u, which)})
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
 		if a.rank != b.rank {
 			return a.rank - b.rank
+		}
+		if a.other != b.other {
+			if a.other {
+				return 1
+			}
+			return -1
 		}
 		if a.prefixed != b.prefixed {
 			if a.prefixed {
@@ -136,10 +145,11 @@ func search(g *engine.Graph, q string) searchAnswer {
 	return ans
 }
 
-// searchUnits serves GET /web/units?q=text for the converter's unit fields.
+// searchUnits serves GET /web/units?q=text[&category=id] for the
+// converter's unit fields; category names the category to list first.
 func (p *Pages) searchUnits(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query().Get("q")
-	body, err := json.Marshal(search(p.cfg.Graph(), truncate(q, 100)))
+	q := r.URL.Query()
+	body, err := json.Marshal(search(p.cfg.Graph(), truncate(q.Get("q"), 100), truncate(q.Get("category"), 100)))
 	if err != nil {
 		http.Error(w, "the search could not be rendered", http.StatusInternalServerError)
 		return

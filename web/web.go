@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/unitd/unitd/engine"
 )
@@ -50,8 +51,8 @@ type Config struct {
 // Pages serves the pages. It is safe for concurrent use.
 type Pages struct {
 	cfg    Config
-	pages  map[string]*template.Template // by page name
-	static *assets
+	pages  map[string]*template.Template // by page name; shared, read-only
+	static *assets                       // shared, read-only
 }
 
 //go:embed templates
@@ -60,27 +61,36 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-// New parses the embedded templates and indexes the static files. It
-// panics if a template does not parse: they are part of the binary.
+// New returns Pages for cfg.
 func New(cfg Config) *Pages {
+	e := embedded()
+	return &Pages{cfg: cfg, static: e.static, pages: e.pages}
+}
+
+// embedded parses the templates and indexes the static files once per
+// process: they are part of the binary and never change. It panics if a
+// template does not parse, which every test would show.
+var embedded = sync.OnceValue(func() (e struct {
+	static *assets
+	pages  map[string]*template.Template
+}) {
 	sub, err := fs.Sub(staticFiles, "static")
 	if err != nil {
 		panic("web: " + err.Error())
 	}
-	p := &Pages{cfg: cfg, static: newAssets(sub), pages: map[string]*template.Template{}}
+	e.static = newAssets(sub)
+	e.pages = map[string]*template.Template{}
 	funcs := template.FuncMap{
-		"asset":     p.static.url,
+		"asset":     e.static.url,
 		"unitURL":   unitURL,
-		"defText":   definitionText,
-		"plusOne":   func(i int) int { return i + 1 },
 		"joinComma": func(s []string) string { return strings.Join(s, ", ") },
 	}
 	for _, name := range []string{"converter", "catalog", "category", "unit", "docs", "notfound"} {
 		t := template.New("layout.html").Funcs(funcs)
-		p.pages[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+		e.pages[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
 	}
-	return p
-}
+	return e
+})
 
 // ServeHTTP serves one of Routes.
 func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {

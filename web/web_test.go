@@ -4,35 +4,18 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 )
-
-var (
-	shippedOnce sync.Once
-	shipped     *engine.Graph
-)
-
-// shippedGraph is the catalog embedded in the binary.
-func shippedGraph(t *testing.T) *engine.Graph {
-	t.Helper()
-	shippedOnce.Do(func() {
-		g, errs := catalog.Load(catalog.Embedded())
-		if len(errs) > 0 {
-			panic(errs)
-		}
-		shipped = g
-	})
-	return shipped
-}
 
 // fixtureGraph is a small fixed catalog, so the page tests do not move when
 // the shipped catalog does.
@@ -141,7 +124,7 @@ func TestSegments(t *testing.T) {
 }
 
 func TestSearchRanking(t *testing.T) {
-	g := shippedGraph(t)
+	g := fixtureGraph(t)
 	for _, tt := range []struct {
 		q     string
 		first string
@@ -153,9 +136,11 @@ func TestSearchRanking(t *testing.T) {
 		{"feet", "ft", "Length"},
 		{"°C", "degC", "Temperature"},
 		{"km/h", "km/h", "Speed"},
-		{"psi", "psi", "Pressure"},
+		{"kph", "km/h", "Speed"},
+		{"Kilometre Per H", "km/h", "Speed"},
+		{"gal_imp", "gal_imp", "Volume"},
 	} {
-		ans := search(g, tt.q)
+		ans := search(g, tt.q, "")
 		if len(ans.Data) == 0 || ans.Data[0].Symbol != tt.first || ans.Data[0].CategoryName != tt.cat {
 			t.Errorf("search %q: %+v, want %s (%s) first", tt.q, ans.Data, tt.first, tt.cat)
 		}
@@ -163,15 +148,34 @@ func TestSearchRanking(t *testing.T) {
 			t.Errorf("search %q: %d matches", tt.q, len(ans.Data))
 		}
 	}
-	ans := search(g, "Gallon")
+	ans := search(g, "Gallon", "")
 	if ans.Ambiguous == nil || len(ans.Ambiguous.Candidates) != 2 || ans.Ambiguous.Candidates[0].Symbol != "gal" || ans.Ambiguous.Candidates[1].Symbol != "gal_imp" {
 		t.Errorf("gallon: ambiguous %+v", ans.Ambiguous)
 	}
-	if ans := search(g, "  "); len(ans.Data) != 0 || ans.Ambiguous != nil {
+	if ans := search(g, "  ", ""); len(ans.Data) != 0 || ans.Ambiguous != nil {
 		t.Errorf("blank: %+v", ans)
 	}
-	if ans := search(g, "zzqxj"); len(ans.Data) != 0 {
+	if ans := search(g, "zzqxj", ""); len(ans.Data) != 0 {
 		t.Errorf("nonsense: %+v", ans)
+	}
+}
+
+func TestSearchPrefersACategory(t *testing.T) {
+	g := fixtureGraph(t)
+	symbols := func(ans searchAnswer) string {
+		var s []string
+		for _, m := range ans.Data {
+			s = append(s, m.Symbol)
+		}
+		return strings.Join(s, " ")
+	}
+	if got := symbols(search(g, "k", "")); got != "K km/L km/h km L/100km" {
+		t.Errorf("k, no preference: %s", got)
+	}
+	// The kelvin is k spelled exactly (case aside); then the symbols that
+	// start with k (listed before made by a prefix), the speed unit first.
+	if got := symbols(search(g, "k", "speed")); got != "K km/h km/L km L/100km" {
+		t.Errorf("k, prefer speed: %s", got)
 	}
 }
 
@@ -338,5 +342,41 @@ func TestAcceptsGzip(t *testing.T) {
 		if got := acceptsGzip(h); got != want {
 			t.Errorf("%q: %v", h, got)
 		}
+	}
+}
+
+// TestDocsCurlExamplesMatchREADME keeps the curl examples on /docs the same
+// as those of the README, with the server's own address.
+func TestDocsCurlExamplesMatchREADME(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(readme, []byte("## Using the API"))
+	if start < 0 {
+		t.Fatal("README has no \"Using the API\" section")
+	}
+	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindSubmatch(readme[start:])
+	if block == nil {
+		t.Fatal("no sh block in the README's \"Using the API\"")
+	}
+	p := newPages(t)
+	req := httptest.NewRequest(http.MethodGet, "/docs", nil)
+	req.Host = "127.0.0.1:8080"
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, req)
+	page := html.UnescapeString(rec.Body.String())
+	n := 0
+	for line := range strings.SplitSeq(string(block[1]), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "KEY=") {
+			continue
+		}
+		n++
+		if !strings.Contains(page, line) {
+			t.Errorf("/docs lacks the README line\n%s", line)
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d example lines found in the README", n)
 	}
 }

@@ -72,6 +72,9 @@ func TestReplicasShareKeys(t *testing.T) {
 	pg := pgtest.NewDatabase(t)
 	a := startDaemonWith(t, func(c *serveConfig) { c.Store = pg })
 	b := startDaemonWith(t, func(c *serveConfig) { c.Store = pg })
+	if a.d.db.Engine() != "postgres" || b.d.db.Engine() != "postgres" {
+		t.Fatalf("replicas run on %s and %s, want postgres", a.d.db.Engine(), b.d.db.Engine())
+	}
 	// a's test key was imported by a; b imported the other file's key.
 	for _, key := range []string{a.key, b.key} {
 		within(t, time.Second, "both replicas accept both imported keys", func() bool {

@@ -243,15 +243,23 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		public = ratelimit.NewMemory(cfg.PublicLimit)
 	}
 	d.srv = server.New(server.Config{
-		PublicLimiter:   public,
-		Keys:            d.keys,
-		KeyStatus:       d.keys.Status,
-		Usage:           d.usage,
-		Account:         page,
-		Env:             cfg.Env,
-		Limiter:         limiter,
-		Limits:          limits,
-		Metrics:         metrics,
+		PublicLimiter: public,
+		Keys:          d.keys,
+		KeyStatus:     d.keys.Status,
+		Usage:         d.usage,
+		Account:       page,
+		Env:           cfg.Env,
+		Limiter:       limiter,
+		Limits:        limits,
+		Metrics:       metrics,
+		// Ready once the keys are loaded from the store; a later failed
+		// refresh keeps the last good keys serving, so it stays ready.
+		Ready: func() error {
+			if d.keys.Status().LoadedAt.IsZero() {
+				return errors.New("the key store is not loaded yet")
+			}
+			return nil
+		},
 		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
 		PageLimiter:     pageLimiter(cfg.PageLimit),
 		MaxBody:         cfg.MaxBody,
@@ -272,15 +280,6 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		return nil, fmt.Errorf("catalog %s: %w", cfg.Catalog, errors.Join(errs...))
 	}
 	return d, nil
-}
-
-// pageLimiter limits the web pages' conversions per client address; a zero
-// rate leaves the server's default.
-func pageLimiter(r ratelimit.Rate) ratelimit.Limiter {
-	if r.N <= 0 {
-		return nil
-	}
-	return ratelimit.NewMemory(r)
 }
 
 // setUpDev makes sure the dev account and user exist, replaces the dev
@@ -304,6 +303,15 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	}
 	printDevKey(stdout, d.cfg.Addr, key, k.ID, link)
 	return nil
+}
+
+// pageLimiter limits the web pages' conversions per client address; a zero
+// rate leaves the server's default.
+func pageLimiter(r ratelimit.Rate) ratelimit.Limiter {
+	if r.N <= 0 {
+		return nil
+	}
+	return ratelimit.NewMemory(r)
 }
 
 // applyCatalog publishes a freshly compiled graph, or records why the
@@ -370,5 +378,9 @@ Account page: sign in as %s after choosing a password with this one-time link
 
   %s
 
-`, id, key, key, addr, devUser, link)
+In a browser: the converter http://%s/, the catalog http://%s/catalog and
+the API reference http://%s/docs. Metrics, liveness and readiness are on the
+admin listener (--admin-addr, default 127.0.0.1:9090).
+
+`, id, key, key, addr, devUser, link, addr, addr, addr)
 }

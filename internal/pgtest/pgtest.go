@@ -23,6 +23,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -54,7 +55,7 @@ var shared struct {
 	err  error
 }
 
-// NewDatabase returns the connection string of a new, empty database on
+// NewDatabase returns the postgres:// URL of a new, empty database on
 // the test binary's server, starting the server on first use. It fails the
 // test if the server cannot start.
 func NewDatabase(t testing.TB) string {
@@ -63,11 +64,11 @@ func NewDatabase(t testing.TB) string {
 	if shared.err != nil {
 		t.Fatalf("PostgreSQL for the tests: %v", shared.err)
 	}
-	url, err := shared.srv.CreateDatabase()
+	u, err := shared.srv.CreateDatabase()
 	if err != nil {
 		t.Fatalf("PostgreSQL for the tests: %v", err)
 	}
-	return url
+	return u
 }
 
 // Main runs the tests and then stops the shared server, if one started.
@@ -188,9 +189,9 @@ func credential() (*syscall.Credential, error) {
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
-// url returns the connection string of database name over the socket.
+// url returns the postgres:// URL of database name over the socket.
 func (s *Server) url(name string) string {
-	return "host=" + s.dir + " port=5432 user=postgres dbname=" + name + " sslmode=disable"
+	return "postgres://postgres@/" + name + "?host=" + url.QueryEscape(s.dir) + "&port=5432&sslmode=disable"
 }
 
 // CreateDatabase creates a new empty database and returns its connection

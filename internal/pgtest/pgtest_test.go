@@ -3,6 +3,7 @@ package pgtest
 import (
 	"database/sql"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -10,6 +11,9 @@ func TestMain(m *testing.M) { os.Exit(Main(m)) }
 
 func TestNewDatabase(t *testing.T) {
 	a, b := NewDatabase(t), NewDatabase(t)
+	if !strings.HasPrefix(a, "postgres://") {
+		t.Errorf("NewDatabase = %q, want a postgres:// URL", a)
+	}
 	if a == b {
 		t.Fatalf("two calls gave the same database %q", a)
 	}

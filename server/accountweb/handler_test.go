@@ -3,6 +3,7 @@ package accountweb
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -539,4 +540,53 @@ func TestUnknownPathsAndMethods(t *testing.T) {
 	if resp, _ := c.get("/account/keys/x"); resp.StatusCode != 401 {
 		t.Errorf("signed-out key page: %d, want 401 with the sign-in form", resp.StatusCode)
 	}
+}
+
+func TestKeysAndPasswordsNeverLogged(t *testing.T) {
+	var logs syncBuffer
+	f := newFixture(t, false, func(c *Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	f.user(f.acctA, "ada@example.com")
+	c, csrf := f.signedIn("ada@example.com")
+	c.signIn("ada@example.com", "a wrong password")
+	key, id := c.createKey(csrf, "ci")
+	_, body := c.postForm("/account/keys/"+id+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {"0"}})
+	key2 := newKeyRe.FindStringSubmatch(body)
+	if key2 == nil {
+		t.Fatal("rotation showed no key")
+	}
+	k, err := f.db.Key(context.Background(), f.acctA.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Force the error paths that log, too.
+	f.db.Close()
+	c.get("/account")
+	for _, secret := range []string{key, key2[1], k.Hash, password, "a wrong password", csrf} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("a secret is in the log:\n%s", logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "account page") {
+		t.Errorf("the store failure was not logged at all:\n%s", logs.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

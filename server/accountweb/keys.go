@@ -108,12 +108,12 @@ var graceChoices = []struct {
 // keyPage is GET /account/keys/{id}: the key's traffic, rotation and
 // revocation.
 func (h *Handler) keyPage(w http.ResponseWriter, r *http.Request, s account.Session) {
+	h.flushUsage(r) // before the key is read, so that "last used" is current
 	k, ok := h.ownKey(w, r, s)
 	if !ok {
 		return
 	}
 	ctx := r.Context()
-	h.flushUsage(r)
 	now := h.cfg.Now()
 	day, err := h.cfg.Store.Usage(ctx, s.AccountID, k.ID, now.Add(-24*time.Hour), 15*time.Minute)
 	if err != nil {

@@ -17,7 +17,9 @@
 //
 // # Store
 //
-// [Store] is a JSON file (mode 0600) edited by the `unitd keys` command. Every
+// [Store] is the JSON key file of earlier unitd versions (mode 0600). unitd
+// now keeps keys in its account store (package store) and only imports such
+// a file once, with [ReadFile]; [NewRecord] makes keys for other stores. Every
 // change is a read-modify-write done under an exclusive flock(2) on the
 // sidecar file "FILE.lock", so concurrent invocations never lose each
 // other's changes, and the new content is written to a temporary file in the
@@ -32,7 +34,7 @@
 // they never contain the token or its hash, and an HTTP caller should not be
 // told which one applied.
 //
-// [Watcher] keeps a current Set for a running server: it reloads the file
+// [Watcher] keeps a current Set of a JSON key file: it reloads the file
 // when it changes (fsnotify on the parent directory, plus a stat poll as a
 // fallback), so a key created, rotated or revoked by another process is
 // honoured within a second. A file that cannot be read or parsed leaves the

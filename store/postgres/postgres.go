@@ -1,7 +1,7 @@
 // Package postgres opens unitd's store in a PostgreSQL database, through
 // jackc/pgx/v5's database/sql driver, so that several replicas share one
-// store. [Open] applies the migrations embedded from migration/*.sql, each
-// under an exclusive lock so replicas that start together apply it once.
+// store. [Open] applies the migrations embedded from migration/*.sql under
+// an advisory lock, so replicas that start together apply each once.
 package postgres
 
 import (
@@ -29,11 +29,13 @@ var Dialect = store.Dialect{
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"
 	},
-	LockMigrations: `LOCK TABLE migrations IN ACCESS EXCLUSIVE MODE`,
+	// An arbitrary constant key, the same for every unitd, for the advisory lock.
+	LockMigrations:   `SELECT pg_advisory_lock(435527189604)`,
+	UnlockMigrations: `SELECT pg_advisory_unlock(435527189604)`,
 }
 
 // Open connects to the database at url (postgres://user:pass@host/db?…)
-// and brings its schema up to date.
+// and brings its schema up to date, under an advisory lock.
 func Open(ctx context.Context, url string) (*store.DB, error) {
 	db, err := sql.Open("pgx", url)
 	if err != nil {

@@ -13,6 +13,7 @@
   const result = document.getElementById("result");
   const resultBody = document.getElementById("result-body");
   const status = document.getElementById("unit-status");
+  const convertStatus = document.getElementById("convert-status");
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -28,9 +29,12 @@
   }
 
   // One combobox: the text field, its listbox and the search behind it.
-  function combobox(input) {
+  // prefer() names the category to list first (the other field's); the
+  // box remembers the category of the unit picked in it.
+  function combobox(input, prefer) {
     const list = document.getElementById(input.getAttribute("aria-controls"));
-    let options = []; // {symbol, li}
+    const box = { category: "", close };
+    let options = []; // {symbol, category, li}
     let active = -1;
     let timer = 0;
     let seq = 0;
@@ -60,6 +64,7 @@
     }
     function pick(i) {
       input.value = options[i].symbol;
+      box.category = options[i].category;
       close();
       input.dispatchEvent(new CustomEvent("unit-picked"));
     }
@@ -78,7 +83,7 @@
       active = -1;
       const add = (m) => {
         const li = option(m, options.length);
-        options.push({ symbol: m.symbol, li });
+        options.push({ symbol: m.symbol, category: m.category, li });
         list.append(li);
       };
       if (ans.ambiguous) {
@@ -103,15 +108,22 @@
         return;
       }
       try {
-        const res = await fetch("/web/units?q=" + encodeURIComponent(q), { credentials: "same-origin" });
+        const cat = prefer();
+        const res = await fetch("/web/units?q=" + encodeURIComponent(q) + (cat ? "&category=" + encodeURIComponent(cat) : ""),
+          { credentials: "same-origin" });
         if (!res.ok) return;
         const ans = await res.json();
-        if (mine === seq && document.activeElement === input) render(ans);
+        if (mine !== seq) return;
+        // Typing the exact symbol counts as picking it.
+        const exact = ans.data.find((m) => m.symbol === q);
+        box.category = exact ? exact.category : "";
+        if (document.activeElement === input) render(ans);
       } catch (e) {
         // Searching is a convenience; the field still takes any text.
       }
     }
     input.addEventListener("input", () => {
+      box.category = "";
       clearTimeout(timer);
       timer = setTimeout(lookup, 120);
     });
@@ -146,14 +158,16 @@
       }
     });
     input.addEventListener("blur", close);
-    return { close };
+    return box;
   }
 
-  const fromBox = combobox(from);
-  const toBox = combobox(to);
+  let fromBox, toBox;
+  fromBox = combobox(from, () => toBox.category);
+  toBox = combobox(to, () => fromBox.category);
 
   document.getElementById("swap").addEventListener("click", () => {
     [from.value, to.value] = [to.value, from.value];
+    [fromBox.category, toBox.category] = [toBox.category, fromBox.category];
     fromBox.close();
     toBox.close();
   });
@@ -199,9 +213,13 @@
     return sec;
   }
 
-  function show(...nodes) {
+  // show puts the answer on the page; said is what a screen reader hears
+  // (the result region appears only after the first answer, and a region
+  // that appears is not reliably announced).
+  function show(said, ...nodes) {
     resultBody.replaceChildren(...nodes);
     result.hidden = false;
+    convertStatus.textContent = said;
   }
 
   // The field an error is about: the one whose text the message quotes.
@@ -235,7 +253,7 @@
         : [el("p", {}, "No unit of the catalog comes close; ", el("a", { href: "/catalog" }, "browse the catalog"), ".")]));
     }
     if (status === 429 && retryAfter) nodes.push(el("p", {}, "Try again in " + retryAfter + " s."));
-    show(...nodes);
+    show("", ...nodes); // the error paragraph is an alert
   }
 
   async function convert() {
@@ -287,7 +305,8 @@
     if (!d.exact) nodes.push(el("p", { class: "hint" }, "The exact result has more digits than shown; it was rounded once, half to even."));
     if (d.explain) nodes.push(explainView(d.explain));
     else if (noExplain) nodes.push(el("p", { class: "note" }, "This server does not explain conversions yet; the result above is unaffected."));
-    show(...nodes);
+    const rounded = d.exact ? ", exact." : ", rounded to " + p + " significant digits.";
+    show(d.input.value + " " + d.input.unit + " = " + d.result.value + " " + d.result.unit + rounded, ...nodes);
     const q = new URLSearchParams({ value: body.value, from: body.from, to: body.to });
     if (p !== "34") q.set("precision", p);
     if (explain.checked) q.set("explain", "true");

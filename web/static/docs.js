@@ -15,10 +15,31 @@
     // Deep links put a link inside each operation's button (nested
     // interactive controls); operations stay reachable by keyboard without.
     deepLinking: false,
+    // The highlighter's colours fall below AA contrast; plain text reads well.
+    syntaxHighlight: false,
     validatorUrl: null,
     tryItOutEnabled: false,
     defaultModelsExpandDepth: 0,
     docExpansion: "list",
     plugins: [noServerSelector],
   });
+
+  // Swagger UI leaves a few controls without an accessible name and its
+  // scrolling code blocks out of the tab order; name and reach them as they
+  // appear.
+  function mend(scope) {
+    for (const sel of scope.querySelectorAll("select:not([aria-label]):not([aria-labelledby])")) {
+      if (sel.labels && sel.labels.length) continue;
+      const ctl = sel.closest(".response-control-examples, .examples-select, .content-type-wrapper, .response-control-media-type, label, td, div");
+      const text = sel.classList.contains("examples-select-element") ? "Example"
+        : (ctl && ctl.querySelector("small, .response-control-media-type__title, .examples-select__section-label")
+          ? ctl.querySelector("small, .response-control-media-type__title, .examples-select__section-label").textContent.trim()
+          : "Media type");
+      sel.setAttribute("aria-label", text || "Choice");
+    }
+    for (const pre of scope.querySelectorAll("pre:not([tabindex])")) {
+      pre.setAttribute("tabindex", "0");
+    }
+  }
+  new MutationObserver(() => mend(root)).observe(root, { childList: true, subtree: true });
 })();

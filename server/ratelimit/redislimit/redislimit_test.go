@@ -2,12 +2,16 @@ package redislimit_test
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/unitd/unitd/internal/redistest"
 	"github.com/unitd/unitd/server/ratelimit"
@@ -176,5 +180,57 @@ func TestRateTooFine(t *testing.T) {
 	}
 	if _, err := redislimit.New("http://x", ratelimit.Rate{N: 1, Per: time.Second}, redislimit.Options{}); err == nil {
 		t.Error("a non-Redis URL was accepted")
+	}
+}
+
+// TestOneRoundTripPerTake: each Take is one command on Redis (EVALSHA, or
+// EVAL the first time the script is not cached), counted by Redis itself.
+func TestOneRoundTripPerTake(t *testing.T) {
+	srv := redistest.Start(t)
+	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: 1000, Per: time.Minute}, redislimit.Options{})
+	opts, err := redis.ParseURL(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := redis.NewClient(opts)
+	defer admin.Close()
+	ctx := context.Background()
+	if err := admin.ConfigResetStat(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	for i := range n {
+		if d := l.Take(fmt.Sprintf("key-%d", i%7)); !d.Allowed {
+			t.Fatalf("take %d refused", i)
+		}
+	}
+	info, err := admin.Info(ctx, "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, line := range strings.Split(info, "\n") {
+		if !strings.HasPrefix(line, "cmdstat_") || strings.HasPrefix(line, "cmdstat_config") || strings.HasPrefix(line, "cmdstat_info") {
+			continue
+		}
+		name, rest, _ := strings.Cut(strings.TrimPrefix(line, "cmdstat_"), ":")
+		var c int
+		if _, err := fmt.Sscanf(rest, "calls=%d", &c); err != nil {
+			t.Fatalf("parsing %q: %v", line, err)
+		}
+		switch name {
+		case "evalsha", "eval":
+			calls += c
+		case "get", "set", "time":
+			// Run by the script inside Redis, not sent by the client.
+		case "hello", "client":
+			// The handshake of a new connection, not of a request.
+		default:
+			t.Errorf("unexpected command %s (%d calls)", name, c)
+		}
+	}
+	// go-redis runs EVALSHA and, on NOSCRIPT, EVAL once: at most one extra.
+	if calls < n || calls > n+1 {
+		t.Errorf("%d takes made %d script calls, want %d (one round trip each)", n, calls, n)
 	}
 }
