@@ -27,8 +27,9 @@ run:
 test: test-deps vet fmt-check
 	@echo ">> running all tests"
 	$(GO) test -race -count=1 ./...
-	@echo ">> validating the shipped catalog"
+	@echo ">> validating the shipped catalog and its layout"
 	$(GO) run ./cmd/unitd validate catalog/data
+	$(GO) run ./cmd/unitd fmt -l catalog/data
 	@$(MAKE) --no-print-directory deploy-check
 	@$(MAKE) --no-print-directory e2e
 

@@ -76,7 +76,7 @@ before(async () => {
   tmp = await mkdtemp(join(tmpdir(), "unitd-e2e-"));
   await cp(CATALOG, join(tmp, "catalog"), { recursive: true });
   await cp(CATALOG, join(tmp, "catalog-limited"), { recursive: true });
-  main = await startUnitd(join(tmp, "catalog"), ["--page-rate-limit", "1000/m"]);
+  main = await startUnitd(join(tmp, "catalog"), ["--page-rate-limit", "1000/m", "--public-rate-limit", "100000/m"]);
   limited = await startUnitd(join(tmp, "catalog-limited"), ["--page-rate-limit", "3/m"]);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -103,6 +103,10 @@ async function newPage(options = {}) {
   });
   page.on("pageerror", (e) => page.problems.push("page error: " + e.message));
   page.on("requestfailed", (r) => page.problems.push("request failed: " + r.url()));
+  page.sent = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/web/convert")) page.sent.push(r.postData());
+  });
   page.on("response", (r) => {
     if (r.status() >= 500) page.problems.push(`${r.status()} ${r.url()}`);
   });
@@ -185,20 +189,28 @@ test("converter: the explain view shows the factor and each definition used", { 
   const page = await newPage();
   await page.goto(main.base + "/?value=60&from=mph&to=km%2Fh&explain=true");
   assert.equal(await page.locator("#explain").isChecked(), true);
-  await page.locator("#result output").waitFor();
-  assert.equal(await page.locator("#result output").textContent(), "96.56064");
-  // Until the API explains, the page says so instead of failing the conversion.
-  await page.locator("#result .explain, #result .note").first().waitFor();
-  if (await page.locator("#result .explain").count()) {
-    const text = await page.locator("#result .explain").textContent();
-    assert.match(text, /Factor\s*1\.609344 \(exact\)/);
-    const units = await page.locator("#result .explain tbody th").allTextContents();
-    assert.ok(units.includes("mph") && units.includes("km/h"), `steps: ${units}`);
-    assert.match(text, /NIST SP 811/);
-    await screenshot(page, "converter-explain");
-  } else {
-    assert.match(await page.locator("#result .note").textContent(), /does not explain conversions yet/);
-  }
+  await page.locator("#result output").filter({ hasText: "96.56064" }).waitFor();
+  const x = page.locator("#result .explain");
+  await x.waitFor();
+  assert.match(await x.locator("dl.facts").textContent(), /Factor\s*1\.609344 \(exact\)/);
+  const steps = await x.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  const api = (await (await fetch(main.base + "/web/convert", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" },
+    body: JSON.stringify({ value: "60", from: "mph", to: "km/h", explain: true }),
+  })).json()).data.explain.steps;
+  assert.deepEqual(steps, api.map((s) => [s.unit, s.definition, s.exact ? "exact" : "measured", s.source]));
+  assert.ok(steps.some((s) => /NIST SP 811/.test(s[3])), `sources: ${steps.map((s) => s[3])}`);
+  await screenshot(page, "converter-explain");
+
+  // An affine conversion shows its offset; a formula shows its formulas.
+  await page.goto(main.base + "/?value=100&from=degF&to=degC&explain=true&precision=10");
+  await page.locator("#result .explain").waitFor();
+  assert.match(await page.locator("#result .explain dl.facts").textContent(), /Factor\s*5\/9 \(exact\)Offset\s*-160\/9 \(exact\)/);
+  assert.equal(await page.locator("#result .badge").textContent(), "Rounded to 10 significant digits");
+  await page.goto(main.base + "/?value=5&from=L%2F100km&to=mpg&explain=true");
+  await page.locator("#result .explain").waitFor();
+  assert.match(await page.locator("#result .explain dl.facts").textContent(), /Formula of L\/100km\s*to km\/L: 100 \/ x; back: 100 \/ x/);
   assert.deepEqual(page.problems, []);
   await closePage(page);
 });
@@ -212,16 +224,16 @@ test("converter: unit expressions are sent as typed", { timeout: 120_000 }, asyn
   await page.keyboard.press("Escape");
   await page.locator("#to").fill("km/h");
   await page.locator("#precision").press("Enter");
-  await page.locator("#result output").waitFor();
-  assert.equal(await page.locator("#result output").textContent(), "96.56064");
+  await page.locator("#result output").filter({ hasText: "96.56064" }).waitFor();
   assert.equal(await page.locator("#result .badge").textContent(), "Exact");
   assert.match(await page.locator("#result").textContent(), /60 mile\/hour = 96\.56064 km\/h/);
   // A malformed expression: the message names the position.
   await page.locator("#from").fill("kg*m/s^(2");
   await page.locator("#to").fill("N");
   await page.locator("#precision").press("Enter");
-  await page.locator("#result .error").waitFor();
-  assert.match(await page.locator("#result .error").textContent(), /position \d+/);
+  // Wait for this answer, not whatever the region showed before it.
+  await page.locator("#result .error").filter({ hasText: /position \d+/ }).waitFor({ timeout: 15000 })
+    .catch(async (e) => assert.fail(`${e.message}; sent: ${page.sent.join(" | ")}; shown: ${await page.locator("#result").textContent()}`));
   assert.match(await page.locator("#result").textContent(), /INVALID_UNIT_EXPRESSION/);
   assert.deepEqual(page.problems, []);
   await closePage(page);
@@ -400,6 +412,7 @@ test("accessibility: axe-core finds no serious or critical violation", { timeout
     ["/", null],
     ["/?value=1&from=gallon&to=L", "#result .error"],
     ["/?value=60&from=mph&to=km%2Fh", "#result output"],
+    ["/?value=100&from=degF&to=degC&explain=true", "#result .explain"],
     ["/catalog", null],
     ["/catalog?q=inch&system=", null],
     ["/catalog/pressure", null],

@@ -26,7 +26,9 @@
 // then Sec-Fetch-Site: same-origin or an Origin naming this host, else 403
 // CROSS_ORIGIN_REQUEST) and a per-address budget (Config.PageLimiter, 429
 // with Retry-After). The route is not in routeTable and not in
-// /openapi.json: it serves the pages, not programs.
+// /openapi.json: it serves the pages, not programs. Pages, static files and
+// page routes need no key, so each of their requests also counts against
+// the address's public budget (Config.PublicLimiter), as discovery does.
 //
 // # Conversion requests
 //

@@ -59,11 +59,19 @@ func (s *Server) graph() *engine.Graph {
 	return nil
 }
 
-// routed names the route in the access log.
+// routed names the route in the access log and, like every route that
+// needs no key, counts the request against the client address's public
+// budget (Config.PublicLimiter).
 func (s *Server) routed(pattern string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rw := asRespWriter(w)
 		rw.route = pattern
+		if s.cfg.PublicLimiter != nil {
+			if e := s.limitPublic(rw, r); e != nil {
+				s.writeError(rw, r, e)
+				return
+			}
+		}
 		if s.snap.Load() == nil {
 			s.writeError(rw, r, internalError(errNoGraph))
 			return

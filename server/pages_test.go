@@ -255,3 +255,32 @@ func TestPagesLinkTheAccountPage(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesCountAgainstThePublicBudget: pages need no key, so like
+// discovery they spend the address's public budget; the page conversion
+// route spends both its own and the public one.
+func TestPagesCountAgainstThePublicBudget(t *testing.T) {
+	public := &fakeLimiter{decide: func(_ string, n int) ratelimit.Decision {
+		if n > 3 {
+			return ratelimit.Decision{Limit: 3, RetryAfter: 7 * time.Second}
+		}
+		return ratelimit.Decision{Allowed: true, Limit: 3, Remaining: 3 - n}
+	}}
+	f := newFixture(t, func(c *Config) { c.PublicLimiter = public })
+	for _, path := range []string{"/", "/static/app.css", "/web/units?q=m"} {
+		if resp, body := f.do(t, f.request(t, http.MethodGet, path, "", "", "")); resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	resp, body := f.do(t, f.request(t, http.MethodGet, "/catalog", "", "", ""))
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "7" || !strings.Contains(string(body), "RATE_LIMIT_EXCEEDED") {
+		t.Errorf("past the public budget: %d, Retry-After %q, %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	resp, body = f.do(t, f.pageRequest(t, `{"value":"1","from":"m","to":"ft"}`, map[string]string{"Sec-Fetch-Site": "same-origin"}))
+	if resp.StatusCode != 429 {
+		t.Errorf("page conversion past the public budget: %d %s", resp.StatusCode, body)
+	}
+	if len(public.taken) != 5 {
+		t.Errorf("public budget taken %d times, want 5", len(public.taken))
+	}
+}

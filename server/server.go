@@ -32,7 +32,8 @@ type Config struct {
 	// until the bucket has a token again; a valid key still gets through.
 	AuthFailLimiter ratelimit.Limiter
 	// PublicLimiter, when set, limits requests to the routes that need no
-	// key (discovery, health, the OpenAPI document) per client address
+	// key (discovery, health, the OpenAPI document, the web pages and
+	// their static files and routes) per client address
 	// (the host of RemoteAddr): past it they get 429 RATE_LIMIT_EXCEEDED
 	// with Retry-After.
 	PublicLimiter ratelimit.Limiter

@@ -229,8 +229,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if d.db, err = sf.open(ctx, logger); err != nil {
 		return nil, err
 	}
-	// A failed start closes the store; the named result d is nil by then.
-	db := d.db
+	db := d.db // d is nil when an error is returned
 	defer func() {
 		if err != nil {
 			db.Close()

@@ -334,6 +334,7 @@ func derefString(s *string) string {
 // the routes that need no key per client address.
 func TestPublicRateLimitFlag(t *testing.T) {
 	t.Setenv("UNITD_PUBLIC_RATE_LIMIT", "5/h")
+	t.Setenv("UNITD_STORE", filepath.Join(t.TempDir(), "unitd.db")) // not the package directory
 	cfg, err := parseServeFlags(nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -381,5 +382,26 @@ func TestServeBadCatalogSaysSoOnce(t *testing.T) {
 		if code != 1 || strings.Count(errOut, tt.want) != 1 || strings.Contains(errOut, "keeps serving") {
 			t.Errorf("serve --catalog %s: exit %d, stderr:\n%s\nwant exit 1 and %q once, no \"keeps serving\"", tt.dir, code, errOut, tt.want)
 		}
+	}
+}
+
+// TestServeRefusesBrokenCatalogAtStart: with no last good catalog, a
+// catalog that does not load is an error at start-up, not a crash.
+func TestServeRefusesBrokenCatalogAtStart(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "length.yaml"), []byte("category: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := serveConfig{
+		Addr: "127.0.0.1:0", Catalog: dir, Store: filepath.Join(t.TempDir(), "unitd.db"), Env: keys.EnvTest,
+		RateLimit: ratelimit.Rate{N: 10, Per: time.Second}, AuthFailLimit: ratelimit.Rate{N: 10, Per: time.Second},
+		MaxBody: 64 << 10,
+	}
+	d, err := newDaemon(cfg, slog.New(slog.DiscardHandler), io.Discard)
+	if err == nil || d != nil {
+		t.Fatalf("newDaemon with a broken catalog = %v, %v; want an error", d, err)
+	}
+	if !strings.Contains(err.Error(), "length.yaml:") {
+		t.Errorf("error %q does not say where", err)
 	}
 }

@@ -178,6 +178,11 @@ func stem(name string) string {
 				words[i] = s
 				break
 			}
+			// Before a vowel the prefix drops its own: hect-are, meg-ohm.
+			if s, ok := strings.CutPrefix(w, p[:len(p)-1]); ok && len(s) > 2 && strings.ContainsRune("aeiou", rune(s[0])) && strings.ContainsRune("aeiou", rune(p[len(p)-1])) {
+				words[i] = s
+				break
+			}
 		}
 	}
 	return strings.Join(words, " ")
@@ -273,8 +278,9 @@ func (c *checker) examples() {
 }
 
 // document matches what cites a document: a year, a section, table or
-// appendix, a URL, or a standards body or publication series.
-var document = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b|§|\b(Table|Appendix|Annex|Section|Chapter|Part|Resolution|Recommendation)\b|https?://|\b(SI Brochure|NIST|ISO|IEC|IEEE|BIPM|CGPM|CIPM|IUPAC|IUPAP|CODATA|IAU|IERS|ICRU|ICRP|OIML|ASTM|ANSI|BS|DIN|JIS|EU|EC|FAO|WHO|API|ASHRAE|SAE|UCUM|Handbook|CFR|Federal Register|Standard|Weights and Measures Act|Gold Book)\b`)
+// appendix, a URL, a standard's designation ("SEMI E12", "DIN 1301"), or a
+// standards body or publication series.
+var document = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b|§|\b(Table|Appendix|Annex|Section|Chapter|Part|Resolution|Recommendation)\b|https?://|\b[A-Z]{2,6} [A-Z]?\d{1,6}\b|\b(SI Brochure|NIST|ISO|IEC|IEEE|BIPM|CGPM|CIPM|IUPAC|IUPAP|CODATA|IAU|IERS|ICRU|ICRP|OIML|ASTM|ANSI|BS|DIN|JIS|EU|EC|FAO|WHO|API|ASHRAE|SAE|UCUM|Handbook|CFR|Federal Register|Standard|Weights and Measures Act|Gold Book)\b`)
 
 // sources finds sources that cite no document.
 func (c *checker) sources() {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*/trips/want.txt")
@@ -94,4 +95,44 @@ func rat(t *testing.T, s string) *big.Rat {
 		t.Fatalf("bad rational %q", s)
 	}
 	return r
+}
+
+func TestSimilarNames(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"foot", "US survey foot", true},
+		{"pascal", "pascals", true},
+		{"hectare", "decare", false},                 // prefixes, elided before a vowel
+		{"ohm", "megohm", false},                     // the same
+		{"newton metre", "newton millimetre", false}, // a prefix inside the name
+		{"part per million", "part per billion", false},
+		{"ampere", "abampere", false},
+		{"bar", "barye", false},
+		{"barn", "are", false},
+	} {
+		a, b := &engine.Unit{Name: tt.a}, &engine.Unit{Name: tt.b}
+		if got := similarNames(a, b); got != tt.want {
+			t.Errorf("similarNames(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestCitesDocument(t *testing.T) {
+	for _, tt := range []struct {
+		source string
+		want   bool
+	}{
+		{"NIST SP 811 (2008), Appendix B.8", true},
+		{"SEMI E12 (standard conditions)", true},
+		{"Gregorian calendar (bull Inter gravissimas, 1582)", true},
+		{"https://www.bipm.org/en/publications/si-brochure", true},
+		{"common usage", false},
+		{"Geometric definition (one quarter of a revolution)", false},
+	} {
+		if got := document.MatchString(tt.source); got != tt.want {
+			t.Errorf("cites a document: %q = %v, want %v", tt.source, got, tt.want)
+		}
+	}
 }

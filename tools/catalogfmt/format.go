@@ -14,6 +14,7 @@
 //   - dimension, definition, prefixes, aliases, symbols and ambiguous
 //     entries in flow style ({…} and […]), everything else in block style,
 //     two spaces of indentation, sequences indented under their key;
+//   - a comment at the end of a line two spaces after the value;
 //   - scalars plain where plain YAML reads back the same value and type,
 //     double-quoted otherwise; the items of symbols (mostly Unicode
 //     spellings) are always double-quoted.
@@ -134,11 +135,12 @@ func (p *printer) comment(text string, indent int) {
 	}
 }
 
-// lineComment ends a line with the line comments of nodes.
+// lineComment ends a line with the line comments of nodes, two spaces
+// after the value as the shipped files write them.
 func (p *printer) lineComment(nodes ...*yaml.Node) {
 	for _, n := range nodes {
 		if n != nil && n.LineComment != "" {
-			p.buf.WriteString(" " + strings.TrimSpace(n.LineComment))
+			p.buf.WriteString("  " + strings.TrimSpace(n.LineComment))
 		}
 	}
 }

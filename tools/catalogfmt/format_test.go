@@ -30,7 +30,7 @@ func TestFormat(t *testing.T) {
 			"units:\n  - symbol: \"1\"\n    name: metre\n    aliases: [\"a, b\", it's]\n    symbols: [\"°C\", \"x\"]\n    exact: true\n    source: \"a: b\"\n"},
 		{"comments kept",
 			"# file comment\n\ncategory:\n  id: x # the id\n\n# before units\nunits:\n  # first unit\n  - symbol: m\n    aliases: [a, # why a\n      b]\n",
-			"# file comment\n\ncategory:\n  id: x # the id\n\n# before units\nunits:\n  # first unit\n  - symbol: m\n    aliases:\n      - a # why a\n      - b\n"},
+			"# file comment\n\ncategory:\n  id: x  # the id\n\n# before units\nunits:\n  # first unit\n  - symbol: m\n    aliases:\n      - a  # why a\n      - b\n"},
 		{"ambiguous entries in flow",
 			"ambiguous:\n  - name: ton\n    candidates:\n      - t\n      - ton_us\n    note: short, long\n",
 			"ambiguous:\n  - {name: ton, candidates: [t, ton_us], note: \"short, long\"}\n"},

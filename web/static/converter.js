@@ -186,13 +186,21 @@
     const sec = el("section", { class: "explain", "aria-labelledby": "explain-title" },
       el("h3", { id: "explain-title" }, "How this was computed"));
     const facts = el("dl", { class: "facts" });
-    const fact = (k, v) => facts.append(el("dt", {}, k), el("dd", {}, v));
+    const fact = (k, ...v) => facts.append(el("dt", {}, k), el("dd", {}, ...v));
+    const exactness = (isExact) => (isExact === false ? " (rounded to 50 significant digits)" : " (exact)");
+    if (x.kind) fact("Kind", x.kind === "linear" ? "linear: result = value × factor"
+      : x.kind === "affine" ? "affine: result = value × factor + offset" : x.kind);
     if (x.factor !== undefined) {
       fact("Factor", el("code", {}, x.factor));
-      facts.lastChild.append(x.factor_exact === false ? " (rounded to 50 significant digits)" : " (exact)");
+      facts.lastChild.append(exactness(x.factor_exact));
     }
-    if (x.offset !== undefined) fact("Offset", el("code", {}, x.offset));
-    if (x.formula !== undefined) fact("Formula", el("code", {}, typeof x.formula === "string" ? x.formula : JSON.stringify(x.formula)));
+    if (x.offset !== undefined) {
+      fact("Offset", el("code", {}, x.offset));
+      facts.lastChild.append(exactness(x.offset_exact));
+    }
+    for (const f of Array.isArray(x.formulas) ? x.formulas : []) {
+      fact("Formula of " + f.unit, el("code", {}, "to " + f.reference + ": " + f.to), "; ", el("code", {}, "back: " + f.from));
+    }
     if (x.catalog_version) fact("Catalog", el("code", {}, x.catalog_version));
     sec.append(facts);
     if (Array.isArray(x.steps) && x.steps.length) {
@@ -256,7 +264,11 @@
     show("", ...nodes); // the error paragraph is an alert
   }
 
+  // Conversions may answer out of order; only the latest one is shown.
+  let convertSeq = 0;
+
   async function convert() {
+    const mine = ++convertSeq;
     const p = precision.value.trim();
     if (!/^[0-9]+$/.test(p) || +p < 1 || +p > 50) {
       showError(0, { message: "Significant digits must be a whole number from 1 to 50." });
@@ -264,30 +276,21 @@
     }
     const body = { value: value.value.trim(), from: from.value.trim(), to: to.value.trim(), precision: +p };
     if (explain.checked) body.explain = true;
-    const send = async (b) => {
-      const r = await fetch("/web/convert", {
+    let res, ans;
+    try {
+      res = await fetch("/web/convert", {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(b),
+        body: JSON.stringify(body),
       });
-      return [r, await r.json()];
-    };
-    let res, ans;
-    let noExplain = false;
-    try {
-      [res, ans] = await send(body);
-      // A server whose API does not know "explain" yet refuses the field:
-      // convert without it and say so.
-      if (body.explain && res.status === 400 && ans.error && ans.error.code === "INVALID_REQUEST" && /explain/.test(ans.error.message)) {
-        const { explain: _, ...plain } = body;
-        [res, ans] = await send(plain);
-        noExplain = true;
-      }
+      ans = await res.json();
     } catch (e) {
+      if (mine !== convertSeq) return;
       showError(0, { message: "The server could not be reached or did not answer with JSON." });
       return;
     }
+    if (mine !== convertSeq) return; // a later conversion was started
     if (!res.ok || !ans.data) {
       showError(res.status, ans.error || {}, res.headers.get("Retry-After"));
       return;
@@ -304,7 +307,6 @@
     ];
     if (!d.exact) nodes.push(el("p", { class: "hint" }, "The exact result has more digits than shown; it was rounded once, half to even."));
     if (d.explain) nodes.push(explainView(d.explain));
-    else if (noExplain) nodes.push(el("p", { class: "note" }, "This server does not explain conversions yet; the result above is unaffected."));
     const rounded = d.exact ? ", exact." : ", rounded to " + p + " significant digits.";
     show(d.input.value + " " + d.input.unit + " = " + d.result.value + " " + d.result.unit + rounded, ...nodes);
     const q = new URLSearchParams({ value: body.value, from: body.from, to: body.to });
