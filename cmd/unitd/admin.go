@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -69,12 +70,12 @@ func unixSeconds(t time.Time) float64 {
 
 // newLimiter returns the per-key limiter: shared through Redis when
 // redisURL is set, in this process otherwise, with the health view of it.
-func newLimiter(rate ratelimit.Rate, redisURL string, logger *slog.Logger) (ratelimit.Limiter, *redislimit.Limiter, func() server.LimitsStatus, error) {
+func newLimiter(rate ratelimit.Rate, redisURL string, timeout time.Duration, logger *slog.Logger) (ratelimit.Limiter, *redislimit.Limiter, func() server.LimitsStatus, error) {
 	if redisURL == "" {
 		status := func() server.LimitsStatus { return server.LimitsStatus{Backend: "memory"} }
 		return ratelimit.NewMemory(rate), nil, status, nil
 	}
-	rl, err := redislimit.New(redisURL, rate, redislimit.Options{Logger: logger})
+	rl, err := redislimit.New(redisURL, rate, redislimit.Options{Logger: logger, Timeout: timeout})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--redis: %w", err)
 	}
@@ -87,6 +88,17 @@ func newLimiter(rate ratelimit.Rate, redisURL string, logger *slog.Logger) (rate
 		return server.LimitsStatus{Backend: st.Backend, Shared: st.Up, Since: st.Since, Error: st.Error}
 	}
 	return rl, rl, status, nil
+}
+
+// durationDefault reads a positive duration from the environment variable
+// name, or returns def when it is unset or not a duration.
+func durationDefault(name string, def time.Duration) time.Duration {
+	if v := os.Getenv(name); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			return d
+		}
+	}
+	return def
 }
 
 // serveAdmin serves the admin endpoints on ln until ctx is done.

@@ -201,7 +201,9 @@ func TestReplicasShareLimits(t *testing.T) {
 	var replicas []*replica
 	for range 3 {
 		replicas = append(replicas, startReplica(t, "--store", storeURL, "--env", "test",
-			"--rate-limit", "10/m", "--auth-fail-limit", "1000000/m", "--redis", rds.URL()))
+			"--rate-limit", "10/m", "--auth-fail-limit", "1000000/m", "--redis", rds.URL(),
+			// A loaded test machine must not pass for an outage.
+			"--redis-timeout", "5s"))
 	}
 	lb := roundRobin(t, replicas)
 

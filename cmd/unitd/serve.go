@@ -45,6 +45,7 @@ type serveConfig struct {
 	LogLevel      slog.Level
 	AdminAddr     string // "off": no admin listener
 	Redis         string // shared rate limits; "" limits in this process
+	RedisTimeout  time.Duration
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -132,6 +133,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
 	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
 	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
+	redisTimeout := fs.Duration("redis-timeout", durationDefault("UNITD_REDIS_TIMEOUT", 100*time.Millisecond), "longest wait for Redis on a request before this replica limits on its own (env UNITD_REDIS_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
 		printFlags(fs)
@@ -143,7 +145,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if len(pos) > 0 {
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL, RedisTimeout: *redisTimeout}
 	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
 		return cfg, err
 	}
@@ -251,7 +253,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if err != nil {
 		return nil, err
 	}
-	limiter, redis, limits, err := newLimiter(cfg.RateLimit, cfg.Redis, logger)
+	limiter, redis, limits, err := newLimiter(cfg.RateLimit, cfg.Redis, cfg.RedisTimeout, logger)
 	if err != nil {
 		return nil, err
 	}

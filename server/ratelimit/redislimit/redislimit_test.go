@@ -36,6 +36,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// patient is the Redis timeout of tests that are not about timeouts: on a
+// loaded machine a slow answer must not pass for an outage.
+const patient = 10 * time.Second
+
 func newLimiter(t *testing.T, url string, rate ratelimit.Rate, opts redislimit.Options) *redislimit.Limiter {
 	t.Helper()
 	l, err := redislimit.New(url, rate, opts)
@@ -53,7 +57,7 @@ func TestSharedBudget(t *testing.T) {
 	rate := ratelimit.Rate{N: 10, Per: time.Minute}
 	var replicas []*redislimit.Limiter
 	for range 3 {
-		replicas = append(replicas, newLimiter(t, srv.URL(), rate, redislimit.Options{}))
+		replicas = append(replicas, newLimiter(t, srv.URL(), rate, redislimit.Options{Timeout: patient}))
 	}
 	allowed := 0
 	for i := range 30 {
@@ -95,6 +99,7 @@ func TestFallbackAndRecovery(t *testing.T) {
 	var logs syncBuffer
 	changes := make(chan bool, 4)
 	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: 5, Per: time.Minute}, redislimit.Options{
+		Timeout:  patient,
 		Probe:    20 * time.Millisecond,
 		Logger:   slog.New(slog.NewTextHandler(&logs, nil)),
 		OnChange: func(up bool) { changes <- up },
@@ -187,7 +192,7 @@ func TestRateTooFine(t *testing.T) {
 // EVAL the first time the script is not cached), counted by Redis itself.
 func TestOneRoundTripPerTake(t *testing.T) {
 	srv := redistest.Start(t)
-	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: 1000, Per: time.Minute}, redislimit.Options{})
+	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: 1000, Per: time.Minute}, redislimit.Options{Timeout: patient})
 	opts, err := redis.ParseURL(srv.URL())
 	if err != nil {
 		t.Fatal(err)
