@@ -258,9 +258,34 @@ func powerOfTen(x *apd.Decimal) (int64, bool) {
 		}
 		return e, c == 1
 	}
-	var r apd.Decimal
-	r.Reduce(x)
-	return int64(r.Exponent), r.Coeff.Cmp(bigOne) == 0
+	// A power of ten's coefficient is 10^(digits-1): one comparison, where
+	// Reduce would divide by ten once per trailing zero.
+	n := x.NumDigits()
+	if n < 1 || n > maxPow10 {
+		return 0, false
+	}
+	if x.Coeff.Cmp(&coeffPow10()[n-1]) != 0 {
+		return 0, false
+	}
+	return int64(x.Exponent) + n - 1, true
+}
+
+var (
+	coeffPow10Once sync.Once
+	coeffPow10s    []apd.BigInt
+)
+
+// coeffPow10 returns 10^0 … 10^maxPow10 as apd coefficients.
+func coeffPow10() []apd.BigInt {
+	coeffPow10Once.Do(func() {
+		coeffPow10s = make([]apd.BigInt, maxPow10+1)
+		ten := apd.NewBigInt(10)
+		coeffPow10s[0].SetInt64(1)
+		for i := 1; i <= maxPow10; i++ {
+			coeffPow10s[i].Mul(&coeffPow10s[i-1], ten)
+		}
+	})
+	return coeffPow10s
 }
 
 // wholeNumber reports whether x is a whole number of int64 range, and
@@ -277,13 +302,23 @@ func wholeNumber(x *apd.Decimal) (int64, bool) {
 		return n, err == nil
 	}
 	if !x.Coeff.IsInt64() || x.Exponent < -18 {
-		var r apd.Decimal
-		r.Reduce(x)
-		if r.Exponent < 0 || r.NumDigits()+int64(r.Exponent) > 18 {
+		// Whole when the coefficient is a multiple of 10^-exponent: one
+		// division, where Reduce would divide once per trailing zero.
+		if x.IsZero() {
+			return 0, true
+		}
+		if x.NumDigits()+int64(x.Exponent) <= 0 || x.NumDigits()+int64(x.Exponent) > 18 || -x.Exponent > maxPow10 {
 			return 0, false
 		}
-		n, err := r.Int64()
-		return n, err == nil
+		var q, r big.Int
+		q.QuoRem(x.Coeff.MathBigInt(), lnexpTables().pow10[-x.Exponent], &r)
+		if r.Sign() != 0 || !q.IsInt64() {
+			return 0, false
+		}
+		if x.Negative {
+			return -q.Int64(), true
+		}
+		return q.Int64(), true
 	}
 	c := x.Coeff.Int64()
 	for e := x.Exponent; e < 0; e++ {
