@@ -174,17 +174,6 @@ const (
 	fnExp10 // 10^x
 )
 
-// lnCR sets d to ln x correctly rounded to c's precision (half-even).
-func lnCR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return crFunction(c, d, x, fnLn, nil)
-}
-
-// log10CR sets d to log10 x correctly rounded to c's precision; the
-// logarithm of a power of ten is exact.
-func log10CR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return crFunction(c, d, x, fnLog10, nil)
-}
-
 // crFunction is fn(x) correctly rounded to c's precision; its slow path
 // is charged to b (nil: unlimited).
 func crFunction(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
@@ -194,6 +183,7 @@ func crFunction(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.
 	return logCR(c, d, x, fn, b)
 }
 
+// logCR is ln x or log10 x: exact at 1 and, for log10, at powers of ten.
 func logCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
 	if x.Form != apd.Finite || x.Sign() <= 0 || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
 		return apdFunction(c, d, x, fn)
@@ -211,17 +201,7 @@ func logCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condi
 	return correctlyRounded(c, d, x, fn, b)
 }
 
-// expCR sets d to e^x correctly rounded to c's precision.
-func expCR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return powCR(c, d, x, fnExp, nil)
-}
-
-// exp10CR sets d to 10^x correctly rounded to c's precision; a whole x
-// gives an exact power of ten.
-func exp10CR(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error) {
-	return powCR(c, d, x, fnExp10, nil)
-}
-
+// powCR is e^x or 10^x: exact at 0 and, for 10^x, at whole x.
 func powCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
 	if x.Form != apd.Finite || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
 		return apdFunction(c, d, x, fn)

@@ -76,18 +76,7 @@ func TestCorrectlyRoundedProperty(t *testing.T) {
 			c.Rounding = apd.RoundHalfEven
 			want := reference(t, fn, x, q)
 			var got apd.Decimal
-			var cond apd.Condition
-			var err error
-			switch fn {
-			case fnLn:
-				cond, err = lnCR(c, &got, x)
-			case fnLog10:
-				cond, err = log10CR(c, &got, x)
-			case fnExp:
-				cond, err = expCR(c, &got, x)
-			case fnExp10:
-				cond, err = exp10CR(c, &got, x)
-			}
+			cond, err := crFunction(c, &got, x, fn, nil)
 			if err != nil {
 				t.Fatalf("%v(%s) at %d: %v", fn, x, q, err)
 			}
@@ -135,18 +124,7 @@ func TestCorrectlyRoundedExactPoints(t *testing.T) {
 	} {
 		x, _, _ := apd.NewFromString(tt.x)
 		var got apd.Decimal
-		var cond apd.Condition
-		var err error
-		switch tt.fn {
-		case fnLn:
-			cond, err = lnCR(c, &got, x)
-		case fnLog10:
-			cond, err = log10CR(c, &got, x)
-		case fnExp:
-			cond, err = expCR(c, &got, x)
-		case fnExp10:
-			cond, err = exp10CR(c, &got, x)
-		}
+		cond, err := crFunction(c, &got, x, tt.fn, nil)
 		want, _, _ := apd.NewFromString(tt.want)
 		if err != nil || got.Cmp(want) != 0 || cond.Inexact() {
 			t.Errorf("%v(%s) = %s (inexact %v, err %v), want exactly %s", tt.fn, tt.x, &got, cond.Inexact(), err, tt.want)
@@ -165,7 +143,7 @@ func TestCorrectlyRoundedHard(t *testing.T) {
 		c := apd.BaseContext.WithPrecision(q)
 		c.Rounding = apd.RoundHalfEven
 		var got apd.Decimal
-		if _, err := lnCR(c, &got, x); err != nil {
+		if _, err := crFunction(c, &got, x, fnLn, nil); err != nil {
 			t.Fatal(err)
 		}
 		if want := reference(t, fnLn, x, q); got.Cmp(want) != 0 {
@@ -185,20 +163,20 @@ func BenchmarkCorrectlyRounded(b *testing.B) {
 	c.Rounding = apd.RoundHalfEven
 	for _, bc := range []struct {
 		name string
-		fn   func(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error)
+		fn   function
 		x    string
 	}{
-		{"ln", lnCR, "250"},
-		{"log10", log10CR, "250"},
-		{"exp", expCR, "-3.15"},
-		{"exp10", exp10CR, "-1.37"},
+		{"ln", fnLn, "250"},
+		{"log10", fnLog10, "250"},
+		{"exp", fnExp, "-3.15"},
+		{"exp10", fnExp10, "-1.37"},
 	} {
 		x, _, _ := apd.NewFromString(bc.x)
 		b.Run(bc.name, func(b *testing.B) {
 			var d apd.Decimal
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := bc.fn(c, &d, x); err != nil {
+				if _, err := crFunction(c, &d, x, bc.fn, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
