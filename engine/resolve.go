@@ -31,7 +31,10 @@ func (c *exprCache) put(s string, e *Expression) {
 		c.m.Clear()
 		c.n.Store(1)
 	}
-	c.m.Store(s, e)
+	// The name may be a view of a request's pooled buffer (the server's
+	// strict JSON scanner hands out such strings): the cache outlives the
+	// request, so it keeps a copy of its own.
+	c.m.Store(strings.Clone(s), e)
 }
 
 // size counts the cached expressions.
