@@ -479,11 +479,7 @@ func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 		if fn == fnLog10 {
 			// log10 x = ln x / ln 10: the error shrinks by ln 10 > 2;
 			// invLn10's ulp times |ln x|, and the product's floor, add.
-			sc.t.Abs(mag)
-			whole := sc.t.Rsh(&sc.t, fixBits).Uint64()
-			sc.a.Set(mag)
-			mag.Mul(&sc.a, k.invLn10)
-			mag.Rsh(mag, fixBits)
+			whole := mulFix(sc, mag, k.invLn10)
 			e = e/2 + 1 + 2*(whole+1)
 		}
 		neg = mag.Sign() < 0
@@ -496,11 +492,7 @@ func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 			return false
 		}
 		if fn == fnExp10 {
-			sc.t.Abs(y)
-			whole := sc.t.Rsh(&sc.t, fixBits).Uint64()
-			sc.a.Set(y)
-			y.Mul(&sc.a, k.ln10)
-			y.Rsh(y, fixBits)
+			whole := mulFix(sc, y, k.ln10)
 			e = 3*e + whole + 3 // times ln 10 < 3, plus ln 10's ulp
 		}
 		bexp, em, ok := fixExp(k, sc, mag, y, e)
@@ -510,6 +502,17 @@ func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 		err, e2 = em, bexp-fixBits
 	}
 	return roundFix(k, sc, d, mag, err, e2, q, neg, c)
+}
+
+// mulFix sets v to v·c in fixed point (truncated) and returns the whole
+// part of |v| before the product, which the error bounds scale with.
+func mulFix(sc *scratch, v, c *big.Int) uint64 {
+	sc.t.Abs(v)
+	whole := sc.t.Rsh(&sc.t, fixBits).Uint64()
+	sc.a.Set(v)
+	v.Mul(&sc.a, c)
+	v.Rsh(v, fixBits)
+	return whole
 }
 
 // decimalToFixSigned sets y to x · 2^fixBits in fixed point, within 1 ulp.
