@@ -258,6 +258,9 @@ func evalLinear(out *number, x *apd.Decimal, A, B *conversion, p int) (inexact b
 // digits: the one rounding of every exact conversion.
 func roundExact(out *number, num, den *apd.Decimal, k int, p int) (inexact bool, err error) {
 	if k != 0 {
+		if optimize && piFast(&out.dec, num, den, k, p) {
+			return true, nil // π^k is irrational: never exact
+		}
 		return roundPi(&out.dec, num, den, k, p)
 	}
 	if den.Coeff.Cmp(bigOne) == 0 && den.Exponent == 0 && !den.Negative {

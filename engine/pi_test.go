@@ -2,6 +2,8 @@ package engine
 
 import (
 	"math/big"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
@@ -60,6 +62,68 @@ func TestRatToDecimalWord(t *testing.T) {
 		want, wantOK := ratToDecimalBig(r)
 		if ok != wantOK || ok && (d.Cmp(&want) != 0 || d.Exponent != want.Exponent) {
 			t.Errorf("%s: word %s %v, big %s %v", s, d.String(), ok, want.String(), wantOK)
+		}
+	}
+}
+
+// TestPiFastMatchesRoundPi checks the π accelerator against the plain
+// path over random operands, powers and precisions: every rounding it
+// decides is roundPi's, and it decides nearly all of them.
+func TestPiFastMatchesRoundPi(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		b[0] = byte('1' + r.IntN(9))
+		for i := 1; i < n; i++ {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		return string(b)
+	}
+	const runs = 4000
+	decided := 0
+	for range runs {
+		num, _, _ := apd.NewFromString(digits(1+r.IntN(40)) + "e" + strconv.Itoa(r.IntN(60)-30))
+		num.Negative = r.IntN(2) == 0
+		den, _, _ := apd.NewFromString(digits(1+r.IntN(20)) + "e" + strconv.Itoa(r.IntN(20)-10))
+		k := 1 + r.IntN(maxPiFastPow)
+		if r.IntN(2) == 0 {
+			k = -k
+		}
+		p := 1 + r.IntN(MaxPrecision)
+		var fast, plain apd.Decimal
+		if !piFast(&fast, num, den, k, p) {
+			continue
+		}
+		decided++
+		if _, err := roundPi(&plain, num, den, k, p); err != nil {
+			t.Fatal(err)
+		}
+		if FormatDecimal(&fast) != FormatDecimal(&plain) {
+			t.Fatalf("%s/%s·π^%d to %d digits: piFast %s, roundPi %s", num, den, k, p, &fast, &plain)
+		}
+	}
+	if decided < runs*99/100 {
+		t.Errorf("piFast decided %d of %d roundings, want at least 99%%", decided, runs)
+	}
+}
+
+// TestPiFastDeclines checks the accelerator leaves to the plain path what
+// its table does not cover.
+func TestPiFastDeclines(t *testing.T) {
+	one := apd.New(1, 0)
+	var out apd.Decimal
+	for _, tt := range []struct {
+		num *apd.Decimal
+		k   int
+	}{
+		{apd.New(0, 0), 1},
+		{one, 0},
+		{one, maxPiFastPow + 1},
+		{one, -maxPiFastPow - 1},
+		{apd.NewWithBigInt(new(apd.BigInt).Exp(apd.NewBigInt(10), apd.NewBigInt(maxPiFastDigits+1), nil), 0), 1},
+	} {
+		if piFast(&out, tt.num, one, tt.k, 10) {
+			t.Errorf("piFast(%s, k=%d) decided; want it to decline", tt.num, tt.k)
 		}
 	}
 }

@@ -115,8 +115,9 @@ var pow10 = func() (t [20]uint64) {
 }()
 
 func countDecimalDigits(x uint64) int {
-	n := 0
-	for ; x > 0; x /= 10 {
+	// Len64·log10(2) rounded down (1233/4096) is the count or one less.
+	n := bits.Len64(x) * 1233 >> 12
+	if x >= pow10[n] {
 		n++
 	}
 	return n

@@ -158,10 +158,33 @@ func appendDecimal(dst []byte, d *apd.Decimal) []byte {
 	var digits []byte
 	if d.Coeff.IsUint64() {
 		digits = strconv.AppendUint(buf[:0], d.Coeff.Uint64(), 10)
+	} else if q, ok := coeff128(&d.Coeff); ok {
+		// Two words, as most results at the default precision are:
+		// formatted without math/big's general conversion.
+		digits = q.appendDigits(buf[:0])
 	} else {
 		digits = d.Coeff.Append(buf[:0], 10)
 	}
 	return appendFormatted(dst, d.Negative, digits, int(d.Exponent))
+}
+
+// low64 is 2^64 - 1, the mask of a coefficient's low word.
+var low64 = new(apd.BigInt).SetUint64(^uint64(0))
+
+// coeff128 returns a non-negative coefficient below 10^38 as a quotient's
+// two words, or ok=false.
+func coeff128(c *apd.BigInt) (q quotient, ok bool) {
+	if c.Sign() < 0 || c.BitLen() > 128 {
+		return q, false
+	}
+	var hi, lo apd.BigInt
+	hi.Rsh(c, 64)
+	lo.And(c, low64)
+	q.hi, q.lo = hi.Uint64(), lo.Uint64()
+	if q.hi >= 1e19 {
+		return q, false // appendDigits needs the coefficient below 10^38
+	}
+	return q, true
 }
 
 // appendFormatted appends the decimal digits × 10^exp as FormatDecimal

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -88,6 +89,42 @@ func TestParseExact(t *testing.T) {
 	for _, in := range []string{"", "abc", "1/0", "0^-1", "1**2", "(1", "1)", "2^1000", "1,5", "NaN"} {
 		if _, err := parseExact(in); err == nil {
 			t.Errorf("parseExact(%q) succeeded, want an error", in)
+		}
+	}
+}
+
+// TestAppendDecimalTwoWords checks the two-word formatting of
+// coefficients against math/big's conversion, around the word and 10^38
+// boundaries and at random.
+func TestAppendDecimalTwoWords(t *testing.T) {
+	coeffs := []string{
+		"18446744073709551615", "18446744073709551616", "18446744073709551617",
+		"99999999999999999999999999999999999999", "100000000000000000000000000000000000000",
+		"340282366920938463463374607431768211455", "340282366920938463463374607431768211456",
+		"10000000000000000000000000000000000000", "12345678901234567890123456789012345678",
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	for range 500 {
+		n := 1 + r.IntN(45)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		b[0] = byte('1' + r.IntN(9))
+		coeffs = append(coeffs, string(b))
+	}
+	for _, c := range coeffs {
+		for _, exp := range []int32{-40, -3, 0, 5} {
+			var d apd.Decimal
+			if _, ok := d.Coeff.SetString(c, 10); !ok {
+				t.Fatal(c)
+			}
+			d.Exponent = exp
+			d.Negative = len(c)%2 == 0
+			want := string(appendFormatted(nil, d.Negative, []byte(d.Coeff.String()), int(exp)))
+			if got := string(appendDecimal(nil, &d)); got != want {
+				t.Errorf("appendDecimal(%se%d) = %s, want %s", c, exp, got, want)
+			}
 		}
 	}
 }
