@@ -226,11 +226,11 @@ func ratToDecimalWord(r *big.Rat) (d apd.Decimal, ok, decided bool) {
 // it had to round.
 func (p *affine) apply(y, x *apd.Decimal, work *apd.Context) (inexact bool, err error) {
 	var t apd.Decimal
-	if _, err = exact.Mul(&t, x, &p.a); err != nil {
+	if _, err = arith(exact.Mul(&t, x, &p.a)); err != nil {
 		return false, err
 	}
 	if p.hasOffset {
-		if _, err = exact.Add(&t, &t, &p.b); err != nil {
+		if _, err = arith(exact.Add(&t, &t, &p.b)); err != nil {
 			return false, err
 		}
 	}
@@ -238,18 +238,18 @@ func (p *affine) apply(y, x *apd.Decimal, work *apd.Context) (inexact bool, err 
 		y.Set(&t)
 		return false, nil
 	}
-	cond, err := work.Quo(y, &t, &p.c)
+	cond, err := arith(work.Quo(y, &t, &p.c))
 	return cond.Inexact(), err
 }
 
 // invert computes x = (y*c - b)/a at the working context.
 func (p *affine) invert(x, y *apd.Decimal, work *apd.Context) (inexact bool, err error) {
 	var t apd.Decimal
-	if _, err = exact.Mul(&t, y, &p.c); err != nil {
+	if _, err = arith(exact.Mul(&t, y, &p.c)); err != nil {
 		return false, err
 	}
 	if p.hasOffset {
-		if _, err = exact.Sub(&t, &t, &p.b); err != nil {
+		if _, err = arith(exact.Sub(&t, &t, &p.b)); err != nil {
 			return false, err
 		}
 	}
@@ -257,6 +257,6 @@ func (p *affine) invert(x, y *apd.Decimal, work *apd.Context) (inexact bool, err
 		x.Set(&t)
 		return false, nil
 	}
-	cond, err := work.Quo(x, &t, &p.a)
+	cond, err := arith(work.Quo(x, &t, &p.a))
 	return cond.Inexact(), err
 }

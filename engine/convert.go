@@ -217,7 +217,12 @@ func (pl *plan) run(out *number, x *apd.Decimal, p int, budget *Budget) (inexact
 		if errors.Is(err, errDomain) {
 			return false, errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
 		}
-		return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
+		if errors.Is(err, errArithmetic) || errors.Is(err, errFormulaTooLarge) {
+			return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
+		}
+		// Anything else is a fault of the engine or the catalog, not of
+		// the value: the caller reports it as an internal error.
+		return false, fmt.Errorf("convert %s %s to %s: %w", FormatDecimal(x), pl.fromName, pl.unit, err)
 	}
 	if !out.fast && out.dec.IsZero() {
 		out.dec.Negative = false
@@ -264,7 +269,7 @@ func roundExact(out *number, num, den *apd.Decimal, k int, p int) (inexact bool,
 		return roundPi(&out.dec, num, den, k, p)
 	}
 	if den.Coeff.Cmp(bigOne) == 0 && den.Exponent == 0 && !den.Negative {
-		cond, err := rounding[p].Round(&out.dec, num)
+		cond, err := arith(rounding[p].Round(&out.dec, num))
 		return cond.Inexact(), err
 	}
 	if optimize {
@@ -273,7 +278,7 @@ func roundExact(out *number, num, den *apd.Decimal, k int, p int) (inexact bool,
 			return inexact, nil
 		}
 	}
-	cond, err := rounding[p].Quo(&out.dec, num, den)
+	cond, err := arith(rounding[p].Quo(&out.dec, num, den))
 	return cond.Inexact(), err
 }
 
@@ -339,7 +344,7 @@ func evalStepwise(out, x *apd.Decimal, A, B *conversion, p int, budget *Budget) 
 	} else if err := step(link(&y, src, &A.post, &B.post, A.pi-B.pi, work)); err != nil {
 		return false, err
 	}
-	cond, err := rounding[p].Round(out, &y)
+	cond, err := arith(rounding[p].Round(out, &y))
 	return inexact || cond.Inexact(), err
 }
 
@@ -356,10 +361,10 @@ func link(y, x *apd.Decimal, a, b *affine, pi int, work *apd.Context) (inexact b
 	if a.hasOffset || b.hasOffset {
 		mulExact(&t1, &a.b, &b.c)
 		mulExact(&t2, &b.b, &a.c)
-		if _, err := exact.Sub(&t1, &t1, &t2); err != nil {
+		if _, err := arith(exact.Sub(&t1, &t1, &t2)); err != nil {
 			return false, err
 		}
-		if _, err := exact.Add(&num, &num, &t1); err != nil {
+		if _, err := arith(exact.Add(&num, &num, &t1)); err != nil {
 			return false, err
 		}
 	}
@@ -371,13 +376,13 @@ func link(y, x *apd.Decimal, a, b *affine, pi int, work *apd.Context) (inexact b
 	if n := uint32(num.NumDigits()) + 2; n > work.Precision {
 		ctx = work.WithPrecision(n)
 	}
-	cond, err := ctx.Quo(y, &num, &den)
+	cond, err := arith(ctx.Quo(y, &num, &den))
 	if err != nil {
 		return false, err
 	}
 	inexact = cond.Inexact()
 	if pi != 0 && !y.IsZero() {
-		if _, err := work.Mul(y, y, piDecimal(pi, int(work.Precision)+5)); err != nil {
+		if _, err := arith(work.Mul(y, y, piDecimal(pi, int(work.Precision)+5))); err != nil {
 			return false, err
 		}
 		inexact = true

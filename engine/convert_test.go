@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/expr-lang/expr"
 )
 
 func TestConvert(t *testing.T) {
@@ -243,4 +244,36 @@ func roundRat(r *big.Rat, p int) string {
 	d := apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(q), int32(-shift))
 	d.Negative = neg
 	return FormatDecimal(d)
+}
+
+// TestRunInternalError checks that a fault of the engine's own (here a
+// formula that yields text, not a number) is not reported as the value's
+// fault: it comes back as a plain error, which callers report as an
+// internal error, while a value outside a formula's domain stays
+// VALUE_OUT_OF_RANGE.
+func TestRunInternalError(t *testing.T) {
+	prog, err := expr.Compile(`"not a number"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := testGraph(t)
+	ft := g.bySymbol["ft"]
+	bad := ft.conv
+	bad.pre = newAffine(identityMap())
+	bad.formula = &formula{to: prog, from: prog, toSrc: "text", fromSrc: "text"}
+	pl := plan{from: &bad, to: &ft.conv, fromName: "bad", unit: "ft"}
+	var out number
+	_, err = pl.run(&out, apd.New(1, 0), 10, nil)
+	var e *Error
+	if err == nil || errors.As(err, &e) {
+		t.Fatalf("run with a formula yielding text: error %v; want a plain (internal) error", err)
+	}
+	if !strings.Contains(err.Error(), "formula returned string") {
+		t.Errorf("error %q does not say what went wrong", err)
+	}
+
+	_, err = g.Convert(Request{Value: "-1", From: "W", To: "dBm"})
+	if !errors.As(err, &e) || e.Code != CodeValueOutOfRange {
+		t.Errorf("-1 W → dBm: error %v; want %s", err, CodeValueOutOfRange)
+	}
 }

@@ -307,7 +307,7 @@ func (f *formula) eval(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*ap
 		return nil, err
 	}
 	var y apd.Decimal
-	_, err = work.Quo(&y, &r.n, &r.d)
+	_, err = arith(work.Quo(&y, &r.n, &r.d))
 	return &y, err
 }
 

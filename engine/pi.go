@@ -153,7 +153,7 @@ func piBound(out, num, den *apd.Decimal, c *apd.BigInt, digits, k, p int) error 
 		d.Coeff.Mul(&d.Coeff, &pow)
 		d.Exponent -= int32(digits * -k)
 	}
-	_, err := rounding[p].Quo(out, &n, &d)
+	_, err := arith(rounding[p].Quo(out, &n, &d))
 	return err
 }
 
@@ -178,7 +178,7 @@ func roundRatTo(out *apd.Decimal, r *big.Rat, p int) (inexact bool, err error) {
 	n.Coeff.SetMathBigInt(new(big.Int).Abs(r.Num()))
 	n.Negative = r.Sign() < 0
 	d.Coeff.SetMathBigInt(r.Denom())
-	cond, err := rounding[p].Quo(out, &n, &d)
+	cond, err := arith(rounding[p].Quo(out, &n, &d))
 	return cond.Inexact(), err
 }
 
