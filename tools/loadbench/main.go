@@ -111,6 +111,7 @@ type options struct {
 	wrk      string
 	profile  string
 	verbose  bool
+	only     string
 }
 
 func main() {
@@ -125,6 +126,7 @@ func main() {
 	flag.StringVar(&o.wrk, "wrk", "wrk", "path of the wrk binary")
 	flag.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the last unitd run of each scenario to `prefix`-<scenario>.pprof")
 	flag.BoolVar(&o.verbose, "v", false, "print wrk's full output")
+	flag.StringVar(&o.only, "only", "", "run only these `scenarios` (comma-separated names: convert, batch, batch-dBm, convert-redis)")
 	flag.Parse()
 	if o.duration <= 0 || o.duration > 5*time.Minute || o.conns < 1 || o.threads < 1 || o.threads > o.conns || o.rounds < 1 || o.rounds > 10 {
 		log.Fatal("flags out of range: need 0 < -d ≤ 5m, 1 ≤ -t ≤ -c, 1 ≤ -rounds ≤ 10")
@@ -169,6 +171,13 @@ func run(o options) error {
 		defer stop()
 		scenarios = append(scenarios, &scenario{name: "convert-redis", method: http.MethodGet,
 			path: "/v1/convert?value=12.5&from=ft&to=m", target: 0.7, baseline: unitdURL, subject: withRedis})
+	}
+	if o.only != "" {
+		names := strings.Split(o.only, ",")
+		scenarios = slices.DeleteFunc(scenarios, func(sc *scenario) bool { return !slices.Contains(names, sc.name) })
+		if len(scenarios) == 0 {
+			return fmt.Errorf("-only %q names no scenario", o.only)
+		}
 	}
 	for _, sc := range scenarios {
 		base := unitdURL
