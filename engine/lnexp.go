@@ -33,15 +33,23 @@ import (
 // fixBits is the number of fraction bits of the fixed-point accelerator:
 // 2^-256 is about 10^-77, so results of up to maxFastDigits digits are
 // decided unless they fall within about 10^-7 of a rounding boundary.
+//
+// Most conversions work at 42 digits (the default precision and its
+// guard digits), where 256 bits are more than needed: the constants are
+// also kept at narrowBits (2^-192, about 10^-57), which serve up to
+// narrowDigits digits with the same margin in fewer machine words.
 const (
 	fixBits       = 256
 	maxFastDigits = 66
+	narrowBits    = 192
+	narrowDigits  = 46
 	// tableBits are the extra bits the reduction tables are built with.
 	tableBits = 64
 )
 
 // lnexpConsts are the constants of the accelerator, built once on first use.
 type lnexpConsts struct {
+	fb                 uint     // fraction bits: fixBits or narrowBits
 	ln2, ln10, invLn10 *big.Int // fixed point, each within 1 ulp
 	// exp1[j+exp1Half] = exp(j/64) and exp2[j+exp2Half] = exp(j/8192),
 	// fixed point, each within 1 ulp.
@@ -63,20 +71,33 @@ const (
 )
 
 var (
-	lnexpOnce sync.Once
-	lnexpC    *lnexpConsts
+	lnexpOnce    sync.Once
+	lnexpC       *lnexpConsts
+	lnexpNarrowC *lnexpConsts
 )
 
+// lnexpTables returns the constants at fixBits.
 func lnexpTables() *lnexpConsts {
-	lnexpOnce.Do(func() { lnexpC = buildLnexp() })
+	lnexpOnce.Do(buildLnexpBoth)
 	return lnexpC
+}
+
+// lnexpNarrow returns the constants at narrowBits.
+func lnexpNarrow() *lnexpConsts {
+	lnexpOnce.Do(buildLnexpBoth)
+	return lnexpNarrowC
+}
+
+func buildLnexpBoth() {
+	lnexpC = buildLnexp(fixBits)
+	lnexpNarrowC = buildLnexp(narrowBits)
 }
 
 // buildLnexp computes the constants from apd at 100 digits (about 332
 // bits, so every constant is within 1 ulp of 2^-256 after truncation) and
 // the tables by repeated multiplication at fixBits+tableBits bits.
-func buildLnexp() *lnexpConsts {
-	c := &lnexpConsts{}
+func buildLnexp(fb uint) *lnexpConsts {
+	c := &lnexpConsts{fb: fb}
 	ctx := apd.BaseContext.WithPrecision(100)
 	var d apd.Decimal
 	ten := apd.New(10, 0)
@@ -84,13 +105,13 @@ func buildLnexp() *lnexpConsts {
 	if _, err := ctx.Ln(&d, two); err != nil {
 		panic(err)
 	}
-	c.ln2 = decimalToFix(&d, fixBits)
+	c.ln2 = decimalToFix(&d, fb)
 	if _, err := ctx.Ln(&d, ten); err != nil {
 		panic(err)
 	}
-	c.ln10 = decimalToFix(&d, fixBits)
-	ln10Wide := decimalToFix(&d, fixBits+tableBits)
-	c.invLn10 = new(big.Int).Lsh(big.NewInt(1), 2*(fixBits+tableBits))
+	c.ln10 = decimalToFix(&d, fb)
+	ln10Wide := decimalToFix(&d, fb+tableBits)
+	c.invLn10 = new(big.Int).Lsh(big.NewInt(1), 2*(fb+tableBits))
 	c.invLn10.Quo(c.invLn10, ln10Wide)
 	c.invLn10.Rsh(c.invLn10, tableBits)
 
@@ -105,27 +126,27 @@ func buildLnexp() *lnexpConsts {
 		if _, err := ctx.Exp(&d, &x); err != nil {
 			panic(err)
 		}
-		up := decimalToFix(&d, fixBits+tableBits)
+		up := decimalToFix(&d, fb+tableBits)
 		if _, err := ctx.Neg(&x, &x); err != nil {
 			panic(err)
 		}
 		if _, err := ctx.Exp(&d, &x); err != nil {
 			panic(err)
 		}
-		down := decimalToFix(&d, fixBits+tableBits)
-		one := new(big.Int).Lsh(big.NewInt(1), fixBits+tableBits)
+		down := decimalToFix(&d, fb+tableBits)
+		one := new(big.Int).Lsh(big.NewInt(1), fb+tableBits)
 		t := make([]*big.Int, 2*half+1)
-		t[half] = new(big.Int).Lsh(big.NewInt(1), fixBits)
+		t[half] = new(big.Int).Lsh(big.NewInt(1), fb)
 		cur := new(big.Int).Set(one)
 		for j := 1; j <= half; j++ {
 			cur.Mul(cur, up)
-			cur.Rsh(cur, fixBits+tableBits)
+			cur.Rsh(cur, fb+tableBits)
 			t[half+j] = new(big.Int).Rsh(cur, tableBits)
 		}
 		cur.Set(one)
 		for j := 1; j <= half; j++ {
 			cur.Mul(cur, down)
-			cur.Rsh(cur, fixBits+tableBits)
+			cur.Rsh(cur, fb+tableBits)
 			t[half-j] = new(big.Int).Rsh(cur, tableBits)
 		}
 		return t
@@ -139,9 +160,9 @@ func buildLnexp() *lnexpConsts {
 		c.pow10[n] = new(big.Int).Set(p)
 		p.Mul(p, big.NewInt(10))
 	}
-	c.one = new(big.Int).Lsh(big.NewInt(1), fixBits)
-	c.half1 = new(big.Int).Lsh(big.NewInt(1), fixBits-7)
-	c.half2 = new(big.Int).Lsh(big.NewInt(1), fixBits-14)
+	c.one = new(big.Int).Lsh(big.NewInt(1), fb)
+	c.half1 = new(big.Int).Lsh(big.NewInt(1), fb-7)
+	c.half2 = new(big.Int).Lsh(big.NewInt(1), fb-14)
 	c.small = make([]*big.Int, 64)
 	for k := range c.small {
 		c.small[k] = big.NewInt(int64(k))
@@ -464,6 +485,9 @@ func ln10Wide() *apd.Decimal {
 // reports whether it set d.
 func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 	k := lnexpTables()
+	if q <= narrowDigits {
+		k = lnexpNarrow()
+	}
 	sc := scratches.Get().(*scratch)
 	defer scratches.Put(sc)
 	mag := &sc.v
@@ -479,12 +503,12 @@ func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 		if fn == fnLog10 {
 			// log10 x = ln x / ln 10: the error shrinks by ln 10 > 2;
 			// invLn10's ulp times |ln x|, and the product's floor, add.
-			whole := mulFix(sc, mag, k.invLn10)
+			whole := mulFix(k, sc, mag, k.invLn10)
 			e = e/2 + 1 + 2*(whole+1)
 		}
 		neg = mag.Sign() < 0
 		mag.Abs(mag)
-		err, e2 = e, -fixBits
+		err, e2 = e, -int(k.fb)
 	case fnExp, fnExp10:
 		y := &sc.y
 		e, ok := decimalToFixSigned(k, y, x)
@@ -492,33 +516,33 @@ func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 			return false
 		}
 		if fn == fnExp10 {
-			whole := mulFix(sc, y, k.ln10)
+			whole := mulFix(k, sc, y, k.ln10)
 			e = 3*e + whole + 3 // times ln 10 < 3, plus ln 10's ulp
 		}
 		bexp, em, ok := fixExp(k, sc, mag, y, e)
 		if !ok {
 			return false
 		}
-		err, e2 = em, bexp-fixBits
+		err, e2 = em, bexp-int(k.fb)
 	}
 	return roundFix(k, sc, d, mag, err, e2, q, neg, c)
 }
 
 // mulFix sets v to v·c in fixed point (truncated) and returns the whole
 // part of |v| before the product, which the error bounds scale with.
-func mulFix(sc *scratch, v, c *big.Int) uint64 {
+func mulFix(k *lnexpConsts, sc *scratch, v, c *big.Int) uint64 {
 	sc.t.Abs(v)
-	whole := sc.t.Rsh(&sc.t, fixBits).Uint64()
+	whole := sc.t.Rsh(&sc.t, k.fb).Uint64()
 	sc.a.Set(v)
 	v.Mul(&sc.a, c)
-	v.Rsh(v, fixBits)
+	v.Rsh(v, k.fb)
 	return whole
 }
 
 // decimalToFixSigned sets y to x · 2^fixBits in fixed point, within 1 ulp.
 func decimalToFixSigned(k *lnexpConsts, y *big.Int, x *apd.Decimal) (uint64, bool) {
 	setCoeff(y, x)
-	y.Lsh(y, fixBits)
+	y.Lsh(y, k.fb)
 	switch e := int(x.Exponent); {
 	case e > 0:
 		if e > maxPow10 {
@@ -559,16 +583,16 @@ func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, boo
 	setCoeff(C, x)
 	n := C.BitLen()
 	m := &sc.m
-	if n-1 <= fixBits {
-		m.Lsh(C, uint(fixBits-(n-1)))
+	if fb := int(k.fb); n-1 <= fb {
+		m.Lsh(C, uint(fb-(n-1)))
 	} else {
-		m.Rsh(C, uint(n-1-fixBits))
+		m.Rsh(C, uint(n-1-fb))
 	}
 	// m is within 1 ulp of its true value (truncation), in [1, 2)·2^256.
-	top := sc.t.Rsh(m, fixBits-52).Uint64() // 53 bits: 1.f·2^52
+	top := sc.t.Rsh(m, k.fb-52).Uint64() // 53 bits: 1.f·2^52
 	y0 := math.Log(float64(top) / (1 << 52))
 	Y0 := &sc.x
-	floatToFix(Y0, y0)
+	floatToFix(Y0, y0, k.fb)
 	sc.y.Neg(Y0)
 	ez := &sc.z
 	bexp, errE, ok := fixExp(k, sc, ez, &sc.y, 0)
@@ -577,7 +601,7 @@ func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, boo
 	}
 	// z = m · e^-y0 · 2^bexp, about 1.
 	z := sc.b.Mul(m, ez)
-	z.Rsh(z, fixBits)
+	z.Rsh(z, k.fb)
 	if bexp >= 0 {
 		z.Lsh(z, uint(bexp))
 	} else {
@@ -585,7 +609,7 @@ func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, boo
 	}
 	errZ := errE + 4
 	delta := z.Sub(z, k.one)
-	if delta.BitLen() > fixBits-40 {
+	if delta.BitLen() > int(k.fb)-40 {
 		return 0, false
 	}
 	// ln(1+δ) = δ - δ²/2 + δ³/3 - …
@@ -597,7 +621,7 @@ func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, boo
 		// Mul allocates when its result aliases an operand: alternate.
 		spare.Mul(pow, delta)
 		pow, spare = spare, pow
-		pow.Rsh(pow, fixBits)
+		pow.Rsh(pow, k.fb)
 		if pow.Sign() == 0 {
 			break
 		}
@@ -624,10 +648,10 @@ func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, boo
 }
 
 // floatToFix sets v to f · 2^fixBits exactly (f is a binary fraction).
-func floatToFix(v *big.Int, f float64) {
+func floatToFix(v *big.Int, f float64, fb uint) {
 	frac, exp := math.Frexp(f) // f = frac · 2^exp, |frac| in [0.5, 1)
 	v.SetInt64(int64(frac * (1 << 53)))
-	if s := fixBits + exp - 53; s >= 0 {
+	if s := int(fb) + exp - 53; s >= 0 {
 		v.Lsh(v, uint(s))
 	} else {
 		v.Rsh(v, uint(-s)) // exact: f has at most 53 significant bits
@@ -642,11 +666,11 @@ func floatToFix(v *big.Int, f float64) {
 // |r2| ≤ 2^-14, e^r2 by its Taylor series (18 terms reach 2^-256), and
 // e^(j1/64), e^(j2/8192) from the tables.
 func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint64, bool) {
-	if y.BitLen() > fixBits+14 {
+	if y.BitLen() > int(k.fb)+14 {
 		return 0, 0, false
 	}
 	// b = round(y / ln 2), from the top bits of y.
-	top := sc.r.Rsh(y, fixBits-40).Int64()
+	top := sc.r.Rsh(y, k.fb-40).Int64()
 	b := int64(math.Round(math.Ldexp(float64(top), -40) / math.Ln2))
 	absB := uint64(b)
 	if b < 0 {
@@ -659,19 +683,19 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 	// j1 = round(r·64), j2 = round(r1·8192): floor((r + half) / step).
 	j := &sc.j
 	j.Add(r, k.half1)
-	j.Rsh(j, fixBits-6)
+	j.Rsh(j, k.fb-6)
 	if !j.IsInt64() || j.Int64() < -exp1Half || j.Int64() > exp1Half {
 		return 0, 0, false
 	}
 	j1 := j.Int64()
-	r.Sub(r, j.Lsh(j, fixBits-6))
+	r.Sub(r, j.Lsh(j, k.fb-6))
 	j.Add(r, k.half2)
-	j.Rsh(j, fixBits-13)
+	j.Rsh(j, k.fb-13)
 	if !j.IsInt64() || j.Int64() < -exp2Half || j.Int64() > exp2Half {
 		return 0, 0, false
 	}
 	j2 := j.Int64()
-	r.Sub(r, j.Lsh(j, fixBits-13))
+	r.Sub(r, j.Lsh(j, k.fb-13))
 	// e^r2 = 1 + r2 + r2²/2! + …
 	sum := sc.s.Add(k.one, r)
 	term, spare := sc.u.Set(r), &sc.a
@@ -679,7 +703,7 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 	for i := 2; i < len(k.small); i++ {
 		spare.Mul(term, r)
 		term, spare = spare, term
-		term.Rsh(term, fixBits)
+		term.Rsh(term, k.fb)
 		term.Quo(term, k.small[i])
 		if term.Sign() == 0 {
 			break
@@ -688,9 +712,9 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 		errT += 2
 	}
 	spare.Mul(sum, k.exp1[j1+exp1Half])
-	spare.Rsh(spare, fixBits)
+	spare.Rsh(spare, k.fb)
 	s.Mul(spare, k.exp2[j2+exp2Half])
-	s.Rsh(s, fixBits)
+	s.Rsh(s, k.fb)
 	// Relative error, in ulps: the argument's (errIn + |b| from b·ln 2),
 	// the series', two table entries and two truncations; ×2 covers the
 	// factor up to 1.42 between relative and absolute ulps of s.
@@ -700,12 +724,14 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 // roundFix rounds the value (mag ± err) · 2^e2 to q significant digits,
 // half-even, into d, when both ends of the interval give the same
 // digits. It reports whether it did.
+//
+// In units of half a unit in the q-th digit the value is mag·2·10^s·2^e2
+// for the right s: one division of that by its denominator gives the
+// half-units below mag and the remainder, and the ends of the interval
+// are in the same half-unit when err, scaled alike, fits on both sides
+// of the remainder.
 func roundFix(k *lnexpConsts, sc *scratch, d *apd.Decimal, mag *big.Int, err uint64, e2, q int, neg bool, c *apd.Context) bool {
-	lo, hi := &sc.lo, &sc.hi
-	sc.t.SetUint64(err)
-	lo.Sub(mag, &sc.t)
-	hi.Add(mag, &sc.t)
-	if lo.Sign() <= 0 {
+	if mag.Sign() <= 0 || mag.Cmp(sc.t.SetUint64(err)) <= 0 {
 		return false
 	}
 	// log10 of the value, within one: (bitlen - 1 + e2) · log10 2.
@@ -713,17 +739,36 @@ func roundFix(k *lnexpConsts, sc *scratch, d *apd.Decimal, mag *big.Int, err uin
 	s := q - 1 - est
 	pq := k.pow10[q]
 	pq1 := k.pow10[q-1]
-	hLo, hHi := &sc.w, &sc.u
+	num, den, off, h, rem := &sc.num, &sc.den, &sc.lo, &sc.w, &sc.hi
 	for range 3 {
 		if s > maxPow10 || -s > maxPow10 {
 			return false
 		}
-		scaledHalves(hLo, sc, lo, e2, s, k)
-		scaledHalves(hHi, sc, hi, e2, s, k)
-		if hLo.Cmp(hHi) != 0 {
+		// num/den = mag·2·10^s·2^e2 and off/den = err·2·10^s·2^e2.
+		off.SetUint64(err)
+		if s >= 0 {
+			num.Mul(mag, k.pow10[s])
+			off.Mul(off, k.pow10[s])
+			den.SetInt64(1)
+		} else {
+			num.Set(mag)
+			den.Set(k.pow10[-s])
+		}
+		num.Lsh(num, 1)
+		off.Lsh(off, 1)
+		if e2 >= 0 {
+			num.Lsh(num, uint(e2))
+			off.Lsh(off, uint(e2))
+		} else {
+			den.Lsh(den, uint(-e2))
+		}
+		h.QuoRem(num, den, rem)
+		// Both ends in the half-unit [h, h+1): rem - off >= 0 and
+		// rem + off < den.
+		if rem.Cmp(off) < 0 || num.Add(rem, off).Cmp(den) >= 0 {
 			return false
 		}
-		n := hHi.Rsh(hLo, 1)
+		n := sc.u.Rsh(h, 1)
 		switch {
 		case n.Cmp(pq) >= 0:
 			s--
@@ -732,7 +777,7 @@ func roundFix(k *lnexpConsts, sc *scratch, d *apd.Decimal, mag *big.Int, err uin
 			s++
 			continue
 		}
-		if hLo.Bit(0) == 1 {
+		if h.Bit(0) == 1 {
 			n.Add(n, bigOneInt)
 		}
 		exp := -s
@@ -754,23 +799,4 @@ func roundFix(k *lnexpConsts, sc *scratch, d *apd.Decimal, mag *big.Int, err uin
 		return true
 	}
 	return false
-}
-
-// scaledHalves sets h = floor(2 · m · 2^e2 · 10^s).
-func scaledHalves(h *big.Int, sc *scratch, m *big.Int, e2, s int, k *lnexpConsts) {
-	num, den := &sc.num, &sc.den
-	if s >= 0 {
-		num.Mul(m, k.pow10[s])
-		num.Lsh(num, 1)
-		den.SetInt64(1)
-	} else {
-		num.Lsh(m, 1)
-		den.Set(k.pow10[-s])
-	}
-	if e2 >= 0 {
-		num.Lsh(num, uint(e2))
-	} else {
-		den.Lsh(den, uint(-e2))
-	}
-	h.Quo(num, den)
 }
