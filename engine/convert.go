@@ -372,15 +372,22 @@ func link(y, x *apd.Decimal, a, b *affine, pi int, work *apd.Context) (inexact b
 	// A quotient that terminates is kept whole (an input of 100 digits
 	// reaches the formula as it was written); one that does not is rounded
 	// at the working precision.
-	ctx := work
-	if n := uint32(num.NumDigits()) + 2; n > work.Precision {
-		ctx = work.WithPrecision(n)
+	if den.Coeff.IsUint64() && den.Coeff.Uint64() == 1 {
+		// A power of ten: the quotient is num, shifted.
+		y.Set(&num)
+		y.Exponent -= den.Exponent
+		y.Negative = num.Negative != den.Negative && !num.IsZero()
+	} else {
+		ctx := work
+		if n := uint32(num.NumDigits()) + 2; n > work.Precision {
+			ctx = work.WithPrecision(n)
+		}
+		cond, err := arith(ctx.Quo(y, &num, &den))
+		if err != nil {
+			return false, err
+		}
+		inexact = cond.Inexact()
 	}
-	cond, err := arith(ctx.Quo(y, &num, &den))
-	if err != nil {
-		return false, err
-	}
-	inexact = cond.Inexact()
 	if pi != 0 && !y.IsZero() {
 		if _, err := arith(work.Mul(y, y, piDecimal(pi, int(work.Precision)+5))); err != nil {
 			return false, err

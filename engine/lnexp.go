@@ -311,8 +311,8 @@ func wholeNumber(x *apd.Decimal) (int64, bool) {
 		if x.NumDigits()+int64(x.Exponent) <= 0 || x.NumDigits()+int64(x.Exponent) > 18 || -x.Exponent > maxPow10 {
 			return 0, false
 		}
-		var q, r big.Int
-		q.QuoRem(x.Coeff.MathBigInt(), lnexpTables().pow10[-x.Exponent], &r)
+		var q, r apd.BigInt
+		q.QuoRem(&x.Coeff, &coeffPow10()[-x.Exponent], &r)
 		if r.Sign() != 0 || !q.IsInt64() {
 			return 0, false
 		}
