@@ -194,6 +194,9 @@ type formula struct {
 	to, from       *vm.Program
 	toSrc, fromSrc string
 	rational       bool
+	// toMob and fromMob are the Möbius maps of rational formulas that
+	// are one (see mobius.go), or nil.
+	toMob, fromMob *mobius
 }
 
 // compileFormulas compiles a pair, as rational formulas when both are.
@@ -204,6 +207,8 @@ func compileFormulas(to, from string) (*formula, error, error) {
 		f.from, errFrom = compileFormula(from, rationalMode)
 	}
 	if errTo == nil && errFrom == nil {
+		f.toMob, _ = mobiusOf(to)
+		f.fromMob, _ = mobiusOf(from)
 		return f, nil, nil
 	}
 	f.rational = false

@@ -42,6 +42,45 @@ func mulExact(d, x, y *apd.Decimal) {
 	d.Form = apd.Finite
 }
 
+// addExact sets d = x + y exactly, as exact.Add does, without apd's
+// rounding machinery: the coefficients are aligned to the smaller
+// exponent and added as integers. d may alias x or y.
+func addExact(d, x, y *apd.Decimal) {
+	switch {
+	case y.IsZero():
+		neg := x.Negative && y.Negative // -0 + 0 is 0, as in apd
+		d.Set(x)
+		if d.IsZero() {
+			d.Negative = neg
+		}
+		return
+	case x.IsZero():
+		d.Set(y)
+		return
+	}
+	e := min(x.Exponent, y.Exponent)
+	if int(x.Exponent-e) > maxPow10 || int(y.Exponent-e) > maxPow10 {
+		exact.Add(d, x, y) //nolint:errcheck // finite operands of bounded exponents
+		return
+	}
+	pow := coeffPow10()
+	var xc, yc apd.BigInt
+	xc.Mul(&x.Coeff, &pow[x.Exponent-e])
+	yc.Mul(&y.Coeff, &pow[y.Exponent-e])
+	neg := x.Negative
+	if x.Negative == y.Negative {
+		d.Coeff.Add(&xc, &yc)
+	} else if xc.Cmp(&yc) >= 0 {
+		d.Coeff.Sub(&xc, &yc)
+	} else {
+		d.Coeff.Sub(&yc, &xc)
+		neg = y.Negative
+	}
+	d.Exponent = e
+	d.Negative = neg && d.Coeff.Sign() != 0
+	d.Form = apd.Finite
+}
+
 // ratAdd returns a + b (or a - b when sign is -1) exactly.
 func ratAdd(a, b frac, sign int) frac {
 	var r frac
@@ -105,6 +144,16 @@ var rationalMode = formulaMode{
 	env:  func(x *apd.Decimal) any { return ratEnv{X: frac{n: *x, d: fracOne}} },
 }
 
+// runRationalMobius runs a rational formula through its Möbius map when
+// it has one and the accelerators are on, and through its program
+// otherwise.
+func runRationalMobius(prog *vm.Program, m *mobius, x frac) (frac, error) {
+	if optimize && m != nil {
+		return m.apply(x)
+	}
+	return runRational(prog, x)
+}
+
 func runRational(prog *vm.Program, x frac) (frac, error) {
 	out, err := runProgram(prog, ratEnv{X: x})
 	if err != nil {
@@ -149,7 +198,7 @@ func evalRational(out *number, x *apd.Decimal, A, B *conversion, p int) (bool, e
 	v := frac{n: *x, d: fracOne}
 	var ref frac
 	if f := A.formula; f != nil {
-		y, err := runRational(f.to, A.pre.applyExact(v))
+		y, err := runRationalMobius(f.to, f.toMob, A.pre.applyExact(v))
 		if err != nil {
 			return false, err
 		}
@@ -159,7 +208,7 @@ func evalRational(out *number, x *apd.Decimal, A, B *conversion, p int) (bool, e
 	}
 	var y frac
 	if f := B.formula; f != nil {
-		r, err := runRational(f.from, B.post.invertExact(ref))
+		r, err := runRationalMobius(f.from, f.fromMob, B.post.invertExact(ref))
 		if err != nil {
 			return false, err
 		}
