@@ -9,6 +9,8 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -133,7 +135,9 @@ var (
 var formulaOptions = []expr.Option{
 	expr.Env(formulaEnv{}),
 	expr.DisableAllBuiltins(),
-	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return num{d: d} }}),
+	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return num{d: d} }, operators: map[string]string{
+		"+": "_add", "-": "_sub", "*": "_mul", "/": "_quo", "**": "pow", "^": "pow",
+	}}),
 	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySig),
 	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySig),
 	expr.Function("_mul", binary("mul", plainBinary((*apd.Context).Mul)), binarySig),
@@ -145,23 +149,66 @@ var formulaOptions = []expr.Option{
 	expr.Function("log10", unary("log10", transcendental(fnLog10), positive), unarySig),
 	expr.Function("exp", unary("exp", transcendental(fnExp), nil), unarySig),
 	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySig),
-	expr.Operator("+", "_add"),
-	expr.Operator("-", "_sub"),
-	expr.Operator("*", "_mul"),
-	expr.Operator("/", "_quo"),
-	expr.Operator("**", "pow"),
-	expr.Operator("^", "pow"),
+}
+
+// checkNames reports the first name in a formula that is neither x, a
+// function called, nor a name bound by let. expr's checker reports such
+// names too, but not when they are the argument of a call, which is what
+// every operator becomes (literalPatcher).
+func checkNames(src string) error {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return nil // expr.Compile reports it, with its position
+	}
+	known := namesVisitor{names: map[string]bool{"x": true}, callees: map[ast.Node]bool{}}
+	ast.Walk(&tree.Node, &known)
+	check := namesVisitor{names: known.names, callees: known.callees, check: true}
+	ast.Walk(&tree.Node, &check)
+	if check.unknown != nil {
+		return (&file.Error{Location: check.unknown.Location(), Message: "unknown name " + check.unknown.Value}).Bind(tree.Source)
+	}
+	return nil
+}
+
+// namesVisitor collects the callees and let names of a formula, or, with
+// check set, finds the first other identifier.
+type namesVisitor struct {
+	names   map[string]bool
+	callees map[ast.Node]bool
+	check   bool
+	unknown *ast.IdentifierNode
+}
+
+func (v *namesVisitor) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.CallNode:
+		v.callees[n.Callee] = true
+	case *ast.VariableDeclaratorNode:
+		v.names[n.Name] = true
+	case *ast.IdentifierNode:
+		if v.check && v.unknown == nil && !v.names[n.Value] && !v.callees[n] {
+			v.unknown = n
+		}
+	}
 }
 
 // literalPatcher turns number literals into exact constants (made by
-// constant from the literal's exact decimal value), and unary minus into a
-// call of _neg.
+// constant from the literal's exact decimal value), unary minus into a
+// call of _neg, and the binary operators named in operators into calls of
+// their functions. expr's own operator overloading is not used for the
+// last: it does not reach operators inside a function's arguments, so
+// log10(x / 20) would not compile.
 type literalPatcher struct {
-	constant func(*apd.Decimal) any
+	constant  func(*apd.Decimal) any
+	operators map[string]string
 }
 
 func (lp literalPatcher) Visit(node *ast.Node) {
 	switch n := (*node).(type) {
+	case *ast.BinaryNode:
+		if fn, ok := lp.operators[n.Operator]; ok {
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{n.Left, n.Right}})
+		}
 	case *ast.IntegerNode:
 		d, _, _ := apd.NewFromString(strconv.Itoa(n.Value))
 		ast.Patch(node, &ast.ConstantNode{Value: lp.constant(d)})
@@ -232,6 +279,9 @@ var decimalMode = formulaMode{
 // compileFormula compiles one formula in x.
 func compileFormula(src string, mode formulaMode) (*vm.Program, error) {
 	if err := checkLiterals(src); err != nil {
+		return nil, err
+	}
+	if err := checkNames(src); err != nil {
 		return nil, err
 	}
 	prog, err := expr.Compile(src, mode.opts...)

@@ -123,7 +123,9 @@ func ratQuo(a, b frac) (frac, error) {
 var rationalOptions = []expr.Option{
 	expr.Env(ratEnv{}),
 	expr.DisableAllBuiltins(),
-	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return frac{n: *d, d: fracOne} }}),
+	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return frac{n: *d, d: fracOne} }, operators: map[string]string{
+		"+": "_add", "-": "_sub", "*": "_mul", "/": "_quo",
+	}}),
 	expr.Function("_add", ratBinary(func(a, b frac) (frac, error) { return ratAdd(a, b, 1), nil }), ratBinarySig),
 	expr.Function("_sub", ratBinary(func(a, b frac) (frac, error) { return ratAdd(a, b, -1), nil }), ratBinarySig),
 	expr.Function("_mul", ratBinary(ratMul), ratBinarySig),
@@ -133,10 +135,6 @@ var rationalOptions = []expr.Option{
 		a.n.Negative = !a.n.Negative && !a.n.IsZero()
 		return a, nil
 	}, ratUnarySig),
-	expr.Operator("+", "_add"),
-	expr.Operator("-", "_sub"),
-	expr.Operator("*", "_mul"),
-	expr.Operator("/", "_quo"),
 }
 
 var rationalMode = formulaMode{
