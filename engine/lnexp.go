@@ -51,15 +51,15 @@ const (
 type lnexpConsts struct {
 	fb                 uint     // fraction bits: fixBits or narrowBits
 	ln2, ln10, invLn10 *big.Int // fixed point, each within 1 ulp
-	// exp1[j+exp1Half] = exp(j/64) and exp2[j+exp2Half] = exp(j/8192),
-	// fixed point, each within 1 ulp.
-	exp1, exp2 []*big.Int
+	// exp1[j+exp1Half] = exp(j/64), exp2[j+exp2Half] = exp(j/8192) and
+	// exp3[j+exp3Half] = exp(j/2^20), fixed point, each within 1 ulp.
+	exp1, exp2, exp3 []*big.Int
 	// pow10[n] = 10^n for the decimal scalings.
 	pow10 []*big.Int
 	// small[k] = k, for the Taylor divisions.
 	small []*big.Int
-	// one is 1, half1 and half2 are half of 1/64 and of 1/8192.
-	one, half1, half2 *big.Int
+	// one is 1; half1, half2 and half3 are half of 1/64, 1/8192 and 2^-20.
+	one, half1, half2, half3 *big.Int
 }
 
 const (
@@ -67,6 +67,8 @@ const (
 	exp1Half  = 23   // |j| ≤ 23 since |r| ≤ ln2/2 < 23/64
 	exp2Steps = 8192 // second reduction: r1 = j/8192 + r2, |r2| ≤ 2^-14
 	exp2Half  = 64   // |j| ≤ 64 since |r1| ≤ 1/128
+	exp3Steps = 1 << 20 // third reduction: r2 = j/2^20 + r3, |r3| ≤ 2^-21
+	exp3Half  = 64      // |j| ≤ 64 since |r2| ≤ 2^-14
 	maxPow10  = 200
 )
 
@@ -153,6 +155,7 @@ func buildLnexp(fb uint) *lnexpConsts {
 	}
 	c.exp1 = step(exp1Steps, exp1Half)
 	c.exp2 = step(exp2Steps, exp2Half)
+	c.exp3 = step(exp3Steps, exp3Half)
 
 	c.pow10 = make([]*big.Int, maxPow10+1)
 	p := big.NewInt(1)
@@ -163,6 +166,7 @@ func buildLnexp(fb uint) *lnexpConsts {
 	c.one = new(big.Int).Lsh(big.NewInt(1), fb)
 	c.half1 = new(big.Int).Lsh(big.NewInt(1), fb-7)
 	c.half2 = new(big.Int).Lsh(big.NewInt(1), fb-14)
+	c.half3 = new(big.Int).Lsh(big.NewInt(1), fb-21)
 	c.small = make([]*big.Int, 64)
 	for k := range c.small {
 		c.small[k] = big.NewInt(int64(k))
@@ -662,9 +666,10 @@ func floatToFix(v *big.Int, f float64, fb uint) {
 // [0.7, 1.42]·2^fixBits, for y in fixed point known within errIn ulps, and
 // returns bexp and the bound in ulps of s. y is left unchanged.
 //
-// y = b·ln 2 + r with |r| ≤ ln2/2, then r = j1/64 + j2/8192 + r2 with
-// |r2| ≤ 2^-14, e^r2 by its Taylor series (18 terms reach 2^-256), and
-// e^(j1/64), e^(j2/8192) from the tables.
+// y = b·ln 2 + r with |r| ≤ ln2/2, then r = j1/64 + j2/8192 + j3/2^20 + r3
+// with |r3| ≤ 2^-21, e^r3 by its Taylor series (13 terms reach 2^-256,
+// 10 reach 2^-192), and e^(j1/64), e^(j2/8192), e^(j3/2^20) from the
+// tables.
 func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint64, bool) {
 	if y.BitLen() > int(k.fb)+14 {
 		return 0, 0, false
@@ -696,7 +701,14 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 	}
 	j2 := j.Int64()
 	r.Sub(r, j.Lsh(j, k.fb-13))
-	// e^r2 = 1 + r2 + r2²/2! + …
+	j.Add(r, k.half3)
+	j.Rsh(j, k.fb-20)
+	if !j.IsInt64() || j.Int64() < -exp3Half || j.Int64() > exp3Half {
+		return 0, 0, false
+	}
+	j3 := j.Int64()
+	r.Sub(r, j.Lsh(j, k.fb-20))
+	// e^r3 = 1 + r3 + r3²/2! + …
 	sum := sc.s.Add(k.one, r)
 	term, spare := sc.u.Set(r), &sc.a
 	var errT uint64
@@ -715,10 +727,12 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 	spare.Rsh(spare, k.fb)
 	s.Mul(spare, k.exp2[j2+exp2Half])
 	s.Rsh(s, k.fb)
+	spare.Mul(s, k.exp3[j3+exp3Half])
+	s.Rsh(spare, k.fb)
 	// Relative error, in ulps: the argument's (errIn + |b| from b·ln 2),
-	// the series', two table entries and two truncations; ×2 covers the
-	// factor up to 1.42 between relative and absolute ulps of s.
-	return int(b), 2*(errIn+absB+errT+8) + 2, true
+	// the series', three table entries and three truncations; ×2 covers
+	// the factor up to 1.42 between relative and absolute ulps of s.
+	return int(b), 2*(errIn+absB+errT+12) + 2, true
 }
 
 // roundFix rounds the value (mag ± err) · 2^e2 to q significant digits,
