@@ -51,25 +51,31 @@ const (
 type lnexpConsts struct {
 	fb                 uint     // fraction bits: fixBits or narrowBits
 	ln2, ln10, invLn10 *big.Int // fixed point, each within 1 ulp
-	// exp1[j+exp1Half] = exp(j/64), exp2[j+exp2Half] = exp(j/8192) and
-	// exp3[j+exp3Half] = exp(j/2^20), fixed point, each within 1 ulp.
-	exp1, exp2, exp3 []*big.Int
+	// exp[l][j+expLevelHalf[l]] = e^(j/2^expLevelBits[l]), fixed point,
+	// each within 1 ulp.
+	exp [expLevels][]*big.Int
 	// pow10[n] = 10^n for the decimal scalings.
 	pow10 []*big.Int
 	// small[k] = k, for the Taylor divisions.
 	small []*big.Int
-	// one is 1; half1, half2 and half3 are half of 1/64, 1/8192 and 2^-20.
-	one, half1, half2, half3 *big.Int
+	// one is 1; half[l] is half the step of level l.
+	one  *big.Int
+	half [expLevels]*big.Int
 }
 
+// The reduction of e^r: r = j1/2^6 + j2/2^13 + j3/2^20 + r3 with
+// |r3| ≤ 2^-21, each e^(j/2^bits) from a table. (A fourth level saves two
+// Taylor terms and costs a table multiplication: no faster.) Level 1 has |j| ≤ 23
+// since |r| ≤ ln2/2 < 23/64; every later level has |j| ≤ 64 since the
+// remainder of the level before is at most half its step.
 const (
-	exp1Steps = 64   // first reduction: r = j/64 + r1, |r1| ≤ 1/128
-	exp1Half  = 23   // |j| ≤ 23 since |r| ≤ ln2/2 < 23/64
-	exp2Steps = 8192 // second reduction: r1 = j/8192 + r2, |r2| ≤ 2^-14
-	exp2Half  = 64   // |j| ≤ 64 since |r1| ≤ 1/128
-	exp3Steps = 1 << 20 // third reduction: r2 = j/2^20 + r3, |r3| ≤ 2^-21
-	exp3Half  = 64      // |j| ≤ 64 since |r2| ≤ 2^-14
+	expLevels = 3
 	maxPow10  = 200
+)
+
+var (
+	expLevelBits = [expLevels]uint{6, 13, 20}
+	expLevelHalf = [expLevels]int64{23, 64, 64}
 )
 
 var (
@@ -153,9 +159,10 @@ func buildLnexp(fb uint) *lnexpConsts {
 		}
 		return t
 	}
-	c.exp1 = step(exp1Steps, exp1Half)
-	c.exp2 = step(exp2Steps, exp2Half)
-	c.exp3 = step(exp3Steps, exp3Half)
+	for l := range expLevels {
+		c.exp[l] = step(int64(1)<<expLevelBits[l], int(expLevelHalf[l]))
+		c.half[l] = new(big.Int).Lsh(big.NewInt(1), fb-expLevelBits[l]-1)
+	}
 
 	c.pow10 = make([]*big.Int, maxPow10+1)
 	p := big.NewInt(1)
@@ -164,9 +171,6 @@ func buildLnexp(fb uint) *lnexpConsts {
 		p.Mul(p, big.NewInt(10))
 	}
 	c.one = new(big.Int).Lsh(big.NewInt(1), fb)
-	c.half1 = new(big.Int).Lsh(big.NewInt(1), fb-7)
-	c.half2 = new(big.Int).Lsh(big.NewInt(1), fb-14)
-	c.half3 = new(big.Int).Lsh(big.NewInt(1), fb-21)
 	c.small = make([]*big.Int, 64)
 	for k := range c.small {
 		c.small[k] = big.NewInt(int64(k))
@@ -666,10 +670,9 @@ func floatToFix(v *big.Int, f float64, fb uint) {
 // [0.7, 1.42]·2^fixBits, for y in fixed point known within errIn ulps, and
 // returns bexp and the bound in ulps of s. y is left unchanged.
 //
-// y = b·ln 2 + r with |r| ≤ ln2/2, then r = j1/64 + j2/8192 + j3/2^20 + r3
-// with |r3| ≤ 2^-21, e^r3 by its Taylor series (13 terms reach 2^-256,
-// 10 reach 2^-192), and e^(j1/64), e^(j2/8192), e^(j3/2^20) from the
-// tables.
+// y = b·ln 2 + r with |r| ≤ ln2/2, then r = j1/2^6 + j2/2^13 + j3/2^20 + r3
+// with |r3| ≤ 2^-21 (see expLevels), e^r3 by its Taylor series (13 terms
+// reach 2^-256, 10 reach 2^-192), and each e^(j/2^bits) from its table.
 func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint64, bool) {
 	if y.BitLen() > int(k.fb)+14 {
 		return 0, 0, false
@@ -685,34 +688,25 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 	sc.a.SetInt64(b)
 	r.Mul(&sc.a, k.ln2)
 	r.Sub(y, r)
-	// j1 = round(r·64), j2 = round(r1·8192): floor((r + half) / step).
+	// At each level j = round(r / step) = floor((r + half) / step).
+	var js [expLevels]int64
 	j := &sc.j
-	j.Add(r, k.half1)
-	j.Rsh(j, k.fb-6)
-	if !j.IsInt64() || j.Int64() < -exp1Half || j.Int64() > exp1Half {
-		return 0, 0, false
+	for l := range expLevels {
+		shift := k.fb - expLevelBits[l]
+		j.Add(r, k.half[l])
+		j.Rsh(j, shift)
+		if !j.IsInt64() || j.Int64() < -expLevelHalf[l] || j.Int64() > expLevelHalf[l] {
+			return 0, 0, false
+		}
+		js[l] = j.Int64()
+		r.Sub(r, j.Lsh(j, shift))
 	}
-	j1 := j.Int64()
-	r.Sub(r, j.Lsh(j, k.fb-6))
-	j.Add(r, k.half2)
-	j.Rsh(j, k.fb-13)
-	if !j.IsInt64() || j.Int64() < -exp2Half || j.Int64() > exp2Half {
-		return 0, 0, false
-	}
-	j2 := j.Int64()
-	r.Sub(r, j.Lsh(j, k.fb-13))
-	j.Add(r, k.half3)
-	j.Rsh(j, k.fb-20)
-	if !j.IsInt64() || j.Int64() < -exp3Half || j.Int64() > exp3Half {
-		return 0, 0, false
-	}
-	j3 := j.Int64()
-	r.Sub(r, j.Lsh(j, k.fb-20))
 	// e^r3 = 1 + r3 + r3²/2! + …
 	sum := sc.s.Add(k.one, r)
 	term, spare := sc.u.Set(r), &sc.a
 	var errT uint64
 	for i := 2; i < len(k.small); i++ {
+		// Mul allocates when its result aliases an operand: alternate.
 		spare.Mul(term, r)
 		term, spare = spare, term
 		term.Rsh(term, k.fb)
@@ -723,16 +717,17 @@ func fixExp(k *lnexpConsts, sc *scratch, s, y *big.Int, errIn uint64) (int, uint
 		sum.Add(sum, term)
 		errT += 2
 	}
-	spare.Mul(sum, k.exp1[j1+exp1Half])
-	spare.Rsh(spare, k.fb)
-	s.Mul(spare, k.exp2[j2+exp2Half])
-	s.Rsh(s, k.fb)
-	spare.Mul(s, k.exp3[j3+exp3Half])
-	s.Rsh(spare, k.fb)
+	for l := range expLevels {
+		spare.Mul(sum, k.exp[l][js[l]+expLevelHalf[l]])
+		sum, spare = spare, sum
+		sum.Rsh(sum, k.fb)
+	}
+	s.Set(sum)
 	// Relative error, in ulps: the argument's (errIn + |b| from b·ln 2),
-	// the series', three table entries and three truncations; ×2 covers
-	// the factor up to 1.42 between relative and absolute ulps of s.
-	return int(b), 2*(errIn+absB+errT+12) + 2, true
+	// the series', and a table entry and a truncation per level (4 ulps
+	// each, as before); ×2 covers the factor up to 1.42 between relative
+	// and absolute ulps of s.
+	return int(b), 2*(errIn+absB+errT+4*expLevels) + 2, true
 }
 
 // roundFix rounds the value (mag ± err) · 2^e2 to q significant digits,
