@@ -204,7 +204,7 @@ func (pl *plan) run(out *number, x *apd.Decimal, p int, budget *Budget) (inexact
 	case (ff == nil || ff.rational) && (tf == nil || tf.rational):
 		inexact, err = evalRational(out, x, A, B, p)
 	default:
-		inexact, err = evalStepwise(&out.dec, x, A, B, p, budget)
+		inexact, err = evalStepwise(out, x, A, B, p, budget)
 	}
 	if err != nil {
 		var e *Error
@@ -307,7 +307,7 @@ func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
 // side of the reference unit are joined into one exact map with a single
 // rounding, so a value such as 1.000…001 mW reaches log10 whole. The
 // result is then rounded to p digits.
-func evalStepwise(out, x *apd.Decimal, A, B *conversion, p int, budget *Budget) (bool, error) {
+func evalStepwise(out *number, x *apd.Decimal, A, B *conversion, p int, budget *Budget) (bool, error) {
 	work := workings[p]
 	var inexact bool
 	step := func(i bool, err error) error {
@@ -344,7 +344,13 @@ func evalStepwise(out, x *apd.Decimal, A, B *conversion, p int, budget *Budget) 
 	} else if err := step(link(&y, src, &A.post, &B.post, A.pi-B.pi, work)); err != nil {
 		return false, err
 	}
-	cond, err := arith(rounding[p].Round(out, &y))
+	if optimize {
+		if i, ok := roundWords(&out.q, &y, p); ok {
+			out.fast = true
+			return inexact || i, nil
+		}
+	}
+	cond, err := arith(rounding[p].Round(&out.dec, &y))
 	return inexact || cond.Inexact(), err
 }
 

@@ -134,3 +134,64 @@ func TestRationalFormulaProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundWords checks the word-sized rounding against apd's over random
+// coefficients of up to three words, every precision it serves, and the
+// carries and ties at the edges.
+func TestRoundWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 21))
+	coeffs := []string{
+		"0", "5", "15", "25", "995", "9999999999999999999999999999999999999999999",
+		"123450000000000000000000000000000000000000000000", "6277101735386680763835789423207666416102355444464034512895",
+		"99999999999999999999999999999999999950000000000", "1000000000000000000000000000000000000000000000000000000000",
+	}
+	for range 3000 {
+		n := 1 + r.IntN(57)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		if r.IntN(4) == 0 { // ties and near-ties
+			for i := n / 2; i < n; i++ {
+				b[i] = '0'
+			}
+			if n > 1 {
+				b[n/2] = '5'
+			}
+		}
+		coeffs = append(coeffs, string(b))
+	}
+	var checked int
+	for i, c := range coeffs {
+		var d apd.Decimal
+		if _, ok := d.Coeff.SetString(c, 10); !ok {
+			t.Fatal(c)
+		}
+		d.Exponent = int32(r.IntN(80) - 40)
+		d.Negative = i%3 == 0
+		for _, p := range []int{1, 2, 15, 16, 17, 33, 34, 35, 36, 1 + r.IntN(maxFastPrecision)} {
+			var q quotient
+			inexact, ok := roundWords(&q, &d, p)
+			if !ok {
+				if d.Coeff.BitLen() <= 192 {
+					t.Fatalf("roundWords(%s, %d) declined a coefficient of three words", &d, p)
+				}
+				continue
+			}
+			checked++
+			var want apd.Decimal
+			cond, err := rounding[p].Round(&want, &d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got apd.Decimal
+			q.decimal(&got)
+			if FormatDecimal(&got) != FormatDecimal(&want) || inexact != cond.Inexact() {
+				t.Fatalf("roundWords(%s, %d) = %s (inexact %v), want %s (inexact %v)", &d, p, &got, inexact, &want, cond.Inexact())
+			}
+		}
+	}
+	if checked < len(coeffs)*5 {
+		t.Errorf("checked only %d roundings", checked)
+	}
+}

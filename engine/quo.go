@@ -177,3 +177,82 @@ func (x s128) add(y s128) (s128, bool) {
 	hi, _ := bits.Sub64(x.hi, y.hi, borrow)
 	return s128{hi, lo, x.neg && (hi != 0 || lo != 0)}, true
 }
+
+// roundWords sets q to d rounded half-even to p significant digits, as
+// apd's Round does, when d's coefficient has at most three words and p is
+// at most maxFastPrecision: the formula paths end with such a rounding of
+// a 42-digit working value. The dropped digits are divided off in chunks
+// of at most 19, lowest first; only the last chunk's remainder is compared
+// with half, the others only say whether anything non-zero was dropped.
+func roundWords(q *quotient, d *apd.Decimal, p int) (inexact, ok bool) {
+	if p > maxFastPrecision || d.Form != apd.Finite {
+		return false, false
+	}
+	ws := d.Coeff.Bits()
+	if len(ws) > 3 || bits.UintSize != 64 {
+		return false, false
+	}
+	var w [3]uint64
+	for i, x := range ws {
+		w[i] = uint64(x)
+	}
+	drop := digits192(w) - p
+	exp := int64(d.Exponent)
+	var sticky bool
+	var top, topDiv uint64 // the last chunk's remainder and divisor
+	for drop > 0 {
+		c := min(drop, 19)
+		div := pow10[c]
+		if top != 0 {
+			sticky = true
+		}
+		var r uint64
+		w[2], r = w[2]/div, w[2]%div
+		w[1], r = bits.Div64(r, w[1], div)
+		w[0], r = bits.Div64(r, w[0], div)
+		top, topDiv = r, div
+		drop -= c
+		exp += int64(c)
+	}
+	if w[2] != 0 || exp > apd.MaxExponent || exp < apd.MinExponent {
+		return false, false // cannot happen for p <= 36; be safe
+	}
+	hi, lo := w[1], w[0]
+	if topDiv != 0 {
+		half := topDiv / 2 // topDiv is a power of ten, even
+		inexact = top != 0 || sticky
+		if top > half || top == half && (sticky || lo&1 == 1) {
+			var carry uint64
+			lo, carry = bits.Add64(lo, 1, 0)
+			hi += carry
+			if n, _ := countDigits128(hi, lo); n > p {
+				// 99…9 rounded up to 10^p: one digit fewer.
+				hi, lo = 0, 0
+				if p-1 < len(pow10) {
+					lo = pow10[p-1]
+				} else {
+					hi, lo = mulPow10(0, pow10[18], pow10[p-1-18])
+				}
+				exp++
+			}
+		}
+	} else if n, fits := countDigits128(hi, lo); !fits || n > maxFastPrecision+2 {
+		return false, false
+	}
+	*q = quotient{hi: hi, lo: lo, exp: int32(exp), neg: d.Negative && (hi != 0 || lo != 0)}
+	return inexact, true
+}
+
+// digits192 counts the decimal digits of w[2]·2^128 + w[1]·2^64 + w[0].
+func digits192(w [3]uint64) int {
+	n := 0
+	for w[2] != 0 || w[1] != 0 {
+		// Divide by 10^19 until two words remain... one word.
+		var r uint64
+		w[2], r = w[2]/pow10[19], w[2]%pow10[19]
+		w[1], r = bits.Div64(r, w[1], pow10[19])
+		w[0], _ = bits.Div64(r, w[0], pow10[19])
+		n += 19
+	}
+	return n + countDecimalDigits(w[0])
+}
