@@ -9,9 +9,11 @@ package engine
 // correctly rounded (half-even) result at the context's precision and take
 // Ziv's approach:
 //
-//  1. Accelerator (when optimize is on): evaluate in 256-bit binary fixed
-//     point with table-driven argument reduction and a rigorous bound on the
-//     accumulated error, in ulps. If the whole interval value ± bound rounds
+//  1. Accelerator (when optimize is on): evaluate in binary fixed point
+//     (192 or 256 fraction bits) with table-driven argument reduction (e^x
+//     by tables of e^(j/2^k), ln by tables of short constants near 1/m
+//     and an atanh series) and a rigorous bound on the accumulated error,
+//     in ulps. If the whole interval value ± bound rounds
 //     to the same decimal, that decimal is the correctly rounded result.
 //  2. Plain path: apd at a precision well above the target, widened until
 //     the rounding is decided.
@@ -61,6 +63,10 @@ type lnexpConsts struct {
 	// one is 1; half[l] is half the step of level l.
 	one  *big.Int
 	half [expLevels]*big.Int
+	// lnK[l][i] and lnL[l][i] are the constant and ln(2^shift/K) of
+	// index i of logarithm level l; lnHalf[l] is half its step.
+	lnK, lnL [lnLevels][]*big.Int
+	lnHalf   [lnLevels]*big.Int
 }
 
 // The reduction of e^r: r = j1/2^6 + j2/2^13 + j3/2^20 + r3 with
@@ -175,6 +181,7 @@ func buildLnexp(fb uint) *lnexpConsts {
 	for k := range c.small {
 		c.small[k] = big.NewInt(int64(k))
 	}
+	buildLnTables(c)
 	return c
 }
 
@@ -223,8 +230,10 @@ func logCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condi
 			d.SetInt64(0)
 			return 0, nil
 		case fn == fnLog10:
+			// Exact, but a whole number may still have more digits
+			// than the precision: log10 1e-22 is -2E+1 at one digit.
 			d.SetInt64(e)
-			return 0, nil
+			return c.Round(d, d)
 		}
 	}
 	return correctlyRounded(c, d, x, fn, b)
@@ -582,10 +591,11 @@ func setCoeff(z *big.Int, x *apd.Decimal) {
 // fixLn sets v to ln x in fixed point and returns its error bound in ulps.
 //
 // With x = C · 10^E and C = 2^(n-1) · m, m in [1, 2):
-// ln x = E·ln 10 + (n-1)·ln 2 + ln m, and ln m = y0 + ln(m·e^-y0) where
-// y0 is float64's log of m, exact as a binary fraction, so that
-// m·e^-y0 = 1 + δ with |δ| < 2^-40 and a few terms of the series of
-// ln(1+δ) finish the job.
+// ln x = E·ln 10 + (n-1)·ln 2 + ln m. Three table steps bring m within
+// 2^-24 of 1 (see lnLevels): each multiplies m by a short constant K/2^s
+// near 1/m and adds ln(2^s/K) from a table. What is left, m3, is close
+// enough to 1 that ln m3 = 2·atanh(s) with s = (m3-1)/(m3+1) needs only
+// a few odd powers of |s| < 2^-25.
 func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, bool) {
 	C := &sc.coeff
 	setCoeff(C, x)
@@ -596,74 +606,166 @@ func fixLn(k *lnexpConsts, sc *scratch, v *big.Int, x *apd.Decimal) (uint64, boo
 	} else {
 		m.Rsh(C, uint(n-1-fb))
 	}
-	// m is within 1 ulp of its true value (truncation), in [1, 2)·2^256.
-	top := sc.t.Rsh(m, k.fb-52).Uint64() // 53 bits: 1.f·2^52
-	y0 := math.Log(float64(top) / (1 << 52))
-	Y0 := &sc.x
-	floatToFix(Y0, y0, k.fb)
-	sc.y.Neg(Y0)
-	ez := &sc.z
-	bexp, errE, ok := fixExp(k, sc, ez, &sc.y, 0)
-	if !ok {
-		return 0, false
+	// m is within 1 ulp of its true value (truncation), in [1, 2)·2^fb.
+	sum := v.SetInt64(0)
+	j := &sc.j
+	for l := range lnLevels {
+		lv := &lnLevelSpec[l]
+		// The index: the top bits of m (level 0) or of m-1 rounded
+		// (later levels), in steps of 2^-lv.bits.
+		if l == 0 {
+			j.Rsh(m, k.fb-lv.bits)
+			j.Sub(j, lnFirstBase)
+		} else {
+			j.Sub(m, k.one)
+			j.Add(j, k.lnHalf[l])
+			j.Rsh(j, k.fb-lv.bits)
+		}
+		if !j.IsInt64() || j.Int64() < lv.lo || j.Int64() > lv.hi {
+			return 0, false
+		}
+		i := j.Int64() - lv.lo
+		sc.b.Mul(m, k.lnK[l][i])
+		m.Rsh(&sc.b, lv.shift)
+		sum.Add(sum, k.lnL[l][i])
 	}
-	// z = m · e^-y0 · 2^bexp, about 1.
-	z := sc.b.Mul(m, ez)
-	z.Rsh(z, k.fb)
-	if bexp >= 0 {
-		z.Lsh(z, uint(bexp))
-	} else {
-		z.Rsh(z, uint(-bexp))
-	}
-	errZ := errE + 4
-	delta := z.Sub(z, k.one)
-	if delta.BitLen() > int(k.fb)-40 {
-		return 0, false
-	}
-	// ln(1+δ) = δ - δ²/2 + δ³/3 - …
-	sum := v.Set(delta)
-	pow, spare := sc.m.Set(delta), &sc.a
-	t := &sc.t
-	var errS uint64
-	for i := 2; ; i++ {
-		// Mul allocates when its result aliases an operand: alternate.
-		spare.Mul(pow, delta)
+	// s = (m3 - 1)/(m3 + 1), truncated.
+	S, t, spare := &sc.x, &sc.t, &sc.a
+	S.Sub(m, k.one)
+	S.Lsh(S, k.fb)
+	t.Add(m, k.one)
+	S.Quo(S, t)
+	// atanh is odd: work on |s| so that the powers shrink to zero.
+	negS := S.Sign() < 0
+	S.Abs(S)
+	S2 := &sc.y
+	S2.Mul(S, S)
+	S2.Rsh(S2, k.fb)
+	// atanh s = s + s³/3 + s⁵/5 + …
+	acc := &sc.z
+	acc.Set(S)
+	pow := sc.u.Set(S)
+	terms := uint64(0)
+	for i := 3; i < len(k.small); i += 2 {
+		spare.Mul(pow, S2)
 		pow, spare = spare, pow
 		pow.Rsh(pow, k.fb)
 		if pow.Sign() == 0 {
 			break
 		}
 		t.Quo(pow, k.small[i])
-		if i%2 == 0 {
-			sum.Sub(sum, t)
-		} else {
-			sum.Add(sum, t)
-		}
-		errS += 2
+		acc.Add(acc, t)
+		terms++
 	}
-	errS += 2 // the rest of the series, below one ulp per term dropped
-	sum.Add(sum, Y0)
+	acc.Lsh(acc, 1)
+	if negS {
+		acc.Neg(acc)
+	}
+	sum.Add(sum, acc)
 	t.SetInt64(int64(n - 1))
-	sum.Add(sum, sc.a.Mul(t, k.ln2))
+	sum.Add(sum, spare.Mul(t, k.ln2))
 	E := int64(x.Exponent)
 	t.SetInt64(E)
-	sum.Add(sum, sc.a.Mul(t, k.ln10))
+	sum.Add(sum, spare.Mul(t, k.ln10))
 	absE := uint64(E)
 	if E < 0 {
 		absE = uint64(-E)
 	}
-	return absE + uint64(n) + 2*errZ + errS + 2, true
+	// In ulps: the normalisation and each level's truncation (1 each, a
+	// hair more through the factor m3/m), the three table entries (1
+	// each), the quotient s (1, doubled), each term's two truncations
+	// (doubled), the tail of the series (1, doubled), and |E| and n-1
+	// units from ln 10 and ln 2 being within an ulp.
+	return absE + uint64(n) + 2*lnLevels + lnLevels + 2 + 4*terms + 2 + 4, true
 }
 
-// floatToFix sets v to f · 2^fixBits exactly (f is a binary fraction).
-func floatToFix(v *big.Int, f float64, fb uint) {
-	frac, exp := math.Frexp(f) // f = frac · 2^exp, |frac| in [0.5, 1)
-	v.SetInt64(int64(frac * (1 << 53)))
-	if s := int(fb) + exp - 53; s >= 0 {
-		v.Lsh(v, uint(s))
-	} else {
-		v.Rsh(v, uint(-s)) // exact: f has at most 53 significant bits
+// The table steps of ln m. Level 0 takes the top 7 fraction bits of m in
+// [1, 2) and multiplies by about the inverse of the middle of that
+// interval, leaving m within 2^-8 (and a hair) of 1; each later level
+// rounds m-1 to a step of 2^-bits, |index| ≤ 129, and multiplies by about
+// the inverse of 1 + index·2^-bits, leaving m within half a step. The
+// constants K/2^shift are short, so each step multiplies by one word.
+const lnLevels = 3
+
+type lnLevel struct {
+	bits   uint  // the index steps by 2^-bits
+	lo, hi int64 // the range of the index
+	shift  uint  // K is scaled by 2^shift
+}
+
+var (
+	lnLevelSpec = [lnLevels]lnLevel{
+		{bits: 7, lo: 0, hi: 127, shift: 16},
+		{bits: 15, lo: -132, hi: 132, shift: 32},
+		{bits: 23, lo: -132, hi: 132, shift: 48},
 	}
+	// lnFirstBase is 2^7: level 0's index is m's top 8 bits minus it.
+	lnFirstBase = big.NewInt(1 << 7)
+)
+
+// buildLnTables fills c.lnK, c.lnL and c.lnHalf: for each level and
+// index, K = round(2^shift / centre) and L = ln(2^shift / K) within one
+// ulp of 2^-fb.
+func buildLnTables(c *lnexpConsts) {
+	for l := range lnLevels {
+		lv := &lnLevelSpec[l]
+		size := lv.hi - lv.lo + 1
+		c.lnK[l] = make([]*big.Int, size)
+		c.lnL[l] = make([]*big.Int, size)
+		c.lnHalf[l] = new(big.Int).Lsh(big.NewInt(1), c.fb-lv.bits-1)
+		for i := range size {
+			// centre = num / den: 1 + (2i+1)/2^8 for level 0,
+			// 1 + index/2^bits later.
+			var num, den *big.Int
+			if l == 0 {
+				num = big.NewInt(int64(1<<8 + 2*i + 1))
+				den = big.NewInt(1 << 8)
+			} else {
+				idx := i + lv.lo
+				num = new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), lv.bits), big.NewInt(idx))
+				den = new(big.Int).Lsh(big.NewInt(1), lv.bits)
+			}
+			// K = round(2^shift · den / num).
+			K := new(big.Int).Lsh(den, lv.shift)
+			K.Add(K, new(big.Int).Rsh(num, 1))
+			K.Quo(K, num)
+			c.lnK[l][i] = K
+			c.lnL[l][i] = lnOfRatio(new(big.Int).Lsh(big.NewInt(1), lv.shift), K, c.fb)
+		}
+	}
+}
+
+// lnOfRatio returns ln(a/b) for 1/2 < a/b < 2 in fixed point with fb
+// fraction bits, within one ulp: 2·atanh((a-b)/(a+b)) summed with 64
+// guard bits, where the quotient is at most 1/3 and each term costs at
+// most two ulps of the guarded sum.
+func lnOfRatio(a, b *big.Int, fb uint) *big.Int {
+	const guard = 64
+	w := fb + guard
+	s := new(big.Int).Sub(a, b)
+	s.Lsh(s, w)
+	s.Quo(s, new(big.Int).Add(a, b))
+	neg := s.Sign() < 0 // atanh is odd: sum the powers of |s|
+	s.Abs(s)
+	s2 := new(big.Int).Mul(s, s)
+	s2.Rsh(s2, w)
+	sum := new(big.Int).Set(s)
+	pow := new(big.Int).Set(s)
+	var t big.Int
+	for i := int64(3); ; i += 2 {
+		pow.Mul(pow, s2)
+		pow.Rsh(pow, w)
+		if pow.Sign() == 0 {
+			break
+		}
+		sum.Add(sum, t.Quo(pow, big.NewInt(i)))
+	}
+	sum.Lsh(sum, 1)
+	sum.Rsh(sum, guard) // within one ulp with the guard bits' error
+	if neg {
+		sum.Neg(sum)
+	}
+	return sum
 }
 
 // fixExp sets s so that e^y = s · 2^(bexp - fixBits), with s in about

@@ -130,6 +130,15 @@ func TestCorrectlyRoundedExactPoints(t *testing.T) {
 			t.Errorf("%v(%s) = %s (inexact %v, err %v), want exactly %s", tt.fn, tt.x, &got, cond.Inexact(), err, tt.want)
 		}
 	}
+	// An exact whole result is still rounded to the precision.
+	c1 := apd.BaseContext.WithPrecision(1)
+	c1.Rounding = apd.RoundHalfEven
+	x, _, _ := apd.NewFromString("1e-22")
+	var got apd.Decimal
+	cond, err := crFunction(c1, &got, x, fnLog10, nil)
+	if err != nil || got.String() != "-2E+1" || !cond.Inexact() {
+		t.Errorf("log10(1e-22) at 1 digit = %s (inexact %v, err %v), want -2E+1, inexact", &got, cond.Inexact(), err)
+	}
 }
 
 // TestCorrectlyRoundedHard runs inputs whose results lie close to a
