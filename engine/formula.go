@@ -43,6 +43,49 @@ func plainBinary(op binaryOp) budgetedBinary {
 	return func(c *apd.Context, d, x, y *apd.Decimal, _ *Budget) (apd.Condition, error) { return op(c, d, x, y) }
 }
 
+// mulDecimal is x·y at c's precision. Decibel formulas multiply and
+// divide by powers of ten (10 * log10(x), x / 10); when one operand is one
+// and the other fits the precision, the result is the other with its
+// exponent shifted, and apd's rounding machinery is skipped (an
+// accelerator: the same value, behind optimize).
+func mulDecimal(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
+	if optimize {
+		if e, ok := powerOfTen(y); ok && shiftTen(c, d, x, e) {
+			return 0, nil
+		}
+		if e, ok := powerOfTen(x); ok && shiftTen(c, d, y, e) {
+			return 0, nil
+		}
+	}
+	return c.Mul(d, x, y)
+}
+
+// quoDecimal is x/y at c's precision, shifting for a power of ten y as
+// mulDecimal does.
+func quoDecimal(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
+	if optimize {
+		if e, ok := powerOfTen(y); ok && shiftTen(c, d, x, -e) {
+			return 0, nil
+		}
+	}
+	return c.Quo(d, x, y)
+}
+
+// shiftTen sets d to x·10^e when that is exact at c's precision and the
+// exponent stays far inside apd's range, and reports whether it did.
+func shiftTen(c *apd.Context, d, x *apd.Decimal, e int64) bool {
+	if x.Form != apd.Finite || x.NumDigits() > int64(c.Precision) {
+		return false
+	}
+	ne := int64(x.Exponent) + e
+	if ne > 10_000 || ne < -10_000 {
+		return false
+	}
+	d.Set(x)
+	d.Exponent = int32(ne)
+	return true
+}
+
 func plainUnary(op unaryOp) budgetedUnary {
 	return func(c *apd.Context, d, x *apd.Decimal, _ *Budget) (apd.Condition, error) { return op(c, d, x) }
 }
@@ -140,8 +183,8 @@ var formulaOptions = []expr.Option{
 	}}),
 	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySig),
 	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySig),
-	expr.Function("_mul", binary("mul", plainBinary((*apd.Context).Mul)), binarySig),
-	expr.Function("_quo", binary("div", plainBinary((*apd.Context).Quo)), binarySig),
+	expr.Function("_mul", binary("mul", plainBinary(mulDecimal)), binarySig),
+	expr.Function("_quo", binary("div", plainBinary(quoDecimal)), binarySig),
 	expr.Function("pow", binary("pow", pow), binarySig),
 	expr.Function("_neg", unary("neg", plainUnary((*apd.Context).Neg), nil), unarySig),
 	expr.Function("abs", unary("abs", plainUnary((*apd.Context).Abs), nil), unarySig),

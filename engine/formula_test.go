@@ -53,3 +53,31 @@ func TestFormulaUnknownName(t *testing.T) {
 		}
 	}
 }
+
+// TestPowerOfTenShift checks that multiplying or dividing by a power of
+// ten through the exponent gives apd's value and inexact flag, including
+// where the shortcut must not apply (too many digits for the precision).
+func TestPowerOfTenShift(t *testing.T) {
+	c := apd.BaseContext.WithPrecision(12)
+	c.Rounding = apd.RoundHalfEven
+	for _, xs := range []string{"1.37", "-13.7", "0", "123456789012", "1234567890123", "9.99e-50", "-4.5e30"} {
+		for _, ys := range []string{"10", "1", "0.001", "1e20", "100.0", "20", "-10"} {
+			x, _, _ := apd.NewFromString(xs)
+			y, _, _ := apd.NewFromString(ys)
+			for _, op := range []struct {
+				name      string
+				fast, apd func(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error)
+			}{
+				{"mul", mulDecimal, (*apd.Context).Mul},
+				{"div", quoDecimal, (*apd.Context).Quo},
+			} {
+				var got, want apd.Decimal
+				gc, gerr := op.fast(c, &got, x, y)
+				wc, werr := op.apd(c, &want, x, y)
+				if gerr != nil || werr != nil || got.Cmp(&want) != 0 || gc.Inexact() != wc.Inexact() {
+					t.Errorf("%s(%s, %s) = %s (inexact %v, %v), apd %s (inexact %v, %v)", op.name, xs, ys, &got, gc.Inexact(), gerr, &want, wc.Inexact(), werr)
+				}
+			}
+		}
+	}
+}
