@@ -360,6 +360,7 @@ func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
 		"base":        func(v *yaml.Node) { d.str(v, s, "base", &cs.Base) },
 		"minimum":     func(v *yaml.Node) { d.str(v, s, "minimum", &cs.Minimum) },
 		"preferred":   func(v *yaml.Node) { d.boolean(v, s, "preferred", &cs.Preferred) },
+		"logarithmic": func(v *yaml.Node) { d.boolean(v, s, "logarithmic", &cs.Logarithmic) },
 		"si_factor":   func(v *yaml.Node) { d.str(v, s, "si_factor", &cs.SIFactor) },
 		"dimension": func(v *yaml.Node) {
 			cs.Dimension = map[string]int{}

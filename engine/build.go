@@ -99,7 +99,10 @@ func (b *builder) categories(specs []CategorySpec) {
 			}
 		}
 		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,
-			Preferred: cs.Preferred, dim: dimensionOf(cs.Dimension)}
+			Preferred: cs.Preferred, Logarithmic: cs.Logarithmic, dim: dimensionOf(cs.Dimension)}
+		if cs.Logarithmic && cs.Preferred {
+			b.errorf(cs.Origin, subject, "a logarithmic category cannot be preferred: unit expressions never convert into it")
+		}
 		b.categoryOrigins[c] = cs.Origin
 		if cs.SIFactor != "" {
 			f, err := parseExact(cs.SIFactor)

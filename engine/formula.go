@@ -128,8 +128,25 @@ func binary(name string, op budgetedBinary) func(params ...any) (any, error) {
 			return nil, fmt.Errorf("%s(%s, %s): %w", name, a.d, b.d, errDomain)
 		}
 		r.inexact = r.inexact || cond.Inexact()
+		if exactZero(name, a, b) {
+			r.inexact = false // 0·y and 0/y are 0 whatever y's rounding
+		}
 		return r, nil
 	}
+}
+
+// exactZero reports whether a product or quotient is an exact zero: an
+// exact zero operand (the dividend, for a quotient) makes it so, however
+// inexact the other operand is.
+func exactZero(name string, a, b num) bool {
+	zero := func(x num) bool { return !x.inexact && x.d.IsZero() }
+	switch name {
+	case "mul":
+		return zero(a) || zero(b)
+	case "div":
+		return zero(a)
+	}
+	return false
 }
 
 func unary(name string, op budgetedUnary, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {

@@ -62,7 +62,9 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		if c.siFactor != nil {
 			c.coherent = *c.siFactor
 		}
-		byDim[c.dim] = append(byDim[c.dim], c)
+		if !c.Logarithmic { // levels are no expression's category
+			byDim[c.dim] = append(byDim[c.dim], c)
+		}
 	}
 	for dim, cs := range byDim {
 		var preferred []*Category

@@ -48,8 +48,11 @@ type Category struct {
 	// Preferred marks the category that unit expressions of its dimension
 	// belong to when several categories share the dimension.
 	Preferred bool
-	minimum   *big.Rat
-	dim       dimension
+	// Logarithmic marks a category of levels, whose units convert only
+	// among themselves (see CategorySpec.Logarithmic).
+	Logarithmic bool
+	minimum     *big.Rat
+	dim         dimension
 	// coherent is the factor from the base unit to the coherent SI unit
 	// of the dimension (1 but for bases such as km/L).
 	coherent piRat

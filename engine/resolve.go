@@ -140,6 +140,12 @@ func (g *Graph) plan(from, to side) (plan, error) {
 		pl.categoryID = pl.category.ID
 		return pl, nil
 	}
+	if lc := logarithmicCategory(fu, tu); lc != nil {
+		e := errorf(CodeIncompatibleUnits, "cannot convert %s to %s: %s is a level on a logarithmic scale and converts only to the other units of %s (%s)",
+			from.describe(), to.describe(), levelSide(from, to).symbol(), lc.Name, unitSymbols(lc))
+		e.Details = dimensionDetails(from.dim(), to.dim())
+		return pl, e
+	}
 	// Across categories or with an expression: onto coherent SI units.
 	fc, fcat, ferr := frameOf(from, to)
 	tc, tcat, terr := frameOf(to, from)
@@ -270,4 +276,35 @@ func incompatibleScale(s, other side) *Error {
 		s.describe(), other.describe(), s.symbol(), strings.ToLower(s.unit.Category.interval.Name))
 	e.Details = dimensionDetails(s.dim(), other.dim())
 	return e
+}
+
+// logarithmicCategory returns the category of levels one of two units of
+// different categories belongs to, or nil.
+func logarithmicCategory(fu, tu *Unit) *Category {
+	for _, u := range [2]*Unit{fu, tu} {
+		if u != nil && u.Category.Logarithmic {
+			return u.Category
+		}
+	}
+	return nil
+}
+
+// levelSide returns the side whose unit is a level.
+func levelSide(from, to side) side {
+	if from.unit != nil && from.unit.Category.Logarithmic {
+		return from
+	}
+	return to
+}
+
+// unitSymbols lists a category's unit symbols, comma-separated.
+func unitSymbols(c *Category) string {
+	var b strings.Builder
+	for i, u := range c.Units {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(u.Symbol)
+	}
+	return b.String()
 }

@@ -65,9 +65,14 @@ type CategorySpec struct {
 	// dimension belong to, when several categories share the dimension
 	// (energy rather than torque).
 	Preferred bool
-	Units     []UnitSpec
-	Ambiguous []AmbiguousSpec
-	Origin    Origin
+	// Logarithmic marks a category of levels on a logarithmic scale (the
+	// neper, the bel, the decibel). Its units convert only among
+	// themselves: a unit expression, such as the ratio V/V, is not a
+	// level, and no level is part of a unit expression.
+	Logarithmic bool
+	Units       []UnitSpec
+	Ambiguous   []AmbiguousSpec
+	Origin      Origin
 }
 
 // UnitSpec declares one unit.

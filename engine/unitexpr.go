@@ -432,6 +432,9 @@ func (p *exprParser) operand() (Term, error) {
 		if u.conv.formula != nil {
 			return Term{}, p.fail("%s at position %d is defined by a formula and cannot be part of a unit expression", u.Symbol, p.position(start))
 		}
+		if u.Category.Logarithmic {
+			return Term{}, p.fail("%s at position %d is a level on a logarithmic scale and cannot be part of a unit expression", u.Symbol, p.position(start))
+		}
 		p.pos = end
 		p.canon = append(p.canon, u.Symbol...)
 		return Term{Unit: u, Exponent: 1}, nil
