@@ -222,7 +222,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := s.HTTPServer(s.Handler())
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(earlyListener{Listener: ln, logger: s.logger}) }()
 	select {
 	case err := <-errc:
 		return err
