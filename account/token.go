@@ -2,12 +2,12 @@ package account
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base32"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/unitd/unitd/server/keys"
 )
 
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
@@ -32,8 +32,6 @@ func NewToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
-// HashToken returns the hex SHA-256 of a token, which is what stores keep.
-func HashToken(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(h[:])
-}
+// HashToken returns the hex SHA-256 of a token, which is what stores keep:
+// the same hash as an API key's (keys.HashSecret).
+func HashToken(token string) string { return keys.HashSecret(token) }

@@ -78,6 +78,10 @@ func hashHex(key string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// HashSecret returns the hex SHA-256 of a secret, as stores keep keys,
+// set-up tokens and session tokens: the one place such a hash is made.
+func HashSecret(secret string) string { return hashHex(secret) }
+
 // displayPrefix returns the part of key that is shown in listings.
 func displayPrefix(key string) string { return key[:prefixLen] }
 

@@ -122,3 +122,31 @@ func TestCheckName(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordOf checks that the record made for an existing key
+// authenticates that key in its environment and no other key, and that
+// a token that is not a key has no record.
+func TestRecordOf(t *testing.T) {
+	key, err := Generate(EnvLive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := RecordOf(key, "key_aaaaaaaaaaaaaaaa", "bench", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Env != EnvLive || rec.Prefix != key[:prefixLen] || rec.Hash != HashSecret(key) || len(rec.Hash) != hashHexLen {
+		t.Errorf("record %+v does not describe %s", rec, key[:prefixLen])
+	}
+	set := NewSet([]Record{rec})
+	if got, err := set.Authenticate(key, EnvLive, time.Now()); err != nil || got.ID != rec.ID {
+		t.Errorf("Authenticate(key) = %+v, %v", got, err)
+	}
+	other, _ := Generate(EnvLive)
+	if _, err := set.Authenticate(other, EnvLive, time.Now()); err == nil {
+		t.Error("another key authenticates")
+	}
+	if _, err := RecordOf("hunter2", "key_b", "x", time.Now()); err == nil {
+		t.Error("RecordOf accepted a token that is not a key")
+	}
+}

@@ -198,7 +198,19 @@ func newRecord(recs []Record, name, env string, now time.Time) (string, Record, 
 	if err != nil {
 		return "", Record{}, err
 	}
-	return key, Record{
+	rec, err := RecordOf(key, id, name, now)
+	return key, rec, err
+}
+
+// RecordOf returns the record of an existing key: its environment,
+// display prefix and hash, with the given id, name and creation time. It
+// is how every record is made, so a key is hashed in one place.
+func RecordOf(key, id, name string, now time.Time) (Record, error) {
+	env, ok := parseKey(key)
+	if !ok {
+		return Record{}, fmt.Errorf("record of key: not a unitd key (uc_live_… or uc_test_…)")
+	}
+	return Record{
 		ID:        id,
 		Name:      name,
 		Env:       env,

@@ -44,8 +44,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -268,13 +266,6 @@ type keySet struct{ set *keys.Set }
 
 func (k keySet) Current() *keys.Set { return k.set }
 
-// hashHex is the hex SHA-256 of key, as a keys.Record stores it (the keys
-// package keeps its own helper unexported).
-func hashHex(key string) string {
-	h := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(h[:])
-}
-
 // startUnitd serves the embedded catalog through the real server stack on a
 // fresh 127.0.0.1 port and returns its base URL and a usable test key.
 func startUnitd(ctx context.Context) (baseURL, key string, stop func(), err error) {
@@ -295,10 +286,11 @@ func startUnitdWith(ctx context.Context, limiter ratelimit.Limiter, key string) 
 			return "", "", nil, err
 		}
 	}
-	set := keys.NewSet([]keys.Record{{
-		ID: "key_loadbench000000", Name: "loadbench", Env: keys.EnvTest,
-		Prefix: key[:12], CreatedAt: time.Now(), Hash: hashHex(key),
-	}})
+	rec, err := keys.RecordOf(key, "key_loadbench000000", "loadbench", time.Now())
+	if err != nil {
+		return "", "", nil, err
+	}
+	set := keys.NewSet([]keys.Record{rec})
 	srv := server.New(server.Config{
 		Keys:            keySet{set},
 		Env:             keys.EnvTest,
