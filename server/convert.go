@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -144,62 +145,63 @@ func parseBool(s string) (bool, bool) {
 
 // parseConvertQuery reads the query of GET /v1/convert. Unknown, repeated
 // or undecodable parameters are INVALID_REQUEST.
-func parseConvertQuery(q string) (conversion, *apiError) {
+func parseConvertQuery(raw string) (conversion, *apiError) {
 	var c conversion
-	seen := 0
-	err := eachQueryParam(q, func(key, val string) *apiError {
-		bit := 0
-		switch key {
-		case "value":
-			bit = fValue
-			c.value, c.hasValue = val, true
-		case "from":
-			bit = fFrom
-			c.from, c.hasFrom = val, true
-		case "to":
-			bit = fTo
-			c.to, c.hasTo = val, true
-		case "precision":
-			bit = fPrecision
-			p, ok := parsePrecision(val)
-			if !ok {
-				return invalidRequest(precisionMessage)
-			}
-			c.precision = p
-		case "explain":
-			bit = fExplain
-			e, ok := parseBool(val)
-			if !ok {
-				return invalidRequest(`explain must be true or false`)
-			}
-			c.explain = e
-		default:
-			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected value, from, to, precision, explain)")
-		}
-		if seen&bit != 0 {
-			return repeatedParam(key)
-		}
-		seen |= bit
-		return nil
-	})
+	q, err := parseQuery(raw, convertParams...)
 	if err != nil {
 		return c, err
 	}
-	for _, f := range [...]struct {
-		has  bool
-		name string
-	}{{c.hasValue, "value"}, {c.hasFrom, "from"}, {c.hasTo, "to"}} {
-		if !f.has {
-			return c, invalidRequest("missing query parameter " + strconv.Quote(f.name))
+	c.value, c.hasValue = q.get(0)
+	c.from, c.hasFrom = q.get(1)
+	c.to, c.hasTo = q.get(2)
+	if v, ok := q.get(3); ok {
+		p, ok := parsePrecision(v)
+		if !ok {
+			return c, invalidRequest(precisionMessage)
+		}
+		c.precision = p
+	}
+	if v, ok := q.get(4); ok {
+		e, ok := parseBool(v)
+		if !ok {
+			return c, invalidRequest(`explain must be true or false`)
+		}
+		c.explain = e
+	}
+	for i, has := range [...]bool{c.hasValue, c.hasFrom, c.hasTo} {
+		if !has {
+			return c, invalidRequest("missing query parameter " + strconv.Quote(q.names[i]))
 		}
 	}
 	return c, nil
 }
 
-// eachQueryParam calls fn with each decoded parameter of a raw query, in
-// order, and stops at the first error. A parameter that is not valid
-// percent-encoded UTF-8 is INVALID_REQUEST.
-func eachQueryParam(raw string, fn func(key, val string) *apiError) *apiError {
+// convertParams and unitsParams are the query parameters of GET
+// /v1/convert and GET /v1/units, in the order query.get reads them.
+var (
+	convertParams = []string{"value", "from", "to", "precision", "explain"}
+	unitsParams   = []string{"category", "q", "dimension"}
+)
+
+// maxQueryParams is the most parameters a route takes.
+const maxQueryParams = 5
+
+// query is a decoded query string of known parameters.
+type query struct {
+	names []string
+	vals  [maxQueryParams]string
+	given [maxQueryParams]bool
+}
+
+// get returns the value of the i-th parameter and whether it was given.
+func (q *query) get(i int) (string, bool) { return q.vals[i], q.given[i] }
+
+// parseQuery decodes the raw query of a route that takes the named
+// parameters, the one reader of every query of the API: a parameter that
+// is not one of names, is given twice, or is not valid percent-encoded
+// UTF-8 is INVALID_REQUEST, with the same message wherever it happens.
+func parseQuery(raw string, names ...string) (query, *apiError) {
+	q := query{names: names}
 	for raw != "" {
 		var part string
 		part, raw, _ = strings.Cut(raw, "&")
@@ -210,17 +212,18 @@ func eachQueryParam(raw string, fn func(key, val string) *apiError) *apiError {
 		key, err1 := url.QueryUnescape(k)
 		val, err2 := url.QueryUnescape(v)
 		if err1 != nil || err2 != nil || !utf8.ValidString(key) || !utf8.ValidString(val) {
-			return invalidRequest("query parameter " + strconv.Quote(truncate(k, 40)) + " is not valid percent-encoded UTF-8")
+			return q, invalidRequest("query parameter " + strconv.Quote(truncate(k, 40)) + " is not valid percent-encoded UTF-8")
 		}
-		if err := fn(key, val); err != nil {
-			return err
+		i := slices.Index(names, key)
+		switch {
+		case i < 0:
+			return q, invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected " + strings.Join(names, ", ") + ")")
+		case q.given[i]:
+			return q, invalidRequest("query parameter " + strconv.Quote(key) + " is given more than once")
 		}
+		q.vals[i], q.given[i] = val, true
 	}
-	return nil
-}
-
-func repeatedParam(key string) *apiError {
-	return invalidRequest("query parameter " + strconv.Quote(key) + " is given more than once")
+	return q, nil
 }
 
 // readJSONBody checks the media type and reads the body, refusing one

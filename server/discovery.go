@@ -348,36 +348,19 @@ func (s *Server) units(c *call) reply {
 	if raw == "" {
 		return okCached(c.snap.allUnits)
 	}
-	var category, q, dimension string
-	var seenCat, seenQ, seenDim bool
-	err := eachQueryParam(raw, func(key, val string) *apiError {
-		switch key {
-		case "category":
-			if seenCat {
-				return repeatedParam(key)
-			}
-			category, seenCat = val, true
-		case "q":
-			if seenQ {
-				return repeatedParam(key)
-			}
-			q, seenQ = val, true
-		case "dimension":
-			if seenDim {
-				return repeatedParam(key)
-			}
-			d, err := engine.ParseDimension(val)
-			if err != nil {
-				return invalidRequest("dimension: " + err.Error())
-			}
-			dimension, seenDim = d, true
-		default:
-			return invalidRequest("unknown query parameter " + strconv.Quote(truncate(key, 40)) + " (expected category, q, dimension)")
-		}
-		return nil
-	})
+	qs, err := parseQuery(raw, unitsParams...)
 	if err != nil {
 		return errReply(err)
+	}
+	category, _ := qs.get(0)
+	q, _ := qs.get(1)
+	dimension, seenDim := qs.get(2)
+	if seenDim {
+		d, err := engine.ParseDimension(dimension)
+		if err != nil {
+			return errReply(invalidRequest("dimension: " + err.Error()))
+		}
+		dimension = d
 	}
 	var idx []int
 	if category != "" {
