@@ -121,10 +121,9 @@ func (s *Server) health(c *call) reply {
 	if err != nil {
 		return errReply(internalError(err))
 	}
-	c.w.Header()["Cache-Control"] = noStore
+	// A slice of its own: a caller may modify the header map it is given.
+	c.w.Header()["Cache-Control"] = []string{"no-store"}
 	return reply{status: http.StatusOK, body: append(body, '\n')}
 }
-
-var noStore = []string{"no-store"}
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,31 @@ func TestParseQuery(t *testing.T) {
 		for i := range names {
 			if v, ok := q.get(i); v != tt.want[i] || ok != tt.given[i] {
 				t.Errorf("parseQuery(%q) %s = %q (given %v), want %q (%v)", tt.raw, names[i], v, ok, tt.want[i], tt.given[i])
+			}
+		}
+	}
+}
+
+// TestResponseHeadersNotShared checks that no response gets a header
+// slice another response also holds: a handler or middleware that edits
+// its response's headers must not change the next response's.
+func TestResponseHeadersNotShared(t *testing.T) {
+	f := newFixture(t, nil)
+	h := f.srv.Handler()
+	var first http.Header
+	for i, path := range []string{"/v1/health", "/v1/health", "/v1/categories", "/v1/categories"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if i%2 == 0 {
+			first = rec.Header()
+			for _, v := range first {
+				v[0] = "changed by a caller"
+			}
+			continue
+		}
+		for k, v := range rec.Header() {
+			if v[0] == "changed by a caller" {
+				t.Errorf("%s: header %s shares its slice with the previous response", path, k)
 			}
 		}
 	}
