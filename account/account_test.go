@@ -1,8 +1,10 @@
 package account
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -102,7 +104,7 @@ func (f *fakeKeys) add(rec keys.Record) {
 
 func TestKeySourceFollowsTheStore(t *testing.T) {
 	store := &fakeKeys{}
-	src, err := NewKeySource(context.Background(), store, nil)
+	src, err := NewKeySource(context.Background(), store, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestKeySourceFollowsTheStore(t *testing.T) {
 }
 
 func TestNewKeySourceFailsWithoutKeys(t *testing.T) {
-	if _, err := NewKeySource(context.Background(), &fakeKeys{err: errors.New("down")}, nil); err == nil {
+	if _, err := NewKeySource(context.Background(), &fakeKeys{err: errors.New("down")}, "", nil); err == nil {
 		t.Error("NewKeySource succeeded with an unreadable store")
 	}
 }
@@ -241,4 +243,45 @@ func BenchmarkUsageCount(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// TestKeySourceWarnsWithoutUsableKey: a server whose store holds keys only
+// for the other environment (or only revoked ones) says so in its log, at
+// start and again when a change leaves it so, and is quiet once a usable
+// key exists.
+func TestKeySourceWarnsWithoutUsableKey(t *testing.T) {
+	_, testRec, err := keys.NewRecord("ci", keys.EnvTest, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &fakeKeys{recs: []keys.Record{testRec}, version: 1}
+	var log bytes.Buffer
+	src, err := NewKeySource(context.Background(), store, keys.EnvLive, slog.New(slog.NewTextHandler(&log, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "no usable API key") || !strings.Contains(log.String(), "usable_in_test=1") {
+		t.Errorf("start with only a test key under --env live: log %q, want the warning with usable_in_test=1", log.String())
+	}
+	log.Reset()
+	_, liveRec, _ := keys.NewRecord("prod", keys.EnvLive, time.Now())
+	store.add(liveRec)
+	if err := src.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if log.Len() != 0 {
+		t.Errorf("a usable live key exists, yet the log says %q", log.String())
+	}
+	revoked := time.Now().Add(-time.Minute)
+	liveRec.RevokedAt = &revoked
+	store.mu.Lock()
+	store.recs = []keys.Record{testRec, liveRec}
+	store.version++
+	store.mu.Unlock()
+	if err := src.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "no usable API key") {
+		t.Errorf("after the only live key was revoked: log %q, want the warning", log.String())
+	}
 }

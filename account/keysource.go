@@ -29,6 +29,7 @@ type KeyLoader interface {
 // and the error shows in Status.
 type KeySource struct {
 	store  KeyLoader
+	env    string // the server's environment, "" to accept any
 	logger *slog.Logger
 	set    atomic.Pointer[keys.Set]
 
@@ -40,14 +41,19 @@ type KeySource struct {
 	status keys.Status
 }
 
-// NewKeySource loads the keys of store. It fails if they cannot be loaded,
-// since there is no earlier good set to fall back on. A nil logger discards
-// messages. Call Run to follow changes.
-func NewKeySource(ctx context.Context, store KeyLoader, logger *slog.Logger) (*KeySource, error) {
+// NewKeySource loads the keys of store for a server of environment env
+// ("live" or "test"). It fails if they cannot be loaded, since there is no
+// earlier good set to fall back on. A nil logger discards messages. Call
+// Run to follow changes.
+//
+// Whenever it loads keys and none is usable in env, it warns: such a
+// server refuses every request, which is the usual result of keys created
+// for the other environment.
+func NewKeySource(ctx context.Context, store KeyLoader, env string, logger *slog.Logger) (*KeySource, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	k := &KeySource{store: store, logger: logger}
+	k := &KeySource{store: store, env: env, logger: logger}
 	if err := k.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -99,7 +105,27 @@ func (k *KeySource) Refresh(ctx context.Context) error {
 	k.status = keys.Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
 	k.mu.Unlock()
 	k.logger.Debug("keys loaded from the store", "keys", set.Len(), "version", v)
+	k.warnIfNoneUsable(set, now)
 	return nil
+}
+
+// warnIfNoneUsable logs a warning when set holds no key usable in the
+// server's environment, saying how many the other environment has.
+func (k *KeySource) warnIfNoneUsable(set *keys.Set, now time.Time) {
+	if k.env == "" || set.UsableIn(k.env, now) > 0 {
+		return
+	}
+	other := keys.EnvLive
+	if k.env == keys.EnvLive {
+		other = keys.EnvTest
+	}
+	fix := "unitd keys create --name NAME --env " + k.env + " (with the same --store)"
+	nOther := set.UsableIn(other, now)
+	if nOther > 0 {
+		fix += ", or serve --env " + other + " if those keys are the ones meant"
+	}
+	k.logger.Warn("no usable API key for this server's environment: every conversion request will be refused",
+		"env", k.env, "keys", set.Len(), "usable_in_"+other, nOther, "fix", fix)
 }
 
 // Run refreshes every PollInterval until ctx is done.

@@ -58,7 +58,7 @@ func accountsCreate(c *cliCmd) error {
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
-	db, err := c.open(ctx)
+	db, err := c.openOrCreate(ctx)
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func usersCreate(c *cliCmd) error {
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
-	db, err := c.open(ctx)
+	db, err := c.openOrCreate(ctx)
 	if err != nil {
 		return err
 	}

@@ -139,7 +139,7 @@ func TestJSONKeyFileImportedOnce(t *testing.T) {
 	var log bytes.Buffer
 	open := func() {
 		log.Reset()
-		db, err := storeFlags{keys: path}.open(context.Background(), slog.New(slog.NewTextHandler(&log, nil)))
+		db, err := storeFlags{keys: path}.open(context.Background(), slog.New(slog.NewTextHandler(&log, nil)), true)
 		if err != nil {
 			t.Fatal(err)
 		}

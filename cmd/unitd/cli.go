@@ -81,10 +81,19 @@ func (c *cliCmd) parse(npos int, posName string) ([]string, error) {
 	return pos, nil
 }
 
-// open opens the store the flags name; what it imports is logged to stderr.
+// open opens the existing store the flags name; what it imports is
+// logged to stderr.
 func (c *cliCmd) open(ctx context.Context) (*store.DB, error) {
-	logger := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	return c.store.open(ctx, logger)
+	return c.store.open(ctx, c.storeLogger(), false)
+}
+
+// openOrCreate is open for commands that create: a missing store is made.
+func (c *cliCmd) openOrCreate(ctx context.Context) (*store.DB, error) {
+	return c.store.open(ctx, c.storeLogger(), true)
+}
+
+func (c *cliCmd) storeLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 // where names the store for messages.

@@ -91,7 +91,7 @@ func keysCreate(c *keysCmd) error {
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
-	db, err := c.open(ctx)
+	db, err := c.openOrCreate(ctx)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func createKey(t *testing.T, path, name string, extra ...string) string {
 // openTestStore opens the store that `--keys path` names.
 func openTestStore(t *testing.T, path string) *store.DB {
 	t.Helper()
-	db, err := storeFlags{keys: path}.open(context.Background(), slog.New(slog.DiscardHandler))
+	db, err := storeFlags{keys: path}.open(context.Background(), slog.New(slog.DiscardHandler), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,12 +163,10 @@ func TestKeysHelp(t *testing.T) {
 func TestKeysList(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "keys.json")
 
+	// Nothing there yet: an error, not an empty store made on the spot.
 	code, out, errOut := runKeysT(t, "list", "--keys", path)
-	if code != 0 || out != "" || !strings.Contains(errOut, "No keys") {
-		t.Errorf("empty list: exit %d, stdout %q, stderr %q", code, out, errOut)
-	}
-	if code, out, _ := runKeysT(t, "list", "--keys", path, "--format", "json"); code != 0 || out != "[]\n" {
-		t.Errorf("empty json list: exit %d, stdout %q", code, out)
+	if code != 1 || out != "" || !strings.Contains(errOut, "does not exist") {
+		t.Errorf("list of a store not there: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 
 	key1 := createKey(t, path, "ci pipeline")
@@ -309,5 +307,35 @@ func TestKeysBrokenFile(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(path); string(data) != "{" {
 		t.Error("a failed create changed the broken file")
+	}
+}
+
+// TestKeysOnMissingStore: listing, revoking or rotating in a store that
+// does not exist is an error that names it, and leaves no empty store
+// behind; so is naming a JSON key file that does not exist. Creating a key
+// makes the store.
+func TestKeysOnMissingStore(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "nonesuch.db")
+	for _, args := range [][]string{
+		{"keys", "list", "--store", db},
+		{"keys", "revoke", "--store", db, "key_aaaaaaaaaaaaaaaa"},
+		{"keys", "rotate", "--store", db, "key_aaaaaaaaaaaaaaaa"},
+		{"keys", "list", "--keys", filepath.Join(dir, "nonesuch.json")},
+		{"accounts", "list", "--store", db},
+	} {
+		code, _, stderr := runCLI(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, "does not exist") {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and a message that the store does not exist", args, code, stderr)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Fatalf("%v left %d files behind", args, len(entries))
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "keys", "create", "--store", db, "--name", "first"); code != 0 {
+		t.Fatalf("create: exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := runCLI(t, "", "keys", "list", "--store", db); code != 0 || !strings.Contains(out, "first") {
+		t.Errorf("list after create: exit %d, %s%s", code, out, stderr)
 	}
 }

@@ -228,7 +228,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	d = &daemon{cfg: cfg, logger: logger}
 	sf := storeFlags{store: cfg.Store, keys: cfg.Keys}
 	location, _ := sf.resolve()
-	if d.db, err = sf.open(ctx, logger); err != nil {
+	if d.db, err = sf.open(ctx, logger, true); err != nil {
 		return nil, err
 	}
 	db := d.db // d is nil when an error is returned
@@ -243,7 +243,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 			return nil, fmt.Errorf("setting up the dev account: %w", err)
 		}
 	}
-	if d.keys, err = account.NewKeySource(ctx, d.db, logger); err != nil {
+	if d.keys, err = account.NewKeySource(ctx, d.db, cfg.Env, logger); err != nil {
 		return nil, err
 	}
 	d.usage = account.NewUsageCounter(d.db, logger)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
@@ -72,11 +73,29 @@ func isPostgres(location string) bool {
 	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
 }
 
-// openStore opens the store, applies its migrations and imports the JSON
-// key file, if any, into the operator's account (once: keys already in the
+// open opens the store, applies its migrations and imports the JSON key
+// file, if any, into the operator's account (once: keys already in the
 // store are skipped). It logs what it imported.
-func (f storeFlags) open(ctx context.Context, logger *slog.Logger) (*store.DB, error) {
+//
+// With create false (commands that only read or change what is stored),
+// a SQLite file that does not exist is an error rather than a new empty
+// store, unless a JSON key file is there to fill it. With create true (the
+// server, and commands that create), the store is made if need be, with a
+// warning when the JSON key file named for it is not there either.
+func (f storeFlags) open(ctx context.Context, logger *slog.Logger, create bool) (*store.DB, error) {
 	location, importFile := f.resolve()
+	if importFile != "" && !exists(importFile) {
+		importFile = ""
+		if !isPostgres(location) && !exists(location) && create {
+			logger.Warn("the JSON key file to import does not exist; a new, empty store is made", "file", f.keys, "store", describeStore(location))
+		}
+	}
+	// A store is made by the commands that create; the others read or
+	// change what is there, and a store that is not there (with no key
+	// file to fill it from) is a wrong path, not an empty store.
+	if !isPostgres(location) && !create && importFile == "" && !exists(location) {
+		return nil, fmt.Errorf("store %s does not exist: nothing has been stored there yet (unitd keys create makes it), or --store or --keys names the wrong file", location)
+	}
 	var db *store.DB
 	var err error
 	if isPostgres(location) {
@@ -94,6 +113,13 @@ func (f storeFlags) open(ctx context.Context, logger *slog.Logger) (*store.DB, e
 		}
 	}
 	return db, nil
+}
+
+// exists reports whether a file is there (an unreadable one counts: opening
+// it reports why).
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 func importKeys(ctx context.Context, db *store.DB, path string, logger *slog.Logger) error {

@@ -57,6 +57,20 @@ func (s *Set) Len() int {
 // The map lookup is by SHA-256 of the token, so its timing depends on a hash
 // the caller cannot steer, not on the stored secret; the final comparison is
 // constant-time all the same.
+// UsableIn returns how many keys of the set are usable at now in env.
+func (s *Set) UsableIn(env string, now time.Time) int {
+	if s == nil {
+		return 0
+	}
+	n := 0
+	for _, r := range s.byHash {
+		if r.Env == env && r.Usable(now) {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *Set) Authenticate(token, env string, now time.Time) (Record, error) {
 	tokenEnv, ok := parseKey(token)
 	if !ok {
