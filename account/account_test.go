@@ -285,3 +285,60 @@ func TestKeySourceWarnsWithoutUsableKey(t *testing.T) {
 		t.Errorf("after the only live key was revoked: log %q, want the warning", log.String())
 	}
 }
+
+// reportingKeys is a key store that also takes reports of the version
+// served.
+type reportingKeys struct {
+	fakeKeys
+	reports []KeyReader
+	forgot  []string
+}
+
+func (r *reportingKeys) ReportKeyVersion(_ context.Context, kr KeyReader) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reports = append(r.reports, kr)
+	return nil
+}
+
+func (r *reportingKeys) ForgetKeyReader(_ context.Context, instance string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.forgot = append(r.forgot, instance)
+	return nil
+}
+
+// TestKeySourceReportsItsVersion: an announced source reports the key
+// version it serves at once and whenever the version changes,
+// not on every poll, and withdraws itself on request.
+func TestKeySourceReportsItsVersion(t *testing.T) {
+	store := &reportingKeys{}
+	src, err := NewKeySource(context.Background(), store, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Announce(context.Background(), "srv_x", "test host") // reports at once
+	refresh := func() {
+		if err := src.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refresh() // unchanged, and within ReportInterval: no new report
+	_, rec, _ := keys.NewRecord("ci", keys.EnvTest, time.Now())
+	store.add(rec)
+	refresh()
+	store.mu.Lock()
+	got := append([]KeyReader(nil), store.reports...)
+	store.mu.Unlock()
+	if len(got) != 2 || got[0].Instance != "srv_x" || got[0].Description != "test host" || got[0].Version != 0 || got[1].Version != 1 {
+		t.Fatalf("reports = %+v, want version 0 then 1 from srv_x", got)
+	}
+	if err := src.Withdraw(context.Background()); err != nil || len(store.forgot) != 1 || store.forgot[0] != "srv_x" {
+		t.Errorf("Withdraw: %v, forgot %v", err, store.forgot)
+	}
+	store.add(rec)
+	refresh()
+	if len(store.reports) != 2 {
+		t.Errorf("a withdrawn source reported again: %+v", store.reports)
+	}
+}

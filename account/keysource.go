@@ -22,6 +22,25 @@ type KeyLoader interface {
 	AuthRecords(ctx context.Context) ([]keys.Record, error)
 }
 
+// ReportInterval is how often a server reports the key version it serves
+// when nothing changes; it reports at once when the version changes.
+const ReportInterval = 5 * time.Second
+
+// KeyReader is a running server as it last reported the keys it serves:
+// what `unitd keys` checks after a change.
+type KeyReader struct {
+	Instance    string // random per process
+	Description string // host, process id and address, for people
+	Version     int64  // the key version it has loaded
+	SeenAt      time.Time
+}
+
+// KeyReporter is the part of a Store a KeySource reports to.
+type KeyReporter interface {
+	ReportKeyVersion(ctx context.Context, r KeyReader) error
+	ForgetKeyReader(ctx context.Context, instance string) error
+}
+
 // KeySource serves the current keys from memory, for the server's
 // authentication, and reloads them from the store when the store's key
 // version changes. A request never waits on the store: it reads the last
@@ -39,6 +58,61 @@ type KeySource struct {
 
 	mu     sync.Mutex // guards status, so Status never waits on the store
 	status keys.Status
+
+	// reporting, when Announce was called; guarded by refresh.
+	reporter             KeyReporter
+	self                 KeyReader
+	reportedAt           time.Time
+	reported, reportFail bool
+}
+
+// Announce makes the source report, as instance (random per process) and
+// description (for people), the key version it serves to the store, so
+// that `unitd keys` can confirm a change was taken up: now, on every
+// change and every ReportInterval. A store that cannot take reports (not
+// a KeyReporter) makes it a no-op.
+func (k *KeySource) Announce(ctx context.Context, instance, description string) {
+	r, ok := k.store.(KeyReporter)
+	if !ok {
+		return
+	}
+	k.refresh.Lock()
+	defer k.refresh.Unlock()
+	k.reporter, k.self = r, KeyReader{Instance: instance, Description: description}
+	k.report(ctx, time.Now())
+}
+
+// Withdraw stops reporting and removes this server from the store's
+// readers, for a server that is stopping: `unitd keys` then does not wait
+// for it.
+func (k *KeySource) Withdraw(ctx context.Context) error {
+	k.refresh.Lock()
+	defer k.refresh.Unlock()
+	if k.reporter == nil {
+		return nil
+	}
+	r := k.reporter
+	k.reporter = nil
+	return r.ForgetKeyReader(ctx, k.self.Instance)
+}
+
+// report tells the store the version served, when it changed or
+// ReportInterval has passed. Failures are logged once, not fatal: the keys
+// are served all the same. Called with refresh held.
+func (k *KeySource) report(ctx context.Context, now time.Time) {
+	if k.reporter == nil || (k.reported && k.self.Version == k.version && now.Sub(k.reportedAt) < ReportInterval) {
+		return
+	}
+	r := k.self
+	r.Version, r.SeenAt = k.version, now
+	if err := k.reporter.ReportKeyVersion(ctx, r); err != nil {
+		if !k.reportFail {
+			k.logger.Warn("cannot report the key version served to the store; unitd keys will not see this server", "error", err)
+		}
+		k.reportFail = true
+		return
+	}
+	k.self, k.reportedAt, k.reported, k.reportFail = r, now, true, false
 }
 
 // NewKeySource loads the keys of store for a server of environment env
@@ -82,6 +156,7 @@ func (k *KeySource) Refresh(ctx context.Context) error {
 		k.mu.Lock()
 		k.status.CheckedAt, k.status.Err = now, nil
 		k.mu.Unlock()
+		k.report(ctx, now)
 		return nil
 	}
 	var recs []keys.Record
@@ -106,6 +181,7 @@ func (k *KeySource) Refresh(ctx context.Context) error {
 	k.mu.Unlock()
 	k.logger.Debug("keys loaded from the store", "keys", set.Len(), "version", v)
 	k.warnIfNoneUsable(set, now)
+	k.report(ctx, now)
 	return nil
 }
 

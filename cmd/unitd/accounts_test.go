@@ -21,19 +21,6 @@ import (
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
-// within polls cond until it holds or limit has passed since start, and
-// fails the test in the latter case.
-func within(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	start := time.Now()
-	for !cond() {
-		if time.Since(start) > limit {
-			t.Fatalf("%s: not within %v", what, limit)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func (d *testDaemon) status(t *testing.T, key string) int {
 	t.Helper()
 	req, _ := http.NewRequest("GET", d.url+"/v1/convert?value=1&from=m&to=ft", nil)
@@ -47,27 +34,65 @@ func (d *testDaemon) status(t *testing.T, key string) int {
 	return resp.StatusCode
 }
 
-func TestKeyChangesReachTheServerWithinASecond(t *testing.T) {
+// TestKeyChangesConfirmedByTheServer: unitd keys waits until the running
+// server reports it has the change, so the very next request sees it.
+func TestKeyChangesConfirmedByTheServer(t *testing.T) {
 	d := startDaemon(t)
 	path := filepath.Join(filepath.Dir(d.dir), "keys.json")
 	code, out, stderr := runCLI(t, "", "keys", "create", "--keys", path, "--name", "late")
-	if code != 0 {
-		t.Fatal(stderr)
+	if code != 0 || !strings.Contains(stderr, "In effect on 1 running server") {
+		t.Fatalf("create: exit %d: %s", code, stderr)
 	}
 	key := strings.TrimSpace(out)
-	within(t, time.Second, "a key created by the CLI is accepted", func() bool { return d.status(t, key) == 200 })
+	if got := d.status(t, key); got != 200 {
+		t.Errorf("a key the server confirmed: %d, want 200", got)
+	}
 	recs, err := listKeys(t, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCLI(t, "", "keys", "revoke", "--keys", path, recs[len(recs)-1].ID); code != 0 {
-		t.Fatal(stderr)
+	code, _, stderr = runCLI(t, "", "keys", "revoke", "--keys", path, recs[len(recs)-1].ID)
+	if code != 0 || !strings.Contains(stderr, "In effect on 1 running server") {
+		t.Fatalf("revoke: exit %d: %s", code, stderr)
 	}
-	within(t, time.Second, "a key revoked by the CLI is refused", func() bool { return d.status(t, key) == 401 })
+	if got := d.status(t, key); got != 401 {
+		t.Errorf("a revocation the server confirmed: %d, want 401", got)
+	}
+}
+
+// TestKeyChangeNotTakenUp: a server that reads the store but cannot load
+// the change (here: one that reported and then stopped refreshing, as a
+// server that lost access to the store does) makes unitd keys fail and
+// name it; with no server reading the store it says so and succeeds.
+func TestKeyChangeNotTakenUp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	code, _, stderr := runCLI(t, "", "keys", "create", "--keys", path, "--name", "first")
+	if code != 0 || !strings.Contains(stderr, "No server has read this store") {
+		t.Fatalf("create with no server: exit %d: %s", code, stderr)
+	}
+	db := openTestStore(t, path)
+	v, err := db.KeyVersion(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuck := account.KeyReader{Instance: "srv_stuck", Description: "stuck-host pid 7", Version: v, SeenAt: time.Now()}
+	if err := db.ReportKeyVersion(context.Background(), stuck); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "", "keys", "create", "--keys", path, "--name", "second", "--wait", "300ms")
+	if code != 1 || !strings.Contains(stderr, "Not in effect on stuck-host pid 7") || !strings.Contains(stderr, "did not take it up") {
+		t.Errorf("create with a server that does not take it up: exit %d: %s", code, stderr)
+	}
+	if recs, err := listKeys(t, path); err != nil || len(recs) != 2 {
+		t.Errorf("the key is stored all the same: %d keys, %v", len(recs), err)
+	}
+	if code, _, stderr := runCLI(t, "", "keys", "create", "--keys", path, "--name", "third", "--wait", "0"); code != 0 || strings.Contains(stderr, "effect") {
+		t.Errorf("--wait 0: exit %d: %s", code, stderr)
+	}
 }
 
 // TestReplicasShareKeys runs two servers on one PostgreSQL store: a change
-// made through one replica's store reaches the other within a second.
+// made through the store reaches both, as unitd keys confirms.
 func TestReplicasShareKeys(t *testing.T) {
 	pg := pgtest.NewDatabase(t)
 	a := startDaemonWith(t, func(c *serveConfig) { c.Store = pg })
@@ -75,27 +100,36 @@ func TestReplicasShareKeys(t *testing.T) {
 	if a.d.db.Engine() != "postgres" || b.d.db.Engine() != "postgres" {
 		t.Fatalf("replicas run on %s and %s, want postgres", a.d.db.Engine(), b.d.db.Engine())
 	}
-	// a's test key was imported by a; b imported the other file's key.
+	// a imported its key file, b the other: once both serve the store's
+	// latest key version, both accept both keys.
+	if err := confirmTakenUp(context.Background(), a.d.db, io.Discard, time.Minute); err != nil {
+		t.Fatal(err)
+	}
 	for _, key := range []string{a.key, b.key} {
-		within(t, time.Second, "both replicas accept both imported keys", func() bool {
-			return a.status(t, key) == 200 && b.status(t, key) == 200
-		})
+		if a.status(t, key) != 200 || b.status(t, key) != 200 {
+			t.Errorf("an imported key is not accepted by both replicas")
+		}
 	}
 	code, out, stderr := runCLI(t, "", "keys", "create", "--store", pg, "--name", "shared")
-	if code != 0 {
-		t.Fatal(stderr)
+	if code != 0 || !strings.Contains(stderr, "In effect on 2 running servers") {
+		t.Fatalf("create: exit %d: %s", code, stderr)
 	}
 	key := strings.TrimSpace(out)
-	within(t, time.Second, "the new key on both replicas", func() bool { return a.status(t, key) == 200 && b.status(t, key) == 200 })
+	if a.status(t, key) != 200 || b.status(t, key) != 200 {
+		t.Errorf("the new key is not accepted by both replicas")
+	}
 	_, listOut, _ := runCLI(t, "", "keys", "list", "--store", pg, "--format", "json")
 	var items []listItem
 	if err := json.Unmarshal([]byte(listOut), &items); err != nil || len(items) != 3 {
 		t.Fatalf("keys list: %v\n%s", err, listOut)
 	}
-	if code, _, stderr := runCLI(t, "", "keys", "revoke", "--store", pg, items[2].ID); code != 0 {
-		t.Fatal(stderr)
+	code, _, stderr = runCLI(t, "", "keys", "revoke", "--store", pg, items[2].ID)
+	if code != 0 || !strings.Contains(stderr, "In effect on 2 running servers") {
+		t.Fatalf("revoke: exit %d: %s", code, stderr)
 	}
-	within(t, time.Second, "the revoked key refused by both replicas", func() bool { return a.status(t, key) == 401 && b.status(t, key) == 401 })
+	if a.status(t, key) != 401 || b.status(t, key) != 401 {
+		t.Errorf("the revoked key is not refused by both replicas")
+	}
 }
 
 func TestUsageSurvivesShutdown(t *testing.T) {

@@ -17,7 +17,9 @@ import (
 const keysUsage = `usage: unitd keys <command> [flags]
 
 Manage API keys in the store. Keys are printed once, on stdout, and stored
-only as SHA-256 hashes. A running server sees every change within a second.
+only as SHA-256 hashes. Running servers load a change within a second;
+create, revoke and rotate wait (--wait, default 10s) until every server
+that reads the store reports it has, and fail naming any that has not.
 
 commands:
   create --name NAME [--env test|live] [--account NAME]
@@ -38,10 +40,10 @@ any other name is the store itself.
 `
 
 var keysSynopsis = map[string]string{
-	"create": "create [--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME]",
+	"create": "create [--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME] [--wait DURATION]",
 	"list":   "list [--store FILE|URL] [--keys FILE] [--account NAME] [--format text|json]",
-	"revoke": "revoke [--store FILE|URL] [--keys FILE] ID",
-	"rotate": "rotate [--store FILE|URL] [--keys FILE] ID [--grace DURATION]",
+	"revoke": "revoke [--store FILE|URL] [--keys FILE] [--wait DURATION] ID",
+	"rotate": "rotate [--store FILE|URL] [--keys FILE] [--grace DURATION] [--wait DURATION] ID",
 }
 
 // runKeys runs `unitd keys ARGS` and returns the exit code: 0 on success,
@@ -80,6 +82,7 @@ func keysCreate(c *keysCmd) error {
 	name := c.flags.String("name", "", "`NAME` of the key, such as the client it is for (required)")
 	env := c.flags.String("env", keys.EnvTest, "environment of the key: test or live")
 	acctName := c.flags.String("account", account.OperatorAccountName, "`NAME` of the account the key belongs to (the default account is created when missing)")
+	wait := c.waitFlag()
 	if _, err := c.parse(0, ""); err != nil {
 		return err
 	}
@@ -108,7 +111,12 @@ func keysCreate(c *keysCmd) error {
 	fmt.Fprintf(c.stderr, "Created %s key %s (%q) for account %q in %s.\n"+
 		"The key above is shown only this once: store it in your secret manager now.\n",
 		rec.Env, rec.ID, rec.Name, acct.Name, c.where())
-	return nil
+	return confirmTakenUp(ctx, db, c.stderr, *wait)
+}
+
+// waitFlag registers --wait, shared by the commands that change keys.
+func (c *keysCmd) waitFlag() *time.Duration {
+	return c.flags.Duration("wait", defaultWait, "how long to wait for the running servers to take up the change (`DURATION`; 0 does not check)")
 }
 
 // listItem is what `keys list` shows of a key: never the hash.
@@ -194,6 +202,7 @@ func formatTime(t *time.Time) string {
 }
 
 func keysRevoke(c *keysCmd) error {
+	wait := c.waitFlag()
 	pos, err := c.parse(1, "key ID (see `unitd keys list`)")
 	if err != nil {
 		return err
@@ -212,8 +221,8 @@ func keysRevoke(c *keysCmd) error {
 	if err := db.RevokeKey(ctx, acct, pos[0], account.Operator); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stderr, "Revoked %s. Requests with it are refused within a second.\n", pos[0])
-	return nil
+	fmt.Fprintf(c.stderr, "Revoked %s.\n", pos[0])
+	return confirmTakenUp(ctx, db, c.stderr, *wait)
 }
 
 func noSuchKey(id string, err error) error {
@@ -225,6 +234,7 @@ func noSuchKey(id string, err error) error {
 
 func keysRotate(c *keysCmd) error {
 	grace := c.flags.Duration("grace", account.DefaultGrace, "how long the old key stays valid (`DURATION`, 0 revokes it now, at most 168h)")
+	wait := c.waitFlag()
 	pos, err := c.parse(1, "key ID (see `unitd keys list`)")
 	if err != nil {
 		return err
@@ -263,5 +273,5 @@ func keysRotate(c *keysCmd) error {
 		fmt.Fprintf(&b, "The old key %s is revoked now.\n", oldID)
 	}
 	fmt.Fprint(c.stderr, b.String())
-	return nil
+	return confirmTakenUp(ctx, db, c.stderr, *wait)
 }

@@ -339,3 +339,34 @@ func TestKeysOnMissingStore(t *testing.T) {
 		t.Errorf("list after create: exit %d, %s%s", code, out, stderr)
 	}
 }
+
+// TestKeysKeepTheStoreFile: changing keys writes into the SQLite file in
+// place, so its mode (and owner) stay what the operator set for the
+// server, and no journal file is left behind for the server to trip on.
+func TestKeysKeepTheStoreFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "unitd.db")
+	if code, _, stderr := runCLI(t, "", "keys", "create", "--store", db, "--name", "first", "--wait", "0"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if err := os.Chmod(db, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "keys", "create", "--store", db, "--name", "second", "--wait", "0"); code != 0 {
+		t.Fatal(stderr)
+	}
+	after, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Mode() != before.Mode() || !os.SameFile(before, after) {
+		t.Errorf("the store file was replaced or its mode changed: %v → %v", before.Mode(), after.Mode())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files beside the store after the CLI closed it: %d, want only the store", len(entries))
+	}
+}

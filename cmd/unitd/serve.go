@@ -246,6 +246,13 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if d.keys, err = account.NewKeySource(ctx, d.db, cfg.Env, logger); err != nil {
 		return nil, err
 	}
+	// So that unitd keys can confirm this server took up a change.
+	instance, err := account.NewID("srv_")
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	d.keys.Announce(ctx, instance, fmt.Sprintf("%s pid %d, %s, env %s", host, os.Getpid(), cfg.Addr, cfg.Env))
 	d.usage = account.NewUsageCounter(d.db, logger)
 	page, err := accountweb.New(accountweb.Config{
 		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush,
@@ -391,6 +398,11 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	err := d.srv.Serve(ctx, ln)
 	stopUsage()
 	<-usageDone
+	wctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if werr := d.keys.Withdraw(wctx); werr != nil {
+		d.logger.Warn("could not remove this server from the store's key readers", "error", werr)
+	}
 	return err
 }
 
