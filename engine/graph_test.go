@@ -218,3 +218,21 @@ func TestBaseMap(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphListsAreCopies checks that the lists a graph hands out are the
+// caller's own: changing them leaves the graph as it was.
+func TestGraphListsAreCopies(t *testing.T) {
+	g := testGraph(t)
+	cats, units, dims := g.Categories(), g.Units(), BaseDimensions()
+	nc, nu, first := len(cats), len(units), units[0]
+	cats[0], units[0], dims[0] = nil, nil, "X"
+	if c := g.Categories(); len(c) != nc || c[0] == nil {
+		t.Error("Categories() handed out the graph's own slice")
+	}
+	if u := g.Units(); len(u) != nu || u[0] != first {
+		t.Error("Units() handed out the graph's own slice")
+	}
+	if BaseDimensions()[0] != "M" {
+		t.Error("BaseDimensions() handed out the package's own slice")
+	}
+}
