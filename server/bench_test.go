@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/unitd/unitd/catalog"
 )
 
@@ -78,7 +80,9 @@ func BenchmarkBatchCatalog(b *testing.B) {
 		b.Fatal(errs)
 	}
 	set, ks := testKeys(b)
-	s := New(Config{Keys: fakeKeys{set}, Env: "test", Limiter: &fakeLimiter{decide: allowAll}})
+	// As served: with metrics.
+	s := New(Config{Keys: fakeKeys{set}, Env: "test", Limiter: &fakeLimiter{decide: allowAll},
+		Metrics: NewMetrics(prometheus.NewRegistry())})
 	s.ApplyGraph(g)
 	h, auth := s.Handler(), "Bearer "+ks["good"]
 	pairs := [][2]string{

@@ -2,6 +2,7 @@ package server
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,7 +21,15 @@ type Metrics struct {
 	reloads      *prometheus.CounterVec
 	lastGoodLoad prometheus.Gauge
 	reloadOK     prometheus.Gauge
+	// successes and counters cache the conversion counters, of successes
+	// by category and of any label pair: WithLabelValues hashes and looks
+	// up its labels on every call, which cost a fifth of a batch. Labels
+	// come from closed sets, so the caches are bounded.
+	successes sync.Map // category → prometheus.Counter
+	counters  sync.Map // conversionLabels → prometheus.Counter
 }
+
+type conversionLabels struct{ category, outcome string }
 
 // NewMetrics creates the server's collectors and registers them on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
@@ -103,7 +112,24 @@ func (m *Metrics) conversion(category, outcome string) {
 	if category == "" {
 		category = "none"
 	}
-	m.conversions.WithLabelValues(category, outcome).Inc()
+	if outcome == "success" {
+		if c, ok := m.successes.Load(category); ok {
+			c.(prometheus.Counter).Inc()
+			return
+		}
+		c := m.conversions.WithLabelValues(category, outcome)
+		m.successes.Store(category, c)
+		c.Inc()
+		return
+	}
+	key := conversionLabels{category, outcome}
+	if c, ok := m.counters.Load(key); ok {
+		c.(prometheus.Counter).Inc()
+		return
+	}
+	c := m.conversions.WithLabelValues(category, outcome)
+	m.counters.Store(key, c)
+	c.Inc()
 }
 
 func (m *Metrics) batch(n int) {

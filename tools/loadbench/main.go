@@ -5,7 +5,7 @@
 // floor that net/http and the loopback set.
 //
 // It starts, in this process, the full server (the embedded catalog, API key
-// authentication, a rate limiter that never refuses, request ids, JSON
+// authentication, a rate limiter that never refuses, metrics, request ids, JSON
 // decoding and encoding) through server.Serve, and a bare server with the
 // same http.Server timeouts whose handler drains the request body and writes
 // a precomputed answer: the same bytes, Content-Type and headers that unitd
@@ -64,6 +64,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/server"
@@ -296,6 +298,7 @@ func startUnitdWith(ctx context.Context, limiter ratelimit.Limiter, key string) 
 		Env:             keys.EnvTest,
 		Limiter:         limiter,
 		Logger:          slog.New(slog.DiscardHandler),
+		Metrics:         server.NewMetrics(prometheus.NewRegistry()), // as served
 		Version:         "loadbench",
 		ShutdownTimeout: 2 * time.Second,
 	})
