@@ -109,8 +109,8 @@ func piFast(out *apd.Decimal, num, den *apd.Decimal, k, p int) bool {
 	sc := piScratchPool.Get().(*piScratch)
 	defer piScratchPool.Put(sc)
 	pow := lnexpTables().pow10
-	setBig(&sc.n, &num.Coeff)
-	setBig(&sc.d, &den.Coeff)
+	setCoeff(&sc.n, num)
+	setCoeff(&sc.d, den)
 	nd, dd := decimalDigits(&sc.n), decimalDigits(&sc.d)
 	if nd > maxPiFastDigits || dd > maxPiFastDigits || dd == 0 {
 		return false
@@ -162,16 +162,6 @@ func piFast(out *apd.Decimal, num, den *apd.Decimal, k, p int) bool {
 	out.Exponent = int32(exp)
 	out.Negative = num.Negative
 	return true
-}
-
-// setBig sets z to the coefficient c without allocating in the common
-// case of a coefficient of one word.
-func setBig(z *big.Int, c *apd.BigInt) {
-	if c.IsUint64() {
-		z.SetUint64(c.Uint64())
-		return
-	}
-	z.Set(c.MathBigInt())
 }
 
 // decimalDigits returns the number of decimal digits of x > 0, or 0 for

@@ -3,13 +3,13 @@ package server
 import (
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/internal/batchmix"
 )
 
 func benchServer(b *testing.B) (http.Handler, string) {
@@ -71,9 +71,8 @@ func BenchmarkBatchHandler(b *testing.B) {
 }
 
 // BenchmarkBatchCatalog is the batch of the HTTP load run (make
-// bench-load) against the embedded catalog: 100 items cycling through
-// linear, affine, alias, π and rational-formula pairs, the values varied
-// as the load run varies them.
+// bench-load, package batchmix) against the embedded catalog: 100 items
+// cycling through linear, affine, alias, π and rational-formula pairs.
 func BenchmarkBatchCatalog(b *testing.B) {
 	g, errs := catalog.Load(catalog.Embedded())
 	if errs != nil {
@@ -85,28 +84,7 @@ func BenchmarkBatchCatalog(b *testing.B) {
 		Metrics: NewMetrics(prometheus.NewRegistry())})
 	s.ApplyGraph(g)
 	h, auth := s.Handler(), "Bearer "+ks["good"]
-	pairs := [][2]string{
-		{"ft", "m"}, {"degC", "degF"}, {"km", "mi"}, {"L/100km", "mpg"}, {"lb", "kg"},
-		{"°F", "°C"}, {"meters", "feet"}, {"km/h", "mph"}, {"kWh", "MJ"}, {"psi", "kPa"},
-		{"gal", "L"}, {"in", "cm"}, {"K", "degC"}, {"mpg", "L/100km"}, {"oz", "g"},
-		{"kn", "m/s"}, {"acre", "ha"}, {"BTU", "kJ"}, {"hp", "kW"}, {"GiB", "MB"},
-		{"atm", "mmHg"}, {"µm", "in"}, {"deg", "rad"}, {"cup", "mL"}, {"kilometres", "Miles"},
-	}
-	items := make([]string, 100)
-	for i := range items {
-		p := pairs[i%len(pairs)]
-		value := strconv.Itoa(i + 1)
-		switch i % 4 {
-		case 1:
-			value += ".5"
-		case 2:
-			value = strconv.FormatFloat(float64(i)*1.37+0.25, 'f', -1, 64)
-		case 3:
-			value += "e1"
-		}
-		items[i] = `{"value":"` + value + `","from":"` + p[0] + `","to":"` + p[1] + `"}`
-	}
-	body := `{"conversions":[` + strings.Join(items, ",") + `]}`
+	body := string(batchmix.Body(batchmix.Pairs))
 	serve := func() *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "/v1/batch", strings.NewReader(body))
 		req.Header.Set("Authorization", auth)

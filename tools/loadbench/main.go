@@ -68,6 +68,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/internal/batchmix"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
@@ -152,8 +153,8 @@ func run(o options) error {
 
 	scenarios := []*scenario{
 		{name: "convert", method: http.MethodGet, path: "/v1/convert?value=12.5&from=ft&to=m", target: 0.6},
-		{name: "batch", method: http.MethodPost, path: "/v1/batch", body: batchBody(batchPairs), target: 0.7},
-		{name: "batch-dBm", method: http.MethodPost, path: "/v1/batch", body: batchBody(withDBm(batchPairs)), target: 0.4},
+		{name: "batch", method: http.MethodPost, path: "/v1/batch", body: batchmix.Body(batchmix.Pairs), target: 0.7},
+		{name: "batch-dBm", method: http.MethodPost, path: "/v1/batch", body: batchmix.Body(batchmix.WithDBm(batchmix.Pairs)), target: 0.4},
 	}
 	if redisURL, stopRedis, err := startRedis(); err != nil {
 		fmt.Fprintf(os.Stderr, "loadbench: no convert-redis scenario: %v\n", err)
@@ -500,8 +501,8 @@ func verify(sc *scenario, resp *http.Response, body []byte) error {
 				return fmt.Errorf("item %d (%s %s) failed: %s", i, c.Input.Value, c.Input.Unit, msg)
 			}
 		}
-		if v.Meta.Total != batchSize || v.Meta.Succeeded != batchSize || len(v.Data) != batchSize {
-			return fmt.Errorf("meta %+v with %d items, want %d succeeded", v.Meta, len(v.Data), batchSize)
+		if v.Meta.Total != batchmix.Size || v.Meta.Succeeded != batchmix.Size || len(v.Data) != batchmix.Size {
+			return fmt.Errorf("meta %+v with %d items, want %d succeeded", v.Meta, len(v.Data), batchmix.Size)
 		}
 		for _, want := range batchChecks {
 			got := v.Data[want.index].Result
@@ -513,38 +514,6 @@ func verify(sc *scenario, resp *http.Response, body []byte) error {
 	return nil
 }
 
-const batchSize = 100
-
-// batchPairs are realistic conversions: linear, affine, aliases and Unicode
-// spellings, and rational formulas (fuel consumption ↔ economy).
-var batchPairs = [][2]string{
-	{"ft", "m"},
-	{"degC", "degF"},
-	{"km", "mi"},
-	{"L/100km", "mpg"},
-	{"lb", "kg"},
-	{"°F", "°C"},
-	{"meters", "feet"},
-	{"km/h", "mph"},
-	{"kWh", "MJ"},
-	{"psi", "kPa"},
-	{"gal", "L"},
-	{"in", "cm"},
-	{"K", "degC"},
-	{"mpg", "L/100km"},
-	{"oz", "g"},
-	{"kn", "m/s"},
-	{"acre", "ha"},
-	{"BTU", "kJ"},
-	{"hp", "kW"},
-	{"GiB", "MB"},
-	{"atm", "mmHg"},
-	{"µm", "in"},
-	{"deg", "rad"},
-	{"cup", "mL"},
-	{"kilometres", "Miles"},
-}
-
 // batchChecks are spot checks of the batch answer (value, canonical unit).
 var batchChecks = []struct {
 	index       int
@@ -552,41 +521,6 @@ var batchChecks = []struct {
 }{
 	{0, "0.3048", "m"},  // 1 ft
 	{1, "36.5", "degF"}, // 2.5 °C
-}
-
-// withDBm returns pairs with the 24th replaced by dBm → mW (10 ** (x / 10)):
-// in a batch of 100, items 23, 48, 73 and 98, three of them with a
-// non-integer exponent.
-func withDBm(pairs [][2]string) [][2]string {
-	p := slices.Clone(pairs)
-	p[23] = [2]string{"dBm", "mW"}
-	return p
-}
-
-// batchBody builds the 100-item batch: the pairs above in turn, with values
-// of varied length and sign where the unit allows it.
-func batchBody(pairs [][2]string) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"conversions":[`)
-	for i := range batchSize {
-		p := pairs[i%len(pairs)]
-		value := strconv.Itoa(i + 1)
-		switch i % 4 {
-		case 1:
-			value += ".5"
-		case 2:
-			value = strconv.FormatFloat(float64(i)*1.37+0.25, 'f', -1, 64)
-		case 3:
-			value += "e1"
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		item, _ := json.Marshal(map[string]string{"value": value, "from": p[0], "to": p[1]})
-		b.Write(item)
-	}
-	b.WriteString(`]}`)
-	return b.Bytes()
 }
 
 // luaScript makes wrk send sc's POST body.
