@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,4 +192,38 @@ func TestHealthShowsLimiter(t *testing.T) {
 	if !strings.Contains(string(body), want) {
 		t.Errorf("health %s\nlacks %s", body, want)
 	}
+}
+
+// TestTallyCounts: a batch's tally adds to the counters exactly what
+// counting each conversion would, also when it holds more label pairs than
+// it has rows and flushes in the middle.
+func TestTallyCounts(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m := NewMetrics(reg)
+	var tl tally
+	want := map[string]float64{}
+	for i := range 200 {
+		cat := "c" + strconv.Itoa(i%40) // 40 pairs: more than a tally's rows
+		outcome := "success"
+		if i%3 == 0 {
+			outcome = "INVALID_VALUE"
+		}
+		tl.add(m, cat, outcome)
+		want[cat+" "+outcome]++
+	}
+	tl.add(m, "", "UNKNOWN_UNIT")
+	want["none UNKNOWN_UNIT"]++
+	tl.flush(m)
+	tl.flush(m) // a second flush adds nothing
+	fams := scrape(t, New(Config{}).AdminHandler(reg))
+	for k, n := range want {
+		cat, outcome, _ := strings.Cut(k, " ")
+		got := value(fams, "unitd_conversions_total", map[string]string{"category": cat, "outcome": outcome})
+		if got != n {
+			t.Errorf("%s: %v, want %v", k, got, n)
+		}
+	}
+	var none tally
+	none.add(nil, "length", "success") // a nil *Metrics records nothing
+	none.flush(nil)
 }

@@ -24,6 +24,8 @@ func (s *Server) batch(c *call) reply {
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
 	succeeded := 0
+	var counts tally
+	defer counts.flush(s.cfg.Metrics)
 	for i := range req.items {
 		it := &req.items[i]
 		if i > 0 {
@@ -42,7 +44,7 @@ func (s *Server) batch(c *call) reply {
 			var vbuf [64]byte
 			value, res, err := g.AppendConvert(vbuf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget})
 			if err == nil {
-				s.cfg.Metrics.conversion(metricCategory(&res), "success")
+				counts.add(s.cfg.Metrics, metricCategory(&res), "success")
 				succeeded++
 				b = append(b, `,"status":"success",`...)
 				b = appendSuccessMembers(b, it, value, &res)
@@ -57,7 +59,7 @@ func (s *Server) batch(c *call) reply {
 				s.logger.Error("internal error in batch item", "request_id", c.w.reqID, "index", i, "error", err)
 			}
 		}
-		s.cfg.Metrics.conversion("", ie.Code)
+		counts.add(s.cfg.Metrics, "", ie.Code)
 		b = append(b, `,"status":"error","input":{`...)
 		sep := false
 		if it.hasValue {

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/batchmix"
 )
 
@@ -101,6 +102,47 @@ func BenchmarkBatchCatalog(b *testing.B) {
 	for b.Loop() {
 		if rec := serve(); rec.Code != 200 {
 			b.Fatal(rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkDecodeBatch reads the load run's batch body (package batchmix)
+// into conversions: the JSON half of a batch's own work.
+func BenchmarkDecodeBatch(b *testing.B) {
+	body := batchmix.Body(batchmix.Pairs)
+	items := make([]conversion, 0, maxBatch)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req, e := decodeBatch(body, items)
+		if e != nil || len(req.items) != batchmix.Size {
+			b.Fatal(e, len(req.items))
+		}
+	}
+}
+
+// BenchmarkConvertBatchItems runs the engine alone over the load run's
+// batch, already decoded: the conversion half of a batch's own work.
+func BenchmarkConvertBatchItems(b *testing.B) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if errs != nil {
+		b.Fatal(errs)
+	}
+	req, e := decodeBatch(batchmix.Body(batchmix.Pairs), nil)
+	if e != nil {
+		b.Fatal(e)
+	}
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		budget := engine.NewBudget(engine.DefaultBudget)
+		for i := range req.items {
+			it := &req.items[i]
+			var err error
+			buf, _, err = g.AppendConvert(buf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Budget: budget})
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

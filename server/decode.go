@@ -103,61 +103,76 @@ func (c *conversion) setErr(msg string) {
 // parseConversionFields reads the members of one conversion object. Errors
 // in fields are recorded in c.err; only malformed JSON is returned.
 func conversionObject(s *jsonscan.Scanner, c *conversion, depth int) error {
+	if err := s.OpenObject(depth); err != nil {
+		return err
+	}
 	seen := 0
-	return s.Object(depth, func(key string) error {
-		bit := 0
-		switch key {
-		case "value":
-			bit = fValue
-		case "from":
-			bit = fFrom
-		case "to":
-			bit = fTo
-		case "precision":
-			bit = fPrecision
-		case "explain":
-			// Top level only: in a batch, explain applies to every item.
-			if depth == 0 {
-				bit = fExplain
-				break
-			}
-			fallthrough
-		default:
-			known := "value, from, to, precision"
-			if depth == 0 {
-				known += ", explain"
-			}
-			c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected " + known + ")")
-			return s.Skip(depth + 1)
-		}
-		if seen&bit != 0 {
-			c.setErr("duplicate field " + strconv.Quote(key))
-			return s.Skip(depth + 1)
-		}
-		seen |= bit
-		switch bit {
-		case fValue:
-			return readValue(s, c, depth+1)
-		case fFrom:
-			return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
-		case fTo:
-			return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
-		case fExplain:
-			e, msg, err := readBool(s, "explain", depth+1)
-			if msg != "" {
-				c.setErr(msg)
-			}
-			c.explain = e
-			return err
-		default:
-			p, msg, err := readPrecision(s, depth+1)
-			if msg != "" {
-				c.setErr(msg)
-			}
-			c.precision = p
+	for first := true; ; first = false {
+		key, done, err := s.NextKey(first)
+		if err != nil || done {
 			return err
 		}
-	})
+		if err := conversionMember(s, c, key, &seen, depth); err != nil {
+			return err
+		}
+	}
+}
+
+// conversionMember reads the value of the member key of a conversion
+// object; seen holds the field bits read so far.
+func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int, depth int) error {
+	bit := 0
+	switch key {
+	case "value":
+		bit = fValue
+	case "from":
+		bit = fFrom
+	case "to":
+		bit = fTo
+	case "precision":
+		bit = fPrecision
+	case "explain":
+		// Top level only: in a batch, explain applies to every item.
+		if depth == 0 {
+			bit = fExplain
+			break
+		}
+		fallthrough
+	default:
+		known := "value, from, to, precision"
+		if depth == 0 {
+			known += ", explain"
+		}
+		c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected " + known + ")")
+		return s.Skip(depth + 1)
+	}
+	if *seen&bit != 0 {
+		c.setErr("duplicate field " + strconv.Quote(key))
+		return s.Skip(depth + 1)
+	}
+	*seen |= bit
+	switch bit {
+	case fValue:
+		return readValue(s, c, depth+1)
+	case fFrom:
+		return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
+	case fTo:
+		return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
+	case fExplain:
+		e, msg, err := readBool(s, "explain", depth+1)
+		if msg != "" {
+			c.setErr(msg)
+		}
+		c.explain = e
+		return err
+	default:
+		p, msg, err := readPrecision(s, depth+1)
+		if msg != "" {
+			c.setErr(msg)
+		}
+		c.precision = p
+		return err
+	}
 }
 
 // missing records the first missing required field.
@@ -268,23 +283,18 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			}
 			return s.Skip(1)
 		}
-		return s.Array(1, func(int) error {
-			req.count++
-			if req.count > maxBatch {
-				return s.Skip(2)
-			}
-			req.items = append(req.items, conversion{})
-			c := &req.items[len(req.items)-1]
-			if s.Peek() != '{' {
-				c.setErr("item must be an object with value, from and to")
-				return s.Skip(2)
-			}
-			if err := conversionObject(&s, c, 2); err != nil {
+		if err := s.OpenArray(1); err != nil {
+			return err
+		}
+		for first := true; ; first = false {
+			done, err := s.NextElement(first)
+			if err != nil || done {
 				return err
 			}
-			c.checkRequired()
-			return nil
-		})
+			if err := req.readItem(&s); err != nil {
+				return err
+			}
+		}
 	})
 	if err != nil {
 		return req, malformed(err)
@@ -305,6 +315,25 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 		return req, e
 	}
 	return req, nil
+}
+
+// readItem reads one element of "conversions".
+func (req *batchRequest) readItem(s *jsonscan.Scanner) error {
+	req.count++
+	if req.count > maxBatch {
+		return s.Skip(2)
+	}
+	req.items = append(req.items, conversion{})
+	c := &req.items[len(req.items)-1]
+	if s.Peek() != '{' {
+		c.setErr("item must be an object with value, from and to")
+		return s.Skip(2)
+	}
+	if err := conversionObject(s, c, 2); err != nil {
+		return err
+	}
+	c.checkRequired()
+	return nil
 }
 
 func malformed(err error) *apiError {

@@ -109,27 +109,72 @@ func (m *Metrics) conversion(category, outcome string) {
 	if m == nil {
 		return
 	}
+	m.counter(category, outcome).Inc()
+}
+
+// counter is the conversion counter of one label pair.
+func (m *Metrics) counter(category, outcome string) prometheus.Counter {
 	if category == "" {
 		category = "none"
 	}
 	if outcome == "success" {
 		if c, ok := m.successes.Load(category); ok {
-			c.(prometheus.Counter).Inc()
-			return
+			return c.(prometheus.Counter)
 		}
 		c := m.conversions.WithLabelValues(category, outcome)
 		m.successes.Store(category, c)
-		c.Inc()
-		return
+		return c
 	}
 	key := conversionLabels{category, outcome}
 	if c, ok := m.counters.Load(key); ok {
-		c.(prometheus.Counter).Inc()
-		return
+		return c.(prometheus.Counter)
 	}
 	c := m.conversions.WithLabelValues(category, outcome)
 	m.counters.Store(key, c)
-	c.Inc()
+	return c
+}
+
+// tally counts a batch's conversions by label pair, to add them to the
+// shared counters in one step per pair (flush): a batch of 100 items of a
+// dozen categories touches the counters a dozen times, not 100. Labels
+// come from the graph and the error codes, never from the request, so a
+// tally may outlive the request's buffers.
+type tally struct {
+	n    int
+	rows [16]tallyRow
+}
+
+type tallyRow struct {
+	category, outcome string
+	count             int
+}
+
+// add counts one conversion, flushing first when the tally is full.
+func (t *tally) add(m *Metrics, category, outcome string) {
+	if m == nil {
+		return
+	}
+	for i := range t.n {
+		if r := &t.rows[i]; r.category == category && r.outcome == outcome {
+			r.count++
+			return
+		}
+	}
+	if t.n == len(t.rows) {
+		t.flush(m)
+	}
+	t.rows[t.n] = tallyRow{category, outcome, 1}
+	t.n++
+}
+
+// flush adds the counts to m's counters and empties the tally.
+func (t *tally) flush(m *Metrics) {
+	if m != nil {
+		for _, r := range t.rows[:t.n] {
+			m.counter(r.category, r.outcome).Add(float64(r.count))
+		}
+	}
+	t.n = 0
 }
 
 func (m *Metrics) batch(n int) {

@@ -58,31 +58,52 @@ type Scanner struct {
 func (s *Scanner) fail(msg string) *SyntaxError { return &SyntaxError{Offset: s.i, Msg: msg} }
 
 func (s *Scanner) ws() {
-	for s.i < len(s.data) {
-		switch s.data[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
+	d, i := s.data, s.i
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
+		i++
 	}
+	s.i = i
 }
 
 // Peek returns the next non-space byte, or 0 at the end.
 func (s *Scanner) Peek() byte {
-	s.ws()
-	if s.i < len(s.data) {
-		return s.data[s.i]
+	d, i := s.data, s.i
+	for i < len(d) {
+		switch c := d[i]; c {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			s.i = i
+			return c
+		}
 	}
+	s.i = i
 	return 0
 }
 
 // ReadString reads a string; the scanner is at its opening quote.
 func (s *Scanner) ReadString() (string, error) {
-	s.i++ // "
-	start := s.i
+	// The common case, a string of plain ASCII, in a tight loop on locals.
+	d, start := s.data, s.i+1
+	i := start
+	for i < len(d) && plainASCII[d[i]] {
+		i++
+	}
+	if i < len(d) && d[i] == '"' {
+		s.i = i + 1
+		if i == start {
+			return "", nil
+		}
+		return unsafe.String(&d[start], i-start), nil
+	}
+	s.i = i
+	return s.readStringRest(start)
+}
+
+// readStringRest finishes a string from s.i, where something other than
+// plain ASCII stands: UTF-8, an escape, a control character or the end.
+func (s *Scanner) readStringRest(start int) (string, error) {
 	for s.i < len(s.data) {
-		// Skip the plain ASCII run in a tight loop first.
 		for s.i < len(s.data) && plainASCII[s.data[s.i]] {
 			s.i++
 		}
@@ -309,9 +330,20 @@ func (s *Scanner) Skip(depth int) error {
 	}
 }
 
-// Object reads an object at s.i, calling field for each member with the
-// scanner at the member's value; field must consume the value.
-func (s *Scanner) Object(depth int, field func(key string) error) error {
+// Objects and arrays are read step by step, without a callback:
+//
+//	if err := s.OpenObject(depth); err != nil { ... }
+//	for first := true; ; first = false {
+//		key, done, err := s.NextKey(first)
+//		if err != nil || done { ... }
+//		// read or Skip the member's value
+//	}
+//
+// and likewise OpenArray and NextElement. Object and Array wrap them for
+// callers that prefer a callback.
+
+// OpenObject reads the '{' that opens an object at nesting depth.
+func (s *Scanner) OpenObject(depth int) error {
 	if depth > MaxDepth {
 		return s.fail("nesting deeper than " + strconv.Itoa(MaxDepth))
 	}
@@ -319,40 +351,41 @@ func (s *Scanner) Object(depth int, field func(key string) error) error {
 		return s.fail("expected an object")
 	}
 	s.i++
-	if s.Peek() == '}' {
-		s.i++
-		return nil
-	}
-	for {
-		if s.Peek() != '"' {
-			return s.fail("expected a field name")
-		}
-		key, err := s.ReadString()
-		if err != nil {
-			return err
-		}
-		if s.Peek() != ':' {
-			return s.fail("expected ':'")
-		}
-		s.i++
-		s.ws()
-		if err := field(key); err != nil {
-			return err
-		}
-		switch s.Peek() {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return nil
-		default:
-			return s.fail("expected ',' or '}'")
-		}
-	}
+	return nil
 }
 
-// Array reads an array, calling elem with the scanner at each element.
-func (s *Scanner) Array(depth int, elem func(i int) error) error {
+// NextKey reads what precedes the next member's value: the ',' (unless
+// first), the key and the ':'. done is true, and the closing '}' read,
+// when the object ends instead.
+func (s *Scanner) NextKey(first bool) (key string, done bool, err error) {
+	c := s.Peek()
+	if c == '}' {
+		s.i++
+		return "", true, nil
+	}
+	if !first {
+		if c != ',' {
+			return "", false, s.fail("expected ',' or '}'")
+		}
+		s.i++
+		c = s.Peek()
+	}
+	if c != '"' {
+		return "", false, s.fail("expected a field name")
+	}
+	if key, err = s.ReadString(); err != nil {
+		return "", false, err
+	}
+	if s.Peek() != ':' {
+		return "", false, s.fail("expected ':'")
+	}
+	s.i++
+	s.ws()
+	return key, false, nil
+}
+
+// OpenArray reads the '[' that opens an array at nesting depth.
+func (s *Scanner) OpenArray(depth int) error {
 	if depth > MaxDepth {
 		return s.fail("nesting deeper than " + strconv.Itoa(MaxDepth))
 	}
@@ -360,23 +393,57 @@ func (s *Scanner) Array(depth int, elem func(i int) error) error {
 		return s.fail("expected an array")
 	}
 	s.i++
-	if s.Peek() == ']' {
+	return nil
+}
+
+// NextElement reads what precedes the next element: the ',' unless
+// first. done is true, and the closing ']' read, when the array ends
+// instead.
+func (s *Scanner) NextElement(first bool) (done bool, err error) {
+	c := s.Peek()
+	if c == ']' {
 		s.i++
-		return nil
+		return true, nil
 	}
-	for n := 0; ; n++ {
+	if !first {
+		if c != ',' {
+			return false, s.fail("expected ',' or ']'")
+		}
+		s.i++
 		s.ws()
-		if err := elem(n); err != nil {
+	}
+	return false, nil
+}
+
+// Object reads an object at s.i, calling field for each member with the
+// scanner at the member's value; field must consume the value.
+func (s *Scanner) Object(depth int, field func(key string) error) error {
+	if err := s.OpenObject(depth); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, done, err := s.NextKey(first)
+		if err != nil || done {
 			return err
 		}
-		switch s.Peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return s.fail("expected ',' or ']'")
+		if err := field(key); err != nil {
+			return err
+		}
+	}
+}
+
+// Array reads an array, calling elem with the scanner at each element.
+func (s *Scanner) Array(depth int, elem func(i int) error) error {
+	if err := s.OpenArray(depth); err != nil {
+		return err
+	}
+	for n := 0; ; n++ {
+		done, err := s.NextElement(n == 0)
+		if err != nil || done {
+			return err
+		}
+		if err := elem(n); err != nil {
+			return err
 		}
 	}
 }
