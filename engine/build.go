@@ -24,6 +24,7 @@ func Build(spec Spec) (*Graph, []error) {
 			byDimension: map[dimension]*Category{},
 			bridges:     map[categoryPair]*Bridge{},
 			bridged:     map[unitBridge]*conversion{},
+			pairs:       newPairCache(),
 		},
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},

@@ -135,18 +135,14 @@ func (g *Graph) appendConvert(dst []byte, req Request, res *Result) ([]byte, err
 	if err != nil {
 		return dst, err
 	}
-	from, err := g.resolve(req.From)
-	if err != nil {
+	var local pairEntry
+	pe := &local
+	if cached := g.cachedPair(req.From, req.To); cached != nil {
+		pe = cached
+	} else if err := g.resolvePair(pe, req.From, req.To); err != nil {
 		return dst, err
 	}
-	to, err := g.resolve(req.To)
-	if err != nil {
-		return dst, err
-	}
-	pl, err := g.plan(from, to)
-	if err != nil {
-		return dst, err
-	}
+	from, to, pl := &pe.fromSide, &pe.toSide, &pe.plan
 	var out number
 	inexact, err := pl.run(&out, &v, p, req.Budget)
 	if err != nil {

@@ -33,6 +33,8 @@ type Graph struct {
 	bridged map[unitBridge]*conversion
 	// exprs caches parsed unit expressions.
 	exprs exprCache
+	// pairs caches resolved and planned pairs of names (paircache.go).
+	pairs *pairCache
 }
 
 // Category is a compiled category. Its fields are read-only: the graph
