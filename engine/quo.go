@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math/bits"
-	"strconv"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -121,22 +120,6 @@ func countDecimalDigits(x uint64) int {
 		n++
 	}
 	return n
-}
-
-// appendDigits appends the coefficient's decimal digits.
-func (q *quotient) appendDigits(buf []byte) []byte {
-	if q.hi == 0 {
-		return strconv.AppendUint(buf, q.lo, 10)
-	}
-	// hi < 10^19 since the coefficient is below 10^38.
-	high, low := bits.Div64(q.hi, q.lo, 1e19)
-	buf = strconv.AppendUint(buf, high, 10)
-	var tail [19]byte
-	t := strconv.AppendUint(tail[:0], low, 10)
-	for range 19 - len(t) {
-		buf = append(buf, '0')
-	}
-	return append(buf, t...)
 }
 
 // decimal converts q to an apd decimal.
