@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -23,6 +24,8 @@ func FuzzBatchDecode(f *testing.F) {
 		`{"a":"\u00e9","conversions":{"b":true}} `,
 		"\xff{}",
 		`[`,
+		`{"conversions":[{"to":"m","value":"1","from":"ft"},{"value":"2","from":"ft","to":"m","to":"ft"}]}`,
+		`{"conversions":[{"value":"","from":"","to":""},{"value":"1","from":"ft","to":"m"} ]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -50,6 +53,14 @@ func FuzzBatchDecode(f *testing.F) {
 		}
 		if apiErr == nil {
 			checkBatchAgainstStdlib(t, body, decoded)
+		}
+		// The accelerator reads exactly what the general path reads.
+		saved := optimize
+		optimize = !saved
+		other, otherErr := decodeBatch(body, nil)
+		optimize = saved
+		if fmt.Sprintf("%+v %v", decoded, apiErr) != fmt.Sprintf("%+v %v", other, otherErr) {
+			t.Fatalf("%q: optimize %v read %+v %v; the other way %+v %v", body, saved, decoded, apiErr, other, otherErr)
 		}
 	})
 }

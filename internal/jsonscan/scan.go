@@ -20,6 +20,7 @@
 package jsonscan
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -446,6 +447,70 @@ func (s *Scanner) Array(depth int, elem func(i int) error) error {
 			return err
 		}
 	}
+}
+
+// PlainObject reads, when the text at s.i is exactly such an object, an
+// object whose members are keys, each once and in any order, with no
+// white space anywhere, and whose keys and values are strings of
+// printable ASCII without escapes: {"a":"x","b":"y"}. It sets vals[i] to
+// the value of keys[i] (views of the data, as ReadString's) and reports
+// true. Otherwise it reads nothing and reports false, and the caller reads
+// the object the general way. It is a shortcut for the common shape of a
+// small object (at most 64 keys), checking everything the general path
+// checks of that shape.
+func (s *Scanner) PlainObject(keys []string, vals []string) bool {
+	d, i := s.data, s.i
+	if i >= len(d) || d[i] != '{' || len(keys) > 64 {
+		return false
+	}
+	i++
+	var seen uint64
+	for m := range keys {
+		if m > 0 {
+			if i >= len(d) || d[i] != ',' {
+				return false
+			}
+			i++
+		}
+		key, next, ok := plainString(d, i)
+		if !ok || next+1 >= len(d) || d[next] != ':' {
+			return false
+		}
+		k := slices.Index(keys, key)
+		if k < 0 || seen&(1<<k) != 0 {
+			return false
+		}
+		seen |= 1 << k
+		vals[k], i, ok = plainString(d, next+1)
+		if !ok {
+			return false
+		}
+	}
+	if i >= len(d) || d[i] != '}' {
+		return false
+	}
+	s.i = i + 1
+	return true
+}
+
+// plainString reads a string of printable ASCII without escapes at d[i],
+// returning it (a view of d) and the offset after its closing quote.
+func plainString(d []byte, i int) (v string, next int, ok bool) {
+	if i >= len(d) || d[i] != '"' {
+		return "", 0, false
+	}
+	i++
+	start := i
+	for i < len(d) && plainASCII[d[i]] {
+		i++
+	}
+	if i >= len(d) || d[i] != '"' {
+		return "", 0, false
+	}
+	if i > start {
+		v = unsafe.String(&d[start], i-start)
+	}
+	return v, i + 1, true
 }
 
 // End checks that nothing but white space follows the top-level value.

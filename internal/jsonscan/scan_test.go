@@ -160,3 +160,50 @@ func TestStringLifetime(t *testing.T) {
 		t.Errorf("escaped %q, cloned %q: copies must not change with the buffer", escaped, kept)
 	}
 }
+
+// TestPlainObject: the shortcut takes exactly the plain shape (the keys
+// given, each once, in any order) and reads
+// nothing of anything else, which the general path then reads (or
+// refuses) as before.
+func TestPlainObject(t *testing.T) {
+	keys := []string{"value", "from", "to"}
+	for _, tt := range []struct {
+		in   string
+		want []string // nil: declined
+	}{
+		{`{"value":"1.5","from":"ft","to":"m"}`, []string{"1.5", "ft", "m"}},
+		{`{"value":"","from":"","to":""},`, []string{"", "", ""}},
+		{`{"value":"1","from":"km/h","to":"m/s"}]`, []string{"1", "km/h", "m/s"}},
+		{`{"value":1.5,"from":"ft","to":"m"}`, nil},                          // a number
+		{`{"value": "1.5","from":"ft","to":"m"}`, nil},                       // white space
+		{`{"from":"ft","value":"1.5","to":"m"}`, []string{"1.5", "ft", "m"}}, // any order
+		{`{"value":"1.5","from":"ft","value":"2"}`, nil},                     // a repeated key
+		{`{"value":"1.5","from":"ft"}`, nil},                                 // a member missing
+		{`{"value":"1.5","from":"ft","to":"m","x":"y"}`, nil},                // one more
+		{`{"value":"1.5","from":"°F","to":"m"}`, nil},                        // not ASCII
+		{`{"value":"1.5","from":"f\"t","to":"m"}`, nil},                      // an escape
+		{"{\"value\":\"1.5\",\"from\":\"f\tt\",\"to\":\"m\"}", nil},          // a control character
+		{`{"value":"1.5","from":"ft","to":"m"`, nil},                         // cut short
+		{`{"value":"1.5","from":"ft","to":"m`, nil},
+		{`{"val`, nil},
+		{`{"valuex":"1","from":"ft","to":"m"}`, nil},
+		{`{"value":"1","from":"ft","tox":"m"}`, nil},
+		{`[]`, nil},
+		{``, nil},
+	} {
+		var s Scanner
+		s.Reset([]byte(tt.in))
+		vals := make([]string, len(keys))
+		ok := s.PlainObject(keys, vals)
+		switch {
+		case tt.want == nil && (ok || s.Offset() != 0):
+			t.Errorf("%s: taken (offset %d), want declined with nothing read", tt.in, s.Offset())
+		case tt.want != nil && !ok:
+			t.Errorf("%s: declined", tt.in)
+		case tt.want != nil && strings.Join(vals, "|") != strings.Join(tt.want, "|"):
+			t.Errorf("%s: %q, want %q", tt.in, vals, tt.want)
+		case tt.want != nil && s.Offset() != strings.LastIndex(tt.in, "}")+1:
+			t.Errorf("%s: offset %d after the object", tt.in, s.Offset())
+		}
+	}
+}
