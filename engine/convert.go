@@ -190,6 +190,12 @@ func (pl *plan) run(out *number, x *apd.Decimal, p int, budget *Budget) (inexact
 		}
 	}
 	if optimize {
+		if pl.rat != nil {
+			if inexact, ok := pl.rat.apply(&out.q, x, p); ok {
+				out.fast = true
+				return inexact, nil
+			}
+		}
 		if inexact, ok := accelerate(out, x, A, B, p); ok {
 			return inexact, nil
 		}

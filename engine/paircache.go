@@ -70,6 +70,7 @@ func (c *pairCache) put(from, to string, fs, ts side, pl *plan) {
 		return
 	}
 	e := &pairEntry{from: strings.Clone(from), to: strings.Clone(to), fromSide: fs, toSide: ts, plan: *pl}
+	e.plan.rat = composeRational(pl.from, pl.to)
 	h := c.hash(from, to)
 	set := &c.sets[h%pairSets]
 	for i := range set {

@@ -126,6 +126,9 @@ type plan struct {
 	categoryID string
 	unit       string // the target's canonical symbol
 	bridge     *Bridge
+	// rat is the whole map of a rational pair in machine words, set on
+	// cached plans only (ratwords.go, an accelerator).
+	rat *mobiusWords
 }
 
 // plan maps both sides onto a common reference: the category base when
