@@ -21,16 +21,22 @@ const (
 // exponent beyond ±1000) is an INVALID_VALUE error.
 func ParseValue(s string) (apd.Decimal, error) {
 	var d apd.Decimal
+	err := parseValue(&d, s)
+	return d, err
+}
+
+// parseValue is ParseValue into d, which a conversion keeps on its stack.
+func parseValue(d *apd.Decimal, s string) error {
 	if err := checkValueSyntax(s); err != nil {
-		return d, err
+		return err
 	}
-	if parseSmall(&d, s) {
-		return d, nil
+	if parseSmall(d, s) {
+		return nil
 	}
 	if _, _, err := d.SetString(s); err != nil {
-		return d, errorf(CodeInvalidValue, "value %q is not a decimal number", s)
+		return errorf(CodeInvalidValue, "value %q is not a decimal number", s)
 	}
-	return d, nil
+	return nil
 }
 
 func checkValueSyntax(s string) *Error {

@@ -24,6 +24,7 @@ func (s *Server) batch(c *call) reply {
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
 	succeeded := 0
+	var res engine.Result
 	var counts tally
 	defer counts.flush(s.cfg.Metrics)
 	for i := range req.items {
@@ -42,7 +43,8 @@ func (s *Server) batch(c *call) reply {
 				p = req.precision
 			}
 			var vbuf [64]byte
-			value, res, err := g.AppendConvert(vbuf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget})
+			creq := engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget}
+			value, err := g.AppendConvert(vbuf[:0], &creq, &res)
 			if err == nil {
 				counts.add(s.cfg.Metrics, metricCategory(&res), "success")
 				succeeded++

@@ -133,13 +133,14 @@ func BenchmarkConvertBatchItems(b *testing.B) {
 		b.Fatal(e)
 	}
 	var buf []byte
+	var res engine.Result
 	b.ReportAllocs()
 	for b.Loop() {
 		budget := engine.NewBudget(engine.DefaultBudget)
 		for i := range req.items {
 			it := &req.items[i]
 			var err error
-			buf, _, err = g.AppendConvert(buf[:0], engine.Request{Value: it.value, From: it.from, To: it.to, Budget: budget})
+			buf, err = g.AppendConvert(buf[:0], &engine.Request{Value: it.value, From: it.from, To: it.to, Budget: budget}, &res)
 			if err != nil {
 				b.Fatal(err)
 			}

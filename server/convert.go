@@ -38,8 +38,10 @@ func (s *Server) convertPOST(c *call) reply {
 
 func (s *Server) convertOne(c *call, conv *conversion) reply {
 	var vbuf [64]byte
-	value, res, err := c.snap.graph.AppendConvert(vbuf[:0], engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision,
-		Budget: engine.NewBudget(engine.DefaultBudget)})
+	var res engine.Result
+	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision,
+		Budget: engine.NewBudget(engine.DefaultBudget)}
+	value, err := c.snap.graph.AppendConvert(vbuf[:0], &req, &res)
 	if err != nil {
 		e := fromEngine(err)
 		s.cfg.Metrics.conversion("", e.Code)
