@@ -1,7 +1,8 @@
 package engine
 
 import (
-	"hash/maphash"
+	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 )
@@ -32,8 +33,8 @@ const (
 const maxCachedName = 64
 
 type pairCache struct {
-	seed maphash.Seed
-	sets [pairSets][pairWays]atomic.Pointer[pairEntry]
+	k0, k1 uint64 // the seed of hash, random per graph
+	sets   [pairSets][pairWays]atomic.Pointer[pairEntry]
 }
 
 // pairEntry is a resolved and planned pair. Its names are copies: the
@@ -45,11 +46,46 @@ type pairEntry struct {
 }
 
 func newPairCache() *pairCache {
-	return &pairCache{seed: maphash.MakeSeed()}
+	return &pairCache{k0: rand.Uint64(), k1: rand.Uint64()}
 }
 
+// hash mixes the two names' lengths and outer bytes with the cache's
+// seed. It reads at most 16 bytes of each name: maphash over whole names
+// cost as much as the rest of a cache hit. Names that share their length
+// and outer bytes share a set; they are told apart by comparing them
+// whole, and a client that sends many such names only evicts its own
+// pairs, which then take the plain path.
 func (c *pairCache) hash(from, to string) uint64 {
-	return maphash.String(c.seed, from) ^ maphash.String(c.seed, to)*0x9e3779b97f4a7c15
+	h := (outerBytes(from) ^ c.k0) * 0x9e3779b97f4a7c15
+	h ^= (outerBytes(to) ^ c.k1) * 0xc2b2ae3d27d4eb4f
+	h ^= uint64(len(from))<<32 | uint64(len(to))
+	return h ^ h>>29
+}
+
+// outerBytes packs the first and last bytes of s (up to eight of each)
+// into a word.
+func outerBytes(s string) uint64 {
+	n := len(s)
+	switch {
+	case n >= 8:
+		return le64(s) ^ bits.RotateLeft64(le64(s[n-8:]), 31)
+	case n >= 4:
+		return uint64(le32(s)) | uint64(le32(s[n-4:]))<<32
+	case n > 0:
+		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	return 0
+}
+
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // get returns the entry of the pair, or nil.

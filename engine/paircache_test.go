@@ -150,3 +150,32 @@ func TestPairCacheConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestPairCacheSpreads: for a few seeds, the pairs of the test catalog's
+// units fall into nearly every set, none crowded, and a pair's set
+// depends on which name is which.
+func TestPairCacheSpreads(t *testing.T) {
+	g := testGraph(t)
+	for _, seed := range [][2]uint64{{1, 2}, {0x9e3779b97f4a7c15, 7}, {0, 0}} {
+		c := &pairCache{k0: seed[0], k1: seed[1]}
+		used := map[uint64]int{}
+		n := 0
+		for _, a := range g.Units() {
+			for _, b := range g.Units() {
+				used[c.hash(a.Symbol, b.Symbol)%pairSets]++
+				n++
+			}
+		}
+		if n < 4*pairSets || len(used) < pairSets*9/10 {
+			t.Errorf("seed %x: %d pairs fill %d of %d sets", seed, n, len(used), pairSets)
+		}
+		for set, k := range used {
+			if k > 5*n/pairSets {
+				t.Errorf("seed %x: set %d holds %d of %d pairs", seed, set, k, n)
+			}
+		}
+		if c.hash("ft", "m") == c.hash("m", "ft") {
+			t.Errorf("seed %x: ft → m and m → ft hash alike", seed)
+		}
+	}
+}
