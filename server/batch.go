@@ -42,20 +42,20 @@ func (s *Server) batch(c *call) reply {
 			if p == 0 {
 				p = req.precision
 			}
-			var vbuf [64]byte
 			creq := engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget}
-			value, err := g.AppendConvert(vbuf[:0], &creq, &res)
-			if err == nil {
+			var err error
+			mark := len(b)
+			b = append(b, `,"status":"success",`...)
+			if b, err = appendSuccessMembers(b, it, g, &creq, &res); err == nil {
 				counts.add(s.cfg.Metrics, metricCategory(&res), "success")
 				succeeded++
-				b = append(b, `,"status":"success",`...)
-				b = appendSuccessMembers(b, it, value, &res)
 				if req.explain {
 					b = appendExplain(b, g, &res)
 				}
 				b = append(b, '}')
 				continue
 			}
+			b = b[:mark] // the item is an error after all
 			ie = fromEngine(err)
 			if ie.Code == codeInternal {
 				s.logger.Error("internal error in batch item", "request_id", c.w.reqID, "index", i, "error", err)

@@ -37,19 +37,17 @@ func (s *Server) convertPOST(c *call) reply {
 }
 
 func (s *Server) convertOne(c *call, conv *conversion) reply {
-	var vbuf [64]byte
 	var res engine.Result
 	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision,
 		Budget: engine.NewBudget(engine.DefaultBudget)}
-	value, err := c.snap.graph.AppendConvert(vbuf[:0], &req, &res)
+	b := append(c.w.buf[:0], `{"data":{`...)
+	b, err := appendSuccessMembers(b, conv, c.snap.graph, &req, &res)
 	if err != nil {
 		e := fromEngine(err)
 		s.cfg.Metrics.conversion("", e.Code)
 		return errReply(e)
 	}
 	s.cfg.Metrics.conversion(metricCategory(&res), "success")
-	b := append(c.w.buf[:0], `{"data":{`...)
-	b = appendSuccessMembers(b, conv, value, &res)
 	if conv.explain {
 		b = appendExplain(b, c.snap.graph, &res)
 	}
@@ -58,9 +56,12 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 	return reply{status: http.StatusOK, body: b}
 }
 
-// appendSuccessMembers appends "input":…,"result":…,"category":…,"exact":…
-// without braces, for a single answer and for a batch item alike.
-func appendSuccessMembers(b []byte, conv *conversion, value []byte, res *engine.Result) []byte {
+// appendSuccessMembers converts req and appends
+// "input":…,"result":…,"category":…,"exact":… without braces, for a single
+// answer and for a batch item alike. The converted value's digits go
+// straight into b. On error b is returned as it came.
+func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engine.Request, res *engine.Result) ([]byte, error) {
+	mark := len(b)
 	// Both values are decimal numbers (the input passed the value syntax,
 	// the result is formatted by the engine): nothing in them needs escaping.
 	b = append(b, `"input":{"value":"`...)
@@ -68,13 +69,16 @@ func appendSuccessMembers(b []byte, conv *conversion, value []byte, res *engine.
 	b = append(b, `","unit":`...)
 	b = appendString(b, conv.from)
 	b = append(b, `},"result":{"value":"`...)
-	b = append(b, value...)
+	b, err := g.AppendConvert(b, req, res)
+	if err != nil {
+		return b[:mark], err
+	}
 	b = append(b, `","unit":`...)
 	b = appendString(b, res.Unit)
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
-	return appendBool(b, res.Exact)
+	return appendBool(b, res.Exact), nil
 }
 
 // metricCategory labels a conversion in metrics: its category, or
