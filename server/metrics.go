@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -155,7 +156,10 @@ func (t *tally) add(m *Metrics, category, outcome string) {
 		return
 	}
 	for i := range t.n {
-		if r := &t.rows[i]; r.category == category && r.outcome == outcome {
+		// Labels are the graph's and the error codes' own strings, so
+		// comparing where they lie is enough; two rows for equal labels
+		// at different addresses would add to the same counter anyway.
+		if r := &t.rows[i]; sameString(r.category, category) && sameString(r.outcome, outcome) {
 			r.count++
 			return
 		}
@@ -165,6 +169,11 @@ func (t *tally) add(m *Metrics, category, outcome string) {
 	}
 	t.rows[t.n] = tallyRow{category, outcome, 1}
 	t.n++
+}
+
+// sameString reports whether a and b are the same bytes in memory.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // flush adds the counts to m's counters and empties the tally.

@@ -451,8 +451,8 @@ func (s *Scanner) Array(depth int, elem func(i int) error) error {
 
 // PlainObject reads, when the text at s.i is exactly such an object, an
 // object whose members are keys, each once and in any order, with no
-// white space anywhere, and whose keys and values are strings of
-// printable ASCII without escapes: {"a":"x","b":"y"}. It sets vals[i] to
+// white space anywhere, and whose keys and values are strings without
+// escapes or control characters: {"a":"x","b":"°F"}. It sets vals[i] to
 // the value of keys[i] (views of the data, as ReadString's) and reports
 // true. Otherwise it reads nothing and reports false, and the caller reads
 // the object the general way. It is a shortcut for the common shape of a
@@ -493,8 +493,9 @@ func (s *Scanner) PlainObject(keys []string, vals []string) bool {
 	return true
 }
 
-// plainString reads a string of printable ASCII without escapes at d[i],
-// returning it (a view of d) and the offset after its closing quote.
+// plainString reads a string of valid UTF-8 without escapes or control
+// characters at d[i], returning it (a view of d) and the offset after its
+// closing quote.
 func plainString(d []byte, i int) (v string, next int, ok bool) {
 	if i >= len(d) || d[i] != '"' {
 		return "", 0, false
@@ -504,6 +505,11 @@ func plainString(d []byte, i int) (v string, next int, ok bool) {
 	for i < len(d) && plainASCII[d[i]] {
 		i++
 	}
+	if i < len(d) && d[i] >= utf8.RuneSelf {
+		if i, ok = skipUTF8(d, i); !ok {
+			return "", 0, false
+		}
+	}
 	if i >= len(d) || d[i] != '"' {
 		return "", 0, false
 	}
@@ -511,6 +517,25 @@ func plainString(d []byte, i int) (v string, next int, ok bool) {
 		v = unsafe.String(&d[start], i-start)
 	}
 	return v, i + 1, true
+}
+
+// skipUTF8 reads on from d[i] over plain ASCII and valid UTF-8, up to the
+// first other byte; ok is false at invalid UTF-8.
+func skipUTF8(d []byte, i int) (next int, ok bool) {
+	for i < len(d) {
+		if c := d[i]; plainASCII[c] {
+			i++
+			continue
+		} else if c < utf8.RuneSelf {
+			break
+		}
+		r, size := utf8.DecodeRune(d[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i, false
+		}
+		i += size
+	}
+	return i, true
 }
 
 // End checks that nothing but white space follows the top-level value.

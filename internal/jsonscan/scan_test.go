@@ -174,16 +174,17 @@ func TestPlainObject(t *testing.T) {
 		{`{"value":"1.5","from":"ft","to":"m"}`, []string{"1.5", "ft", "m"}},
 		{`{"value":"","from":"","to":""},`, []string{"", "", ""}},
 		{`{"value":"1","from":"km/h","to":"m/s"}]`, []string{"1", "km/h", "m/s"}},
-		{`{"value":1.5,"from":"ft","to":"m"}`, nil},                          // a number
-		{`{"value": "1.5","from":"ft","to":"m"}`, nil},                       // white space
-		{`{"from":"ft","value":"1.5","to":"m"}`, []string{"1.5", "ft", "m"}}, // any order
-		{`{"value":"1.5","from":"ft","value":"2"}`, nil},                     // a repeated key
-		{`{"value":"1.5","from":"ft"}`, nil},                                 // a member missing
-		{`{"value":"1.5","from":"ft","to":"m","x":"y"}`, nil},                // one more
-		{`{"value":"1.5","from":"°F","to":"m"}`, nil},                        // not ASCII
-		{`{"value":"1.5","from":"f\"t","to":"m"}`, nil},                      // an escape
-		{"{\"value\":\"1.5\",\"from\":\"f\tt\",\"to\":\"m\"}", nil},          // a control character
-		{`{"value":"1.5","from":"ft","to":"m"`, nil},                         // cut short
+		{`{"value":1.5,"from":"ft","to":"m"}`, nil},                            // a number
+		{`{"value": "1.5","from":"ft","to":"m"}`, nil},                         // white space
+		{`{"from":"ft","value":"1.5","to":"m"}`, []string{"1.5", "ft", "m"}},   // any order
+		{`{"value":"1.5","from":"ft","value":"2"}`, nil},                       // a repeated key
+		{`{"value":"1.5","from":"ft"}`, nil},                                   // a member missing
+		{`{"value":"1.5","from":"ft","to":"m","x":"y"}`, nil},                  // one more
+		{`{"value":"1.5","from":"°F","to":"µm"}`, []string{"1.5", "°F", "µm"}}, // UTF-8
+		{"{\"value\":\"1.5\",\"from\":\"\xb0F\",\"to\":\"m\"}", nil},           // not UTF-8
+		{`{"value":"1.5","from":"f\"t","to":"m"}`, nil},                        // an escape
+		{"{\"value\":\"1.5\",\"from\":\"f\tt\",\"to\":\"m\"}", nil},            // a control character
+		{`{"value":"1.5","from":"ft","to":"m"`, nil},                           // cut short
 		{`{"value":"1.5","from":"ft","to":"m`, nil},
 		{`{"val`, nil},
 		{`{"valuex":"1","from":"ft","to":"m"}`, nil},
