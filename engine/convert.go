@@ -273,8 +273,13 @@ func evalLinear(out *number, x *apd.Decimal, A, B *conversion, p int) (inexact b
 // digits: the one rounding of every exact conversion.
 func roundExact(out *number, num, den *apd.Decimal, k int, p int) (inexact bool, err error) {
 	if k != 0 {
+		// π^k is irrational: never exact.
+		if optimize && piWords(&out.q, num, den, k, p) {
+			out.fast = true
+			return true, nil
+		}
 		if optimize && piFast(&out.dec, num, den, k, p) {
-			return true, nil // π^k is irrational: never exact
+			return true, nil
 		}
 		return roundPi(&out.dec, num, den, k, p)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/big"
+	"math/bits"
 	"sync"
 
 	"github.com/cockroachdb/apd/v3"
@@ -38,6 +39,11 @@ type piFastBracket struct {
 	lo    *big.Int
 	width *big.Int
 	scale int
+	// loWords and widthWord are lo and width in machine words, for
+	// piWords, when words says they fit.
+	words     bool
+	loWords   u256
+	widthWord uint64
 }
 
 var (
@@ -80,7 +86,14 @@ func buildPiFast() {
 			if r.Sign() != 0 {
 				h.Add(&h, big.NewInt(1))
 			}
-			piFastTable[k+maxPiFastPow][p] = piFastBracket{lo: &l, width: h.Sub(&h, &l), scale: scale}
+			br := piFastBracket{lo: &l, width: h.Sub(&h, &l), scale: scale}
+			if ws := l.Bits(); len(ws) <= len(br.loWords) && br.width.IsUint64() && bits.UintSize == 64 {
+				for i, w := range ws {
+					br.loWords[i] = uint64(w)
+				}
+				br.widthWord, br.words = br.width.Uint64(), true
+			}
+			piFastTable[k+maxPiFastPow][p] = br
 		}
 	}
 }
