@@ -37,7 +37,11 @@ func (x *u256) mulWord(y uint64) (z u256, ok bool) {
 
 // divWord returns x/y and x mod y; y > 0.
 func (x *u256) divWord(y uint64) (q u256, r uint64) {
-	for i := len(x) - 1; i >= 0; i-- {
+	i := len(x) - 1
+	for i > 0 && x[i] == 0 {
+		i-- // a hardware division per word is the cost: skip the zero ones
+	}
+	for ; i >= 0; i-- {
 		q[i], r = bits.Div64(r, x[i], y)
 	}
 	return q, r
