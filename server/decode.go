@@ -334,16 +334,15 @@ func (req *batchRequest) readItem(s *jsonscan.Scanner) error {
 	if req.count > maxBatch {
 		return s.Skip(2)
 	}
-	req.items = append(req.items, conversion{})
-	c := &req.items[len(req.items)-1]
 	if optimize {
 		var v [3]string
 		if s.PlainObject(plainItemKeys, v[:]) {
-			c.value, c.from, c.to = v[0], v[1], v[2]
-			c.hasValue, c.hasFrom, c.hasTo = true, true, true
+			req.items = append(req.items, conversion{value: v[0], from: v[1], to: v[2], hasValue: true, hasFrom: true, hasTo: true})
 			return nil
 		}
 	}
+	req.items = append(req.items, conversion{})
+	c := &req.items[len(req.items)-1]
 	if s.Peek() != '{' {
 		c.setErr("item must be an object with value, from and to")
 		return s.Skip(2)

@@ -14,9 +14,32 @@ const hexDigits = "0123456789abcdef"
 // appendString appends s as a JSON string. Control characters are escaped,
 // invalid UTF-8 becomes U+FFFD, as encoding/json does.
 func appendString(b []byte, s string) []byte {
+	// Most strings (unit symbols, category ids) are plain ASCII: one copy.
+	i := 0
+	for i < len(s) && plainJSON[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	return appendEscaped(b, s, i)
+}
+
+// plainJSON marks the bytes a JSON string holds as they are.
+var plainJSON = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendEscaped is appendString for s whose first i bytes are plain.
+func appendEscaped(b []byte, s string, i int) []byte {
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
