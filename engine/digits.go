@@ -1,6 +1,7 @@
 package engine
 
 import (
+	byteorder "encoding/binary"
 	"math/bits"
 	"strconv"
 )
@@ -32,14 +33,19 @@ func put2(b []byte, x uint32) {
 	b[0], b[1] = digitPairs[2*x], digitPairs[2*x+1]
 }
 
-// put8 writes x < 10^8 as exactly eight digits.
+// pairWords holds the two digits of 0 … 99 as little-endian 16-bit words.
+var pairWords = func() (t [100]uint16) {
+	for i := range t {
+		t[i] = uint16(digitPairs[2*i]) | uint16(digitPairs[2*i+1])<<8
+	}
+	return t
+}()
+
+// put8 writes x < 10^8 as exactly eight digits, in one store.
 func put8(b []byte, x uint32) {
-	_ = b[7]
 	hi, lo := x/10000, x%10000
-	put2(b[0:2], hi/100)
-	put2(b[2:4], hi%100)
-	put2(b[4:6], lo/100)
-	put2(b[6:8], lo%100)
+	byteorder.LittleEndian.PutUint64(b, uint64(pairWords[hi/100])|uint64(pairWords[hi%100])<<16|
+		uint64(pairWords[lo/100])<<32|uint64(pairWords[lo%100])<<48)
 }
 
 // appendUint appends the decimal digits of x, as strconv.AppendUint(b, x, 10).
