@@ -27,6 +27,9 @@ func ParseValue(s string) (apd.Decimal, error) {
 
 // parseValue is ParseValue into d, which a conversion keeps on its stack.
 func parseValue(d *apd.Decimal, s string) error {
+	if optimize && parsePlain(d, s) {
+		return nil
+	}
 	if err := checkValueSyntax(s); err != nil {
 		return err
 	}
@@ -128,6 +131,51 @@ func parseSmall(d *apd.Decimal, s string) bool {
 	}
 	d.Coeff.SetUint64(coeff)
 	d.Exponent = int32(exp)
+	d.Negative = neg && coeff != 0
+	d.Form = apd.Finite
+	return true
+}
+
+// parsePlain reads, in one pass, a value of the plain form
+// [+-]digits[.digits] (either run of digits may be empty, not both) whose
+// significant digits fit a word: what checkValueSyntax accepts without an
+// exponent and parseSmall reads. It is the accelerator of those two for
+// the common case; anything else it declines.
+func parsePlain(d *apd.Decimal, s string) bool {
+	if len(s) == 0 || len(s) > MaxValueLength {
+		return false
+	}
+	i, neg := 0, false
+	if s[0] == '-' || s[0] == '+' {
+		neg, i = s[0] == '-', 1
+	}
+	var coeff uint64
+	digits, seen, frac := 0, 0, -1 // frac < 0: no point yet
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			if digits == 19 {
+				return false
+			}
+			if coeff != 0 || c != '0' {
+				digits++
+			}
+			coeff = coeff*10 + uint64(c-'0')
+			seen++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			return false
+		}
+	}
+	if seen == 0 {
+		return false
+	}
+	d.Coeff.SetUint64(coeff)
+	d.Exponent = -int32(max(frac, 0))
 	d.Negative = neg && coeff != 0
 	d.Form = apd.Finite
 	return true

@@ -128,3 +128,39 @@ func TestAppendDecimalTwoWords(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePlainMatchesPlainPath: whatever parsePlain takes,
+// checkValueSyntax accepts and parseSmall reads to the same decimal.
+func TestParsePlainMatchesPlainPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 41))
+	alphabet := "0123456789.+-e "
+	cases := []string{"0", "-0", "+0", "00012.50", ".5", "5.", ".", "-", "", "1..2", "12345678901234567890", "1234567890123456789", "0.0000000000000000000000001", "-.0", "1e5"}
+	for range 20000 {
+		b := make([]byte, 1+r.IntN(24))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	taken := 0
+	for _, s := range cases {
+		var fast apd.Decimal
+		if !parsePlain(&fast, s) {
+			continue
+		}
+		taken++
+		if err := checkValueSyntax(s); err != nil {
+			t.Fatalf("parsePlain took %q, which checkValueSyntax refuses: %v", s, err)
+		}
+		var plain apd.Decimal
+		if !parseSmall(&plain, s) {
+			t.Fatalf("parsePlain took %q, which parseSmall declines", s)
+		}
+		if fast.Cmp(&plain) != 0 || fast.Exponent != plain.Exponent || fast.Negative != plain.Negative {
+			t.Fatalf("%q: parsePlain %s, parseSmall %s", s, &fast, &plain)
+		}
+	}
+	if taken < 500 {
+		t.Errorf("parsePlain took only %d values", taken)
+	}
+}
