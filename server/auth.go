@@ -72,9 +72,12 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 	}
 	d := s.cfg.Limiter.Take(rec.ID)
 	h := rw.Header()
-	h["Ratelimit-Limit"] = []string{strconv.Itoa(d.Limit)}
-	h["Ratelimit-Remaining"] = []string{strconv.Itoa(d.Remaining)}
-	h["Ratelimit-Reset"] = []string{strconv.FormatInt(d.ResetSeconds(), 10)}
+	rw.rlHdr[0][0] = strconv.Itoa(d.Limit)
+	rw.rlHdr[1][0] = strconv.Itoa(d.Remaining)
+	rw.rlHdr[2][0] = strconv.FormatInt(d.ResetSeconds(), 10)
+	h["Ratelimit-Limit"] = rw.rlHdr[0][:]
+	h["Ratelimit-Remaining"] = rw.rlHdr[1][:]
+	h["Ratelimit-Reset"] = rw.rlHdr[2][:]
 	if !d.Allowed {
 		h["Retry-After"] = []string{strconv.FormatInt(max(d.RetryAfterSeconds(), 1), 10)}
 		return newError(codeRateLimitExceeded, "rate limit of "+strconv.Itoa(d.Limit)+" requests reached for this key; retry after "+h["Retry-After"][0]+" s")

@@ -23,9 +23,13 @@ type respWriter struct {
 	reqID  string
 	keyID  string // id of the authenticated key, for the access log
 	idHdr  [1]string
-	buf    []byte       // response scratch
-	body   []byte       // request body
-	items  []conversion // batch scratch
+	// rlHdr holds the three RateLimit header values: like idHdr, slices
+	// of the pooled writer rather than new ones per request (net/http
+	// copies the header map when the status is written).
+	rlHdr [3][1]string
+	buf   []byte       // response scratch
+	body  []byte       // request body
+	items []conversion // batch scratch
 }
 
 func (w *respWriter) WriteHeader(status int) {
@@ -110,6 +114,7 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 func (s *Server) release(rw *respWriter) {
 	rw.ResponseWriter = nil
 	rw.status, rw.bytes, rw.route, rw.reqID, rw.keyID, rw.idHdr[0] = 0, 0, "", "", "", ""
+	rw.rlHdr = [3][1]string{}
 	if cap(rw.buf) > maxPooled {
 		rw.buf = nil
 	}

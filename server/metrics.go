@@ -28,6 +28,19 @@ type Metrics struct {
 	// come from closed sets, so the caches are bounded.
 	successes sync.Map // category → prometheus.Counter
 	counters  sync.Map // conversionLabels → prometheus.Counter
+	// requestSeries caches the series of each request label set in the
+	// same way; routes are templates and methods and statuses closed sets.
+	requestSeries sync.Map // requestLabels → requestObservers
+}
+
+type requestLabels struct {
+	route, method string
+	status        int
+}
+
+type requestObservers struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 type conversionLabels struct{ category, outcome string }
@@ -97,8 +110,16 @@ func (m *Metrics) request(route, method string, status int, d time.Duration) {
 	default:
 		method = "other"
 	}
-	m.requests.WithLabelValues(route, method, statusText[status]).Inc()
-	m.latency.WithLabelValues(route).Observe(d.Seconds())
+	key := requestLabels{route, method, status}
+	var obs requestObservers
+	if v, ok := m.requestSeries.Load(key); ok {
+		obs = v.(requestObservers)
+	} else {
+		obs = requestObservers{m.requests.WithLabelValues(route, method, statusText[status]), m.latency.WithLabelValues(route)}
+		m.requestSeries.Store(key, obs)
+	}
+	obs.count.Inc()
+	obs.latency.Observe(d.Seconds())
 	if status == 429 {
 		m.rejections.WithLabelValues(route).Inc()
 	}
