@@ -55,10 +55,20 @@ func accelerate(out *number, x *apd.Decimal, A, B *conversion, p int) (inexact, 
 
 func affineWords(q *quotient, x *apd.Decimal, A, B *affine, p int) (inexact, ok bool) {
 	a, b := &A.ints, &B.ints
-	if !x.Coeff.IsUint64() || x.Exponent > 0 || x.Exponent < -19 {
+	if !x.Coeff.IsUint64() || x.Exponent > 19 || x.Exponent < -19 {
 		return false, false
 	}
-	xc, scale := x.Coeff.Uint64(), pow10[-x.Exponent]
+	xc, scale, exp := x.Coeff.Uint64(), uint64(1), x.Exponent
+	if exp >= 0 {
+		// A whole number with an exponent (4e1): its integer value.
+		hi, lo := bits.Mul64(xc, pow10[exp])
+		if hi != 0 {
+			return false, false
+		}
+		xc, exp = lo, 0
+	} else {
+		scale = pow10[-exp]
+	}
 	t, ok1 := product(xc, a.A, b.C, x.Negative)
 	k1, ok2 := product(a.B, b.C, scale, a.bNeg)
 	k2, ok3 := product(b.B, a.C, scale, !b.bNeg)
@@ -68,7 +78,7 @@ func affineWords(q *quotient, x *apd.Decimal, A, B *affine, p int) (inexact, ok 
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || dhi != 0 {
 		return false, false
 	}
-	return quo128(q, num.hi, num.lo, den, x.Exponent, num.neg, p)
+	return quo128(q, num.hi, num.lo, den, exp, num.neg, p)
 }
 
 // quoFast sets q to num/den rounded half-even to p significant digits, as

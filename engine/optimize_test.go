@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
@@ -193,5 +194,55 @@ func TestRoundWords(t *testing.T) {
 	}
 	if checked < len(coeffs)*5 {
 		t.Errorf("checked only %d roundings", checked)
+	}
+}
+
+// TestAcceleratorsMatchPlain converts every pair of units of a category,
+// through the graph as served (pair cache, word-sized paths, π in words,
+// composite rational maps), at random values of every shape (signs,
+// exponents above and below zero, long coefficients) and precisions, and
+// compares each answer or error with the plain path's.
+func TestAcceleratorsMatchPlain(t *testing.T) {
+	g, errs := Build(rationalSpec())
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	r := rand.New(rand.NewPCG(43, 47))
+	value := func() string {
+		digits := make([]byte, 1+r.IntN(22))
+		for i := range digits {
+			digits[i] = byte('0' + r.IntN(10))
+		}
+		s := string(digits)
+		if r.IntN(2) == 0 && len(s) > 1 {
+			cut := 1 + r.IntN(len(s)-1)
+			s = s[:cut] + "." + s[cut:]
+		}
+		if r.IntN(3) == 0 {
+			s += "e" + strconv.Itoa(r.IntN(40)-20)
+		}
+		if r.IntN(3) == 0 {
+			s = "-" + s
+		}
+		return s
+	}
+	compared := 0
+	for _, c := range g.Categories() {
+		for _, from := range c.Units {
+			for _, to := range c.Units {
+				for range 40 {
+					req := Request{Value: value(), From: from.Symbol, To: to.Symbol, Precision: 1 + r.IntN(MaxPrecision)}
+					fast := withOptimize(true, func() string { r, err := g.Convert(req); return fmt.Sprint(r.Value, r.Exact, err) })
+					plain := withOptimize(false, func() string { r, err := g.Convert(req); return fmt.Sprint(r.Value, r.Exact, err) })
+					if fast != plain {
+						t.Errorf("%s %s → %s at %d: %s; plain path %s", req.Value, req.From, req.To, req.Precision, fast, plain)
+					}
+					compared++
+				}
+			}
+		}
+	}
+	if compared < 10000 {
+		t.Errorf("compared only %d conversions", compared)
 	}
 }
