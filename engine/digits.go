@@ -41,11 +41,23 @@ var pairWords = func() (t [100]uint16) {
 	return t
 }()
 
-// put8 writes x < 10^8 as exactly eight digits, in one store.
-func put8(b []byte, x uint32) {
+// put8 writes x < 10^8 as exactly eight digits, in one store, and returns
+// the word it stored.
+func put8(b []byte, x uint32) uint64 {
 	hi, lo := x/10000, x%10000
-	byteorder.LittleEndian.PutUint64(b, uint64(pairWords[hi/100])|uint64(pairWords[hi%100])<<16|
-		uint64(pairWords[lo/100])<<32|uint64(pairWords[lo%100])<<48)
+	w := uint64(pairWords[hi/100]) | uint64(pairWords[hi%100])<<16 |
+		uint64(pairWords[lo/100])<<32 | uint64(pairWords[lo%100])<<48
+	byteorder.LittleEndian.PutUint64(b, w)
+	return w
+}
+
+// leadingZeros counts the '0' digits that open the eight of w (as put8
+// stored them), leaving at least one digit.
+func leadingZeros(w uint64) int {
+	if v := w ^ 0x3030303030303030; v != 0 {
+		return bits.TrailingZeros64(v) / 8
+	}
+	return 7
 }
 
 // appendUint appends the decimal digits of x, as strconv.AppendUint(b, x, 10).
@@ -60,8 +72,8 @@ func appendUint(b []byte, x uint64) []byte {
 		put8(t[i-8:i], uint32(x-q*1e8))
 		x, i = q, i-8
 	}
-	put8(t[i-8:i], uint32(x))
-	return append(b, t[i-max(countDecimalDigits(x), 1):]...)
+	w := put8(t[i-8:i], uint32(x))
+	return append(b, t[i-8+leadingZeros(w):]...)
 }
 
 // append19 appends x < 10^19 as exactly 19 digits, with leading zeros.
