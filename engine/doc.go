@@ -39,15 +39,20 @@
 // When the value and the factors fit in machine words (most conversions),
 // steps 3 and 4 run in 128-bit integers with a digit-by-digit division that
 // yields exactly the digits apd's division would (quo.go, optimize.go).
-// Others: factors through π bracket π^k in integers from a table
-// (pifast.go); rational formulas that are Möbius maps run as four exact
-// products instead of their programs (mobius.go); logarithms and
-// exponentials have a fixed-point accelerator (lnexp.go); the final
-// rounding of a formula conversion and powers of ten in formulas work on
-// machine words. All of them sit behind one gate, the variable optimize in
-// optimize.go: each returns exactly what the plain path returns or
-// declines, and the package's tests run once with the gate open and once
-// closed (TestMain).
+// Others: step 1's outcome for a pair of names is cached per graph
+// (paircache.go); a plain value is parsed in one pass (value.go); factors
+// through π bracket π^k in four-word integers, or math/big beyond that,
+// from a table (piwords.go, pifast.go); rational formulas that are Möbius
+// maps run as four exact products instead of their programs (mobius.go),
+// and a cached pair through one of them as a single Möbius map in words
+// (ratwords.go); logarithms and exponentials have a fixed-point
+// accelerator (lnexp.go); the final rounding of a formula conversion and
+// powers of ten in formulas work on machine words; coefficients are
+// printed eight digits at a time (digits.go). All of them sit behind one
+// gate, the variable optimize in optimize.go: each returns exactly what
+// the plain path returns or declines, and the package's tests run once
+// with the gate open and once closed (TestMain); TestAcceleratorsMatchPlain
+// compares the two ways directly.
 //
 // # Unit expressions
 //
