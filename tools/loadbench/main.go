@@ -13,7 +13,7 @@
 //
 //   - convert:   GET /v1/convert?value=12.5&from=ft&to=m (target ≥ 0.6× bare)
 //   - batch:     POST /v1/batch with 100 varied conversions: linear, affine,
-//     aliases, rational formulas such as L/100km → mpg (target ≥ 0.4× bare)
+//     aliases, rational formulas such as L/100km → mpg (target ≥ 0.7× bare)
 //   - convert-redis: GET /v1/convert through a unitd whose per-key limits
 //     are in Redis (one script round trip per request, redis-server on a
 //     Unix socket) against the same unitd limiting in memory, as the ratio
