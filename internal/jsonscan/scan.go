@@ -20,7 +20,6 @@
 package jsonscan
 
 import (
-	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -472,17 +471,13 @@ func (s *Scanner) PlainObject(keys []string, vals []string) bool {
 			}
 			i++
 		}
-		key, next, ok := plainString(d, i)
-		if !ok || next+1 >= len(d) || d[next] != ':' {
-			return false
-		}
-		k := slices.Index(keys, key)
+		k := matchKey(d, i, keys)
 		if k < 0 || seen&(1<<k) != 0 {
 			return false
 		}
 		seen |= 1 << k
-		vals[k], i, ok = plainString(d, next+1)
-		if !ok {
+		var ok bool
+		if vals[k], i, ok = plainString(d, i+len(keys[k])+3); !ok { // past "key":
 			return false
 		}
 	}
@@ -491,6 +486,22 @@ func (s *Scanner) PlainObject(keys []string, vals []string) bool {
 	}
 	s.i = i + 1
 	return true
+}
+
+// matchKey returns the index of the key of keys that d[i:] opens with, as
+// "key":, or -1. Keys are compared by their first byte before the rest.
+func matchKey(d []byte, i int, keys []string) int {
+	if i+1 >= len(d) || d[i] != '"' {
+		return -1
+	}
+	first := d[i+1]
+	for k, key := range keys {
+		if end := i + 1 + len(key); len(key) > 0 && key[0] == first && end+1 < len(d) &&
+			d[end] == '"' && d[end+1] == ':' && string(d[i+1:end]) == key {
+			return k
+		}
+	}
+	return -1
 }
 
 // plainString reads a string of valid UTF-8 without escapes or control
