@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Graph is a compiled catalog: categories, units and the exact map of every
@@ -35,6 +36,9 @@ type Graph struct {
 	exprs exprCache
 	// pairs caches resolved and planned pairs of names (paircache.go).
 	pairs *pairCache
+	// rationals holds the composite map of each pair of catalog units
+	// through a rational formula that has been converted (ratwords.go).
+	rationals sync.Map // [2]*Unit → *mobiusWords, nil when not composable
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

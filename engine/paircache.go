@@ -106,7 +106,6 @@ func (c *pairCache) put(from, to string, fs, ts side, pl *plan) {
 		return
 	}
 	e := &pairEntry{from: strings.Clone(from), to: strings.Clone(to), fromSide: fs, toSide: ts, plan: *pl}
-	e.plan.rat = composeRational(pl.from, pl.to)
 	h := c.hash(from, to)
 	set := &c.sets[h%pairSets]
 	for i := range set {
@@ -142,6 +141,7 @@ func (g *Graph) resolvePair(e *pairEntry, fromName, toName string) error {
 	}
 	e.fromSide, e.toSide, e.plan = from, to, pl
 	if optimize && g.pairs != nil {
+		pl.rat = g.rationalOf(from, to, &pl)
 		g.pairs.put(fromName, toName, from, to, &pl)
 	}
 	return nil

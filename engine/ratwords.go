@@ -71,34 +71,84 @@ func mobiusMatrix(m *mobius) ratMatrix {
 // pair: no formula (accelerate's case), a formula that is not a Möbius
 // map, two poles, a power of π left over, or coefficients beyond words.
 func composeRational(A, B *conversion) *mobiusWords {
-	if A.pi != B.pi || (A.formula == nil && B.formula == nil) {
+	if !composable(A, B) {
 		return nil
 	}
 	m := ratMatrix{big.NewRat(1, 1), new(big.Rat), new(big.Rat), big.NewRat(1, 1)}
-	poles := 0
 	if f := A.formula; f != nil {
-		if !f.rational || f.toMob == nil {
-			return nil
-		}
-		if f.toMob.c.Sign() != 0 {
-			poles++
-		}
 		m = m.then(affineMatrix(A.preMap)).then(mobiusMatrix(f.toMob))
 	}
 	m = m.then(affineMatrix(A.postMap)).then(inverseAffineMatrix(B.postMap))
 	if f := B.formula; f != nil {
-		if !f.rational || f.fromMob == nil {
-			return nil
-		}
-		if f.fromMob.c.Sign() != 0 {
-			poles++
-		}
 		m = m.then(mobiusMatrix(f.fromMob)).then(inverseAffineMatrix(B.preMap))
 	}
-	if poles > 1 {
+	return wordsOf(m)
+}
+
+// composable reports, without arithmetic, whether composeRational may
+// take the pair: a rational Möbius formula on at least one side, no other
+// kind of formula, at most one pole, and π cancelling.
+func composable(A, B *conversion) bool {
+	if A.pi != B.pi || (A.formula == nil && B.formula == nil) {
+		return false
+	}
+	poles := 0
+	for _, m := range [2]*mobius{mobiusTo(A.formula), mobiusFrom(B.formula)} {
+		if m == nil {
+			continue
+		}
+		if m == noMobius {
+			return false
+		}
+		if m.c.Sign() != 0 {
+			poles++
+		}
+	}
+	return poles <= 1
+}
+
+// noMobius stands for a formula that is not a Möbius map.
+var noMobius = &mobius{}
+
+// mobiusTo is the Möbius map of f's formula to the reference unit: nil for
+// no formula, noMobius for a formula of another kind.
+func mobiusTo(f *formula) *mobius {
+	switch {
+	case f == nil:
+		return nil
+	case !f.rational || f.toMob == nil:
+		return noMobius
+	}
+	return f.toMob
+}
+
+// mobiusFrom is mobiusTo for f's formula from the reference unit.
+func mobiusFrom(f *formula) *mobius {
+	switch {
+	case f == nil:
+		return nil
+	case !f.rational || f.fromMob == nil:
+		return noMobius
+	}
+	return f.fromMob
+}
+
+// rationalOf returns the composite map of a pair of catalog units, built
+// once per graph and pair: a flood of spellings of one pair (the cache of
+// names holds each apart) would otherwise rebuild it, a few microseconds
+// of exact arithmetic, on every miss. Pairs with an expression side are
+// not composed; their count has no bound.
+func (g *Graph) rationalOf(from, to side, pl *plan) *mobiusWords {
+	if from.unit == nil || to.unit == nil || !composable(pl.from, pl.to) {
 		return nil
 	}
-	return wordsOf(m)
+	key := [2]*Unit{from.unit, to.unit}
+	if v, ok := g.rationals.Load(key); ok {
+		return v.(*mobiusWords)
+	}
+	m := composeRational(pl.from, pl.to)
+	g.rationals.Store(key, m)
+	return m
 }
 
 // wordsOf scales m to the smallest integer coefficients, or returns nil

@@ -84,7 +84,6 @@ func TestRationalPairsMatchPlain(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("taken %d of %d pairs, answered %d times", taken, pairs, fast)
 	if taken < 20 || fast < 2000 {
 		t.Errorf("the accelerator took %d of %d pairs and answered %d times: too few to test", taken, pairs, fast)
 	}
@@ -102,4 +101,41 @@ func runText(pl *plan, x *apd.Decimal, p int, on bool) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%s exact=%v", out.appendText(nil), !inexact), nil
+}
+
+// TestRationalCompositeOncePerUnitPair: spellings of one pair of units are
+// cached apart by name, but share one composite map, built once; a pair
+// with an expression side gets none.
+func TestRationalCompositeOncePerUnitPair(t *testing.T) {
+	if !optimize {
+		return // the composite is an accelerator; the plain path has none
+	}
+	g := testGraph(t)
+	spellings := []string{"L/100km", "litre per 100 kilometres", "Litres per 100 kilometres", "LITRES PER 100 KILOMETRES", "litres PER 100 kilometres"}
+	var first *mobiusWords
+	for _, s := range spellings {
+		if _, err := g.Convert(Request{Value: "5", From: s, To: "mpg"}); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		e := g.pairs.get(s, "mpg")
+		if e == nil || e.plan.rat == nil {
+			t.Fatalf("%s → mpg: not cached with a composite: %+v", s, e)
+		}
+		if first == nil {
+			first = e.plan.rat
+		} else if e.plan.rat != first {
+			t.Errorf("%s → mpg: a composite of its own, built again", s)
+		}
+	}
+	n := 0
+	g.rationals.Range(func(any, any) bool { n++; return true })
+	if n != 1 {
+		t.Errorf("%d composites for one pair of units", n)
+	}
+	if _, err := g.Convert(Request{Value: "5", From: "L/100km", To: "km/L"}); err != nil {
+		t.Fatal(err)
+	}
+	if e := g.pairs.get("L/100km", "km/L"); e == nil || e.plan.rat == nil {
+		t.Error("L/100km → km/L: no composite")
+	}
 }
