@@ -9,8 +9,9 @@ import (
 )
 
 // Graph is a compiled catalog: categories, units and the exact map of every
-// unit onto its category's base unit. It is immutable after Build and safe
-// for concurrent use.
+// unit onto its category's base unit. What it says is fixed at Build; it
+// only remembers work done (parsed expressions, resolved pairs), and it is
+// safe for concurrent use.
 type Graph struct {
 	version    string
 	categories []*Category
