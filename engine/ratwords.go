@@ -110,27 +110,28 @@ func composable(A, B *conversion) bool {
 // noMobius stands for a formula that is not a Möbius map.
 var noMobius = &mobius{}
 
-// mobiusTo is the Möbius map of f's formula to the reference unit: nil for
-// no formula, noMobius for a formula of another kind.
+// mobiusTo and mobiusFrom are the Möbius maps of f's formulas to and from
+// the reference unit: nil for no formula, noMobius for one of another
+// kind.
 func mobiusTo(f *formula) *mobius {
-	switch {
-	case f == nil:
+	if f == nil {
 		return nil
-	case !f.rational || f.toMob == nil:
-		return noMobius
 	}
-	return f.toMob
+	return mobiusOrNone(f.rational, f.toMob)
 }
 
-// mobiusFrom is mobiusTo for f's formula from the reference unit.
 func mobiusFrom(f *formula) *mobius {
-	switch {
-	case f == nil:
+	if f == nil {
 		return nil
-	case !f.rational || f.fromMob == nil:
+	}
+	return mobiusOrNone(f.rational, f.fromMob)
+}
+
+func mobiusOrNone(rational bool, m *mobius) *mobius {
+	if !rational || m == nil {
 		return noMobius
 	}
-	return f.fromMob
+	return m
 }
 
 // rationalOf returns the composite map of a pair of catalog units, built
