@@ -100,7 +100,7 @@ func (c *conversion) setErr(msg string) {
 	}
 }
 
-// parseConversionFields reads the members of one conversion object. Errors
+// conversionObject reads the members of one conversion object. Errors
 // in fields are recorded in c.err; only malformed JSON is returned.
 func conversionObject(s *jsonscan.Scanner, c *conversion, depth int) error {
 	if err := s.OpenObject(depth); err != nil {
@@ -318,14 +318,14 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 }
 
 // optimize gates the server's one accelerator: a batch item written as
-// {"value":"…","from":"…","to":"…"}, without white space or escapes
-// (what most clients send), is read by jsonscan's PlainObject shortcut
-// rather than member by member. The package's tests run once with it and
-// once without (TestMain), so both ways stay identical.
+// {"value":"…","from":"…","to":"…"} (members in any order), without white
+// space or escapes (what most clients send), is read by jsonscan's
+// PlainObject shortcut rather than member by member. The package's tests
+// run once with it and once without (TestMain), so both ways stay
+// identical.
 var optimize = true
 
-// plainItemKeys are the members of a batch item in the order clients
-// usually write them.
+// plainItemKeys are the members of a plain batch item, in any order.
 var plainItemKeys = []string{"value", "from", "to"}
 
 // readItem reads one element of "conversions".
