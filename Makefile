@@ -102,7 +102,6 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzQuo128$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzRoundWords$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzPiFast$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzPiWords$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzQuotientDigits$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt

@@ -108,7 +108,7 @@ func (g *Graph) Convert(req Request) (res Result, err error) {
 // instead of setting Result.Value, for callers that write it straight into
 // a response; it fills in *res, leaving res.Value alone. Request and
 // Result go by pointer: a batch converts a hundred of them in a row, and
-// copying them in and out cost a sixth of a conversion. On error dst is
+// copying them in and out cost about a tenth of a conversion. On error dst is
 // returned unchanged and *res is zero.
 //
 // Every conversion takes the same steps: resolve both units (catalog

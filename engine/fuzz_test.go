@@ -156,11 +156,12 @@ func FuzzRoundWords(f *testing.F) {
 	})
 }
 
-// FuzzPiFast checks the π accelerator against roundPi wherever it
-// decides.
+// FuzzPiFast checks both π accelerators, piWords and piFast, against
+// roundPi wherever each decides.
 func FuzzPiFast(f *testing.F) {
 	f.Add(uint64(125), int32(-1), uint64(180), int8(1), uint8(34))
 	f.Add(uint64(1), int32(0), uint64(3), int8(-2), uint8(50))
+	f.Add(uint64(1<<64-1), int32(5), uint64(1<<63+1), int8(4), uint8(1))
 	f.Fuzz(func(t *testing.T, n uint64, exp int32, dn uint64, k int8, pb uint8) {
 		if n == 0 || dn == 0 {
 			return
@@ -170,15 +171,22 @@ func FuzzPiFast(f *testing.F) {
 		num.Coeff.SetUint64(n)
 		den := apd.New(0, 0)
 		den.Coeff.SetUint64(dn)
+		var words quotient
 		var fast, plain apd.Decimal
-		if !piFast(&fast, num, den, int(k%5), p) {
+		wordsOK := piWords(&words, num, den, int(k%5), p)
+		fastOK := piFast(&fast, num, den, int(k%5), p)
+		if !wordsOK && !fastOK {
 			return
 		}
 		if _, err := roundPi(&plain, num, den, int(k%5), p); err != nil {
 			t.Fatal(err)
 		}
-		if FormatDecimal(&fast) != FormatDecimal(&plain) {
-			t.Fatalf("%s/%s·π^%d to %d digits: piFast %s, roundPi %s", num, den, k%5, p, &fast, &plain)
+		want := FormatDecimal(&plain)
+		if got := string((&number{q: words, fast: true}).appendText(nil)); wordsOK && got != want {
+			t.Fatalf("%s/%s·π^%d to %d digits: piWords %s, roundPi %s", num, den, k%5, p, got, want)
+		}
+		if got := FormatDecimal(&fast); fastOK && got != want {
+			t.Fatalf("%s/%s·π^%d to %d digits: piFast %s, roundPi %s", num, den, k%5, p, got, want)
 		}
 	})
 }

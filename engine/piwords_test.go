@@ -104,31 +104,3 @@ func TestPiWordsMatchesRoundPi(t *testing.T) {
 		t.Errorf("piWords decided %d of %d roundings, want at least 95%%", decided, runs)
 	}
 }
-
-// FuzzPiWords compares piWords with roundPi.
-func FuzzPiWords(f *testing.F) {
-	f.Add(uint64(125), int32(-1), uint64(180), int8(1), uint8(34))
-	f.Add(uint64(1), int32(0), uint64(3), int8(-2), uint8(38))
-	f.Add(uint64(1<<64-1), int32(5), uint64(1<<63+1), int8(4), uint8(1))
-	f.Fuzz(func(t *testing.T, n uint64, exp int32, dn uint64, k int8, pb uint8) {
-		if n == 0 || dn == 0 {
-			return
-		}
-		p := 1 + int(pb)%maxPiWordsDigits
-		num := apd.New(0, exp%200)
-		num.Coeff.SetUint64(n)
-		den := apd.New(0, 0)
-		den.Coeff.SetUint64(dn)
-		var q quotient
-		if !piWords(&q, num, den, int(k%5), p) {
-			return
-		}
-		var plain apd.Decimal
-		if _, err := roundPi(&plain, num, den, int(k%5), p); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := string((&number{q: q, fast: true}).appendText(nil)), FormatDecimal(&plain); got != want {
-			t.Fatalf("%s/%s·π^%d to %d digits: piWords %s, roundPi %s", num, den, k%5, p, got, want)
-		}
-	})
-}
