@@ -40,6 +40,11 @@ func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	if units > MaxUnits {
 		return nil, append(capErrors(errs), fmt.Errorf("catalog declares %d units; at most %d are compiled", units, MaxUnits)), spec.Version
 	}
+	tables, err := CodeTables()
+	if err != nil {
+		return nil, append(capErrors(errs), err), spec.Version
+	}
+	spec.Codes = tables
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.
 	g, berrs := engine.Build(spec)
@@ -410,6 +415,7 @@ func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
 		"source":      func(v *yaml.Node) { d.str(v, s, "source", &us.Source) },
 		"definition":  func(v *yaml.Node) { us.Definition = d.definition(v, s) },
 		"prefixes":    func(v *yaml.Node) { us.Prefixes = d.prefixes(v, s) },
+		"codes":       func(v *yaml.Node) { us.Codes = d.codes(v, s) },
 		"examples": func(v *yaml.Node) {
 			d.list(v, s, "examples", func(item *yaml.Node) {
 				if ex, ok := d.example(item, s); ok {

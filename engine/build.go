@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"sort"
 	"strings"
@@ -46,6 +47,9 @@ func Build(spec Spec) (*Graph, []error) {
 	b.resolve()
 	if len(b.errs) == 0 {
 		b.frames(spec.Bridges)
+	}
+	if len(b.errs) == 0 {
+		b.compileCodes(spec.Codes)
 	}
 	if len(b.errs) == 0 {
 		b.checkFormulas()
@@ -167,6 +171,7 @@ func (b *builder) unit(c *Category, us *UnitSpec) {
 		Category: c, System: us.System, Description: us.Description,
 		Exact: us.Exact, Source: us.Source,
 		Definition: definitionOf(us.Definition),
+		Codes:      maps.Clone(us.Codes),
 	}
 	for _, ex := range us.Examples {
 		from := ex.From
@@ -247,6 +252,7 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 			Exact:    u.Exact,
 			Source:   u.Source + "; prefix " + p.Name + ": " + prefixSources[ps.Set],
 			Prefixed: u,
+			Codes:    prefixedCodes(u.Codes, p),
 			Definition: Definition{
 				Kind: "linear", Unit: u.Symbol, Factor: factor,
 			},

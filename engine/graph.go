@@ -40,6 +40,9 @@ type Graph struct {
 	// rationals holds the composite map of each pair of catalog units
 	// through a rational formula that has been converted (ratwords.go).
 	rationals sync.Map // [2]*Unit → *mobiusWords, nil when not composable
+	// codes are the standard code tables and the catalog's claims on
+	// them (codes.go).
+	codes *codeIndex
 }
 
 // Category is a compiled category. Its fields are read-only: the graph
@@ -84,6 +87,9 @@ type Unit struct {
 	Source      string
 	// Prefixed is the unit this one was generated from by a prefix, or nil.
 	Prefixed *Unit
+	// Codes are the unit's codes in the standard code systems (ucum,
+	// cldr, unece, qudt), as checked against their tables.
+	Codes    map[string]string
 	Examples []Example
 
 	conv conversion

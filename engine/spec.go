@@ -26,6 +26,8 @@ type Spec struct {
 	Categories []CategorySpec
 	// Bridges relate the units of two categories of different kinds.
 	Bridges []BridgeSpec
+	// Codes are the standard code systems' tables, or nil.
+	Codes *CodeTables
 }
 
 // BridgeSpec declares that one unit of a category equals Factor units of
@@ -92,7 +94,10 @@ type UnitSpec struct {
 	Source   string
 	Prefixes *PrefixSpec
 	Examples []ExampleSpec
-	Origin   Origin
+	// Codes are the unit's codes in the standard code systems, by system
+	// (ucum, cldr, unece, qudt).
+	Codes  map[string]string
+	Origin Origin
 }
 
 // DefinitionSpec defines a unit relative to another unit of its category.

@@ -63,6 +63,9 @@ type Expression struct {
 	dim    dimension
 	factor piRat // onto the coherent SI unit of dim
 	conv   conversion
+	// arbitrary names the arbitrary units (UCUM's [IU], …) of a code, which
+	// convert only among themselves; "" for every other expression.
+	arbitrary string
 }
 
 // DimensionText prints the expression's dimension as "L T^-1".
