@@ -293,7 +293,8 @@ func compileQUDT(entries []QUDTEntry) map[string]*qudtUnit {
 				continue
 			}
 			if o.Sign() != 0 {
-				u.offset = o
+				// QUDT adds the offset before it multiplies.
+				u.offset = o.Mul(o, m)
 			}
 		}
 		u.ok = true
