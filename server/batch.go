@@ -38,10 +38,7 @@ func (s *Server) batch(c *call) reply {
 		if it.err != "" {
 			ie = newError(codeInvalidItem, it.err)
 		} else {
-			p := it.precision
-			if p == 0 {
-				p = req.precision
-			}
+			p := it.effectivePrecision(req.precision, req.precisionInput)
 			creq := engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget}
 			var err error
 			mark := len(b)

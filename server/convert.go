@@ -38,7 +38,7 @@ func (s *Server) convertPOST(c *call) reply {
 
 func (s *Server) convertOne(c *call, conv *conversion) reply {
 	var res engine.Result
-	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision,
+	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.effectivePrecision(0, false),
 		Budget: engine.NewBudget(engine.DefaultBudget)}
 	b := append(c.w.buf[:0], `{"data":{`...)
 	b, err := appendSuccessMembers(b, conv, c.snap.graph, &req, &res)
@@ -69,12 +69,15 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	b = append(b, `","unit":`...)
 	b = appendString(b, conv.from)
 	b = append(b, `},"result":{"value":"`...)
+	valueAt := len(b)
 	b, err := g.AppendConvert(b, req, res)
 	if err != nil {
 		return b[:mark], err
 	}
+	digits := b[valueAt:]
 	b = append(b, `","unit":`...)
 	b = appendString(b, res.Unit)
+	b = appendCodeMembers(b, conv, res, digits)
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
@@ -160,7 +163,9 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 	c.value, c.hasValue = q.get(0)
 	c.from, c.hasFrom = q.get(1)
 	c.to, c.hasTo = q.get(2)
-	if v, ok := q.get(3); ok {
+	if v, ok := q.get(3); ok && v == "input" {
+		c.precisionInput = true
+	} else if ok {
 		p, ok := parsePrecision(v)
 		if !ok {
 			return c, invalidRequest(precisionMessage)

@@ -23,7 +23,14 @@ const maxBatch = 100
 type conversion struct {
 	value, from, to string
 	precision       int // 0: not given
-	explain         bool
+	// precisionInput is precision "input": the digits of the value.
+	precisionInput bool
+	explain        bool
+	// quantity is a FHIR Quantity given in place of value and from.
+	quantity *quantity
+	// text is a quantity given as free text (a JSON string).
+	text    string
+	hasText bool
 	// has records which fields were read, for the batch input echo.
 	hasValue, hasFrom, hasTo bool
 	// err is an item-level problem (INVALID_ITEM in a batch).
@@ -38,6 +45,7 @@ const (
 	fPrecision
 	fConversions
 	fExplain
+	fQuantity
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -76,10 +84,18 @@ func readBool(s *jsonscan.Scanner, name string, depth int) (bool, string, error)
 	return false, `"` + name + `" must be true or false`, s.Skip(depth)
 }
 
-// readPrecision reads a precision: a JSON integer from 1 to MaxPrecision.
-// It returns 0 and a message when the value is of the wrong type or range.
+// readPrecision reads a precision: a JSON integer from 1 to MaxPrecision,
+// or the string "input" (returned as -1: the digits of the value). It
+// returns 0 and a message when the value is of the wrong type or range.
 func readPrecision(s *jsonscan.Scanner, depth int) (int, string, error) {
 	ch := s.Peek()
+	if ch == '"' {
+		v, err := s.ReadString()
+		if v != "input" {
+			return 0, precisionMessage, err
+		}
+		return -1, "", err
+	}
 	if ch != '-' && (ch < '0' || ch > '9') {
 		return 0, precisionMessage, s.Skip(depth)
 	}
@@ -131,6 +147,8 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		bit = fTo
 	case "precision":
 		bit = fPrecision
+	case "quantity":
+		bit = fQuantity
 	case "explain":
 		// Top level only: in a batch, explain applies to every item.
 		if depth == 0 {
@@ -139,7 +157,7 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		}
 		fallthrough
 	default:
-		known := "value, from, to, precision"
+		known := "value, from, to, precision, quantity"
 		if depth == 0 {
 			known += ", explain"
 		}
@@ -153,11 +171,19 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 	*seen |= bit
 	switch bit {
 	case fValue:
+		if c.quantity != nil {
+			c.setErr(`"quantity" stands in place of "value" and "from": send one or the other`)
+		}
 		return readValue(s, c, depth+1)
 	case fFrom:
 		return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
 	case fTo:
-		return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
+		return readTarget(s, c, depth+1)
+	case fQuantity:
+		if c.hasValue || c.hasFrom {
+			c.setErr(`"quantity" stands in place of "value" and "from": send one or the other`)
+		}
+		return readQuantity(s, c, depth+1)
 	case fExplain:
 		e, msg, err := readBool(s, "explain", depth+1)
 		if msg != "" {
@@ -170,7 +196,8 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		if msg != "" {
 			c.setErr(msg)
 		}
-		c.precision = p
+		c.precision = max(p, 0)
+		c.precisionInput = p < 0
 		return err
 	}
 }
@@ -178,6 +205,8 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 // missing records the first missing required field.
 func (c *conversion) checkRequired() {
 	switch {
+	case c.hasText && c.quantity == nil:
+		c.setErr(`"quantity" as free text is not read by this server; send a FHIR Quantity object or value and from`)
 	case !c.hasValue:
 		c.setErr(`missing field "value"`)
 	case !c.hasFrom:
@@ -219,7 +248,9 @@ type batchRequest struct {
 	items     []conversion
 	count     int // items in the body, even beyond maxBatch
 	precision int
-	explain   bool
+	// precisionInput is a batch-wide precision "input".
+	precisionInput bool
+	explain        bool
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -274,7 +305,8 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			if msg != "" && fieldErr == nil {
 				fieldErr = invalidRequest(msg)
 			}
-			req.precision = p
+			req.precision = max(p, 0)
+			req.precisionInput = p < 0
 			return err
 		}
 		if s.Peek() != '[' {
@@ -362,7 +394,7 @@ func malformed(err error) *apiError {
 	return e
 }
 
-var precisionMessage = "precision must be a whole number from 1 to " + strconv.Itoa(engine.MaxPrecision)
+var precisionMessage = "precision must be a whole number from 1 to " + strconv.Itoa(engine.MaxPrecision) + `, or "input"`
 
 // parsePrecision reads a decimal integer from 1 to MaxPrecision.
 func parsePrecision(s string) (int, bool) {

@@ -36,8 +36,8 @@ type paramDoc struct {
 var (
 	strSchema = &schema{Type: typ("string")}
 	precParam = paramDoc{"precision",
-		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + ").", false,
-		&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10}
+		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + "), or `input`: as many as the value has (`5.50` has 3).", false,
+		&schema{Type: typ("string"), Pattern: "^([1-9]|[1-4][0-9]|50|input)$"}, "10"}
 )
 
 var (
@@ -47,8 +47,8 @@ var (
 		query: []paramDoc{
 			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most " + strconv.Itoa(engine.MaxValueLength) +
 				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + ").", true, strSchema, "12.5"},
-			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), or a unit expression such as `kg*m/s^2`.", true, strSchema, "ft"},
-			{"to", "Unit or unit expression to convert to.", true, strSchema, "m"},
+			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), a unit expression such as `kg*m/s^2`, or a standard code `<system>:<code>` (`ucum:mg/dL`, `cldr:kilometer-per-hour`, `unece:KGM`, `qudt:KiloM-PER-HR` or a QUDT IRI).", true, strSchema, "ft"},
+			{"to", "Unit, unit expression or standard code to convert to; a code adds `result.code`.", true, strSchema, "m"},
 			precParam,
 			{"explain", "`true` adds an `explain` object to the result: the exact factor and the catalog definitions used.", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
 		},
@@ -343,7 +343,20 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"value": str("The submitted value, as sent."),
 		"unit":  str("The submitted unit, as sent."),
 	})
-	result := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\").")})
+	fhirQuantity := closed([]string{"value"}, map[string]*schema{
+		"value":      {Type: typ("number"), Description: "The value, read (or written) by its literal digits."},
+		"comparator": {Type: typ("string"), Enum: []string{"<", "<=", ">=", ">", "ad"}},
+		"unit":       str("Display text of the unit."),
+		"system":     {Type: typ("string"), Enum: []string{"http://unitsofmeasure.org", "http://qudt.org/vocab/unit"}, Description: "The code system: UCUM or QUDT."},
+		"code":       str("The unit's code in system."),
+	})
+	fhirQuantity.Description = "An HL7 FHIR Quantity."
+	result := closed([]string{"value", "unit"}, map[string]*schema{
+		"value": decimal,
+		"unit":  str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"); a code no catalog unit claims stays namespaced (\"ucum:/nL\")."),
+		"code":  str("The target in its code system, when `to` named one (\"ucum:mmol/L\")."),
+		"quantity": withDescription(ref("FHIRQuantity"), "With a `quantity` in the request: the result as a FHIR Quantity, with the input's comparator."),
+	})
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
 	resultCategory := &schema{Type: typ("string"), Description: "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", Examples: []any{"length", "M T^-3 Θ^-1"}}
 	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
@@ -377,8 +390,8 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"index": integer(0), "status": {Const: "error"},
 		"input": ref("Input"), "error": ref("ItemError"),
 	})
-	precision := &schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision),
-		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ")."}
+	precision := &schema{OneOf: []*schema{{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, {Const: "input"}},
+		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ", or with a quantity \"input\"), or \"input\": as many as the value has (\"5.50\" has 3)."}
 	withExplain := func(m map[string]*schema) map[string]*schema {
 		m["explain"] = explainField
 		return m
@@ -389,9 +402,12 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			// type per schema.
 			"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}},
 				Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
-			"from":      str("Unit to convert from (symbol or alias)."),
-			"to":        str("Unit to convert to (symbol or alias)."),
+			"from": str("Unit to convert from: symbol, alias, unit expression, or standard code (`ucum:mg/dL`, `cldr:foot`, `unece:KGM`, `qudt:FT`)."),
+			"to": {OneOf: []*schema{{Type: typ("string")}, closed([]string{"system", "code"}, map[string]*schema{"system": strSchema, "code": strSchema})},
+				Description: "Unit to convert to, as from; or, as in FHIR, {\"system\": \"http://unitsofmeasure.org\", \"code\": \"mmol/L\"}."},
 			"precision": precision,
+			"quantity": {OneOf: []*schema{ref("FHIRQuantity"), {Type: typ("string")}},
+				Description: "In place of value and from: a FHIR Quantity (its system and code name the unit; without a code its unit text does). precision then defaults to \"input\"."},
 		}
 	}
 	errorProps := func(withRequestID bool) map[string]*schema {
@@ -437,6 +453,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"source":        str("Citation for the definition."),
 		"description":   str("Notes."),
 		"prefixed_from": str("The unit this one was derived from by an SI or binary prefix."),
+		"codes": closed(nil, map[string]*schema{
+			"ucum": str("UCUM code."), "cldr": str("CLDR unit identifier."), "unece": str("UN/ECE Recommendation 20 common code."), "qudt": str("QUDT unit local name (IRI http://qudt.org/vocab/unit/<name>)."),
+		}),
 		"examples": {Type: typ("array"), Items: closed([]string{"value", "from", "to", "result", "approx"}, map[string]*schema{
 			"value": decimal, "from": strSchema, "to": strSchema, "result": decimal, "approx": {Type: typ("boolean")},
 		})},
@@ -468,8 +487,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 
 	schemas := map[string]*schema{
 		"Input":           input,
-		"ConvertRequest":  closed([]string{"value", "from", "to"}, withExplain(convertFields())),
-		"ConversionItem":  closed([]string{"value", "from", "to"}, convertFields()),
+		"ConvertRequest":  closed([]string{"to"}, withExplain(convertFields())),
+		"ConversionItem":  closed([]string{"to"}, convertFields()),
+		"FHIRQuantity":    fhirQuantity,
 		"Conversion":      conversion,
 		"ConvertResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Conversion")}),
 		"BatchRequest": closed([]string{"conversions"}, map[string]*schema{
@@ -592,3 +612,10 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 
 // openapi serves GET /openapi.json.
 func (s *Server) openapi(c *call) reply { return okCached(c.snap.openapi) }
+
+// withDescription returns s with a description (a $ref may carry one in
+// OpenAPI 3.1).
+func withDescription(s *schema, d string) *schema {
+	s.Description = d
+	return s
+}
