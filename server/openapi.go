@@ -352,9 +352,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	})
 	fhirQuantity.Description = "An HL7 FHIR Quantity."
 	result := closed([]string{"value", "unit"}, map[string]*schema{
-		"value": decimal,
-		"unit":  str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"); a code no catalog unit claims stays namespaced (\"ucum:/nL\")."),
-		"code":  str("The target in its code system, when `to` named one (\"ucum:mmol/L\")."),
+		"value":    decimal,
+		"unit":     str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"); a code no catalog unit claims stays namespaced (\"ucum:/nL\")."),
+		"code":     str("The target in its code system, when `to` named one (\"ucum:mmol/L\")."),
 		"quantity": withDescription(ref("FHIRQuantity"), "With a `quantity` in the request: the result as a FHIR Quantity, with the input's comparator."),
 	})
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
