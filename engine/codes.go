@@ -387,3 +387,59 @@ func checkArbitrary(from, to side) *Error {
 	e.Details = dimensionDetails(from.dim(), to.dim())
 	return e
 }
+
+// Coverage says how much of one code system's table unitd reads.
+type Coverage struct {
+	System string
+	// Source is where the table comes from.
+	Source string
+	// Units counts the table's units (UCUM atoms, CLDR simple units, QUDT
+	// units that are not deprecated); Read those that resolve to a unit
+	// unitd converts; Claimed those a catalog unit claims.
+	Units, Read, Claimed int
+	// Unread and Unclaimed list the codes of the two gaps.
+	Unread, Unclaimed []string
+}
+
+// CodeCoverage reports, per code system, how many of its table's units
+// the graph reads and how many the catalog claims. unece has no table:
+// its Units is the number of codes the catalog claims.
+func (g *Graph) CodeCoverage() []Coverage {
+	if g.codes == nil {
+		return nil
+	}
+	var out []Coverage
+	measure := func(system string, codes []string) {
+		c := Coverage{System: system, Source: g.codes.sources[system], Units: len(codes)}
+		for _, code := range codes {
+			if _, err, _ := g.resolveCode(system + ":" + code); err == nil {
+				c.Read++
+			} else {
+				c.Unread = append(c.Unread, code)
+			}
+			if g.codes.claimed[system][code] != nil {
+				c.Claimed++
+			} else {
+				c.Unclaimed = append(c.Unclaimed, code)
+			}
+		}
+		out = append(out, c)
+	}
+	if t := g.codes.ucum; t != nil {
+		measure(SystemUCUM, t.codes)
+	}
+	if t := g.codes.cldr; t != nil {
+		measure(SystemCLDR, t.ids)
+	}
+	var qudt []string
+	for name, u := range g.codes.qudt {
+		if !u.entry.Deprecated {
+			qudt = append(qudt, name)
+		}
+	}
+	sort.Strings(qudt)
+	measure(SystemQUDT, qudt)
+	n := len(g.codes.claimed[SystemUNECE])
+	out = append(out, Coverage{System: SystemUNECE, Source: "the catalog's codes (no table shipped)", Units: n, Read: n, Claimed: n})
+	return out
+}

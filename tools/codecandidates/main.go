@@ -31,6 +31,7 @@ import (
 
 func main() {
 	pick := flag.Bool("pick", false, "print the codes chosen, one per line: file, symbol, system, code")
+	gaps := flag.Bool("gaps", false, "print, for each code no catalog unit claims, the catalog units it converts to exactly: system, code, name, units")
 	flag.Parse()
 	g, errs := catalog.Load(catalog.Embedded())
 	if len(errs) > 0 {
@@ -74,6 +75,37 @@ func main() {
 		for _, us := range cs.Units {
 			declared[us.Symbol] = us.Origin.File
 		}
+	}
+	if *gaps {
+		claimed := map[string]bool{}
+		for _, u := range g.Units() {
+			for _, system := range engine.CodeSystems {
+				if c := u.CodeOf(system); c != "" {
+					claimed[system+":"+c] = true
+				}
+			}
+		}
+		for _, c := range cands {
+			if claimed[c.system+":"+c.code] || c.system == engine.SystemQUDT {
+				continue
+			}
+			_, ex, err := g.Resolve(c.system + ":" + c.code)
+			if err != nil || ex == nil {
+				continue
+			}
+			var hits []string
+			for _, u := range g.Units() {
+				if u.Category.DimensionText() != ex.DimensionText() || u.Definition.Kind == "formula" {
+					continue
+				}
+				r, err := g.Convert(engine.Request{Value: "1", From: u.Symbol, To: c.system + ":" + c.code, Precision: 12})
+				if err == nil && r.Value == "1" {
+					hits = append(hits, declared[u.Symbol]+"/"+u.Symbol+"("+u.Name+")")
+				}
+			}
+			fmt.Printf("%s\t%s\t%s\t%s\n", c.system, c.code, c.name, strings.Join(hits, " "))
+		}
+		return
 	}
 	picks := map[string]map[string]string{} // symbol → system → code
 	var order []*engine.Unit
