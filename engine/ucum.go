@@ -293,6 +293,15 @@ type ucumParser struct {
 	canon   []byte
 	mapped  bool
 	claimed map[string]*Unit
+	// The value so far: num/den·π^k of dimension dim, with the arbitrary
+	// units arb; special is a special unit met, and components counts
+	// the components read.
+	num, den   big.Int
+	k          int
+	dim        dimension
+	arb        []arbPower
+	special    *ucumVal
+	components int
 }
 
 func (p *ucumParser) fail(format string, args ...any) *Error {
@@ -309,109 +318,121 @@ func (p *ucumParser) parse() (ucumVal, error) {
 		return ucumVal{}, p.fail("empty")
 	}
 	p.mapped = true
-	var v ucumVal
-	var err error
+	p.num.SetInt64(1)
+	p.den.SetInt64(1)
+	p.canon = make([]byte, 0, len(p.src)+8)
+	sign := 1
 	if p.src[0] == '/' {
 		p.pos++
 		p.canon = append(p.canon, "1/"...)
-		w, err := p.term()
-		if err != nil {
-			return ucumVal{}, err
-		}
-		if w.special != nil {
-			return ucumVal{}, p.fail("the special unit %s cannot be divided into", w.specialCode)
-		}
-		v = unitVal().mul(w, -1)
-	} else if v, err = p.term(); err != nil {
+		sign = -1
+	}
+	if err := p.term(sign); err != nil {
 		return ucumVal{}, err
 	}
 	if p.pos < len(p.src) {
 		return ucumVal{}, p.fail("unexpected %q at position %d", p.src[p.pos], p.pos+1)
 	}
-	for _, x := range v.dim {
+	if p.special != nil {
+		if p.components > 1 || sign < 0 {
+			return ucumVal{}, p.fail("the special unit %s converts through a function and cannot be part of a product or quotient", p.special.specialCode)
+		}
+		return *p.special, nil
+	}
+	for _, x := range p.dim {
 		if x > 99 || x < -99 {
 			return ucumVal{}, p.fail("its dimension has an exponent beyond ±99")
 		}
 	}
-	return v, nil
+	return ucumVal{f: piRat{r: new(big.Rat).SetFrac(&p.num, &p.den), k: p.k}, dim: p.dim, arb: p.arb}, nil
 }
 
-// term := component { ('.' | '/') component }
-func (p *ucumParser) term() (ucumVal, error) {
-	v, err := p.component()
-	if err != nil {
-		return ucumVal{}, err
+// multiply multiplies the code's value by v^n.
+func (p *ucumParser) multiply(v *ucumVal, n int) {
+	num, den := v.f.r.Num(), v.f.r.Denom()
+	if n < 0 {
+		num, den = den, num
+	}
+	for range abs(n) {
+		if !isOne(num) {
+			p.num.Mul(&p.num, num)
+		}
+		if !isOne(den) {
+			p.den.Mul(&p.den, den)
+		}
+	}
+	p.k += v.f.k * n
+	p.dim = p.dim.add(v.dim, n)
+	if len(v.arb) > 0 {
+		p.arb = mergeArb(p.arb, v.arb, n)
+	}
+}
+
+func isOne(x *big.Int) bool { return x.IsInt64() && x.Int64() == 1 }
+
+// term := component { ('.' | '/') component }, each component raised to
+// sign (-1 inside a divisor).
+func (p *ucumParser) term(sign int) error {
+	if err := p.component(sign); err != nil {
+		return err
 	}
 	for p.pos < len(p.src) && (p.src[p.pos] == '.' || p.src[p.pos] == '/') {
-		sign := 1
+		s := sign
 		if p.src[p.pos] == '/' {
-			sign = -1
+			s = -sign
 			p.canon = append(p.canon, '/')
 		} else {
 			p.canon = append(p.canon, '*')
 		}
 		p.pos++
 		if p.pos >= len(p.src) {
-			return ucumVal{}, p.fail("%q at the end is not followed by a term", p.src[p.pos-1])
+			return p.fail("%q at the end is not followed by a term", p.src[p.pos-1])
 		}
-		w, err := p.component()
-		if err != nil {
-			return ucumVal{}, err
+		if err := p.component(s); err != nil {
+			return err
 		}
-		if v.special != nil || w.special != nil {
-			s := v.specialCode
-			if s == "" {
-				s = w.specialCode
-			}
-			return ucumVal{}, p.fail("the special unit %s converts through a function and cannot be part of a product or quotient", s)
-		}
-		v = v.mul(w, sign)
 	}
-	return v, nil
+	return nil
 }
 
 // component := '(' term ')' [annotation] | annotation | simple [exponent] [annotation]
-func (p *ucumParser) component() (ucumVal, error) {
+func (p *ucumParser) component(sign int) error {
 	if p.pos >= len(p.src) {
-		return ucumVal{}, p.fail("expected a unit at the end")
+		return p.fail("expected a unit at the end")
 	}
+	p.components++
 	switch p.src[p.pos] {
 	case '(':
 		if p.depth++; p.depth > maxUCUMDepth {
-			return ucumVal{}, p.fail("parentheses nested deeper than %d at position %d", maxUCUMDepth, p.pos+1)
+			return p.fail("parentheses nested deeper than %d at position %d", maxUCUMDepth, p.pos+1)
 		}
 		open := p.pos
 		p.pos++
 		p.canon = append(p.canon, '(')
-		v, err := p.term()
-		if err != nil {
-			return ucumVal{}, err
+		if err := p.term(sign); err != nil {
+			return err
 		}
 		if p.pos >= len(p.src) || p.src[p.pos] != ')' {
-			return ucumVal{}, p.fail("the parenthesis at position %d is not closed", open+1)
+			return p.fail("the parenthesis at position %d is not closed", open+1)
 		}
 		p.pos++
 		p.depth--
 		p.canon = append(p.canon, ')')
-		if err := p.annotation(); err != nil {
-			return ucumVal{}, err
-		}
-		return v, nil
+		return p.annotation()
 	case '{':
 		p.mapped = false // a bare annotation is the number 1
 		if err := p.annotation(); err != nil {
-			return ucumVal{}, err
+			return err
 		}
 		p.canon = append(p.canon, '1')
-		return unitVal(), nil
+		return nil
 	case ')', '.', '/':
-		return ucumVal{}, p.fail("expected a unit at position %d, found %q", p.pos+1, p.src[p.pos])
+		return p.fail("expected a unit at position %d, found %q", p.pos+1, p.src[p.pos])
 	}
-	v, err := p.simple()
-	if err != nil {
-		return ucumVal{}, err
+	if err := p.simple(sign); err != nil {
+		return err
 	}
-	return v, p.annotation()
+	return p.annotation()
 }
 
 // annotation reads an optional {…}: printable ASCII but braces.
@@ -443,10 +464,11 @@ func (p *ucumParser) annotation() error {
 	return p.fail("the annotation at position %d is not closed with '}'", open+1)
 }
 
-// simple reads a simple unit with its exponent, or a whole number.
-func (p *ucumParser) simple() (ucumVal, error) {
+// simple reads a simple unit with its exponent, or a whole number, and
+// multiplies the code's value by it raised to sign.
+func (p *ucumParser) simple(sign int) error {
 	if p.terms++; p.terms > maxUCUMTerms {
-		return ucumVal{}, p.fail("more than %d units", maxUCUMTerms)
+		return p.fail("more than %d units", maxUCUMTerms)
 	}
 	start := p.pos
 	for p.pos < len(p.src) {
@@ -454,7 +476,7 @@ func (p *ucumParser) simple() (ucumVal, error) {
 		if c == '[' {
 			end := strings.IndexByte(p.src[p.pos:], ']')
 			if end < 0 {
-				return ucumVal{}, p.fail("the bracket at position %d is not closed with ']'", p.pos+1)
+				return p.fail("the bracket at position %d is not closed with ']'", p.pos+1)
 			}
 			p.pos += end + 1
 			continue
@@ -463,13 +485,13 @@ func (p *ucumParser) simple() (ucumVal, error) {
 			break
 		}
 		if c <= ' ' || c > 126 {
-			return ucumVal{}, p.fail("character %q at position %d is not allowed in a UCUM code", rune(p.src[p.pos]), p.pos+1)
+			return p.fail("character %q at position %d is not allowed in a UCUM code", rune(p.src[p.pos]), p.pos+1)
 		}
 		p.pos++
 	}
 	run := p.src[start:p.pos]
 	if run == "" {
-		return ucumVal{}, p.fail("expected a unit at position %d", start+1)
+		return p.fail("expected a unit at position %d", start+1)
 	}
 	// A trailing whole number, with an optional sign, is the exponent.
 	k := len(run)
@@ -479,14 +501,20 @@ func (p *ucumParser) simple() (ucumVal, error) {
 	if k == 0 {
 		// A whole number alone is a factor.
 		if len(run) > maxUCUMNumber {
-			return ucumVal{}, p.fail("the number at position %d has more than %d digits", start+1, maxUCUMNumber)
+			return p.fail("the number at position %d has more than %d digits", start+1, maxUCUMNumber)
 		}
-		r, _ := new(big.Rat).SetString(run)
 		p.canon = append(p.canon, run...)
 		if run != "1" {
 			p.mapped = false
+			var n big.Int
+			n.SetString(run, 10)
+			if sign > 0 {
+				p.num.Mul(&p.num, &n)
+			} else {
+				p.den.Mul(&p.den, &n)
+			}
 		}
-		return ucumVal{f: piRat{r: r}}, nil
+		return nil
 	}
 	name, expText := run[:k], run[k:]
 	if expText != "" && (name[len(name)-1] == '+' || name[len(name)-1] == '-') {
@@ -494,7 +522,7 @@ func (p *ucumParser) simple() (ucumVal, error) {
 		name = run[:k-1]
 	}
 	if name == "" || isDigits(name) {
-		return ucumVal{}, p.fail("%q at position %d is a number with an exponent, which UCUM does not allow (write 10*3)", run, start+1)
+		return p.fail("%q at position %d is a number with an exponent, which UCUM does not allow (write 10*3)", run, start+1)
 	}
 	exp := 1
 	if expText != "" {
@@ -505,7 +533,7 @@ func (p *ucumParser) simple() (ucumVal, error) {
 		digits := strings.TrimLeft(expText, "+-")
 		n, err := strconv.Atoi(strings.TrimPrefix(expText, "+"))
 		if err != nil || len(digits) > 4 || n > limit || n < -limit {
-			return ucumVal{}, p.fail("the exponent %s at position %d is out of range (at most ±%d)", shorten(expText), start+len(name)+1, limit)
+			return p.fail("the exponent %s at position %d is out of range (at most ±%d)", shorten(expText), start+len(name)+1, limit)
 		}
 		exp = n
 	}
@@ -513,32 +541,33 @@ func (p *ucumParser) simple() (ucumVal, error) {
 	if atom == nil {
 		e := errorf(CodeUnknownUnit, "unknown UCUM unit %q at position %d of %q", shorten(name), start+1, shorten(p.src))
 		e.Suggestions = p.t.suggest(name)
-		return ucumVal{}, e
+		return e
 	}
 	if p.building && atom.state != 2 {
 		if err := p.t.reduce(atom); err != nil {
-			return ucumVal{}, err
+			return err
 		}
 	}
 	p.appendCanon(name, exp)
 	if atom.entry.Kind == "special" {
 		if exp != 1 {
-			return ucumVal{}, p.fail("the special unit %s cannot take an exponent", name)
+			return p.fail("the special unit %s cannot take an exponent", name)
 		}
 		scale := big.NewRat(1, 1)
 		if prefix != nil {
 			scale = prefix
 		}
-		return ucumVal{special: atom, specialScale: scale, specialCode: name, dim: atom.val.dim}, nil
+		if p.special != nil {
+			return p.fail("the special unit %s converts through a function and cannot be part of a product or quotient", name)
+		}
+		p.special = &ucumVal{special: atom, specialScale: scale, specialCode: name, dim: atom.val.dim}
+		return nil
 	}
-	v := atom.val
 	if prefix != nil {
-		v = ucumVal{f: v.f.mul(piRat{r: prefix}), dim: v.dim, arb: v.arb}
+		p.multiply(&ucumVal{f: piRat{r: prefix}}, exp*sign)
 	}
-	if exp != 1 {
-		v = v.pow(exp)
-	}
-	return v, nil
+	p.multiply(&atom.val, exp*sign)
+	return nil
 }
 
 // appendCanon writes a simple unit to the canonical form: the symbol of
