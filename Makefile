@@ -104,6 +104,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzPiFast$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzQuotientDigits$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzCodes$$' -fuzztime $(FUZZTIME) ./catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt
 	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
 

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/xml"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -132,4 +133,44 @@ func mustLoad(t *testing.T) *engine.Graph {
 		t.Fatal(errs)
 	}
 	return g
+}
+
+// FuzzCodes resolves arbitrary namespaced names: each either resolves or
+// fails with one of the contract's unit errors, never panics, and a
+// resolved one converts to itself.
+func FuzzCodes(f *testing.F) {
+	g, errs := Load(Embedded())
+	if len(errs) > 0 {
+		f.Fatal(errs)
+	}
+	for _, s := range []string{"ucum:mg/dL", "ucum:10*3/uL", "ucum:{a}.rad2{b}", "ucum:[pH]", "ucum:dB[SPL]", "ucum:m[IU]/L", "ucum:((m))",
+		"ucum:{", "ucum:10*99999", "ucum:[" + strings.Repeat("x", 300), "cldr:kilogram-square-meter-per-cubic-second-ampere", "cldr:liter-per-100-kilometer",
+		"cldr:pow4-meter", "qudt:KiloW-HR", "http://qudt.org/vocab/unit/FT", "unece:KGM", "x:y", "ucum:/s", "ucum:s-1.m+2", "ucum:%[slope]"} {
+		f.Add(s)
+	}
+	allowed := map[engine.Code]bool{engine.CodeUnknownUnit: true, engine.CodeInvalidUnitExpression: true, engine.CodeIncompatibleUnits: true, engine.CodeAmbiguousUnit: true}
+	f.Fuzz(func(t *testing.T, name string) {
+		_, _, err := g.Resolve(name)
+		if err != nil {
+			var e *engine.Error
+			if !errors.As(err, &e) || !allowed[e.Code] {
+				t.Fatalf("%q: %v", name, err)
+			}
+			return
+		}
+		if _, ok := codeSystem(name); !ok {
+			return
+		}
+		if _, err := g.Convert(engine.Request{Value: "2", From: name, To: name}); err != nil {
+			var e *engine.Error
+			if !errors.As(err, &e) || e.Code != engine.CodeValueOutOfRange && e.Code != engine.CodeIncompatibleUnits {
+				t.Fatalf("%q to itself: %v", name, err)
+			}
+		}
+	})
+}
+
+func codeSystem(name string) (string, bool) {
+	s, _, ok := engine.SplitCode(name)
+	return s, ok
 }
