@@ -11,6 +11,7 @@ import (
 // cldrTable is the compiled CLDR table of simple units.
 type cldrTable struct {
 	units    map[string]*cldrUnit
+	aliases  map[string]string // deprecated identifier → replacement
 	prefixes []cldrPrefix // longest name first
 	ids      []string
 }
@@ -41,9 +42,13 @@ var cldrBase = map[string]struct{ dim, factor string }{
 }
 
 func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
-	t := &cldrTable{units: map[string]*cldrUnit{}}
+	t := &cldrTable{units: map[string]*cldrUnit{}, aliases: map[string]string{}}
 	var errs []error
 	for _, e := range entries {
+		if e.Type == "alias" {
+			t.aliases[e.ID] = e.Base
+			continue
+		}
 		if e.Type != "prefix" {
 			continue
 		}
@@ -117,6 +122,9 @@ func leastDigits(s string) int {
 // optionally prefixed (kilo, mebi), with square-, cubic- or powN-, joined
 // by - into products, with one -per-.
 func (t *cldrTable) parse(id string) (ucumVal, error) {
+	if r, ok := t.aliases[id]; ok {
+		id = r
+	}
 	fail := func(format string, args ...any) (ucumVal, error) {
 		e := errorf(CodeInvalidUnitExpression, format, args...)
 		e.Message = "invalid CLDR unit identifier " + strconv.Quote(shorten(id)) + ": " + e.Message
@@ -174,6 +182,15 @@ func (t *cldrTable) parse(id string) (ucumVal, error) {
 		for j := min(len(toks), i+6); j > i; j-- {
 			cand := strings.Join(toks[i:j], "-")
 			u, pf := t.lookup(cand)
+			if r, ok := t.aliases[cand]; ok && u == nil && !strings.Contains(r, "-per-") {
+				// A deprecated part (portion): its replacement (part).
+				if r, ok := cldrConstant(r); ok {
+					v = v.mul(ucumVal{f: piRat{r: r}}, sign)
+					i, found = j, true
+					break
+				}
+				u, pf = t.lookup(t.aliases[cand])
+			}
 			if u == nil {
 				continue
 			}
