@@ -321,20 +321,22 @@ func (p *ucumParser) parse() (ucumVal, error) {
 	p.num.SetInt64(1)
 	p.den.SetInt64(1)
 	p.canon = make([]byte, 0, len(p.src)+8)
-	sign := 1
+	// A leading '/' reads as "1/": it divides by the first component only,
+	// as UCUM's own table needs (Oe is 250 /[pi].A/m, (250/π) A/m).
+	first := 1
 	if p.src[0] == '/' {
 		p.pos++
 		p.canon = append(p.canon, "1/"...)
-		sign = -1
+		first = -1
 	}
-	if err := p.term(sign); err != nil {
+	if err := p.term(1, first); err != nil {
 		return ucumVal{}, err
 	}
 	if p.pos < len(p.src) {
 		return ucumVal{}, p.fail("unexpected %q at position %d", p.src[p.pos], p.pos+1)
 	}
 	if p.special != nil {
-		if p.components > 1 || sign < 0 {
+		if p.components > 1 || first < 0 {
 			return ucumVal{}, p.fail("the special unit %s converts through a function and cannot be part of a product or quotient", p.special.specialCode)
 		}
 		return *p.special, nil
@@ -371,9 +373,9 @@ func (p *ucumParser) multiply(v *ucumVal, n int) {
 func isOne(x *big.Int) bool { return x.IsInt64() && x.Int64() == 1 }
 
 // term := component { ('.' | '/') component }, each component raised to
-// sign (-1 inside a divisor).
-func (p *ucumParser) term(sign int) error {
-	if err := p.component(sign); err != nil {
+// sign (-1 inside a divisor), the first to sign·first.
+func (p *ucumParser) term(sign, first int) error {
+	if err := p.component(sign * first); err != nil {
 		return err
 	}
 	for p.pos < len(p.src) && (p.src[p.pos] == '.' || p.src[p.pos] == '/') {
@@ -409,7 +411,7 @@ func (p *ucumParser) component(sign int) error {
 		open := p.pos
 		p.pos++
 		p.canon = append(p.canon, '(')
-		if err := p.term(sign); err != nil {
+		if err := p.term(sign, 1); err != nil {
 			return err
 		}
 		if p.pos >= len(p.src) || p.src[p.pos] != ')' {
