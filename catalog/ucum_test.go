@@ -174,3 +174,32 @@ func codeSystem(name string) (string, bool) {
 	s, _, ok := engine.SplitCode(name)
 	return s, ok
 }
+
+// TestCodeMeaning checks that a UCUM code means UCUM's definition where
+// it differs from the catalog unit of the same spelling, and that explain
+// says so; and that a claimed code is its catalog unit.
+func TestCodeMeaning(t *testing.T) {
+	g := mustLoad(t)
+	r, err := g.Convert(engine.Request{Value: "1", From: "ucum:eV", To: "eV", Precision: 12})
+	if err != nil || r.Value != "1.00000043441" {
+		t.Fatalf("1 ucum:eV = %s eV, %v; want UCUM's 1.60217733e-19 J", r.Value, err)
+	}
+	ex := g.Explain(&r)
+	found := false
+	for _, s := range ex.Steps {
+		if s.Unit == "ucum:eV" && strings.Contains(s.Definition, "another value") && strings.Contains(s.Source, "ucum-lhc") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("explain does not say that UCUM's eV differs: %+v", ex.Steps)
+	}
+	u, x, err := g.Resolve("ucum:[cup_m]")
+	if err != nil || x != nil || u.Symbol != "cup_legal" {
+		t.Errorf("ucum:[cup_m] = %v %v %v; want the catalog's cup_legal", u, x, err)
+	}
+	r, err = g.Convert(engine.Request{Value: "1", From: "ucum:[cup_m]", To: "mL"})
+	if err != nil || r.Value != "240" {
+		t.Errorf("1 ucum:[cup_m] = %s mL, %v; want 240", r.Value, err)
+	}
+}

@@ -250,12 +250,13 @@ func (g *Graph) resolveUCUM(code string) (side, error) {
 	if !p.mapped {
 		symbol = SystemUCUM + ":" + code
 	}
-	return side{expr: g.codeExpression(symbol, v)}, nil
+	return side{expr: g.codeExpression(symbol, SystemUCUM+":"+code, v)}, nil
 }
 
-// codeExpression makes a unit expression of a code's value.
-func (g *Graph) codeExpression(symbol string, v ucumVal) *Expression {
-	e := &Expression{Symbol: symbol, dim: v.dim, factor: v.f, arbitrary: arbKey(v.arb)}
+// codeExpression makes a unit expression of the value of a code
+// (system:code).
+func (g *Graph) codeExpression(symbol, code string, v ucumVal) *Expression {
+	e := &Expression{Symbol: symbol, dim: v.dim, factor: v.f, arbitrary: arbKey(v.arb), code: code}
 	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
 		e.Category = c
 	}
@@ -442,4 +443,20 @@ func (g *Graph) CodeCoverage() []Coverage {
 	n := len(g.codes.claimed[SystemUNECE])
 	out = append(out, Coverage{System: SystemUNECE, Source: "the catalog's codes (no table shipped)", Units: n, Read: n, Claimed: n})
 	return out
+}
+
+// codeStep says what a code that no catalog unit claims means: its
+// factor in its system's table and where the table comes from, and, when
+// a catalog unit has the code's spelling but another factor, that the two
+// differ (UCUM's eV goes through an older value of the elementary charge).
+func (g *Graph) codeStep(e *Expression) Step {
+	system, code, _ := SplitCode(e.code)
+	f, exact := factorText(e.factor)
+	s := Step{Unit: e.code, Exact: exact, Source: g.codes.sources[system],
+		Definition: "1 " + e.code + " = " + f + " " + e.dim.siText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
+	if u, ok := g.bySymbol[code]; ok && u.Category.dim == e.dim && u.coherent.r.Cmp(e.factor.r) != 0 {
+		uf, _ := factorText(u.coherent)
+		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.siText() + ", another value"
+	}
+	return s
 }

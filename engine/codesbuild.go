@@ -278,7 +278,7 @@ func (g *Graph) resolveCLDR(id string) (side, error) {
 	if err != nil {
 		return side{}, err
 	}
-	return side{expr: g.codeExpression(SystemCLDR+":"+id, v)}, nil
+	return side{expr: g.codeExpression(SystemCLDR+":"+id, SystemCLDR+":"+id, v)}, nil
 }
 
 // qudtUnit is a compiled QUDT unit.
@@ -359,7 +359,7 @@ func (g *Graph) resolveQUDT(name string) (side, error) {
 	case u.offset != nil:
 		return side{}, errorf(CodeUnknownUnit, "QUDT unit %s is a scale with an offset that no catalog unit claims", name)
 	}
-	return side{expr: g.codeExpression(SystemQUDT+":"+name, u.val)}, nil
+	return side{expr: g.codeExpression(SystemQUDT+":"+name, SystemQUDT+":"+name, u.val)}, nil
 }
 
 // compileCodes compiles the code tables and checks the catalog's claims

@@ -66,6 +66,9 @@ type Expression struct {
 	// arbitrary names the arbitrary units (UCUM's [IU], …) of a code, which
 	// convert only among themselves; "" for every other expression.
 	arbitrary string
+	// code is the namespaced code (ucum:mg/dL) an expression was read
+	// from, or "".
+	code string
 }
 
 // DimensionText prints the expression's dimension as "L T^-1".
