@@ -12,7 +12,7 @@ import (
 type cldrTable struct {
 	units    map[string]*cldrUnit
 	aliases  map[string]string // deprecated identifier → replacement
-	prefixes []cldrPrefix // longest name first
+	prefixes []cldrPrefix      // longest name first
 	ids      []string
 }
 
