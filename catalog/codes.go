@@ -87,6 +87,15 @@ func ReadCodeTables(fsys interface {
 			return nil
 		})
 	}
+	if err == nil {
+		err = read("unece.tsv", engine.SystemUNECE, func(f []string) error {
+			if err := need(f, 1); err != nil {
+				return err
+			}
+			t.UNECE = append(t.UNECE, f[0])
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("code tables: %w", err)
 	}

@@ -449,6 +449,29 @@ func (d *decoder) prefixes(n *yaml.Node, s string) *engine.PrefixSpec {
 		"set":    func(v *yaml.Node) { d.str(v, s, "prefixes set", &ps.Set) },
 		"only":   func(v *yaml.Node) { d.strs(v, s, "prefixes only", &ps.Only) },
 		"except": func(v *yaml.Node) { d.strs(v, s, "prefixes except", &ps.Except) },
+		"codes": func(v *yaml.Node) {
+			ps.Codes = map[string]map[string]string{}
+			fs := fields{}
+			for _, system := range engine.CodeSystems {
+				fs[system] = func(v *yaml.Node) {
+					m := map[string]string{}
+					pfs := fields{}
+					if v.Kind == yaml.MappingNode {
+						for i := 0; i+1 < len(v.Content); i += 2 {
+							p := v.Content[i].Value
+							pfs[p] = func(v *yaml.Node) {
+								var code string
+								d.str(v, s, "prefixes codes "+system+" "+p, &code)
+								m[p] = code
+							}
+						}
+					}
+					d.mapping(v, s, pfs)
+					ps.Codes[system] = m
+				}
+			}
+			d.mapping(v, s, fs)
+		},
 	})
 	return ps
 }

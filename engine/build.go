@@ -30,6 +30,7 @@ func Build(spec Spec) (*Graph, []error) {
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},
 		dropped:         map[*Unit]bool{},
+		prefixCodes:     map[*Unit]Origin{},
 		defs:            map[*Unit]DefinitionSpec{},
 		specs:           map[*Unit]*UnitSpec{},
 		wordOf:          map[string]*Unit{},
@@ -70,6 +71,9 @@ type builder struct {
 	defs            map[*Unit]DefinitionSpec
 	specs           map[*Unit]*UnitSpec
 	wordOf          map[string]*Unit
+	// prefixCodes marks generated units whose codes a prefix set
+	// declared (checked like a unit's own), with where.
+	prefixCodes map[*Unit]Origin
 }
 
 func (b *builder) errorf(o Origin, subject, format string, args ...any) {
@@ -236,6 +240,13 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 		}
 		listed[s] = true
 	}
+	for system, m := range ps.Codes {
+		for s := range m {
+			if !known[s] {
+				b.errorf(ps.Origin, subject, "prefixes codes %s: prefix %q is not in the %s set", system, s, ps.Set)
+			}
+		}
+	}
 	for _, p := range set {
 		if len(ps.Only) > 0 && !listed[p.Symbol] || len(ps.Except) > 0 && listed[p.Symbol] {
 			continue
@@ -265,6 +276,15 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 				if ps+s != pu.Symbol {
 					pu.Symbols = append(pu.Symbols, ps+s)
 				}
+			}
+		}
+		for system, m := range ps.Codes {
+			if code, ok := m[p.Symbol]; ok {
+				if pu.Codes == nil {
+					pu.Codes = map[string]string{}
+				}
+				pu.Codes[system] = code
+				b.prefixCodes[pu] = ps.Origin
 			}
 		}
 		b.add(c, pu, ps.Origin, DefinitionSpec{Unit: u.Symbol, Factor: factor, Origin: ps.Origin}, nil)

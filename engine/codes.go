@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,6 +48,9 @@ type CodeTables struct {
 	UCUM []UCUMEntry
 	CLDR []CLDREntry
 	QUDT []QUDTEntry
+	// UNECE lists the UN/ECE Recommendation 20 (and 21) common codes that
+	// exist; what one means is the claim of the catalog unit that has it.
+	UNECE []string
 	// Sources says where each system's table comes from (upstream package
 	// and version), by system.
 	Sources map[string]string
@@ -111,6 +115,7 @@ type codeIndex struct {
 	ucum    *ucumTable
 	cldr    *cldrTable
 	qudt    map[string]*qudtUnit
+	unece   map[string]bool // the Rec 20/21 codes that exist
 	sources map[string]string
 	// claimed maps a system and a code to the catalog unit claiming it.
 	claimed map[string]map[string]*Unit
@@ -175,7 +180,11 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 		case SystemQUDT:
 			s, err = g.resolveQUDT(code)
 		case SystemUNECE:
-			err = g.unknownCode(system, code)
+			e := g.unknownCode(system, code)
+			if g.codes.unece[code] {
+				e.Message = "UN/ECE Recommendation 20 code " + code + " names no unit of the catalog" + strings.TrimPrefix(e.Message, "unknown unece code "+strconvQuote(code))
+			}
+			err = e
 		default:
 			e := errorf(CodeUnknownUnit, "unknown unit system %q in %q: the systems are %s", shorten(system), shorten(name), strings.Join(CodeSystems, ", "))
 			for _, sys := range CodeSystems {
@@ -197,7 +206,7 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 // unknownCode is UNKNOWN_UNIT for a code of a known system, with up to
 // five suggestions among the codes the catalog claims in that system.
 func (g *Graph) unknownCode(system, code string) *Error {
-	e := errorf(CodeUnknownUnit, "unknown %s code %q", system, shorten(code))
+	e := errorf(CodeUnknownUnit, "unknown %s code %s", system, strconvQuote(code))
 	type scored struct {
 		code string
 		d    int
@@ -403,8 +412,8 @@ type Coverage struct {
 }
 
 // CodeCoverage reports, per code system, how many of its table's units
-// the graph reads and how many the catalog claims. unece has no table:
-// its Units is the number of codes the catalog claims.
+// the graph reads and how many the catalog claims. unece's table says
+// only which codes exist, so it reads those the catalog claims.
 func (g *Graph) CodeCoverage() []Coverage {
 	if g.codes == nil {
 		return nil
@@ -440,8 +449,12 @@ func (g *Graph) CodeCoverage() []Coverage {
 	}
 	sort.Strings(qudt)
 	measure(SystemQUDT, qudt)
-	n := len(g.codes.claimed[SystemUNECE])
-	out = append(out, Coverage{System: SystemUNECE, Source: "the catalog's codes (no table shipped)", Units: n, Read: n, Claimed: n})
+	unece := make([]string, 0, len(g.codes.unece))
+	for code := range g.codes.unece {
+		unece = append(unece, code)
+	}
+	sort.Strings(unece)
+	measure(SystemUNECE, unece)
 	return out
 }
 
@@ -460,3 +473,5 @@ func (g *Graph) codeStep(e *Expression) Step {
 	}
 	return s
 }
+
+func strconvQuote(s string) string { return strconv.Quote(shorten(s)) }

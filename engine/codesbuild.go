@@ -380,6 +380,12 @@ func (b *builder) compileCodes(tables *CodeTables) {
 		c, cerrs := compileCLDR(tables.CLDR)
 		idx.cldr = c
 		idx.qudt = compileQUDT(tables.QUDT)
+		if len(tables.UNECE) > 0 {
+			idx.unece = make(map[string]bool, len(tables.UNECE))
+			for _, c := range tables.UNECE {
+				idx.unece[c] = true
+			}
+		}
 		for _, err := range append(errs, cerrs...) {
 			b.errs = append(b.errs, &SpecError{Message: err.Error()})
 		}
@@ -389,7 +395,8 @@ func (b *builder) compileCodes(tables *CodeTables) {
 		if len(u.Codes) == 0 || u.conv.postMap.f == nil {
 			continue
 		}
-		declared := b.specs[u] != nil
+		_, byPrefix := b.prefixCodes[u]
+		declared := b.specs[u] != nil || byPrefix
 		systems := make([]string, 0, len(u.Codes))
 		for s := range u.Codes {
 			systems = append(systems, s)
@@ -435,6 +442,9 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 	case SystemUNECE:
 		if len(code) < 2 || len(code) > 3 || strings.ToUpper(code) != code {
 			return fmt.Sprintf("unece code %q is not a Recommendation 20 common code (two or three upper-case letters or digits)", code)
+		}
+		if idx.unece != nil && !idx.unece[code] {
+			return fmt.Sprintf("code unece:%s is not in the UN/ECE code list", code)
 		}
 		return ""
 	case SystemUCUM:

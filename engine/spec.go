@@ -119,6 +119,9 @@ type PrefixSpec struct {
 	Set    string
 	Only   []string
 	Except []string
+	// Codes give generated units codes their unit's codes do not imply,
+	// by system and prefix symbol: {unece: {k: KMT, c: CMT}}.
+	Codes  map[string]map[string]string
 	Origin Origin
 }
 

@@ -57,7 +57,7 @@ var catalogShape = func() *shape {
 			"symbols":    {flow: true, item: &shape{quote: true}},
 			"definition": {flow: true, order: []string{"factor", "offset", "unit", "to", "from"}},
 			"codes":      {flow: true, order: []string{"ucum", "cldr", "unece", "qudt"}},
-			"prefixes":   {flow: true, order: []string{"set", "only", "except"}, keys: map[string]*shape{"only": flowList, "except": flowList}},
+			"prefixes":   {flow: true, order: []string{"set", "only", "except", "codes"}, keys: map[string]*shape{"only": flowList, "except": flowList, "codes": {flow: true, order: []string{"ucum", "cldr", "unece", "qudt"}}}},
 			"examples":   {},
 		},
 	}

@@ -1,5 +1,5 @@
 // Command codetables regenerates unitd's standard unit code tables
-// (catalog/codes: UCUM, CLDR, QUDT) from the packages of their owners on
+// (catalog/codes: UCUM, CLDR, QUDT, the UN/ECE Rec 20 code list) from the packages of their owners on
 // the npm registry, at the versions pinned below, and records each
 // upstream name, version and licence in catalog/codes/SOURCES.md. It
 // installs the packages into a temporary directory with npm and runs
@@ -26,6 +26,7 @@ var packages = []string{
 	"cldr-core@48.2.0",        // CLDR units.json
 	"@qudtlib/allunits@7.1.0", // QUDT units
 	"ucum@0.0.7",              // vendors the UCUM functional tests
+	"@e-invoice-eu/core@2.3.4", // the EN 16931 list of UN/ECE Rec 20/21 codes
 }
 
 func main() {
