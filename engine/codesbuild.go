@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // cldrTable is the compiled CLDR table of simple units.
@@ -374,19 +375,10 @@ func (b *builder) compileCodes(tables *CodeTables) {
 	}
 	b.g.codes = idx
 	if tables != nil {
-		var errs []error
-		idx.sources = tables.Sources
-		idx.ucum, errs = compileUCUM(tables.UCUM)
-		c, cerrs := compileCLDR(tables.CLDR)
-		idx.cldr = c
-		idx.qudt = compileQUDT(tables.QUDT)
-		if len(tables.UNECE) > 0 {
-			idx.unece = make(map[string]bool, len(tables.UNECE))
-			for _, c := range tables.UNECE {
-				idx.unece[c] = true
-			}
-		}
-		for _, err := range append(errs, cerrs...) {
+		ct := compileTables(tables)
+		b.tables = ct
+		idx.sources, idx.ucum, idx.cldr, idx.qudt, idx.unece = tables.Sources, ct.ucum, ct.cldr, ct.qudt, ct.unece
+		for _, err := range ct.errs {
 			b.errs = append(b.errs, &SpecError{Message: err.Error()})
 		}
 	}
@@ -451,8 +443,10 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 		if !haveTables {
 			return ""
 		}
-		p := &ucumParser{t: idx.ucum, src: code}
-		v, err := p.parse()
+		v, err := b.tables.parsed(SystemUCUM, code, func() (ucumVal, error) {
+			p := &ucumParser{t: idx.ucum, src: code}
+			return p.parse()
+		})
 		if err != nil {
 			return fmt.Sprintf("code ucum:%s: %v", code, err)
 		}
@@ -472,7 +466,7 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 			val, offset = cu.val, cu.offset
 			break
 		}
-		v, err := idx.cldr.parse(code)
+		v, err := b.tables.parsed(SystemCLDR, code, func() (ucumVal, error) { return idx.cldr.parse(code) })
 		if err != nil {
 			return fmt.Sprintf("code cldr:%s: %v", code, err)
 		}
@@ -612,4 +606,59 @@ func prefixedCodes(codes map[string]string, p prefix) map[string]string {
 		out[SystemQUDT] = strings.ToUpper(p.Name[:1]) + p.Name[1:] + c
 	}
 	return out
+}
+
+// compiledTables are code tables compiled once: they are read-only
+// afterwards, so every graph built with the same *CodeTables (the catalog
+// loader hands the same one to each load) shares them.
+type compiledTables struct {
+	ucum  *ucumTable
+	cldr  *cldrTable
+	qudt  map[string]*qudtUnit
+	unece map[string]bool
+	errs  []error
+	// codes remembers what each claimed code read as (system:code →
+	// parsedCode), since a reload checks the same claims again.
+	codes sync.Map
+}
+
+type parsedCode struct {
+	v   ucumVal
+	err error
+}
+
+// parsed reads a code once per set of tables.
+func (ct *compiledTables) parsed(system, code string, read func() (ucumVal, error)) (ucumVal, error) {
+	if ct == nil {
+		return read()
+	}
+	key := system + ":" + code
+	if p, ok := ct.codes.Load(key); ok {
+		return p.(parsedCode).v, p.(parsedCode).err
+	}
+	v, err := read()
+	ct.codes.Store(key, parsedCode{v, err})
+	return v, err
+}
+
+var tableCache sync.Map // *CodeTables → *compiledTables
+
+func compileTables(t *CodeTables) *compiledTables {
+	if c, ok := tableCache.Load(t); ok {
+		return c.(*compiledTables)
+	}
+	ct := &compiledTables{}
+	var errs []error
+	ct.ucum, errs = compileUCUM(t.UCUM)
+	c, cerrs := compileCLDR(t.CLDR)
+	ct.cldr, ct.errs = c, append(errs, cerrs...)
+	ct.qudt = compileQUDT(t.QUDT)
+	if len(t.UNECE) > 0 {
+		ct.unece = make(map[string]bool, len(t.UNECE))
+		for _, c := range t.UNECE {
+			ct.unece[c] = true
+		}
+	}
+	actual, _ := tableCache.LoadOrStore(t, ct)
+	return actual.(*compiledTables)
 }
