@@ -206,8 +206,7 @@ func (c *conversion) effectivePrecision(batch int, batchInput bool) int {
 
 // appendCodeMembers appends ,"code":… when the target is namespaced and
 // ,"quantity":{…} when the request carried a FHIR Quantity, inside the
-// result object whose value was just written at valueAt (the digits of
-// the result start there).
+// result object; digits are the result's value as written.
 func appendCodeMembers(b []byte, conv *conversion, res *engine.Result, digits []byte) []byte {
 	system, code, namespaced := engine.SplitCode(conv.to)
 	if namespaced {
