@@ -22,10 +22,10 @@ import (
 
 // packages are the upstream packages and their pinned versions.
 var packages = []string{
-	"@lhncbc/ucum-lhc@7.1.10", // UCUM table (from ucum-essence.xml), and its licence
-	"cldr-core@48.2.0",        // CLDR units.json
-	"@qudtlib/allunits@7.1.0", // QUDT units
-	"ucum@0.0.7",              // vendors the UCUM functional tests
+	"@lhncbc/ucum-lhc@7.1.10",  // UCUM table (from ucum-essence.xml), and its licence
+	"cldr-core@48.2.0",         // CLDR units.json
+	"@qudtlib/allunits@7.1.0",  // QUDT units
+	"ucum@0.0.7",               // vendors the UCUM functional tests
 	"@e-invoice-eu/core@2.3.4", // the EN 16931 list of UN/ECE Rec 20/21 codes
 }
 
