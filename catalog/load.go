@@ -40,11 +40,15 @@ func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	if units > MaxUnits {
 		return nil, append(capErrors(errs), fmt.Errorf("catalog declares %d units; at most %d are compiled", units, MaxUnits)), spec.Version
 	}
-	tables, err := CodeTables()
-	if err != nil {
-		return nil, append(capErrors(errs), err), spec.Version
+	// The code tables check the units' codes; a catalog that already has
+	// problems is compiled only to report them all, without them.
+	if len(errs) == 0 {
+		tables, err := CodeTables()
+		if err != nil {
+			return nil, []error{err}, spec.Version
+		}
+		spec.Codes = tables
 	}
-	spec.Codes = tables
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.
 	g, berrs := engine.Build(spec)

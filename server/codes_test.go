@@ -123,7 +123,7 @@ func TestContractCodeExamples(t *testing.T) {
 	req = f.request(t, "GET", "/v1/units/ucum:%5Bft_i%5D", "", "", "")
 	resp, body = f.do(t, req)
 	v.check(t, req, resp, body)
-	if s := string(body); resp.StatusCode != 200 || !strings.Contains(s, `"symbol":"ft"`) || !strings.Contains(s, `"codes":{"ucum":"[ft_i]","cldr":"foot","qudt":"FT"}`) {
+	if s := string(body); resp.StatusCode != 200 || !strings.Contains(s, `"symbol":"ft"`) || !strings.Contains(s, `"codes":{"ucum":"[ft_i]","cldr":"foot","unece":"FOT","qudt":"FT"}`) {
 		t.Errorf("GET /v1/units/ucum:[ft_i]: %d %s", resp.StatusCode, s)
 	}
 }
