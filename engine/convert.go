@@ -185,7 +185,7 @@ func (pl *plan) convertError(x *apd.Decimal, err error) error {
 		return errorf(CodeWorkBudgetExceeded, "converting %s %s to %s needs more exact-rounding work than this request has left (%d slow evaluations per request); send it in a request of its own", FormatDecimal(x), pl.fromName, pl.unit, DefaultBudget)
 	case errors.Is(err, errDomain), errors.Is(err, exact.ErrPole):
 		return errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
-	case errors.Is(err, errArithmetic), errors.Is(err, exact.ErrTooLarge):
+	case errors.Is(err, exact.ErrTooLarge):
 		return errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
 	}
 	// Anything else is a fault of the engine or the catalog, not of the

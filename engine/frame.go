@@ -25,8 +25,6 @@ import (
 // the preferred category of its dimension (temperature_interval) as its
 // intervals, and its units without offset (K, degR) name intervals too.
 
-var zeroRat = new(big.Rat)
-
 // categoryPair is an ordered pair of categories.
 type categoryPair struct{ from, to *Category }
 
