@@ -43,6 +43,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		specs:           map[*Unit]*UnitSpec{},
 		wordOf:          map[string]*Unit{},
 		formulas:        map[*Unit]*formula{},
+		exacts:          map[string]piRat{},
 	}
 	b.categories(spec.Categories)
 	if b.cancelled() {
@@ -56,7 +57,6 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	for name := range b.g.ambiguous {
 		b.g.maxName = max(b.g.maxName, len(name))
 	}
-	b.g.suggester = newSuggestIndex(b.g.spellings) // resolve's errors suggest too
 	b.resolve()
 	if len(b.errs) == 0 && !b.cancelled() {
 		b.frames(spec.Bridges)
@@ -100,6 +100,7 @@ type builder struct {
 	specs           map[*Unit]*UnitSpec
 	wordOf          map[string]*Unit
 	formulas        map[*Unit]*formula // each formula unit's pair
+	exacts          map[string]piRat   // parsed factors and offsets
 }
 
 func (b *builder) errorf(o Origin, subject, format string, args ...any) {
@@ -272,10 +273,7 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 		if len(ps.Only) > 0 && !listed[p.Symbol] || len(ps.Except) > 0 && listed[p.Symbol] {
 			continue
 		}
-		factor := new(big.Int).Exp(big.NewInt(int64(p.Base)), big.NewInt(int64(abs(p.Power))), nil).String()
-		if p.Power < 0 {
-			factor = "1/" + factor
-		}
+		factor := p.factor()
 		pu := &Unit{
 			Symbol:   p.Symbol + u.Symbol,
 			Name:     p.Name + u.Name,
@@ -311,6 +309,10 @@ func abs(n int) int {
 
 // spellings indexes every symbol and word, reporting clashes.
 func (b *builder) spellings() {
+	n := len(b.g.units)
+	b.g.bySymbol = make(map[string]*Unit, 2*n)
+	b.g.byWord = make(map[string]*Unit, 3*n)
+	b.g.spellings = make([]spelling, 0, 5*n)
 	for _, u := range b.g.units {
 		o := b.origins[u]
 		for _, s := range append([]string{u.Symbol}, u.Symbols...) {
@@ -535,7 +537,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	if u.Definition.Kind == "formula" {
 		return b.defineFormula(u, ref, def, o)
 	}
-	f, err := parseExact(def.Factor)
+	f, err := b.parseExact(def.Factor)
 	if err != nil {
 		b.errorf(o, subject, "factor: %v", err)
 		return false
@@ -546,7 +548,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	}
 	off := new(big.Rat)
 	if def.Offset != "" {
-		v, err := parseExact(def.Offset)
+		v, err := b.parseExact(def.Offset)
 		if err != nil {
 			b.errorf(o, subject, "offset: %v", err)
 			return false
@@ -593,6 +595,20 @@ func mapError(err error) string {
 		return "an offset or a formula cannot be combined with a factor involving pi"
 	}
 	return err.Error()
+}
+
+// parseExact is parseExact remembering what it read: the factors of a
+// catalog repeat (every prefix's, "0.3048"), and the maps built from them
+// never modify them.
+func (b *builder) parseExact(s string) (piRat, error) {
+	if r, ok := b.exacts[s]; ok {
+		return r, nil
+	}
+	r, err := parseExact(s)
+	if err == nil {
+		b.exacts[s] = r
+	}
+	return r, err
 }
 
 // describeOrigin says where u was declared, and how if it was generated.
@@ -691,7 +707,7 @@ func (b *builder) checkFormulas() {
 		checked, failed := 0, false
 		for _, s := range samplePoints {
 			x, _, _ := apd.NewFromString(s)
-			y, _, err := runFormula(f.to, x, work, formulaRun{})
+			y, _, err := runFormula(f.to, x, work, formulaRun{fast: accelerated()})
 			if errors.Is(err, errDomain) {
 				continue
 			}
@@ -700,7 +716,7 @@ func (b *builder) checkFormulas() {
 				failed = true
 				break
 			}
-			back, _, err := runFormula(f.from, y, work, formulaRun{})
+			back, _, err := runFormula(f.from, y, work, formulaRun{fast: accelerated()})
 			if errors.Is(err, errDomain) {
 				continue
 			}

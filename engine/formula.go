@@ -124,13 +124,6 @@ func evalFunction(c *apd.Context, d, x *apd.Decimal, fn lnexp.Func, r formulaRun
 	return cond, err
 }
 
-func pickRun(a, b num) formulaRun {
-	if a.run.budget != nil || a.run.fast {
-		return a.run
-	}
-	return b.run
-}
-
 func pickCtx(a, b num) *apd.Context {
 	if a.ctx != nil {
 		return a.ctx
@@ -141,11 +134,14 @@ func pickCtx(a, b num) *apd.Context {
 	return defaultWork
 }
 
+// binary adapts op to a call from a formula: its operands, then x, whose
+// run (the conversion's budget and accelerators) every operation takes,
+// even one of two literals (literalPatcher appends x to every call).
 func binary(name string, op runBinary) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		a, b := params[0].(num), params[1].(num)
+		a, b, x := params[0].(num), params[1].(num), params[2].(num)
 		c := pickCtx(a, b)
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact, run: pickRun(a, b)}
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact, run: x.run}
 		cond, err := op(c, r.d, a.d, b.d, r.run)
 		if errors.Is(err, errBudget) {
 			return nil, err
@@ -177,12 +173,12 @@ func exactZero(name string, a, b num) bool {
 
 func unary(name string, op runUnary, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		a := params[0].(num)
-		c := pickCtx(a, a)
+		a, x := params[0].(num), params[1].(num)
+		c := pickCtx(a, x)
 		if domain != nil && !domain(a.d) {
 			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
 		}
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact, run: a.run}
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact, run: x.run}
 		cond, err := op(c, r.d, a.d, r.run)
 		if errors.Is(err, errBudget) {
 			return nil, err
@@ -211,9 +207,10 @@ var bigOne = apd.NewBigInt(1)
 func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
 func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
 
+// The signatures of the formula functions: the operands, then x.
 var (
-	binarySig = new(func(num, num) num)
-	unarySig  = new(func(num) num)
+	binarySig = new(func(num, num, num) num)
+	unarySig  = new(func(num, num) num)
 )
 
 // formulaOptions are the expr options every formula compiles with: x is a
@@ -281,7 +278,9 @@ func (v *namesVisitor) Visit(node *ast.Node) {
 // literalPatcher turns number literals into exact constants (made by
 // constant from the literal's exact decimal value), unary minus into a
 // call of _neg, and the binary operators named in operators into calls of
-// their functions. expr's own operator overloading is not used for the
+// their functions, and passes x as the last argument of every call, so
+// that each operation runs with the conversion's budget and accelerators
+// (formulaRun), even on literals alone (ln(10)). expr's own operator overloading is not used for the
 // last: it does not reach operators inside a function's arguments, so
 // log10(x / 20) would not compile.
 type literalPatcher struct {
@@ -290,10 +289,13 @@ type literalPatcher struct {
 }
 
 func (lp literalPatcher) Visit(node *ast.Node) {
+	x := func() ast.Node { return &ast.IdentifierNode{Value: "x"} }
 	switch n := (*node).(type) {
+	case *ast.CallNode:
+		n.Arguments = append(n.Arguments, x())
 	case *ast.BinaryNode:
 		if fn, ok := lp.operators[n.Operator]; ok {
-			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{n.Left, n.Right}})
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{n.Left, n.Right, x()}})
 		}
 	case *ast.IntegerNode:
 		d, _, _ := apd.NewFromString(strconv.Itoa(n.Value))
@@ -303,7 +305,7 @@ func (lp literalPatcher) Visit(node *ast.Node) {
 	case *ast.UnaryNode:
 		switch n.Operator {
 		case "-":
-			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "_neg"}, Arguments: []ast.Node{n.Node}})
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "_neg"}, Arguments: []ast.Node{n.Node, x()}})
 		case "+":
 			ast.Patch(node, n.Node)
 		}
@@ -380,7 +382,7 @@ func compileFormula(src string) (*vm.Program, error) {
 	}
 	// One run at x = 10 catches what type checking cannot (10 keeps
 	// logarithms and powers of ten on their fast, exact paths).
-	if _, err := expr.Run(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork}}); err != nil && !errors.Is(err, errDomain) {
+	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, run: formulaRun{fast: accelerated()}}}); err != nil && !errors.Is(err, errDomain) {
 		return nil, err
 	}
 	return prog, nil

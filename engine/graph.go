@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Graph is a compiled catalog: categories, units and the exact map of every
@@ -21,8 +22,11 @@ type Graph struct {
 	byWord     map[string]*Unit // lower-cased word aliases, names, plurals
 	ambiguous  map[string]*Ambiguity
 	spellings  []spelling // every name, for suggestions
-	suggester  *suggestIndex
-	maxName    int // length in bytes of the longest spelling
+	// suggester indexes the spellings for suggestions, built on the
+	// first unknown name (suggestIndex).
+	suggester     *suggestIndex
+	suggesterOnce sync.Once
+	maxName       int // length in bytes of the longest spelling
 
 	// byDimension is the category of each dimension that several
 	// categories may share: the one marked preferred, or the only one.
@@ -149,6 +153,14 @@ func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
 	return f.r, o, true
 }
 
+// suggestIndex returns the index of spellings for suggestions, building
+// it on first use: most graphs serve long before a name is unknown, and
+// Build need not pay for it.
+func (g *Graph) suggestIndex() *suggestIndex {
+	g.suggesterOnce.Do(func() { g.suggester = newSuggestIndex(g.spellings) })
+	return g.suggester
+}
+
 // Version identifies the sources the graph was built from.
 func (g *Graph) Version() string { return g.version }
 
@@ -205,7 +217,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		shown = shown[:64] + "…"
 	}
 	e := errorf(CodeUnknownUnit, "unknown unit %q", shown)
-	e.Suggestions = g.suggester.suggest(name, 5)
+	e.Suggestions = g.suggestIndex().suggest(name, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}

@@ -519,6 +519,11 @@ func (p *exprParser) operand() (Term, error) {
 	case countDigitsAndPoints(name) == len(name):
 		return Term{}, p.fail("the number %s at position %d is not a unit (only 1, as in 1/s, may stand alone)", name, p.position(start))
 	}
+	if p.exclude != nil {
+		// Reading a base symbol at Build: the error is not shown, so
+		// no suggestions.
+		return Term{}, errorf(CodeUnknownUnit, "unknown unit %q", name)
+	}
 	_, err := p.g.Lookup(name)
 	if e, ok := err.(*Error); ok && e.Code == CodeUnknownUnit {
 		e.Message += " (in unit expression " + strconv.Quote(shorten(src)) + " at position " + strconv.Itoa(p.position(start)) + ")"

@@ -76,28 +76,35 @@ func New(a, b, c, d *big.Rat, k int) (*Map, error) {
 
 // newMap takes ownership of a, b, c and d and normalises them.
 func newMap(a, b, c, d *big.Int, k int) (*Map, error) {
-	det := new(big.Int).Mul(a, d)
-	if det.Cmp(new(big.Int).Mul(b, c)) == 0 {
+	linear := b.Sign() == 0 && c.Sign() == 0
+	if linear {
+		if a.Sign() == 0 || d.Sign() == 0 {
+			return nil, ErrConstant
+		}
+	} else if new(big.Int).Mul(a, d).Cmp(new(big.Int).Mul(b, c)) == 0 {
 		return nil, ErrConstant
 	}
 	g := new(big.Int)
 	for _, x := range [4]*big.Int{a, b, c, d} {
 		if x.Sign() != 0 {
-			g.GCD(nil, nil, g, new(big.Int).Abs(x))
+			g.GCD(nil, nil, g, x) // GCD takes either sign and is never negative
 		}
 	}
 	if c.Sign() < 0 || c.Sign() == 0 && d.Sign() < 0 {
 		g.Neg(g)
 	}
 	m := &Map{a: a, b: b, c: c, d: d, k: k}
+	one := g.IsInt64() && g.Int64() == 1
 	for _, x := range [4]*big.Int{a, b, c, d} {
-		x.Quo(x, g)
+		if !one && x.Sign() != 0 {
+			x.Quo(x, g)
+		}
 		if x.BitLen() > MaxBits {
 			return nil, ErrTooLarge
 		}
 	}
 	m.w = wordsOf(a, b, c, d)
-	m.id = k == 0 && b.Sign() == 0 && c.Sign() == 0 && a.Cmp(d) == 0
+	m.id = k == 0 && linear && a.Cmp(d) == 0
 	return m, nil
 }
 
@@ -106,10 +113,12 @@ func wordsOf(a, b, c, d *big.Int) wordMap {
 	coef := [4]*uint64{&w.a, &w.b, &w.c, &w.d}
 	neg := [4]*bool{&w.an, &w.bn, &w.cn, &w.dn}
 	for i, x := range [4]*big.Int{a, b, c, d} {
-		if x.BitLen() > 62 {
+		if x.BitLen() > 62 || bitsPerWord != 64 {
 			return wordMap{}
 		}
-		*coef[i] = new(big.Int).Abs(x).Uint64()
+		if ws := x.Bits(); len(ws) > 0 {
+			*coef[i] = uint64(ws[0])
+		}
 		*neg[i] = x.Sign() < 0
 	}
 	w.ok = true
@@ -162,6 +171,9 @@ func (m *Map) Coefficients() (a, b, c, d *big.Int) {
 func (m *Map) Then(n *Map) (*Map, error) {
 	if m.k != 0 && !n.IsLinear() {
 		return nil, ErrPiInside
+	}
+	if m.IsLinear() && n.IsLinear() {
+		return newMap(new(big.Int).Mul(n.a, m.a), new(big.Int), new(big.Int), new(big.Int).Mul(n.d, m.d), m.k+n.k)
 	}
 	dot := func(x, y, z, w *big.Int) *big.Int {
 		s := new(big.Int).Mul(x, y)
