@@ -20,13 +20,13 @@ import (
 // would exhaust a server's memory or CPU, so one hostile or broken file
 // gets a short error instead of taking the server down.
 const (
-	MaxFiles       = 1000      // *.yaml files in the directory
-	MaxFileSize    = 256 << 10 // bytes in one file
-	MaxCatalogSize = 16 << 20  // bytes in all files together
-	MaxAliases     = 100       // YAML aliases followed in one file
-	MaxUnits       = 20_000    // units declared, before prefixes
-	MaxErrors      = 100       // problems reported by one load
-	maxLinkHops    = 8         // symbolic links followed for one name
+	MaxFiles       = 1000            // *.yaml files in the directory
+	MaxFileSize    = 256 << 10       // bytes in one file
+	MaxCatalogSize = 16 << 20        // bytes in all files together
+	MaxAliases     = 100             // YAML aliases followed in one file
+	MaxUnits       = engine.MaxUnits // units declared (Build bounds them with their prefixes too)
+	MaxErrors      = 100             // problems reported by one load
+	maxLinkHops    = 8               // symbolic links followed for one name
 )
 
 // A FileError is a catalog file that was not read: what kind of file or

@@ -46,7 +46,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		exacts:          map[string]piRat{},
 	}
 	b.categories(spec.Categories)
-	if b.cancelled() {
+	if b.stopped || b.cancelled() {
 		return nil, b.errs
 	}
 	b.spellings()
@@ -116,6 +116,16 @@ func (b *builder) categories(specs []CategorySpec) {
 		sorted[i] = &specs[i]
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	switch n, names := countUnits(specs); {
+	case n > MaxUnits:
+		b.errorf(Origin{}, "catalog", "compiles %d units, prefixed ones included; at most %d are compiled", n, MaxUnits)
+		b.stopped = true
+		return
+	case names > MaxSpellings:
+		b.errorf(Origin{}, "catalog", "gives its units %d symbols and names, prefixed ones included; at most %d are indexed", names, MaxSpellings)
+		b.stopped = true
+		return
+	}
 	for _, cs := range sorted {
 		if b.cancelled() {
 			return
@@ -183,6 +193,41 @@ func (b *builder) categories(specs []CategorySpec) {
 		}
 		b.g.units = append(b.g.units, c.Units...)
 	}
+}
+
+// countUnits counts the units specs declare and their prefixes generate,
+// and their spellings (symbols, names, plurals and aliases), as unit and
+// prefixed make them: a prefixed unit has every spelling of its prefix
+// before every symbol of its unit.
+func countUnits(specs []CategorySpec) (units, names int) {
+	for i := range specs {
+		for j := range specs[i].Units {
+			us := &specs[i].Units[j]
+			own := 3 + len(us.Symbols) + len(us.Aliases)
+			units++
+			names += own
+			ps := us.Prefixes
+			if ps == nil {
+				continue
+			}
+			only := map[string]bool{}
+			for _, s := range ps.Only {
+				only[s] = true
+			}
+			except := map[string]bool{}
+			for _, s := range ps.Except {
+				except[s] = true
+			}
+			for _, p := range prefixSets[ps.Set] {
+				if len(ps.Only) > 0 && !only[p.Symbol] || except[p.Symbol] {
+					continue
+				}
+				units++
+				names += (1+len(p.Symbols))*(1+len(us.Symbols)) + 2 + len(us.Aliases)
+			}
+		}
+	}
+	return units, names
 }
 
 // unit adds one declared unit and the units its prefixes generate.

@@ -148,3 +148,37 @@ func TestBuildStopsWhenCancelled(t *testing.T) {
 		t.Errorf("BuildContext: %v", errs)
 	}
 }
+
+// TestUnitsAreBounded: a catalog whose prefixes would make more than
+// MaxUnits units is refused before any of them is compiled.
+func TestUnitsAreBounded(t *testing.T) {
+	spec := func(declared int) Spec {
+		units := []UnitSpec{{Symbol: "b", Name: "base", Plural: "bases", System: "t", Exact: true, Source: "t"}}
+		for i := range declared {
+			units = append(units, UnitSpec{Symbol: fmt.Sprintf("u%dq", i), Name: fmt.Sprintf("unit %d", i), Plural: fmt.Sprintf("units %d", i),
+				System: "t", Exact: true, Source: "t", Prefixes: &PrefixSpec{Set: "si"}, Definition: DefinitionSpec{Unit: "b", Factor: strconv.Itoa(i + 2)}})
+		}
+		return Spec{Categories: []CategorySpec{{ID: "x", Name: "X", Base: "b", Units: units}}}
+	}
+	// 800 declared units and 24 prefixes each: 20,001 units.
+	g, errs := Build(spec(800))
+	if g != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "compiles 20001 units") {
+		t.Errorf("800 prefixed units: %v, want one error naming 20001 units", errs)
+	}
+	if g, errs := Build(spec(40)); g == nil || errs != nil {
+		t.Errorf("40 prefixed units: %v", errs)
+	}
+	// 100 declared units with 40 aliases each and 24 prefixes: 2,500
+	// units, but about 107,500 spellings.
+	many := spec(100)
+	for i := range many.Categories[0].Units[1:] {
+		u := &many.Categories[0].Units[1+i]
+		for k := range 40 {
+			u.Aliases = append(u.Aliases, fmt.Sprintf("alias %d %d", i, k))
+		}
+	}
+	g, errs = Build(many)
+	if g != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "symbols and names") {
+		t.Errorf("prefixed units with many aliases: %v, want one error about symbols and names", errs)
+	}
+}
