@@ -79,8 +79,9 @@ validate:
 docs:
 	$(GO) run ./cmd/unitd docs catalog/data --out docs/units.md
 
-## bench: Go micro-benchmarks (with benchstat summaries) and the HTTP load run with wrk
-bench: bench-go bench-load
+## bench: Go micro-benchmarks (with benchstat summaries), the HTTP load run with wrk, and the
+## stream against @lhncbc/ucum-lhc in Node
+bench: bench-go bench-load bench-stream
 
 bench-go:
 	@mkdir -p $(RUNDIR)
@@ -92,6 +93,13 @@ bench-go:
 bench-quick:
 	@echo ">> engine and catalog micro-benchmarks (one short run each)"
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 200ms -count 1 ./engine ./catalog
+
+## bench-stream: `unitd convert -` over a 2,000-row mixed workload against @lhncbc/ucum-lhc in
+## Node on the same conversions (target 5×); installs the npm package into tools/streambench/node
+bench-stream: build
+	@echo ">> stream: unitd convert - against @lhncbc/ucum-lhc (Node)"
+	cd tools/streambench/node && npm install --no-audit --no-fund --silent
+	$(GO) run ./tools/streambench -unitd bin/unitd
 
 bench-load:
 	@command -v wrk >/dev/null 2>&1 || { echo ">> installing wrk (Debian package)"; \
