@@ -43,9 +43,12 @@ func (d *Decimal) Coeff() *big.Int {
 func (d *Decimal) Append(dst []byte) []byte {
 	var buf [64]byte
 	var ds []byte
-	if d.big != nil {
+	switch {
+	case d.big != nil:
 		ds = d.big.Append(buf[:0], 10)
-	} else {
+	case d.hi == 0:
+		ds = digits.AppendUint(buf[:0], d.lo)
+	default:
 		ds = digits.AppendUint128(buf[:0], d.hi, d.lo)
 	}
 	return digits.Format(dst, d.Neg, ds, d.Exp)
@@ -92,16 +95,17 @@ const maxWordDigits = 38
 // divisors from 2^59 on, and quotients with more than 58 digits to drop;
 // the big path then answers. The coefficient of an inexact result has
 // exactly p digits; an exact one stops at its last non-zero digit.
-func divWords(u u256, d uint64, exp int, neg bool, p int) (r Decimal, inexact, ok bool) {
+func divWords(r *Decimal, u u256, d uint64, exp int, neg bool, p int) (inexact, ok bool) {
 	if p < 1 || p > maxWordDigits || d == 0 || d >= 1<<59 {
-		return r, false, false
+		return false, false
 	}
 	if u.isZero() {
-		return Decimal{}, false, true
+		*r = Decimal{}
+		return false, true
 	}
 	if u[2]|u[3] == 0 {
-		if r, inexact, ok := div128(u[1], u[0], d, exp, neg, p); ok {
-			return r, inexact, true
+		if inexact, ok := div128(r, u[1], u[0], d, exp, neg, p); ok {
+			return inexact, true
 		}
 	}
 	q, rem := u.divWord(d)
@@ -111,7 +115,7 @@ func divWords(u u256, d uint64, exp int, neg bool, p int) (r Decimal, inexact, o
 		// (Q·10^m + R + rem/d)·10^exp.
 		m := n - p
 		if m > 58 {
-			return r, false, false
+			return false, false
 		}
 		Q, R, scale := q, u256{}, u256{1}
 		for left := m; left > 0; {
@@ -130,13 +134,14 @@ func divWords(u u256, d uint64, exp int, neg bool, p int) (r Decimal, inexact, o
 		twice, ok3 := rd.shl1()
 		cell, ok4 := scale.mulWord(d)
 		if !ok1 || !ok2 || !ok3 || !ok4 {
-			return r, false, false
+			return false, false
 		}
 		hi, lo := Q[1], Q[0]
 		if c := twice.cmp(cell); c > 0 || c == 0 && lo&1 == 1 {
 			hi, lo, m = roundUp(hi, lo, p, m)
 		}
-		return Decimal{hi: hi, lo: lo, Exp: exp + m, Neg: neg}, !R.isZero() || rem != 0, true
+		*r = Decimal{hi: hi, lo: lo, Exp: exp + m, Neg: neg}
+		return !R.isZero() || rem != 0, true
 	}
 	// q < 10^p: two words.
 	qhi, qlo := q[1], q[0]
@@ -149,14 +154,14 @@ func divWords(u u256, d uint64, exp int, neg bool, p int) (r Decimal, inexact, o
 		rem *= pow10[j-1]
 		k += j - 1
 	}
-	return extend(qhi, qlo, rem, d, n, k, exp, neg, p)
+	return extend(r, qhi, qlo, rem, d, n, k, exp, neg, p), true
 }
 
 // extend continues a division whose quotient q = qhi·2^64 + qlo has n < p
 // digits (k of them after the point) and remainder rem < d: it adds digits
 // of rem/d until there are p or the division comes out even, and rounds.
 // An exact quotient ends at its last non-zero digit.
-func extend(qhi, qlo, rem, d uint64, n, k, exp int, neg bool, p int) (Decimal, bool, bool) {
+func extend(r *Decimal, qhi, qlo, rem, d uint64, n, k, exp int, neg bool, p int) (inexact bool) {
 	for n < p && rem != 0 {
 		// Up to 19 digits per step: rem < d < 2^59, so rem·10^c fits in
 		// 128 bits and its quotient by d in 64.
@@ -164,10 +169,14 @@ func extend(qhi, qlo, rem, d uint64, n, k, exp int, neg bool, p int) (Decimal, b
 		h, l := bits.Mul64(rem, pow10[c])
 		var chunk, carry uint64
 		chunk, rem = bits.Div64(h, l, d)
-		if rem == 0 {
+		if rem == 0 && chunk != 0 {
 			// The division came out even: keep only the chunk's digits
 			// up to its last non-zero one.
-			for chunk != 0 && chunk%10 == 0 {
+			for chunk%1e4 == 0 {
+				chunk /= 1e4
+				c -= 4
+			}
+			for chunk%10 == 0 {
 				chunk /= 10
 				c--
 			}
@@ -184,27 +193,28 @@ func extend(qhi, qlo, rem, d uint64, n, k, exp int, neg bool, p int) (Decimal, b
 			qhi, qlo, m = roundUp(qhi, qlo, p, 0)
 		}
 	}
-	return Decimal{hi: qhi, lo: qlo, Exp: exp - k + m, Neg: neg}, rem != 0, true
+	*r = Decimal{hi: qhi, lo: qlo, Exp: exp - k + m, Neg: neg}
+	return rem != 0
 }
 
 // div128 is divWords for a numerator of two words whose integer quotient
 // has at most p digits (the common case: a value of a few digits times a
 // factor); ok is false otherwise.
-func div128(hi, lo, d uint64, exp int, neg bool, p int) (Decimal, bool, bool) {
-	qhi, r := hi/d, hi%d
-	qlo, rem := bits.Div64(r, lo, d)
+func div128(r *Decimal, hi, lo, d uint64, exp int, neg bool, p int) (inexact, ok bool) {
+	qhi, hr := hi/d, hi%d
+	qlo, rem := bits.Div64(hr, lo, d)
 	var n int
 	if qhi == 0 {
 		n = digits64(qlo)
 	} else {
 		if qhi >= 1e19/2 {
-			return Decimal{}, false, false
+			return false, false
 		}
 		high, _ := bits.Div64(qhi, qlo, 1e19)
 		n = digits64(high) + 19
 	}
 	if n > p {
-		return Decimal{}, false, false
+		return false, false
 	}
 	k := 0
 	if n == 0 {
@@ -218,7 +228,7 @@ func div128(hi, lo, d uint64, exp int, neg bool, p int) (Decimal, bool, bool) {
 		rem *= pow10[j-1]
 		k += j - 1
 	}
-	return extend(qhi, qlo, rem, d, n, k, exp, neg, p)
+	return extend(r, qhi, qlo, rem, d, n, k, exp, neg, p), true
 }
 
 // roundUp adds one to a coefficient of p digits; when that makes it 10^p,
@@ -326,14 +336,14 @@ func digitsBig(x *big.Int) int {
 // It divides once: the lower end's quotient, cut to p digits, leaves it at
 // pos (in units of 1/d) inside its rounding cell of 10^m·d, and the upper
 // end lies w further on.
-func bracketWords(lo, w u256, d uint64, exp int, neg bool, p int) (r Decimal, ok bool) {
+func bracketWords(r *Decimal, lo, w u256, d uint64, exp int, neg bool, p int) (ok bool) {
 	if p < 1 || p > maxWordDigits || d == 0 || d >= 1<<59 {
-		return r, false
+		return false
 	}
 	q, rem := lo.divWord(d)
 	m := q.digits() - p
 	if m < 1 || m > 38 {
-		return r, false
+		return false
 	}
 	// q = Q·10^m + R.
 	var Q, R u256
@@ -356,7 +366,7 @@ func bracketWords(lo, w u256, d uint64, exp int, neg bool, p int) (r Decimal, ok
 	upper2, ok5 := upper.shl1()
 	pos2, ok6 := pos.shl1()
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
-		return r, false
+		return false
 	}
 	hi, lo64 := Q[1], Q[0]
 	switch {
@@ -364,7 +374,8 @@ func bracketWords(lo, w u256, d uint64, exp int, neg bool, p int) (r Decimal, ok
 	case pos2.cmp(cell) > 0 && upper.cmp(cell) < 0: // both above the half, inside the cell: up
 		hi, lo64, m = roundUp(hi, lo64, p, m)
 	default:
-		return r, false
+		return false
 	}
-	return Decimal{hi: hi, lo: lo64, Exp: exp + m, Neg: neg}, true
+	*r = Decimal{hi: hi, lo: lo64, Exp: exp + m, Neg: neg}
+	return true
 }

@@ -192,7 +192,8 @@ func FuzzDivide(f *testing.F) {
 	f.Fuzz(func(t *testing.T, w0, w1, w2, w3, d uint64, exp int16, pb uint8) {
 		p := 1 + int(pb)%50
 		u := u256{w0, w1, w2, w3}
-		got, gi, ok := divWords(u, d, int(exp), false, p)
+		var got Decimal
+		gi, ok := divWords(&got, u, d, int(exp), false, p)
 		if !ok {
 			return
 		}

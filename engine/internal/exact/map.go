@@ -265,31 +265,45 @@ func (m *Map) At(x *apd.Decimal) (Value, error) {
 // when the coefficients, x and p allow, and in big integers otherwise;
 // both give the same digits.
 func (m *Map) Round(x *apd.Decimal, p int, words bool) (Decimal, bool, error) {
+	var r Decimal
+	inexact, err := m.RoundTo(&r, x, p, words)
+	return r, inexact, err
+}
+
+// RoundTo is Round into *r, which a conversion keeps on its stack.
+func (m *Map) RoundTo(r *Decimal, x *apd.Decimal, p int, words bool) (inexact bool, err error) {
 	if words {
-		if r, inexact, ok := m.roundWords(x, p); ok {
-			return r, inexact, nil
+		if inexact, ok := m.roundWords(r, x, p); ok {
+			return inexact, nil
 		}
 	}
 	v, err := m.At(x)
 	if err != nil {
-		return Decimal{}, false, err
+		return false, err
 	}
-	r, inexact := Round(&v, p)
-	return r, inexact, nil
+	*r, inexact = Round(&v, p)
+	return inexact, nil
 }
 
 // roundWords is Round in machine words: x of one word and an exponent
 // within ±19, numerators within 256 bits, a denominator below 2^59.
-func (m *Map) roundWords(x *apd.Decimal, p int) (r Decimal, inexact, ok bool) {
+func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 	w := &m.w
 	if !w.ok || p > maxWordDigits || x.Form != apd.Finite || !x.Coeff.IsUint64() {
-		return r, false, false
+		return false, false
 	}
 	X, e, xn := x.Coeff.Uint64(), int(x.Exponent), x.Negative
-	if w.b == 0 && w.c == 0 && m.k == 0 {
+	if w.b == 0 && w.c == 0 && m.k == 0 && w.d < 1<<59 {
 		// x·a/d: the most common map, in two words.
 		hi, lo := bits.Mul64(w.a, X)
-		return divWords(u256{lo, hi}, w.d, e, w.an != xn, p)
+		if hi|lo == 0 {
+			*r = Decimal{}
+			return false, true
+		}
+		if inexact, ok := div128(r, hi, lo, w.d, e, w.an != xn, p); ok {
+			return inexact, true
+		}
+		return divWords(r, u256{lo, hi}, w.d, e, w.an != xn, p)
 	}
 	var num s256
 	var den uint64
@@ -302,21 +316,21 @@ func (m *Map) roundWords(x *apd.Decimal, p int) (r Decimal, inexact, ok bool) {
 		den = w.d
 		if e >= 0 {
 			if e > 19 {
-				return r, false, false
+				return false, false
 			}
 			ax, ok1 := mul64(w.a, X).mulWord(pow10[e])
 			s, ok2 := s256{ax, w.an != xn}.add(s256{u256{w.b}, w.bn})
 			if !ok1 || !ok2 {
-				return r, false, false
+				return false, false
 			}
 			num = s
 		} else {
 			if e < -19 {
-				return r, false, false
+				return false, false
 			}
 			s, ok1 := s256{mul64(w.a, X), w.an != xn}.add(s256{mul64(w.b, pow10[-e]), w.bn})
 			if !ok1 {
-				return r, false, false
+				return false, false
 			}
 			num, exp = s, e
 		}
@@ -324,7 +338,7 @@ func (m *Map) roundWords(x *apd.Decimal, p int) (r Decimal, inexact, ok bool) {
 		up, down := uint64(1), uint64(1)
 		switch {
 		case e > 19 || e < -19:
-			return r, false, false
+			return false, false
 		case e >= 0:
 			up = pow10[e]
 		default:
@@ -332,16 +346,16 @@ func (m *Map) roundWords(x *apd.Decimal, p int) (r Decimal, inexact, ok bool) {
 		}
 		xu := mul64(X, up)
 		if xu[1] != 0 {
-			return r, false, false
+			return false, false
 		}
 		n, ok1 := s256{mul64(w.a, xu[0]), w.an != xn}.add(s256{mul64(w.b, down), w.bn})
 		dd, ok2 := s256{mul64(w.c, xu[0]), w.cn != xn}.add(s256{mul64(w.d, down), w.dn})
 		if !ok1 || !ok2 || dd.m[1] != 0 || dd.m[0] == 0 {
-			return r, false, false // also the pole: At reports it
+			return false, false // also the pole: At reports it
 		}
 		num, den, dneg = n, dd.m[0], dd.neg
 	}
-	return roundWords(num.m, num.neg != dneg, den, exp, m.k, p)
+	return roundWords(r, num.m, num.neg != dneg, den, exp, m.k, p)
 }
 
 // IsIdentity reports whether m is x ↦ x.

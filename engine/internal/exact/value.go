@@ -85,7 +85,8 @@ func bracket(k, p, d int) (lo, w *big.Int, scale int) {
 // 38 digits; it returns the same digits and flag either way.
 func RoundWords(v *Value, p int) (Decimal, bool) {
 	if u, neg, ok := toWords(v.Num); ok && v.Den.IsUint64() {
-		if r, inexact, ok := roundWords(u, neg, v.Den.Uint64(), v.Exp, v.K, p); ok {
+		var r Decimal
+		if inexact, ok := roundWords(&r, u, neg, v.Den.Uint64(), v.Exp, v.K, p); ok {
 			return r, inexact
 		}
 	}
@@ -94,31 +95,33 @@ func RoundWords(v *Value, p int) (Decimal, bool) {
 
 // roundWords is the word path of Round for |num| = u, a one-word
 // denominator and precision p; ok is false when it cannot serve them.
-func roundWords(u u256, neg bool, d uint64, exp, k, p int) (r Decimal, inexact, ok bool) {
+func roundWords(r *Decimal, u u256, neg bool, d uint64, exp, k, p int) (inexact, ok bool) {
 	if k == 0 || u.isZero() {
-		return divWords(u, d, exp, neg, p)
+		return divWords(r, u, d, exp, neg, p)
 	}
 	br := pi.Words(k, p)
 	if !br.OK {
-		return r, false, false
+		return false, false
 	}
 	lo, ok1 := u.mul(u256(br.Lo))
 	w, ok2 := u.mulWord(br.Width)
 	hi, ok3 := lo.add(w)
 	if !ok1 || !ok2 || !ok3 {
-		return r, false, false
+		return false, false
 	}
-	if r, ok := bracketWords(lo, w, d, exp-br.Scale, neg, p); ok {
-		return r, true, true
+	if bracketWords(r, lo, w, d, exp-br.Scale, neg, p) {
+		return true, true
 	}
-	a, ia, okA := divWords(lo, d, exp-br.Scale, neg, p)
-	b, ib, okB := divWords(hi, d, exp-br.Scale, neg, p)
+	var a, b Decimal
+	ia, okA := divWords(&a, lo, d, exp-br.Scale, neg, p)
+	ib, okB := divWords(&b, hi, d, exp-br.Scale, neg, p)
 	// Both ends inexact: both coefficients have exactly p digits, so equal
 	// words are equal values.
 	if okA && okB && ia && ib && a == b {
-		return a, true, true
+		*r = a
+		return true, true
 	}
-	return r, false, false
+	return false, false
 }
 
 // toWords returns |x| in four words and x's sign, or ok=false.
@@ -145,7 +148,8 @@ func RoundDecimal(x *apd.Decimal, p int, words bool) (Decimal, bool) {
 			for i, w := range ws {
 				u[i] = uint64(w)
 			}
-			if r, inexact, ok := divWords(u, 1, int(x.Exponent), x.Negative, p); ok {
+			var r Decimal
+			if inexact, ok := divWords(&r, u, 1, int(x.Exponent), x.Negative, p); ok {
 				return r, inexact
 			}
 		}
