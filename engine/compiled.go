@@ -20,8 +20,6 @@ type compiled struct {
 	// positive, when set, requires the source's reference value to be
 	// positive: a reciprocal unit (L/100km) is on one side.
 	positive *signer
-	// reciprocal is that unit, when it is a catalog unit (for messages).
-	reciprocal *Unit
 	// err is a pair that cannot be compiled (π inside an offset).
 	err error
 }
@@ -118,7 +116,7 @@ func (pl plan) withFactor(r *big.Rat, k int) (plan, error) {
 		}
 	}
 	if pl.compiled != nil {
-		c.positive, c.reciprocal = pl.positive, pl.reciprocal
+		c.positive = pl.positive
 	}
 	pl.compiled, pl.exact = c, false
 	return pl, nil

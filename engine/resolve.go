@@ -128,7 +128,10 @@ type plan struct {
 	bridge     *Bridge
 	// exact is false when a definition used is not exact.
 	exact bool
-	*compiled
+	// reciprocal is the catalog unit whose pole makes the pair take only
+	// positive values (compiled.positive), for messages; or nil.
+	reciprocal *Unit
+	*compiled  // shared by every plan of the pair: never written through
 }
 
 // plan maps both sides onto a common reference: the category base when
