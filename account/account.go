@@ -24,7 +24,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 // Errors a Store returns (wrapped). Callers test them with errors.Is.
@@ -56,7 +56,7 @@ const (
 const OperatorAccountName = "default"
 
 // DevKeyName names the test key that `make run` renews at every start.
-const DevKeyName = keys.DevKeyName
+const DevKeyName = apikey.DevKeyName
 
 // Account is an API consumer: a team or company.
 type Account struct {
@@ -78,7 +78,7 @@ type User struct {
 // Key is an API key's record with its account and last use. It never holds
 // the key itself; Record.Hash is the stored SHA-256.
 type Key struct {
-	keys.Record
+	apikey.Record
 	AccountID  string
 	LastUsedAt *time.Time
 	ReplacedBy string // id of the key that rotation created, if any
@@ -201,7 +201,7 @@ type Store interface {
 	KeyAccount(ctx context.Context, id string) (string, error)
 	// ImportKeys adds the records whose id is not yet in the store to
 	// accountID, keeping everything they say, and returns how many it added.
-	ImportKeys(ctx context.Context, accountID string, recs []keys.Record, actor Actor) (int, error)
+	ImportKeys(ctx context.Context, accountID string, recs []apikey.Record, actor Actor) (int, error)
 	// RenewDevKey deletes the account's keys named DevKeyName and creates a
 	// fresh test key with that name.
 	RenewDevKey(ctx context.Context, accountID string) (string, Key, error)
@@ -209,7 +209,7 @@ type Store interface {
 	// KeyVersion changes whenever any key is added or changed.
 	KeyVersion(ctx context.Context) (int64, error)
 	// AuthRecords returns every key's record, for the in-memory set.
-	AuthRecords(ctx context.Context) ([]keys.Record, error)
+	AuthRecords(ctx context.Context) ([]apikey.Record, error)
 
 	// AddUsage adds counts to the per-minute buckets and moves last use.
 	AddUsage(ctx context.Context, counts []UsageCount) error
@@ -241,7 +241,7 @@ func CheckAccountName(name string) error {
 	if len(name) > maxAccountName {
 		return fmt.Errorf("%w: account name is longer than %d bytes", ErrInvalid, maxAccountName)
 	}
-	if err := keys.CheckName(name); err != nil {
+	if err := apikey.CheckName(name); err != nil {
 		return fmt.Errorf("%w: account %s", ErrInvalid, strings.TrimPrefix(err.Error(), "key "))
 	}
 	return nil

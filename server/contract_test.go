@@ -18,8 +18,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -470,7 +470,7 @@ func TestPanicIsInternalError(t *testing.T) {
 
 type panicKeys struct{}
 
-func (panicKeys) Current() *keys.Set { panic("secret detail") }
+func (panicKeys) Current() *apikey.Set { panic("secret detail") }
 
 func TestReloadReported(t *testing.T) {
 	f := newFixture(t, nil)
@@ -583,8 +583,8 @@ func TestHealthShowsReloadInProgress(t *testing.T) {
 func TestHealthKeyErrorNamesNoPath(t *testing.T) {
 	secret := "/srv/private/unitd/keys.json"
 	f := newFixture(t, func(c *Config) {
-		c.KeyStatus = func() keys.Status {
-			return keys.Status{Keys: 1, Err: fmt.Errorf("key file %s: invalid character 'x'", secret)}
+		c.KeyStatus = func() apikey.Status {
+			return apikey.Status{Keys: 1, Err: fmt.Errorf("key file %s: invalid character 'x'", secret)}
 		}
 	})
 	_, body := f.do(t, f.request(t, "GET", "/v1/health", "", "", ""))

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -87,28 +87,28 @@ func testGraph(t testing.TB) *engine.Graph {
 }
 
 // fakeKeys is a fixed key set.
-type fakeKeys struct{ set *keys.Set }
+type fakeKeys struct{ set *apikey.Set }
 
-func (f fakeKeys) Current() *keys.Set { return f.set }
+func (f fakeKeys) Current() *apikey.Set { return f.set }
 
 // testKeys makes a set with one usable, one revoked and one expired test
 // key, and one live key. It returns the set and the keys by name.
-func testKeys(t testing.TB) (*keys.Set, map[string]string) {
+func testKeys(t testing.TB) (*apikey.Set, map[string]string) {
 	t.Helper()
 	past := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	made := map[string]string{}
-	var recs []keys.Record
+	var recs []apikey.Record
 	for _, k := range []struct {
 		name, env string
 		revoked   bool
 		expired   bool
 	}{{"good", "test", false, false}, {"revoked", "test", true, false}, {"expired", "test", false, true}, {"live", "live", false, false}} {
-		key, err := keys.Generate(k.env)
+		key, err := apikey.Generate(k.env)
 		if err != nil {
 			t.Fatal(err)
 		}
 		h := sha256.Sum256([]byte(key))
-		rec := keys.Record{ID: "key_" + k.name, Name: k.name, Env: k.env, Prefix: key[:12], CreatedAt: past, Hash: hex.EncodeToString(h[:])}
+		rec := apikey.Record{ID: "key_" + k.name, Name: k.name, Env: k.env, Prefix: key[:12], CreatedAt: past, Hash: hex.EncodeToString(h[:])}
 		if k.revoked {
 			rec.RevokedAt = &past
 		}
@@ -118,7 +118,7 @@ func testKeys(t testing.TB) (*keys.Set, map[string]string) {
 		recs = append(recs, rec)
 		made[k.name] = key
 	}
-	return keys.NewSet(recs), made
+	return apikey.NewSet(recs), made
 }
 
 // fakeLimiter answers Take with decide.

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/internal/pgtest"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -162,11 +162,11 @@ func TestUsageSurvivesShutdown(t *testing.T) {
 func TestJSONKeyFileImportedOnce(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "keys.json")
-	fs := &keys.Store{Path: path}
-	k1, _, _ := fs.Create("one", keys.EnvTest)
-	_, r2, _ := fs.Create("two", keys.EnvLive)
+	fs := &apikey.Store{Path: path}
+	k1, _, _ := fs.Create("one", apikey.EnvTest)
+	_, r2, _ := fs.Create("two", apikey.EnvLive)
 	fs.Revoke(r2.ID)
-	k3, r3, _ := fs.Create("three", keys.EnvTest)
+	k3, r3, _ := fs.Create("three", apikey.EnvTest)
 	if _, _, err := fs.Rotate(r3.ID, time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestJSONKeyFileImportedOnce(t *testing.T) {
 	for _, tt := range []struct {
 		key, env string
 		ok       bool
-	}{{k1, keys.EnvTest, true}, {k3, keys.EnvTest, true}} {
+	}{{k1, apikey.EnvTest, true}, {k3, apikey.EnvTest, true}} {
 		if err := authenticate(t, path, tt.key, tt.env); (err == nil) != tt.ok {
 			t.Errorf("imported key: %v", err)
 		}
@@ -265,7 +265,7 @@ func TestAccountsAndUsersCommands(t *testing.T) {
 
 func TestDevSetupDoesNotPileUp(t *testing.T) {
 	st := filepath.Join(t.TempDir(), "unitd.db")
-	cfg := serveConfig{Addr: "127.0.0.1:8080", Store: st, Env: keys.EnvTest, DevKey: true,
+	cfg := serveConfig{Addr: "127.0.0.1:8080", Store: st, Env: apikey.EnvTest, DevKey: true,
 		RateLimit: rateForTests, AuthFailLimit: rateForTests, MaxBody: 64 << 10}
 	var lastKey, lastLink string
 	for range 2 {
@@ -292,7 +292,7 @@ func TestDevSetupDoesNotPileUp(t *testing.T) {
 	if len(ks) != 1 || len(us) != 1 || us[0].Email != devUser {
 		t.Errorf("after two starts: %d keys, users %+v; want 1 key and %s", len(ks), us, devUser)
 	}
-	if err := authenticate(t, st, lastKey, keys.EnvTest); err != nil {
+	if err := authenticate(t, st, lastKey, apikey.EnvTest); err != nil {
 		t.Errorf("printed dev key: %v", err)
 	}
 	u, _ := url.Parse(lastLink)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 const keysUsage = `usage: unitd keys <command> [flags]
@@ -80,7 +80,7 @@ type keysCmd struct{ *cliCmd }
 
 func keysCreate(c *keysCmd) error {
 	name := c.flags.String("name", "", "`NAME` of the key, such as the client it is for (required)")
-	env := c.flags.String("env", keys.EnvTest, "environment of the key: test or live")
+	env := c.flags.String("env", apikey.EnvTest, "environment of the key: test or live")
 	acctName := c.flags.String("account", account.OperatorAccountName, "`NAME` of the account the key belongs to (the default account is created when missing)")
 	wait := c.waitFlag()
 	if _, err := c.parse(0, ""); err != nil {
@@ -89,7 +89,7 @@ func keysCreate(c *keysCmd) error {
 	if *name == "" {
 		return usagef("--name is required")
 	}
-	if !keys.ValidEnv(*env) {
+	if !apikey.ValidEnv(*env) {
 		return usagef("--env must be test or live, not %q", *env)
 	}
 	ctx, cancel := cliContext()

@@ -18,11 +18,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 	"github.com/unitd/unitd/store"
@@ -123,7 +123,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` to serve and hot-reload; default: the embedded catalog (env UNITD_CATALOG)")
 	storeLoc := fs.String("store", envDefault("UNITD_STORE", ""), "the store of accounts and keys: a SQLite `FILE` or a postgres://… URL; default unitd.db (env UNITD_STORE)")
 	keyFile := fs.String("keys", envDefault("UNITD_KEYS", ""), "a JSON key `FILE` (*.json) of earlier versions, imported into the store once; any other name is the store (env UNITD_KEYS)")
-	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
+	env := fs.String("env", envDefault("UNITD_ENV", apikey.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
 	public := fs.String("public-rate-limit", envDefault("UNITD_PUBLIC_RATE_LIMIT", "600/m"), "requests per client address to the routes that need no key (discovery, health, openapi.json): `N/s`, N/m or N/h (env UNITD_PUBLIC_RATE_LIMIT)")
@@ -149,7 +149,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
 		return cfg, err
 	}
-	if !keys.ValidEnv(cfg.Env) {
+	if !apikey.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
 	if cfg.RateLimit, err = ratelimit.ParseRate(*rate); err != nil {
@@ -170,7 +170,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
 	}
-	if cfg.DevKey && cfg.Env != keys.EnvTest {
+	if cfg.DevKey && cfg.Env != apikey.EnvTest {
 		return cfg, errors.New("--dev-key creates test keys; it needs --env test")
 	}
 	return cfg, nil

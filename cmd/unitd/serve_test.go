@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -64,12 +64,12 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 		t.Fatal(err)
 	}
 	keyFile := filepath.Join(dir, "keys.json")
-	key, _, err := (&keys.Store{Path: keyFile}).Create("test", keys.EnvTest)
+	key, _, err := (&apikey.Store{Path: keyFile}).Create("test", apikey.EnvTest)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := serveConfig{
-		Addr: "127.0.0.1:0", Catalog: catDir, Keys: keyFile, Env: keys.EnvTest,
+		Addr: "127.0.0.1:0", Catalog: catDir, Keys: keyFile, Env: apikey.EnvTest,
 		RateLimit:     ratelimit.Rate{N: 1_000_000, Per: time.Second},
 		AuthFailLimit: ratelimit.Rate{N: 1_000_000, Per: time.Second},
 		MaxBody:       64 << 10,
@@ -298,7 +298,7 @@ func TestRevokedKeyRefused(t *testing.T) {
 	if code := d.get(t, "/v1/convert?value=1&from=m&to=ft", nil); code != http.StatusOK {
 		t.Fatalf("status %d before revoking", code)
 	}
-	list, err := (&keys.Store{Path: filepath.Join(filepath.Dir(d.dir), "keys.json")}).List()
+	list, err := (&apikey.Store{Path: filepath.Join(filepath.Dir(d.dir), "keys.json")}).List()
 	if err != nil || len(list) != 1 {
 		t.Fatal(list, err)
 	}
@@ -393,7 +393,7 @@ func TestServeRefusesBrokenCatalogAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := serveConfig{
-		Addr: "127.0.0.1:0", Catalog: dir, Store: filepath.Join(t.TempDir(), "unitd.db"), Env: keys.EnvTest,
+		Addr: "127.0.0.1:0", Catalog: dir, Store: filepath.Join(t.TempDir(), "unitd.db"), Env: apikey.EnvTest,
 		RateLimit: ratelimit.Rate{N: 10, Per: time.Second}, AuthFailLimit: ratelimit.Rate{N: 10, Per: time.Second},
 		MaxBody: 64 << 10,
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/postgres"
 	"github.com/unitd/unitd/store/sqlite"
@@ -123,7 +123,7 @@ func exists(path string) bool {
 }
 
 func importKeys(ctx context.Context, db *store.DB, path string, logger *slog.Logger) error {
-	recs, err := keys.ReadFile(path)
+	recs, err := apikey.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/sqlite"
@@ -43,7 +43,7 @@ func newFixture(t *testing.T, tlsServer bool, edit func(*Config)) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	cfg := Config{Store: db, Env: keys.EnvTest, Params: testParams,
+	cfg := Config{Store: db, Env: apikey.EnvTest, Params: testParams,
 		SignInPerAddr: ratelimit.Rate{N: 1000, Per: time.Minute}, SignInPerUser: ratelimit.Rate{N: 1000, Per: time.Minute}}
 	if edit != nil {
 		edit(&cfg)

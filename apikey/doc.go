@@ -1,4 +1,4 @@
-// Package keys stores API keys as hashes and authenticates Bearer tokens.
+// Package apikey is the API-key domain: key format, hashing, names, environments and the in-memory set that authenticates Bearer tokens.
 //
 // # Keys
 //
@@ -39,4 +39,4 @@
 // fallback), so a key created, rotated or revoked by another process is
 // honoured within a second. A file that cannot be read or parsed leaves the
 // last good Set in place and is reported by [Watcher.Status].
-package keys
+package apikey
