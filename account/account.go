@@ -56,7 +56,7 @@ const (
 const OperatorAccountName = "default"
 
 // DevKeyName names the test key that `make run` renews at every start.
-const DevKeyName = apikey.DevKeyName
+const DevKeyName = "dev (make run)"
 
 // Account is an API consumer: a team or company.
 type Account struct {

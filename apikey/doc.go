@@ -1,4 +1,7 @@
-// Package apikey is the API-key domain: key format, hashing, names, environments and the in-memory set that authenticates Bearer tokens.
+// Package apikey is the API-key domain: the key format, hashing, names,
+// environments, the record that describes a key, and the in-memory set that
+// authenticates Bearer tokens. It knows no HTTP, no SQL and no file format;
+// the account domain, the SQL store and the HTTP server use it.
 //
 // # Keys
 //
@@ -7,36 +10,21 @@
 //
 //	uc_test_3q2-7wAAAAC6vK3eAAAAAAAAAAAAAAAAAAAAAAAAAAA
 //
-// [Generate] makes one. A key is shown to its owner once, by the command that
-// created it, and is never stored: the store keeps its hex SHA-256 hash, a
-// short display prefix ("uc_test_3q2-") that is enough to recognise a key in a
-// list and useless to an attacker, and metadata (id, name, environment,
-// creation, revocation and expiry times). A plain, fast hash is enough because
-// the key carries 256 bits of entropy: there is no dictionary to try, so a
-// slow password KDF would add latency to every request and no security.
-//
-// # Store
-//
-// [Store] is the JSON key file of earlier unitd versions (mode 0600). unitd
-// now keeps keys in its account store (package store) and only imports such
-// a file once, with [ReadFile]; [NewRecord] makes keys for other stores. Every
-// change is a read-modify-write done under an exclusive flock(2) on the
-// sidecar file "FILE.lock", so concurrent invocations never lose each
-// other's changes, and the new content is written to a temporary file in the
-// same directory, synced and renamed over the old one, so a reader sees
-// either the old file or the new one, never a torn write.
+// [Generate] makes one and [NewRecord] makes one with its [Record]. A key is
+// shown to its owner once, by the command that created it, and is never
+// stored: a store keeps its hex SHA-256 hash, a short display prefix
+// ("uc_test_3q2-") that is enough to recognise a key in a list and useless
+// to an attacker, and metadata (id, name, environment, creation,
+// revocation and expiry times). A plain, fast hash is enough because the
+// key carries 256 bits of entropy: there is no dictionary to try, so a slow
+// password KDF would add latency to every request and no security.
 //
 // # Authentication
 //
-// [Set] is an immutable snapshot of the store, indexed by hash, that the HTTP
-// server asks to [Set.Authenticate] a Bearer token. The sentinel errors
-// [ErrMalformed], [ErrUnknown] and [ErrWrongEnv] say why a token was refused;
-// they never contain the token or its hash, and an HTTP caller should not be
-// told which one applied.
-//
-// [Watcher] keeps a current Set of a JSON key file: it reloads the file
-// when it changes (fsnotify on the parent directory, plus a stat poll as a
-// fallback), so a key created, rotated or revoked by another process is
-// honoured within a second. A file that cannot be read or parsed leaves the
-// last good Set in place and is reported by [Watcher.Status].
+// [Set] is an immutable snapshot of the records, indexed by hash, that the
+// HTTP server asks to [Set.Authenticate] a Bearer token. The sentinel errors
+// [ErrMalformed], [ErrUnknown] and [ErrWrongEnv] say why a token was
+// refused; they never contain the token or its hash, and an HTTP caller
+// should not be told which one applied. [Status] describes the last load of
+// the set that a server serves, for health reporting.
 package apikey

@@ -3,36 +3,24 @@ package apikey_test
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/unitd/unitd/apikey"
 )
 
 func ExampleSet_Authenticate() {
-	dir, err := os.MkdirTemp("", "keys")
+	now := time.Now()
+	key, rec, err := apikey.NewRecord("ci", apikey.EnvTest, now)
 	if err != nil {
 		panic(err)
 	}
-	defer os.RemoveAll(dir)
+	set := apikey.NewSet([]apikey.Record{rec})
 
-	store := &apikey.Store{Path: filepath.Join(dir, "keys.json")}
-	key, rec, err := store.Create("ci", apikey.EnvTest)
-	if err != nil {
-		panic(err)
-	}
-	recs, err := store.List()
-	if err != nil {
-		panic(err)
-	}
-	set := apikey.NewSet(recs)
-
-	got, err := set.Authenticate(key, apikey.EnvTest, time.Now())
+	got, err := set.Authenticate(key, apikey.EnvTest, now)
 	fmt.Println(got.ID == rec.ID, err)
-	_, err = set.Authenticate(key, apikey.EnvLive, time.Now())
+	_, err = set.Authenticate(key, apikey.EnvLive, now)
 	fmt.Println(errors.Is(err, apikey.ErrWrongEnv))
-	_, err = set.Authenticate("hunter2", apikey.EnvTest, time.Now())
+	_, err = set.Authenticate("hunter2", apikey.EnvTest, now)
 	fmt.Println(errors.Is(err, apikey.ErrMalformed))
 	// Output:
 	// true <nil>

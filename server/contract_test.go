@@ -577,22 +577,22 @@ func TestHealthShowsReloadInProgress(t *testing.T) {
 	}
 }
 
-// TestHealthKeyErrorNamesNoPath: a key file error reaches the log, but the
-// public health answer does not carry its text (which names the file's
-// absolute path).
+// TestHealthKeyErrorNamesNoPath: an error loading the keys reaches the
+// log, but the public health answer does not carry its text (which may name
+// the store's absolute path).
 func TestHealthKeyErrorNamesNoPath(t *testing.T) {
-	secret := "/srv/private/unitd/keys.json"
+	secret := "/srv/private/unitd/unitd.db"
 	f := newFixture(t, func(c *Config) {
 		c.KeyStatus = func() apikey.Status {
-			return apikey.Status{Keys: 1, Err: fmt.Errorf("key file %s: invalid character 'x'", secret)}
+			return apikey.Status{Keys: 1, Err: fmt.Errorf("load keys from the store: open %s: permission denied", secret)}
 		}
 	})
 	_, body := f.do(t, f.request(t, "GET", "/v1/health", "", "", ""))
-	if strings.Contains(string(body), secret) || strings.Contains(string(body), "invalid character") {
-		t.Errorf("health shows the key file error: %s", body)
+	if strings.Contains(string(body), secret) || strings.Contains(string(body), "permission denied") {
+		t.Errorf("health shows the store error: %s", body)
 	}
-	if !strings.Contains(string(body), `"ok":false`) {
-		t.Errorf("health hides that the key file failed: %s", body)
+	if !strings.Contains(string(body), `"ok":false`) || !strings.Contains(string(body), "could not be loaded from the store") {
+		t.Errorf("health hides that loading the keys failed: %s", body)
 	}
 }
 

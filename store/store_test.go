@@ -330,26 +330,24 @@ func TestKeyLifecycle(t *testing.T) {
 	})
 }
 
+// The keys of testdata/keys-v1.json, a key file as earlier unitd versions
+// wrote it: "one" is active, the live key was revoked at 12:05, "rotated"
+// was rotated at 12:10 with a grace period until 14:10, and its successor
+// is active.
+const (
+	legacyOne       = "uc_test_OswMxdevDfEqzPK-oKKjgN6cPcAl22ZP8y-OAqmmaQI"
+	legacyLive      = "uc_live_GIVuJavuLTnwpN6EGu93g6dal894hLyOWBymUj3A96k"
+	legacyRotated   = "uc_test_ql9X-0_jOcuAgfh31OFW_2nqOqRfHiigedrZ2KbM_n8"
+	legacySuccessor = "uc_test_f9-ua32x2o4ItLG0j2kxIacd-Qj9KKMV3sGmWLwKht8"
+)
+
 func TestImportKeepsEverything(t *testing.T) {
 	eachEngine(t, func(t *testing.T, db *store.DB, c *clock) {
 		a := must[account.Account](t)(db.CreateAccount(ctx, account.OperatorAccountName))
-		path := filepath.Join(t.TempDir(), "keys.json")
-		fs := &apikey.Store{Path: path, Now: c.Now}
-		liveKey, live, err := fs.Create("live client", apikey.EnvLive)
-		if err != nil {
-			t.Fatal(err)
+		recs := must[[]apikey.Record](t)(store.ReadKeyFile(filepath.Join("testdata", "keys-v1.json")))
+		if len(recs) != 4 {
+			t.Fatalf("read %d keys from the fixture, want 4", len(recs))
 		}
-		_, gone, _ := fs.Create("gone", apikey.EnvTest)
-		if err := fs.Revoke(gone.ID); err != nil {
-			t.Fatal(err)
-		}
-		rotKey, _, _ := fs.Create("rotated", apikey.EnvTest)
-		recs := must[[]apikey.Record](t)(apikey.ReadFile(path))
-		if _, _, err := fs.Rotate(recs[2].ID, 2*time.Hour); err != nil {
-			t.Fatal(err)
-		}
-		recs = must[[]apikey.Record](t)(apikey.ReadFile(path))
-
 		n, err := db.ImportKeys(ctx, a.ID, recs, account.Operator)
 		if err != nil || n != len(recs) {
 			t.Fatalf("ImportKeys = %d, %v; want %d", n, err, len(recs))
@@ -370,16 +368,24 @@ func TestImportKeepsEverything(t *testing.T) {
 			}
 		}
 		set := apikey.NewSet(must[[]apikey.Record](t)(db.AuthRecords(ctx)))
-		if _, err := set.Authenticate(liveKey, apikey.EnvLive, c.Now()); err != nil {
-			t.Errorf("imported live key: %v", err)
+		at := func(hhmm string) time.Time {
+			return must[time.Time](t)(time.Parse(time.RFC3339, "2026-03-01T"+hhmm+":00Z"))
 		}
-		if _, err := set.Authenticate(rotKey, apikey.EnvTest, c.Now().Add(time.Hour)); err != nil {
-			t.Errorf("imported key in its grace period: %v", err)
+		for _, tt := range []struct {
+			name, key, env, at string
+			ok                 bool
+		}{
+			{"active", legacyOne, apikey.EnvTest, "12:30", true},
+			{"revoked", legacyLive, apikey.EnvLive, "12:30", false},
+			{"live before its revocation", legacyLive, apikey.EnvLive, "12:04", true},
+			{"in its grace period", legacyRotated, apikey.EnvTest, "14:09", true},
+			{"after its grace period", legacyRotated, apikey.EnvTest, "14:10", false},
+			{"successor", legacySuccessor, apikey.EnvTest, "14:10", true},
+		} {
+			if _, err := set.Authenticate(tt.key, tt.env, at(tt.at)); (err == nil) != tt.ok {
+				t.Errorf("%s key at %s: %v, want ok=%v", tt.name, tt.at, err, tt.ok)
+			}
 		}
-		if _, err := set.Authenticate(rotKey, apikey.EnvTest, c.Now().Add(2*time.Hour)); err == nil {
-			t.Error("imported key accepted after its expiry")
-		}
-		_ = live
 		// A second import adds nothing.
 		if n, err := db.ImportKeys(ctx, a.ID, recs, account.Operator); err != nil || n != 0 {
 			t.Errorf("second import = %d, %v; want 0", n, err)

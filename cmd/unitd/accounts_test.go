@@ -19,6 +19,7 @@ import (
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/internal/pgtest"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/store"
 )
 
 func (d *testDaemon) status(t *testing.T, key string) int {
@@ -100,8 +101,8 @@ func TestReplicasShareKeys(t *testing.T) {
 	if a.d.db.Engine() != "postgres" || b.d.db.Engine() != "postgres" {
 		t.Fatalf("replicas run on %s and %s, want postgres", a.d.db.Engine(), b.d.db.Engine())
 	}
-	// a imported its key file, b the other: once both serve the store's
-	// latest key version, both accept both keys.
+	// a's key and b's were created in the store before each started: once
+	// both serve the store's latest key version, both accept both keys.
 	if err := confirmTakenUp(context.Background(), a.d.db, io.Discard, time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -159,16 +160,22 @@ func TestUsageSurvivesShutdown(t *testing.T) {
 	}
 }
 
+// TestJSONKeyFileImportedOnce starts on a key file of earlier versions
+// (the store package's fixture): the first start imports every key, with
+// its state, into the store beside it; the second imports nothing.
 func TestJSONKeyFileImportedOnce(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "keys.json")
-	fs := &apikey.Store{Path: path}
-	k1, _, _ := fs.Create("one", apikey.EnvTest)
-	_, r2, _ := fs.Create("two", apikey.EnvLive)
-	fs.Revoke(r2.ID)
-	k3, r3, _ := fs.Create("three", apikey.EnvTest)
-	if _, _, err := fs.Rotate(r3.ID, time.Hour); err != nil {
+	data, err := os.ReadFile(filepath.Join("..", "..", "store", "testdata", "keys-v1.json"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want, err := store.ReadKeyFile(path)
+	if err != nil || len(want) != 4 {
+		t.Fatalf("fixture: %d keys, %v", len(want), err)
 	}
 	var log bytes.Buffer
 	open := func() {
@@ -190,17 +197,15 @@ func TestJSONKeyFileImportedOnce(t *testing.T) {
 	if strings.Contains(log.String(), "imported") {
 		t.Errorf("second start imported again:\n%s", log.String())
 	}
-	for _, tt := range []struct {
-		key, env string
-		ok       bool
-	}{{k1, apikey.EnvTest, true}, {k3, apikey.EnvTest, true}} {
-		if err := authenticate(t, path, tt.key, tt.env); (err == nil) != tt.ok {
-			t.Errorf("imported key: %v", err)
-		}
+	ks, err := listKeys(t, path)
+	if err != nil || len(ks) != len(want) {
+		t.Fatalf("%d keys in the store, %v; want %d", len(ks), err, len(want))
 	}
-	ks, _ := listKeys(t, path)
-	if len(ks) != 4 || ks[1].RevokedAt == nil || ks[2].ExpiresAt == nil {
-		t.Errorf("imported keys lost their state: %+v", ks)
+	for i, k := range ks {
+		w := want[i]
+		if k.ID != w.ID || k.Hash != w.Hash || k.Env != w.Env || (k.RevokedAt == nil) != (w.RevokedAt == nil) || (k.ExpiresAt == nil) != (w.ExpiresAt == nil) {
+			t.Errorf("key %d in the store = %+v, want %+v", i, k.Record, w)
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/server/ratelimit"
@@ -63,11 +64,8 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// --keys FILE.json names the store FILE.db beside it.
 	keyFile := filepath.Join(dir, "keys.json")
-	key, _, err := (&apikey.Store{Path: keyFile}).Create("test", apikey.EnvTest)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := serveConfig{
 		Addr: "127.0.0.1:0", Catalog: catDir, Keys: keyFile, Env: apikey.EnvTest,
 		RateLimit:     ratelimit.Rate{N: 1_000_000, Per: time.Second},
@@ -77,6 +75,7 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	if edit != nil {
 		edit(&cfg)
 	}
+	key := newStoreKey(t, storeFlags{store: cfg.Store, keys: cfg.Keys})
 	logger := slog.New(slog.DiscardHandler)
 	d, err := newDaemon(cfg, logger, io.Discard)
 	if err != nil {
@@ -101,6 +100,26 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	t.Cleanup(stop)
 	return &testDaemon{url: "http://" + ln.Addr().String(), key: key, dir: catDir, length: length,
 		client: &http.Client{Timeout: 10 * time.Second}, d: d, stop: stop}
+}
+
+// newStoreKey creates a test key in the store that sf names.
+func newStoreKey(t testing.TB, sf storeFlags) string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sf.open(ctx, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	acct, err := accountByName(ctx, db, account.OperatorAccountName, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := db.CreateKey(ctx, acct.ID, "test", apikey.EnvTest, account.Operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 // setFactor rewrites length.yaml with the test unit at factor f.
@@ -298,7 +317,7 @@ func TestRevokedKeyRefused(t *testing.T) {
 	if code := d.get(t, "/v1/convert?value=1&from=m&to=ft", nil); code != http.StatusOK {
 		t.Fatalf("status %d before revoking", code)
 	}
-	list, err := (&apikey.Store{Path: filepath.Join(filepath.Dir(d.dir), "keys.json")}).List()
+	list, err := listKeys(t, filepath.Join(filepath.Dir(d.dir), "keys.json"))
 	if err != nil || len(list) != 1 {
 		t.Fatal(list, err)
 	}

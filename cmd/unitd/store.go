@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/postgres"
 	"github.com/unitd/unitd/store/sqlite"
@@ -123,7 +122,7 @@ func exists(path string) bool {
 }
 
 func importKeys(ctx context.Context, db *store.DB, path string, logger *slog.Logger) error {
-	recs, err := apikey.ReadFile(path)
+	recs, err := store.ReadKeyFile(path)
 	if err != nil {
 		return err
 	}
