@@ -145,7 +145,7 @@ func importKeys(ctx context.Context, db *store.DB, path string, logger *slog.Log
 }
 
 // accountByName finds an account, creating it if create is set.
-func accountByName(ctx context.Context, db account.Store, name string, create bool) (account.Account, error) {
+func accountByName(ctx context.Context, db account.Directory, name string, create bool) (account.Account, error) {
 	a, err := db.AccountByName(ctx, name)
 	if err == nil || !create || !errors.Is(err, account.ErrNotFound) {
 		return a, err
@@ -158,7 +158,7 @@ func accountByName(ctx context.Context, db account.Store, name string, create bo
 }
 
 // setupLink makes a one-time set-up link for a user and returns it.
-func setupLink(ctx context.Context, db account.Store, baseURL, email string) (string, time.Time, error) {
+func setupLink(ctx context.Context, db account.Directory, baseURL, email string) (string, time.Time, error) {
 	token, err := account.NewToken()
 	if err != nil {
 		return "", time.Time{}, err
