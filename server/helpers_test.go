@@ -14,6 +14,7 @@ import (
 
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/internal/testlog"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -147,24 +148,7 @@ type fixture struct {
 	ts   *httptest.Server
 	keys map[string]string
 	lim  *fakeLimiter
-	logs *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex // guards b
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs *testlog.Buffer
 }
 
 // newFixture starts the real handler on httptest.NewServer.
@@ -172,7 +156,7 @@ func newFixture(t testing.TB, edit func(*Config)) *fixture {
 	t.Helper()
 	set, ks := testKeys(t)
 	lim := &fakeLimiter{decide: allowAll}
-	logs := &syncBuffer{}
+	logs := &testlog.Buffer{}
 	cfg := Config{
 		Keys: fakeKeys{set}, Env: "test", Limiter: lim, Version: "1.2.3",
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),

@@ -14,13 +14,13 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/unitd/unitd/internal/pgtest"
 	"github.com/unitd/unitd/internal/redistest"
+	"github.com/unitd/unitd/internal/testlog"
 )
 
 // TestMain lets the test binary stand in for unitd: with UNITD_TEST_MAIN=1
@@ -38,15 +38,10 @@ func TestMain(m *testing.M) {
 type replica struct {
 	url, admin string
 	cmd        *exec.Cmd
-	mu         sync.Mutex // guards logs
-	logs       strings.Builder
+	logs       testlog.Buffer
 }
 
-func (r *replica) log() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.logs.String()
-}
+func (r *replica) log() string { return r.logs.String() }
 
 var listenLine = regexp.MustCompile(`"msg":"(listening|admin listening)","addr":"(http://[^"]+)"`)
 
@@ -83,9 +78,7 @@ func startReplica(t *testing.T, args ...string) *replica {
 	go func() {
 		var url, admin string
 		for line := range lines {
-			r.mu.Lock()
-			r.logs.WriteString(line + "\n")
-			r.mu.Unlock()
+			r.logs.Write([]byte(line + "\n"))
 			if m := listenLine.FindStringSubmatch(line); m != nil && found != nil {
 				if m[1] == "listening" {
 					url = m[2]

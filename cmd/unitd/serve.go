@@ -325,7 +325,7 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if _, err := d.db.CreateUser(ctx, acct.ID, devUser); err != nil && !errors.Is(err, account.ErrConflict) {
 		return err
 	}
-	link, _, err := setupLink(ctx, d.db, "http://"+d.cfg.Addr, devUser)
+	link, note, err := setupLink(ctx, d.db, "http://"+d.cfg.Addr, devUser)
 	if err != nil {
 		return err
 	}
@@ -333,7 +333,7 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printDevKey(stdout, d.cfg.Addr, key, k.ID, link)
+	printDevKey(stdout, d.cfg.Addr, key, k.ID, link, note)
 	return nil
 }
 
@@ -406,7 +406,7 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-func printDevKey(w io.Writer, addr, key, id, link string) {
+func printDevKey(w io.Writer, addr, key, id, link, note string) {
 	fmt.Fprintf(w, `
 unitd test key (id %s), valid until the next start:
 
@@ -416,14 +416,14 @@ Try it:
 
   curl -s -H 'Authorization: Bearer %s' 'http://%s/v1/convert?value=12.5&from=ft&to=m'
 
-Account page: sign in as %s after choosing a password with this one-time link
-(valid 72 hours; a new one is printed at every start):
+Account page http://%s/account, for the account %q (a new link at every start):
 
   %s
 
+%s
 In a browser: the converter http://%s/, the catalog http://%s/catalog and
 the API reference http://%s/docs. Metrics, liveness and readiness are on the
 admin listener (--admin-addr, default 127.0.0.1:9090).
 
-`, id, key, key, addr, devUser, link, addr, addr, addr)
+`, id, key, key, addr, addr, devAccount, link, note, addr, addr, addr)
 }

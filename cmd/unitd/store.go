@@ -157,17 +157,24 @@ func accountByName(ctx context.Context, db account.Directory, name string, creat
 	return a, err
 }
 
-// setupLink makes a one-time set-up link for a user and returns it.
-func setupLink(ctx context.Context, db account.Directory, baseURL, email string) (string, time.Time, error) {
+// setupLink makes a one-time set-up link for a user and returns it with
+// the note that tells the operator what it does: the one message of
+// `unitd users create`, `unitd users link` and `unitd serve --dev-key`.
+func setupLink(ctx context.Context, db account.Directory, baseURL, email string) (link, note string, err error) {
 	token, err := account.NewToken()
 	if err != nil {
-		return "", time.Time{}, err
+		return "", "", err
 	}
 	expires := time.Now().Add(account.SetupTokenTTL).UTC()
-	if _, err := db.CreateSetupToken(ctx, email, account.HashToken(token), expires); err != nil {
-		return "", time.Time{}, err
+	u, err := db.CreateSetupToken(ctx, email, account.HashToken(token), expires)
+	if err != nil {
+		return "", "", err
 	}
-	return strings.TrimSuffix(baseURL, "/") + "/account/setup?token=" + token, expires, nil
+	link = strings.TrimSuffix(baseURL, "/") + "/account/setup?token=" + token
+	note = fmt.Sprintf("The set-up link lets %s choose a password and sign in on the account page. It works once,\n"+
+		"until %s (%d hours); earlier links no longer work, and unitd users link makes a new one.\n",
+		u.Email, formatTime(&expires), int(account.SetupTokenTTL.Hours()))
+	return link, note, nil
 }
 
 // cliContext bounds a command-line command's store work.

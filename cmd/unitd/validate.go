@@ -22,7 +22,7 @@ import (
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output `format`: text (file:line:col: message), json, or github (workflow annotations)")
+	format := formatFlag(fs, "output `format`: text (file:line:col: message), json, or github (workflow annotations)", "text", "json", "github")
 	strict := fs.Bool("strict", false, "treat lint warnings as errors (exit 1 on any)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict]
@@ -54,10 +54,6 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 	dir := "catalog/data"
 	if len(pos) == 1 {
 		dir = pos[0]
-	}
-	if *format != "text" && *format != "json" && *format != "github" {
-		fmt.Fprintf(stderr, "unitd validate: unknown format %q (text, json, github)\n", *format)
-		return 2
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		fmt.Fprintf(stderr, "unitd validate: %s is not a directory\n", dir)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/apikey"
+	"github.com/unitd/unitd/internal/testlog"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/sqlite"
@@ -543,7 +544,7 @@ func TestUnknownPathsAndMethods(t *testing.T) {
 }
 
 func TestKeysAndPasswordsNeverLogged(t *testing.T) {
-	var logs syncBuffer
+	var logs testlog.Buffer
 	f := newFixture(t, false, func(c *Config) {
 		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
@@ -571,22 +572,4 @@ func TestKeysAndPasswordsNeverLogged(t *testing.T) {
 	if !strings.Contains(logs.String(), "account page") {
 		t.Errorf("the store failure was not logged at all:\n%s", logs.String())
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -1,40 +1,21 @@
 package redislimit_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/unitd/unitd/internal/redistest"
+	"github.com/unitd/unitd/internal/testlog"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 )
-
-// syncBuffer is a log destination safe for the probe goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // patient is the Redis timeout of tests that are not about timeouts: on a
 // loaded machine a slow answer must not pass for an outage.
@@ -96,7 +77,7 @@ func TestSharedBudget(t *testing.T) {
 // probe returns the limiter to it.
 func TestFallbackAndRecovery(t *testing.T) {
 	srv := redistest.Start(t)
-	var logs syncBuffer
+	var logs testlog.Buffer
 	changes := make(chan bool, 4)
 	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: 5, Per: time.Minute}, redislimit.Options{
 		Timeout:  patient,
