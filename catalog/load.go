@@ -150,6 +150,9 @@ func version(files []source) string {
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// yamlSyntax starts the message of a YAML syntax error.
+const yamlSyntax = "YAML syntax: "
+
 // ParseFile decodes one category file. name is used in error positions.
 func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
 	d, top, errs := parseYAML(name, src)
@@ -169,7 +172,7 @@ func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
 		msg := err.Error()
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			o.Line, _ = strconv.Atoi(m[1])
-			msg = "YAML syntax: " + m[2]
+			msg = yamlSyntax + m[2]
 		}
 		return nil, nil, []error{&engine.SpecError{Origin: o, Message: msg}}
 	}
