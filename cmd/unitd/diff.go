@@ -69,6 +69,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "unitd diff: %s does not load (%d problem(s)):\n", arg, len(errs))
 			for _, err := range errs {
 				fmt.Fprintf(stderr, "  %s: %v\n", name, err)
+				if *format == "github" {
+					p := problemOf(dir, err)
+					p.Message = name + " does not load: " + p.Message
+					p.annotate(stdout, "error")
+				}
 			}
 			return 2
 		}

@@ -87,10 +87,10 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		enc.Encode(report)
 	case "github":
 		for _, p := range report.Problems {
-			fmt.Fprintf(stdout, "::error file=%s,line=%d,col=%d::%s\n", p.Path, p.Line, p.Column, githubEscape(p.Message))
+			p.annotate(stdout, "error")
 		}
 		for _, p := range report.Warnings {
-			fmt.Fprintf(stdout, "::warning file=%s,line=%d,col=%d::%s\n", p.Path, p.Line, p.Column, githubEscape(p.Message))
+			p.annotate(stdout, "warning")
 		}
 		report.summary(stdout)
 	default:
@@ -171,6 +171,12 @@ func lintProblem(dir string, f catalogcheck.Finding, strict bool) problem {
 		p.Path = filepath.Join(dir, p.File)
 	}
 	return p
+}
+
+// annotate writes p as a GitHub workflow annotation of level (error,
+// warning), shown at its file and line in a pull request.
+func (p problem) annotate(w io.Writer, level string) {
+	fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d::%s\n", level, p.Path, p.Line, p.Column, githubEscape(p.Message))
 }
 
 // githubEscape escapes a workflow command's message.
