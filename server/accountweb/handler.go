@@ -35,6 +35,7 @@ import (
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/web"
 )
 
 //go:embed html/*.html
@@ -221,6 +222,9 @@ var funcs = template.FuncMap{
 		return ""
 	},
 	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	// site is the site's header, style sheet and icon, so that the
+	// account page looks like the other pages and shares their navigation.
+	"site": web.SiteChrome,
 }
 
 // render writes page with data and status.

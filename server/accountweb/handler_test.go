@@ -21,6 +21,7 @@ import (
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/sqlite"
+	"github.com/unitd/unitd/web"
 )
 
 // testParams make password hashing cheap in tests.
@@ -571,5 +572,34 @@ func TestKeysAndPasswordsNeverLogged(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "account page") {
 		t.Errorf("the store failure was not logged at all:\n%s", logs.String())
+	}
+}
+
+// TestSharesTheSiteHeader: signed in or not, the account page shows the
+// site's header and navigation (Account current) with the site's style
+// sheet and icon, as the converter and the catalog do.
+func TestSharesTheSiteHeader(t *testing.T) {
+	f := newFixture(t, false, nil)
+	f.user(f.acctA, "ada@example.com")
+	chrome := web.SiteChrome()
+	signedOut := f.client()
+	_, outBody := signedOut.get("/account")
+	c, _ := f.signedIn("ada@example.com")
+	_, inBody := c.get("/account")
+	for name, body := range map[string]string{"signed out": outBody, "signed in": inBody} {
+		for _, want := range []string{
+			string(chrome.Header),
+			`<a href="/catalog">Catalog</a>`,
+			`<a href="/account" aria-current="page">Account</a>`,
+			`<link rel="stylesheet" href="` + chrome.Stylesheet + `">`,
+			`<link rel="icon" href="` + chrome.Icon + `">`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the page lacks %q", name, want)
+			}
+		}
+	}
+	if !strings.Contains(inBody, "Signed in as <strong>ada@example.com</strong>") || strings.Contains(outBody, "Signed in as") {
+		t.Error("the account bar does not follow the session")
 	}
 }
