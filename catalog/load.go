@@ -70,6 +70,7 @@ type decoded struct {
 	sum     [sha256.Size]byte
 	cs      *engine.CategorySpec
 	bridges []engine.BridgeSpec // of bridgesFile
+	hints   []engine.HintSpec   // of hintsFile
 	errs    []error
 }
 
@@ -107,6 +108,11 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 				results[i] = decoded{sum: sum, bridges: bs, errs: ferrs}
 				return
 			}
+			if f.name == hintsFile {
+				hs, ferrs := parseHints(f.name, f.src)
+				results[i] = decoded{sum: sum, hints: hs, errs: ferrs}
+				return
+			}
 			cs, ferrs := ParseFile(f.name, f.src)
 			results[i] = decoded{sum: sum, cs: cs, errs: ferrs}
 		}()
@@ -122,6 +128,10 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 		errs = append(errs, r.errs...)
 		if files[i].name == bridgesFile {
 			spec.Bridges = r.bridges
+			continue
+		}
+		if files[i].name == hintsFile {
+			spec.Hints = r.hints
 			continue
 		}
 		if r.cs != nil {

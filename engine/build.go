@@ -51,6 +51,7 @@ func Build(spec Spec) (*Graph, []error) {
 		b.checkFormulas()
 		b.checkExamples()
 	}
+	b.hints(spec.Hints)
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}

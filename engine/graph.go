@@ -40,6 +40,8 @@ type Graph struct {
 	// rationals holds the composite map of each pair of catalog units
 	// through a rational formula that has been converted (ratwords.go).
 	rationals sync.Map // [2]*Unit → *mobiusWords, nil when not composable
+	// hints is the catalog's table of hints for failed conversions (hint.go).
+	hints []hint
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

@@ -89,6 +89,7 @@ type apiError struct {
 	Details     map[string]any
 	Suggestions []string
 	Candidates  []string
+	Hint        string // what the catalog guesses was meant (engine.Error.Hint)
 	cause       error
 }
 
@@ -114,7 +115,7 @@ func fromEngine(err error) *apiError {
 		if e.Code == engine.CodeInternal {
 			return internalError(err)
 		}
-		ae := &apiError{Code: string(e.Code), Message: e.Message, Suggestions: e.Suggestions, Candidates: e.Candidates}
+		ae := &apiError{Code: string(e.Code), Message: e.Message, Suggestions: e.Suggestions, Candidates: e.Candidates, Hint: e.Hint}
 		if len(e.Details) > 0 {
 			ae.Details = make(map[string]any, len(e.Details))
 			for k, v := range e.Details {
@@ -155,6 +156,10 @@ func appendErrorObject(b []byte, e *apiError, requestID string) []byte {
 	if e.Candidates != nil || e.Code == string(engine.CodeAmbiguousUnit) {
 		b = append(b, `,"candidates":`...)
 		b = appendStrings(b, e.Candidates)
+	}
+	if e.Hint != "" {
+		b = append(b, `,"hint":`...)
+		b = appendString(b, e.Hint)
 	}
 	return append(b, '}')
 }

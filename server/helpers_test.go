@@ -22,6 +22,16 @@ import (
 // do not move when the shipped catalog does.
 func testGraph(t testing.TB) *engine.Graph {
 	t.Helper()
+	g, errs := engine.Build(testSpecOf(t))
+	if len(errs) > 0 {
+		t.Fatalf("test graph: %v", errs)
+	}
+	return g
+}
+
+// testSpecOf is the catalog of testGraph.
+func testSpecOf(t testing.TB) engine.Spec {
+	t.Helper()
 	src := "server test catalog"
 	spec := engine.Spec{Version: "test-1", Categories: []engine.CategorySpec{
 		{
@@ -80,11 +90,7 @@ func testGraph(t testing.TB) *engine.Graph {
 			},
 		},
 	}}
-	g, errs := engine.Build(spec)
-	if len(errs) > 0 {
-		t.Fatalf("test graph: %v", errs)
-	}
-	return g
+	return spec
 }
 
 // fakeKeys is a fixed key set.
