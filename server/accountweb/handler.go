@@ -3,9 +3,11 @@
 // account's keys (create, rotate with a grace period, revoke), watch each
 // key's traffic and read the audit log.
 //
-// Pages are server-rendered with html/template from html/*.html; the
-// stylesheet and the one small script (the copy button) are embedded from
-// assets/. The Content-Security-Policy allows nothing but same-origin
+// Pages are server-rendered with html/template from html/*.html, under the
+// site's header and style sheet (web.SiteChrome); the page's own style
+// sheet and the one small script (the copy button) are embedded from
+// assets/. An error page's status comes from the code of its error through
+// the API's table (server.StatusOf). The Content-Security-Policy allows nothing but same-origin
 // resources: no inline script or style.
 //
 // Security: sessions are server-side (the cookie holds a random token, the
