@@ -204,11 +204,23 @@ func (k *KeySource) warnIfNoneUsable(set *apikey.Set, now time.Time) {
 		"env", k.env, "keys", set.Len(), "usable_in_"+other, nOther, "fix", fix)
 }
 
-// Run refreshes every PollInterval until ctx is done.
+// Run refreshes at once, then every PollInterval until ctx is done. The
+// first refresh also reports the version served when the report made by
+// Announce has aged (a server that took long to start, loading its
+// catalog, say), so that unitd keys counts the server as running as soon
+// as it serves.
 func (k *KeySource) Run(ctx context.Context) {
+	k.refreshWithin(ctx)
 	t := time.NewTicker(PollInterval)
 	defer t.Stop()
 	k.run(ctx, t.C)
+}
+
+// refreshWithin refreshes, allowing the store 5 s.
+func (k *KeySource) refreshWithin(ctx context.Context) {
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	k.Refresh(rctx)
 }
 
 // run refreshes on every tick. A tick arrives only when the previous
@@ -219,9 +231,7 @@ func (k *KeySource) run(ctx context.Context, tick <-chan time.Time) {
 		case <-ctx.Done():
 			return
 		case <-tick:
-			rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			k.Refresh(rctx)
-			cancel()
+			k.refreshWithin(ctx)
 		}
 	}
 }

@@ -87,7 +87,11 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	started := time.Now()
 	go func() { done <- d.run(ctx, ln) }()
+	// The server serves once its key source has refreshed (and reported
+	// what it serves, so that unitd keys counts it as running).
+	waitFor(t, "the server's first key refresh", func() bool { return d.keys.Status().CheckedAt.After(started) })
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
