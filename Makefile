@@ -17,11 +17,12 @@ build:
 	@echo ">> building bin/unitd"
 	$(GO) build -o bin/unitd ./cmd/unitd
 
-## run: serve the embedded catalog on $(ADDR) with the store .run/unitd.db: prints a fresh test
-## key and a one-time link to set the password of dev@localhost for the account page
-run:
+## run: build bin/unitd and serve the embedded catalog on $(ADDR) with the store .run/unitd.db:
+## prints a fresh test key and a one-time link to set the password of dev@localhost for the
+## account page. The README's examples use bin/unitd and this store.
+run: build
 	@mkdir -p $(RUNDIR)
-	$(GO) run ./cmd/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
+	bin/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
 
 ## test: vet, format check, staticcheck, the whole test suite with the race detector, catalog
 ## validation, browser tests. Installs what the tests need (Debian packages, npm) when it is missing.

@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -159,33 +161,48 @@ func capErrors(errs []error) []error {
 
 // PublicProblem summarises the problems of a failed load for anyone who
 // may ask (a public health endpoint): where the first one is, relative to
-// the catalog directory, and what kind of problem it is, never the file's
-// contents or a path outside the catalog. The full messages belong in the
-// server's log and in unitd validate.
+// the catalog directory, and its message without what the file holds:
+// every quoted value (a symbol, a name, a number as written, a key) is
+// elided as "…", a problem with the file itself says what kind it is, and
+// a YAML syntax error, worded by the YAML parser, says only that. The full
+// messages belong in the server's log and in unitd validate.
 func PublicProblem(errs []error) string {
 	if len(errs) == 0 {
 		return ""
 	}
 	first := errs[0]
-	var where, kind string
+	var s string
 	var fe *FileError
 	var se *engine.SpecError
 	switch {
 	case errors.Is(first, ErrTimeout):
-		where, kind = "catalog", "load did not finish in time"
+		s = "catalog: load did not finish in time"
 	case errors.As(first, &fe):
-		where, kind = fe.File, fe.Kind
+		s = fe.File + ": " + fe.Kind
 	case errors.As(first, &se):
-		where, kind = se.Origin.String(), "invalid catalog entry"
+		s = se.Origin.String() + ": "
+		if se.Subject != "" {
+			s += elideQuoted(se.Subject) + ": "
+		}
+		if strings.HasPrefix(se.Message, yamlSyntax) {
+			s += "YAML syntax error"
+		} else {
+			s += elideQuoted(se.Message)
+		}
 	default:
-		where, kind = "catalog", "cannot be loaded"
+		s = "catalog: cannot be loaded"
 	}
-	s := where + ": " + kind
 	if n := len(errs) - 1; n > 0 {
 		s += " (and " + strconv.Itoa(n) + " more problems)"
 	}
 	return s + "; see the server log or unitd validate"
 }
+
+// quoted matches a string as %q writes it.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// elideQuoted replaces every quoted string of s with "…".
+func elideQuoted(s string) string { return quoted.ReplaceAllLiteralString(s, `"…"`) }
 
 // ErrTimeout is a load that did not finish in time.
 var ErrTimeout = errors.New("catalog load did not finish in time")

@@ -61,7 +61,7 @@ var hostileFiles = []struct {
 	{"FIFO", "p.yaml", "not a regular file", func(dir string) error {
 		return syscall.Mkfifo(filepath.Join(dir, "p.yaml"), 0o644)
 	}},
-	{"alias bomb", "bomb.yaml", "invalid catalog entry", func(dir string) error {
+	{"alias bomb", "bomb.yaml", "more than 100 aliases in one file", func(dir string) error {
 		var b strings.Builder
 		b.WriteString("category:\n  id: bomb\n  name: Bomb\n  dimension: {M: 1}\n  base: bq\nunits:\n")
 		b.WriteString("  - &u {symbol: bq, name: bomb, plural: bombs, system: SI, exact: true, source: x}\n")
@@ -70,7 +70,7 @@ var hostileFiles = []struct {
 		}
 		return os.WriteFile(filepath.Join(dir, "bomb.yaml"), []byte(b.String()), 0o644)
 	}},
-	{"exponent bomb", "exp.yaml", "invalid catalog entry", func(dir string) error {
+	{"exponent bomb", "exp.yaml", `unit "…": factor: "…": exact number with more than 1000 digits`, func(dir string) error {
 		return os.WriteFile(filepath.Join(dir, "exp.yaml"), []byte(`category:
   id: exp
   name: Exp
@@ -139,16 +139,30 @@ func TestLinksInsideTheDirectoryAreRead(t *testing.T) {
 	}
 }
 
+// TestPublicProblemOfASpecError: the public summary gives the message with
+// its position, and leaves out every value from the file: quoted values,
+// and the whole wording of a YAML syntax error.
 func TestPublicProblemOfASpecError(t *testing.T) {
 	long := strings.Repeat("root:x:0:0:root:/root:/bin/bash ", 50)
-	errs := []error{
-		&engine.SpecError{Origin: engine.Origin{File: "passwd.yaml", Line: 1, Column: 1}, Message: "YAML syntax: " + long},
-		errors.New("second"),
-	}
-	got := PublicProblem(errs)
-	want := "passwd.yaml:1:1: invalid catalog entry (and 1 more problems); see the server log or unitd validate"
-	if got != want {
-		t.Errorf("PublicProblem = %q, want %q", got, want)
+	at := engine.Origin{File: "length.yaml", Line: 25, Column: 17}
+	for _, tt := range []struct {
+		errs []error
+		want string
+	}{
+		{[]error{
+			&engine.SpecError{Origin: engine.Origin{File: "passwd.yaml", Line: 1, Column: 1}, Message: yamlSyntax + long},
+			errors.New("second"),
+		}, "passwd.yaml:1:1: YAML syntax error (and 1 more problems); see the server log or unitd validate"},
+		{[]error{
+			&engine.SpecError{Origin: at, Subject: `unit "zz"`, Message: `definition refers to unknown unit "mtr"`},
+		}, `length.yaml:25:17: unit "…": definition refers to unknown unit "…"; see the server log or unitd validate`},
+		{[]error{
+			&engine.SpecError{Origin: at, Subject: "unit", Message: `unknown key "root:x:0:0:\"root\"" (known: name, symbol)`},
+		}, `length.yaml:25:17: unit: unknown key "…" (known: name, symbol); see the server log or unitd validate`},
+	} {
+		if got := PublicProblem(tt.errs); got != tt.want {
+			t.Errorf("PublicProblem = %q, want %q", got, tt.want)
+		}
 	}
 }
 

@@ -68,6 +68,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	if b.cancelled() {
 		return nil, b.errs
 	}
+	b.hints(spec.Hints)
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}

@@ -82,7 +82,7 @@ func (g *Graph) Convert(req Request) (res Result, err error) {
 	var buf [64]byte
 	text, err := g.appendConvert(buf[:0], &req, &res)
 	if err != nil {
-		return Result{}, err
+		return Result{}, g.withHint(err, &req)
 	}
 	res.Value = string(text)
 	return res, nil
@@ -103,7 +103,7 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	out, err := g.appendConvert(dst, req, res)
 	if err != nil {
 		*res = Result{}
-		return dst, err
+		return dst, g.withHint(err, req)
 	}
 	return out, nil
 }

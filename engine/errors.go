@@ -28,6 +28,9 @@ const (
 type Error struct {
 	Code    Code
 	Message string
+	// Hint guesses what was meant, from the catalog's table of hints
+	// (hint.go): "did you mean degC → degF?". It never converts.
+	Hint string
 	// Suggestions are close matches for an unknown unit.
 	Suggestions []string
 	// Candidates are the symbols an ambiguous name could mean.

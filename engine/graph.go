@@ -44,6 +44,8 @@ type Graph struct {
 	// compiledPairs caches the compiled maps of pairs of conversions
 	// (compiled.go).
 	compiledPairs *pairCompiler
+	// hints is the catalog's table of hints for failed conversions (hint.go).
+	hints []hint
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

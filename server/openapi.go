@@ -402,6 +402,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error, a limit, or the from_dimension and to_dimension of INCOMPATIBLE_UNITS."},
 			"suggestions": {Type: typ("array"), Items: strSchema, MaxItems: intp(5), Description: "Close matches of an unknown unit."},
 			"candidates":  {Type: typ("array"), Items: strSchema, Description: "Symbols an ambiguous name could mean."},
+			"hint":        str("What the catalog guesses was meant, for a few common mistakes (C → F: the coulomb and the farad; did you mean degC → degF?). Nothing is converted."),
 		}
 		if withRequestID {
 			m["request_id"] = str("The X-Request-Id of the request.")

@@ -148,10 +148,14 @@ func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, 
 	return code
 }
 
-// describe prints a conversion error as "CODE message".
+// describe prints a conversion error as "CODE message", and its hint, if
+// any, as "; hint: …".
 func describe(err error) string {
 	var e *engine.Error
 	if errors.As(err, &e) {
+		if e.Hint != "" {
+			return string(e.Code) + " " + e.Message + "; hint: " + e.Hint
+		}
 		return string(e.Code) + " " + e.Message
 	}
 	return "INVALID_REQUEST " + err.Error()

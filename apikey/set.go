@@ -1,4 +1,4 @@
-package keys
+package apikey
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package keys
+package apikey
 
 import (
 	"errors"
@@ -39,7 +39,7 @@ func TestAuthenticate(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	later := t0.Add(time.Hour)
 	mk := func(name, env string, mod func(*Record)) (string, Record) {
-		key, rec, err := newRecord(nil, name, env, t0)
+		key, rec, err := NewRecord(name, env, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestRecordOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Env != EnvLive || rec.Prefix != key[:prefixLen] || rec.Hash != HashSecret(key) || len(rec.Hash) != hashHexLen {
+	if rec.Env != EnvLive || rec.Prefix != key[:prefixLen] || rec.Hash != HashSecret(key) || len(rec.Hash) != HashHexLen {
 		t.Errorf("record %+v does not describe %s", rec, key[:prefixLen])
 	}
 	set := NewSet([]Record{rec})

@@ -1,4 +1,4 @@
-package keys
+package apikey
 
 import (
 	"crypto/rand"
@@ -26,7 +26,8 @@ const (
 	idPrefix     = "key_" // record ids are idPrefix + 16 lower-case base32 characters
 	idRandomSize = 10     // bytes of randomness in an id → 16 base32 characters
 	maxNameLen   = 100    // bytes
-	hashHexLen   = 2 * sha256.Size
+	// HashHexLen is the length of a stored hash: hex SHA-256.
+	HashHexLen = 2 * sha256.Size
 )
 
 var (
@@ -113,12 +114,40 @@ func checkName(name string) error {
 	return nil
 }
 
-// NewRecord generates a key for env and the record that describes it, for
-// stores other than [Store] (the account database, say). The id is random
-// (80 bits); such a store refuses the rare duplicate with its own
-// uniqueness check.
+// NewRecord generates a key for env and the record that describes it,
+// named name and created at now. The id is random (80 bits); a store
+// refuses the rare duplicate with its own uniqueness check.
 func NewRecord(name, env string, now time.Time) (key string, rec Record, err error) {
-	return newRecord(nil, name, env, now.UTC())
+	if err := checkName(name); err != nil {
+		return "", Record{}, err
+	}
+	if key, err = Generate(env); err != nil {
+		return "", Record{}, err
+	}
+	id, err := newID()
+	if err != nil {
+		return "", Record{}, err
+	}
+	rec, err = RecordOf(key, id, name, now.UTC())
+	return key, rec, err
+}
+
+// RecordOf returns the record of an existing key: its environment,
+// display prefix and hash, with the given id, name and creation time. It
+// is how every record is made, so a key is hashed in one place.
+func RecordOf(key, id, name string, now time.Time) (Record, error) {
+	env, ok := parseKey(key)
+	if !ok {
+		return Record{}, fmt.Errorf("record of key: not a unitd key (uc_live_… or uc_test_…)")
+	}
+	return Record{
+		ID:        id,
+		Name:      name,
+		Env:       env,
+		Prefix:    displayPrefix(key),
+		CreatedAt: now,
+		Hash:      hashHex(key),
+	}, nil
 }
 
 // CheckName reports why name cannot name a key, or nil.
