@@ -20,6 +20,7 @@ import (
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/internal/hashworker"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
 	"github.com/unitd/unitd/server/keys"
@@ -46,6 +47,13 @@ type serveConfig struct {
 	AdminAddr     string // "off": no admin listener
 	Redis         string // shared rate limits; "" limits in this process
 	RedisTimeout  time.Duration
+	// PasswordMemory is the memory budget of the Argon2id hashes of
+	// sign-ins and set-ups running at once.
+	PasswordMemory int64
+	// PasswordWorker computes the hashes in a helper process at the lowest
+	// CPU priority (this binary, `unitd password-worker`); the command line
+	// always does, tests that build a serveConfig hash in process.
+	PasswordWorker bool
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -133,6 +141,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
 	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
 	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
+	pwMemory := fs.String("password-memory", envDefault("UNITD_PASSWORD_MEMORY", "160MiB"), "memory `size` of password hashing: the helper process that hashes stays under it, 32 MiB its own and 64 MiB for each sign-in checked at once; more sign-ins wait briefly, then get 503 (env UNITD_PASSWORD_MEMORY)")
 	redisTimeout := fs.Duration("redis-timeout", durationDefault("UNITD_REDIS_TIMEOUT", 100*time.Millisecond), "longest wait for Redis on a request before this replica limits on its own (env UNITD_REDIS_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
@@ -145,7 +154,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if len(pos) > 0 {
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL, RedisTimeout: *redisTimeout}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL, RedisTimeout: *redisTimeout, PasswordWorker: true}
 	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
 		return cfg, err
 	}
@@ -166,6 +175,13 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.MaxBody, err = parseSize(*maxBody); err != nil {
 		return cfg, fmt.Errorf("--max-body: %w", err)
+	}
+	if cfg.PasswordMemory, err = parseSize(*pwMemory); err != nil {
+		return cfg, fmt.Errorf("--password-memory: %w", err)
+	}
+	if _, err := account.NewHasher(account.HasherConfig{Memory: hashBudget(cfg.PasswordMemory)}); err != nil {
+		return cfg, fmt.Errorf("--password-memory %s is too small: the password worker needs %d MiB of its own and %d MiB for each hash, so at least %dMiB",
+			*pwMemory, hashworker.Overhead>>20, account.DefaultParams.Memory>>10, (hashworker.Overhead+int64(account.DefaultParams.Memory)<<10)>>20)
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
@@ -209,6 +225,8 @@ type daemon struct {
 	keys    *account.KeySource
 	usage   *account.UsageCounter
 
+	hashWorker *hashworker.Worker // nil when passwords are hashed in process
+
 	registry *prometheus.Registry // what the admin listener serves
 	redis    *redislimit.Limiter  // nil without --redis
 }
@@ -231,10 +249,13 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if d.db, err = sf.open(ctx, logger, true); err != nil {
 		return nil, err
 	}
-	db := d.db // d is nil when an error is returned
+	db, started := d.db, d // d is nil when an error is returned
 	defer func() {
 		if err != nil {
 			db.Close()
+			if started.hashWorker != nil {
+				started.hashWorker.Close()
+			}
 		}
 	}()
 	logger.Info("store open", "store", describeStore(location), "engine", d.db.Engine())
@@ -254,8 +275,19 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	host, _ := os.Hostname()
 	d.keys.Announce(ctx, instance, fmt.Sprintf("%s pid %d, %s, env %s", host, os.Getpid(), cfg.Addr, cfg.Env))
 	d.usage = account.NewUsageCounter(d.db, logger)
+	hcfg := account.HasherConfig{Memory: hashBudget(cfg.PasswordMemory)}
+	if cfg.PasswordWorker {
+		if d.hashWorker, err = startHashWorker(ctx, hcfg.Memory, logger); err != nil {
+			return nil, err
+		}
+		hcfg.Key = d.hashWorker.Key
+	}
+	hasher, err := account.NewHasher(hcfg)
+	if err != nil {
+		return nil, err
+	}
 	page, err := accountweb.New(accountweb.Config{
-		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush,
+		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush, Hasher: hasher,
 	})
 	if err != nil {
 		return nil, err
@@ -394,6 +426,9 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	usageDone := make(chan struct{})
 	go func() { d.usage.Run(usageCtx); close(usageDone) }()
 	defer d.db.Close()
+	if d.hashWorker != nil {
+		defer d.hashWorker.Close()
+	}
 	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env, "account_page", "http://"+ln.Addr().String()+"/account")
 	err := d.srv.Serve(ctx, ln)
 	stopUsage()

@@ -58,8 +58,12 @@ type Config struct {
 	// "live"): the one the server accepts.
 	Env string
 	// Params are the Argon2id parameters for new password hashes
-	// (account.DefaultParams if zero).
+	// (account.DefaultParams if zero), when Hasher is nil.
 	Params account.Params
+	// Hasher hashes and checks passwords within a memory budget; nil
+	// means one with Params and account.DefaultHashMemory. A sign-in or
+	// set-up that finds it busy gets 503 with Retry-After.
+	Hasher *account.Hasher
 	// SignInPerAddr and SignInPerUser limit sign-in attempts per client
 	// address and per e-mail address (defaults above).
 	SignInPerAddr, SignInPerUser ratelimit.Rate
@@ -84,8 +88,11 @@ type Handler struct {
 	dummyHash string // verified for unknown users, so they take as long
 	addrLim   ratelimit.Limiter
 	userLim   ratelimit.Limiter
-	// verify checks a password; tests count its calls.
-	verify func(hash, pw string) (bool, error)
+	hasher    *account.Hasher
+	// verify checks a password and hash hashes a new one: the hasher's,
+	// which tests replace to count calls or to be busy.
+	verify func(ctx context.Context, hash, pw string) (bool, error)
+	hash   func(ctx context.Context, pw string) (string, error)
 }
 
 // New returns the account page's handler.
@@ -105,14 +112,21 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	h := &Handler{cfg: cfg, logger: cfg.Logger, verify: account.VerifyPassword}
+	h := &Handler{cfg: cfg, logger: cfg.Logger, hasher: cfg.Hasher}
+	if h.hasher == nil {
+		var err error
+		if h.hasher, err = account.NewHasher(account.HasherConfig{Params: cfg.Params}); err != nil {
+			return nil, err
+		}
+	}
+	h.verify, h.hash = h.hasher.Verify, h.hasher.Hash
 	if h.logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	}
 	clock := ratelimit.WithClock(cfg.Now)
 	h.addrLim = ratelimit.NewMemory(cfg.SignInPerAddr, clock, ratelimit.WithMaxKeys(50_000))
 	h.userLim = ratelimit.NewMemory(cfg.SignInPerUser, clock, ratelimit.WithMaxKeys(50_000))
-	dummy, err := account.HashPassword("not a password: makes unknown users take as long", cfg.Params)
+	dummy, err := account.HashPassword("not a password: makes unknown users take as long", h.hasher.Params())
 	if err != nil {
 		return nil, err
 	}
@@ -247,6 +261,18 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, pag
 // errorPage shows a message with status.
 func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	h.render(w, r, status, "error", map[string]any{"Title": http.StatusText(status), "Message": msg, "Status": status})
+}
+
+// busyRetry is the Retry-After of a sign-in or set-up refused because the
+// password hashes running at once fill their memory budget.
+const busyRetry = "2"
+
+// busy answers 503 with Retry-After: too many passwords are being checked
+// at once. Nothing was checked, so the attempt counts for nothing.
+func (h *Handler) busy(w http.ResponseWriter, r *http.Request, page string, data map[string]any) {
+	w.Header().Set("Retry-After", busyRetry)
+	data["Error"] = "Too many people are signing in at this moment. Please try again in a few seconds."
+	h.render(w, r, http.StatusServiceUnavailable, page, data)
 }
 
 // internalError logs err and shows a page that says nothing of it.

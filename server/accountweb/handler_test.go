@@ -444,7 +444,7 @@ type countingVerify struct {
 	hashes []string
 }
 
-func (c *countingVerify) verify(hash, pw string) (bool, error) {
+func (c *countingVerify) verify(_ context.Context, hash, pw string) (bool, error) {
 	c.mu.Lock()
 	c.hashes = append(c.hashes, hash)
 	c.mu.Unlock()
@@ -589,4 +589,39 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestBusyHasherAnswers503 checks what a sign-in or set-up gets when the
+// password hashes running at once fill their memory budget (the Hasher's
+// own tests check the bound): 503 with Retry-After and a page that says so.
+func TestBusyHasherAnswers503(t *testing.T) {
+	f := newFixture(t, false, nil)
+	f.user(f.acctA, "ada@example.com")
+	ctx := context.Background()
+	if _, err := f.db.CreateUser(ctx, f.acctA.ID, "bob@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := account.NewToken()
+	if _, err := f.db.CreateSetupToken(ctx, "bob@example.com", account.HashToken(tok), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	f.h.verify = func(context.Context, string, string) (bool, error) { return false, account.ErrBusy }
+	f.h.hash = func(context.Context, string) (string, error) { return "", account.ErrBusy }
+	c := f.client()
+	for _, try := range []func() (*http.Response, string){
+		func() (*http.Response, string) { return c.signIn("ada@example.com", password) },
+		func() (*http.Response, string) {
+			return c.postForm("/account/setup", url.Values{"token": {tok}, "password": {password}, "password2": {password}})
+		},
+	} {
+		resp, body := try()
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+			!strings.Contains(body, "Too many people are signing in") || len(resp.Cookies()) != 0 {
+			t.Errorf("%s while the hashes are busy: %d, Retry-After %q\n%s", resp.Request.URL.Path, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+	}
+	// The set-up link was not spent by the refused attempt.
+	if _, err := f.db.SetupUser(ctx, account.HashToken(tok), time.Now()); err != nil {
+		t.Errorf("set-up link after a busy answer: %v", err)
+	}
 }

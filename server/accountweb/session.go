@@ -124,7 +124,14 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	// Always one Argon2id verification, against the dummy hash when there
 	// is no real one, so unknown users take as long as known ones.
-	ok, verr := h.verify(hash, pw)
+	ok, verr := h.verify(r.Context(), hash, pw)
+	if errors.Is(verr, account.ErrBusy) {
+		h.busy(w, r, "signin", map[string]any{"Title": "Sign in", "Email": r.PostFormValue("email")})
+		return
+	}
+	if verr != nil && r.Context().Err() != nil {
+		return // the client went away while waiting its turn
+	}
 	if verr != nil || !ok || !known {
 		if known {
 			// Written off the request's path: a database write only for
@@ -233,7 +240,11 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusBadRequest, "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "Error": msg, "MinLen": account.MinPasswordLen})
 		return
 	}
-	hash, err := account.HashPassword(pw, h.cfg.Params)
+	hash, err := h.hash(r.Context(), pw)
+	if errors.Is(err, account.ErrBusy) {
+		h.busy(w, r, "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "MinLen": account.MinPasswordLen})
+		return
+	}
 	if err != nil {
 		h.internalError(w, r, err)
 		return
