@@ -12,10 +12,11 @@
 // store its SHA-256) with HttpOnly, SameSite=Strict, Path=/account and
 // Secure whenever the request came over TLS. Every state change passes
 // net/http's CrossOriginProtection and, once signed in, must carry the
-// session's CSRF token. Sign-in is rate-limited per client address and per
-// e-mail address, answers unknown users, disabled users and wrong passwords
-// alike, and verifies a password hash in every case, so that the time taken
-// does not tell them apart. Every key lookup is scoped to the session's
+// session's CSRF token. Sign-in is limited per client address and, with
+// OWASP's device cookies, per user for unknown browsers and per browser
+// that has signed in as the user before (see signIn); it answers unknown
+// users, disabled users and wrong passwords alike, and verifies a password
+// hash in every case, so that the time taken does not tell them apart. Every key lookup is scoped to the session's
 // account: another account's key id is "not found".
 package accountweb
 
@@ -64,9 +65,15 @@ type Config struct {
 	// means one with Params and account.DefaultHashMemory. A sign-in or
 	// set-up that finds it busy gets 503 with Retry-After.
 	Hasher *account.Hasher
-	// SignInPerAddr and SignInPerUser limit sign-in attempts per client
-	// address and per e-mail address (defaults above).
+	// SignInPerAddr limits sign-in attempts per client address;
+	// SignInPerUser limits failed sign-ins per user from unknown devices,
+	// and per device that has signed in as the user before (defaults
+	// above). Both count within a sliding window of their period.
 	SignInPerAddr, SignInPerUser ratelimit.Rate
+	// HTTPS says the page is reached over HTTPS (the server's public
+	// address is https://, behind a proxy that ends TLS, say): cookies are
+	// then Secure whatever the request's own scheme.
+	HTTPS bool
 	// FlushUsage, if set, is called before usage is shown, so that the page
 	// includes this process's latest counts.
 	FlushUsage func(context.Context) error
@@ -86,9 +93,10 @@ type Handler struct {
 	pages     map[string]*template.Template // nil in Dir mode
 	assets    http.Handler
 	dummyHash string // verified for unknown users, so they take as long
-	addrLim   ratelimit.Limiter
-	userLim   ratelimit.Limiter
-	hasher    *account.Hasher
+	// addrLog counts every sign-in attempt per client address; failLog
+	// counts failed ones per user (unknown devices) and per known device.
+	addrLog, failLog *attemptLog
+	hasher           *account.Hasher
 	// verify checks a password and hash hashes a new one: the hasher's,
 	// which tests replace to count calls or to be busy.
 	verify func(ctx context.Context, hash, pw string) (bool, error)
@@ -123,9 +131,8 @@ func New(cfg Config) (*Handler, error) {
 	if h.logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	}
-	clock := ratelimit.WithClock(cfg.Now)
-	h.addrLim = ratelimit.NewMemory(cfg.SignInPerAddr, clock, ratelimit.WithMaxKeys(50_000))
-	h.userLim = ratelimit.NewMemory(cfg.SignInPerUser, clock, ratelimit.WithMaxKeys(50_000))
+	h.addrLog = newAttemptLog(cfg.SignInPerAddr.N, cfg.SignInPerAddr.Per, 50_000)
+	h.failLog = newAttemptLog(cfg.SignInPerUser.N, cfg.SignInPerUser.Per, 50_000)
 	dummy, err := account.HashPassword("not a password: makes unknown users take as long", h.hasher.Params())
 	if err != nil {
 		return nil, err
@@ -279,6 +286,18 @@ func (h *Handler) busy(w http.ResponseWriter, r *http.Request, page string, data
 func (h *Handler) internalError(w http.ResponseWriter, r *http.Request, err error) {
 	h.logger.Error("account page", "path", r.URL.Path, "error", err)
 	h.errorPage(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again.")
+}
+
+// secure reports whether cookies set in answer to r must be Secure.
+func (h *Handler) secure(r *http.Request) bool { return r.TLS != nil || h.cfg.HTTPS }
+
+// storeDown answers a request the store could not serve: 503 with a page
+// that says so. A session cookie stays as it is: the session may well be
+// valid once the store answers again.
+func (h *Handler) storeDown(w http.ResponseWriter, r *http.Request, err error) {
+	h.logger.Error("account page: the store failed", "path", r.URL.Path, "error", err)
+	w.Header().Set("Retry-After", "10")
+	h.errorPage(w, r, http.StatusServiceUnavailable, "The account store is unavailable at the moment, so this page cannot be shown. You are still signed in; please try again in a minute.")
 }
 
 // clientAddr is the host of the connection's peer; forwarding headers are

@@ -2,6 +2,7 @@ package accountweb
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,8 +11,10 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -228,9 +231,12 @@ func TestSetupAndSignIn(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-in: %d", resp.StatusCode)
 	}
-	ck := resp.Cookies()
-	if len(ck) != 1 || ck[0].Name != cookieName || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != "/account" || ck[0].Secure {
-		t.Errorf("session cookie over plain HTTP = %+v; want HttpOnly, SameSite=Strict, Path=/account, not Secure", ck)
+	ck := []*http.Cookie{cookieNamed(resp, cookieName)}
+	if ck[0] == nil || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != "/account" || ck[0].Secure {
+		t.Fatalf("session cookie over plain HTTP = %+v; want HttpOnly, SameSite=Strict, Path=/account, not Secure", resp.Cookies())
+	}
+	if dc := cookieNamed(resp, deviceCookieName); dc == nil || !dc.HttpOnly || dc.SameSite != http.SameSiteStrictMode || dc.Path != "/account/signin" || dc.Secure {
+		t.Errorf("device cookie over plain HTTP = %+v; want HttpOnly, SameSite=Strict, Path=/account/signin, not Secure", dc)
 	}
 	_, body := c.get("/account")
 	if !strings.Contains(body, "Signed in as <strong>ada@example.com</strong>") {
@@ -262,10 +268,22 @@ func TestSecureCookieOverTLS(t *testing.T) {
 	f := newFixture(t, true, nil)
 	f.user(f.acctA, "ada@example.com")
 	resp, _ := f.client().signIn("ada@example.com", password)
-	ck := resp.Cookies()
-	if resp.StatusCode != http.StatusSeeOther || len(ck) != 1 || !ck[0].Secure || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode {
-		t.Errorf("session cookie over TLS = %+v, want Secure, HttpOnly, SameSite=Strict", ck)
+	for _, name := range []string{cookieName, deviceCookieName} {
+		ck := cookieNamed(resp, name)
+		if resp.StatusCode != http.StatusSeeOther || ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode {
+			t.Errorf("%s cookie over TLS = %+v, want Secure, HttpOnly, SameSite=Strict", name, ck)
+		}
 	}
+}
+
+// cookieNamed returns the cookie name that resp sets, or nil.
+func cookieNamed(resp *http.Response, name string) *http.Cookie {
+	for _, c := range resp.Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 func TestPagesHaveStrictCSP(t *testing.T) {
@@ -623,5 +641,178 @@ func TestBusyHasherAnswers503(t *testing.T) {
 	// The set-up link was not spent by the refused attempt.
 	if _, err := f.db.SetupUser(ctx, account.HashToken(tok), time.Now()); err != nil {
 		t.Errorf("set-up link after a busy answer: %v", err)
+	}
+}
+
+// signInFrom posts a sign-in straight to the handler from addr, with the
+// cookies given, and returns the answer.
+func (f *fixture) signInFrom(addr, email, pw string, cookies ...*http.Cookie) *http.Response {
+	req := httptest.NewRequest("POST", "/account/signin", strings.NewReader(url.Values{"email": {email}, "password": {pw}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.RemoteAddr = addr + ":40000"
+	for _, c := range cookies {
+		if c != nil {
+			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+		}
+	}
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+// TestDeviceCookiesKeepTheirAllowance checks OWASP's device-cookie design:
+// wrong passwords from anywhere lock out only the unknown devices; a
+// browser that signed in as the user before keeps its own allowance, and
+// loses it only by its own failures.
+func TestDeviceCookiesKeepTheirAllowance(t *testing.T) {
+	f := newFixture(t, false, func(c *Config) { c.SignInPerUser = ratelimit.Rate{N: 3, Per: time.Hour} })
+	f.user(f.acctA, "ada@example.com")
+	f.user(f.acctB, "bob@example.com")
+	resp := f.signInFrom("192.0.2.1", "ada@example.com", password)
+	laptop := cookieNamed(resp, deviceCookieName)
+	if resp.StatusCode != http.StatusSeeOther || laptop == nil {
+		t.Fatalf("first sign-in: %d, device cookie %v", resp.StatusCode, laptop)
+	}
+	phone := cookieNamed(f.signInFrom("192.0.2.2", "ada@example.com", password), deviceCookieName)
+	bobs := cookieNamed(f.signInFrom("192.0.2.3", "bob@example.com", password), deviceCookieName)
+
+	// Someone guesses from three addresses until the unknown devices are
+	// locked out.
+	for i, addr := range []string{"198.51.100.1", "198.51.100.2", "198.51.100.3"} {
+		if resp := f.signInFrom(addr, "ada@example.com", "guess number "+strconv.Itoa(i)); resp.StatusCode != 401 {
+			t.Fatalf("guess %d: %d", i, resp.StatusCode)
+		}
+	}
+	if resp := f.signInFrom("203.0.113.9", "ada@example.com", password); resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("the right password from an unknown device once the guesses are spent: %d, want 429 with Retry-After", resp.StatusCode)
+	}
+	// Forged, altered or another user's device cookies are unknown devices.
+	for name, c := range map[string]*http.Cookie{
+		"bob's cookie":      bobs,
+		"altered signature": {Name: deviceCookieName, Value: laptop.Value[:len(laptop.Value)-2] + "AA"},
+		"another nonce":     {Name: deviceCookieName, Value: strings.Replace(laptop.Value, ".", ".x", 1)},
+	} {
+		if resp := f.signInFrom("203.0.113.9", "ada@example.com", password, c); resp.StatusCode != 429 {
+			t.Errorf("%s: %d, want 429 like any unknown device", name, resp.StatusCode)
+		}
+	}
+	// Ada's laptop signs in from a fresh address all the same, and gets a
+	// fresh device cookie.
+	resp = f.signInFrom("203.0.113.10", "ada@example.com", password, laptop)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the right password from a known device: %d, want 303", resp.StatusCode)
+	}
+	if c := cookieNamed(resp, deviceCookieName); c == nil || c.Value == laptop.Value {
+		t.Error("a successful sign-in did not renew the device cookie")
+	}
+	// A known device that fails three times is locked out, alone.
+	for range 3 {
+		if resp := f.signInFrom("203.0.113.10", "ada@example.com", "a wrong password", laptop); resp.StatusCode != 401 {
+			t.Fatalf("the laptop's wrong password: %d", resp.StatusCode)
+		}
+	}
+	if resp := f.signInFrom("203.0.113.10", "ada@example.com", password, laptop); resp.StatusCode != 429 {
+		t.Errorf("the laptop after its own three failures: %d, want 429", resp.StatusCode)
+	}
+	if resp := f.signInFrom("203.0.113.11", "ada@example.com", password, phone); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the phone while the laptop is locked out: %d, want 303", resp.StatusCode)
+	}
+	// A new password (a reset) makes every device cookie unknown.
+	ctx := context.Background()
+	tok, _ := account.NewToken()
+	if _, err := f.db.CreateSetupToken(ctx, "ada@example.com", account.HashToken(tok), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.SetPassword(ctx, account.HashToken(tok), hashWith(t, password), time.Now(), account.Operator); err != nil {
+		t.Fatal(err)
+	}
+	if resp := f.signInFrom("203.0.113.11", "ada@example.com", password, phone); resp.StatusCode != 429 {
+		t.Errorf("the phone's cookie after a password reset: %d, want 429 like an unknown device", resp.StatusCode)
+	}
+}
+
+func hashWith(t *testing.T, pw string) string {
+	t.Helper()
+	h, err := account.HashPassword(pw, testParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestGuessesFromManyAddressesAreBounded: however many addresses guess at
+// once, no more passwords are checked than the per-user limit allows.
+func TestGuessesFromManyAddressesAreBounded(t *testing.T) {
+	f := newFixture(t, false, func(c *Config) { c.SignInPerUser = ratelimit.Rate{N: 5, Per: time.Hour} })
+	f.user(f.acctA, "ada@example.com")
+	cv := &countingVerify{}
+	f.h.verify = cv.verify
+	var wg sync.WaitGroup
+	codes := make(chan int, 60)
+	for i := range 60 {
+		wg.Go(func() {
+			codes <- f.signInFrom("198.51.100."+strconv.Itoa(i+1), "ada@example.com", "guess "+strconv.Itoa(i)).StatusCode
+		})
+	}
+	wg.Wait()
+	close(codes)
+	n := map[int]int{}
+	for c := range codes {
+		n[c]++
+	}
+	if n[401] != 5 || n[429] != 55 || len(cv.hashes) != 5 {
+		t.Errorf("60 guesses at once from 60 addresses: answers %v, %d passwords checked; want 5 checked (401) and 55 refused (429)", n, len(cv.hashes))
+	}
+}
+
+// failingStore fails PasswordHash while down is set.
+type failingStore struct {
+	*store.DB
+	down atomic.Bool
+}
+
+func (s *failingStore) PasswordHash(ctx context.Context, email string) (account.User, string, error) {
+	if s.down.Load() {
+		return account.User{}, "", errors.New("connection refused")
+	}
+	return s.DB.PasswordHash(ctx, email)
+}
+
+// TestServerErrorsAreNotFailures: attempts the server could not check
+// (the store down, the hashes busy, the password worker gone) count for
+// no limit.
+func TestServerErrorsAreNotFailures(t *testing.T) {
+	var fs *failingStore
+	f := newFixture(t, false, func(c *Config) {
+		fs = &failingStore{DB: c.Store.(*store.DB)}
+		c.Store = fs
+		c.SignInPerUser = ratelimit.Rate{N: 2, Per: time.Hour}
+		c.SignInPerAddr = ratelimit.Rate{N: 2, Per: time.Hour}
+	})
+	f.user(f.acctA, "ada@example.com")
+	fs.down.Store(true)
+	for range 5 {
+		if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("sign-in with the store down: %d, want 503", resp.StatusCode)
+		}
+	}
+	fs.down.Store(false)
+	f.h.verify = func(context.Context, string, string) (bool, error) { return false, account.ErrBusy }
+	for range 5 {
+		if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("sign-in with the hashes busy: %d, want 503", resp.StatusCode)
+		}
+	}
+	f.h.verify = func(context.Context, string, string) (bool, error) {
+		return false, errors.New("the password worker exited")
+	}
+	for range 5 {
+		if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusInternalServerError {
+			t.Fatalf("sign-in with the password worker gone: %d, want 500", resp.StatusCode)
+		}
+	}
+	f.h.verify = f.h.hasher.Verify
+	if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the right password after 15 server errors at a limit of 2: %d, want 303", resp.StatusCode)
 	}
 }
