@@ -410,10 +410,15 @@ func TestRotateRevokeAndTraffic(t *testing.T) {
 		t.Errorf("traffic chart missing the 42 requests:\n%s", body)
 	}
 
-	for _, bad := range []string{"-1", "169", "soon", ""} {
-		if resp, _ := c.postForm("/account/keys/"+id1+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {bad}}); resp.StatusCode != 400 {
-			t.Errorf("grace %q: %d, want 400", bad, resp.StatusCode)
+	// 2251799813685272 hours overflow a time.Duration into 1.5 hours.
+	for _, bad := range []string{"-1", "169", "soon", "", "2251799813685272", "99999999999999999999"} {
+		resp, body := c.postForm("/account/keys/"+id1+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {bad}})
+		if resp.StatusCode != 400 || !strings.Contains(body, "from 0 to 168") {
+			t.Errorf("grace %q: %d, want 400 saying the bounds", bad, resp.StatusCode)
 		}
+	}
+	if k, _ := f.db.Key(ctx, f.acctA.ID, id1); k.ReplacedBy != "" || k.ExpiresAt != nil {
+		t.Fatalf("a refused grace period rotated the key: %+v", k)
 	}
 	resp, body := c.postForm("/account/keys/"+id1+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {"24"}})
 	m, mid := newKeyRe.FindStringSubmatch(body), newKeyIDRe.FindStringSubmatch(body)

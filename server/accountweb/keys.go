@@ -151,13 +151,14 @@ func (h *Handler) rotateKey(w http.ResponseWriter, r *http.Request, s account.Se
 	if !ok {
 		return
 	}
+	// The hours are checked before they become a Duration, which a huge
+	// number would overflow into the allowed range.
 	hours, err := strconv.Atoi(r.PostFormValue("grace_hours"))
-	grace := time.Duration(hours) * time.Hour
-	if err != nil || account.CheckGrace(grace) != nil {
+	if err != nil || hours < 0 || hours > int(account.MaxGrace/time.Hour) {
 		h.errorPage(w, r, http.StatusBadRequest, "The grace period must be a whole number of hours from 0 to 168 (7 days).")
 		return
 	}
-	key, nk, err := h.cfg.Store.RotateKey(r.Context(), s.AccountID, k.ID, grace, actor(r, s))
+	key, nk, err := h.cfg.Store.RotateKey(r.Context(), s.AccountID, k.ID, time.Duration(hours)*time.Hour, actor(r, s))
 	switch {
 	case errors.Is(err, account.ErrNotFound):
 		h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
