@@ -297,7 +297,11 @@ func (h *Handler) secure(r *http.Request) bool { return r.TLS != nil || h.cfg.HT
 func (h *Handler) storeDown(w http.ResponseWriter, r *http.Request, err error) {
 	h.logger.Error("account page: the store failed", "path", r.URL.Path, "error", err)
 	w.Header().Set("Retry-After", "10")
-	h.errorPage(w, r, http.StatusServiceUnavailable, "The account store is unavailable at the moment, so this page cannot be shown. You are still signed in; please try again in a minute.")
+	msg := "The account store is unavailable at the moment, so nothing could be shown or changed. Please try again in a minute."
+	if c, err := r.Cookie(cookieName); err == nil && c.Value != "" {
+		msg += " You are still signed in."
+	}
+	h.errorPage(w, r, http.StatusServiceUnavailable, msg)
 }
 
 // clientAddr is the host of the connection's peer; forwarding headers are

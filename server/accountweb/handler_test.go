@@ -770,17 +770,76 @@ func TestGuessesFromManyAddressesAreBounded(t *testing.T) {
 	}
 }
 
-// failingStore fails PasswordHash while down is set.
+// failingStore fails, while down is set, the reads and writes a signed-in
+// page and a sign-in start with, as a store that does not answer would.
 type failingStore struct {
 	*store.DB
 	down atomic.Bool
 }
 
+var errRefused = errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+
 func (s *failingStore) PasswordHash(ctx context.Context, email string) (account.User, string, error) {
 	if s.down.Load() {
-		return account.User{}, "", errors.New("connection refused")
+		return account.User{}, "", errRefused
 	}
 	return s.DB.PasswordHash(ctx, email)
+}
+
+func (s *failingStore) Session(ctx context.Context, tokenHash string, now time.Time) (account.Session, error) {
+	if s.down.Load() {
+		return account.Session{}, errRefused
+	}
+	return s.DB.Session(ctx, tokenHash, now)
+}
+
+func (s *failingStore) Keys(ctx context.Context, accountID string) ([]account.Key, error) {
+	if s.down.Load() {
+		return nil, errRefused
+	}
+	return s.DB.Keys(ctx, accountID)
+}
+
+// TestStoreOutageKeepsTheSession: while the store does not answer, a
+// signed-in user gets 503 and a page that says the store is unavailable,
+// not the sign-in form or "your session has ended"; the cookie is left
+// alone, and once the store answers the session goes on.
+func TestStoreOutageKeepsTheSession(t *testing.T) {
+	var fs *failingStore
+	f := newFixture(t, false, func(c *Config) {
+		fs = &failingStore{DB: c.Store.(*store.DB)}
+		c.Store = fs
+	})
+	f.user(f.acctA, "ada@example.com")
+	c, csrf := f.signedIn("ada@example.com")
+	fs.down.Store(true)
+	for _, try := range []struct {
+		name string
+		do   func() (*http.Response, string)
+	}{
+		{"GET /account", func() (*http.Response, string) { return c.get("/account") }},
+		{"GET a key's page", func() (*http.Response, string) { return c.get("/account/keys/key_x") }},
+		{"POST /account/keys", func() (*http.Response, string) {
+			return c.postForm("/account/keys", url.Values{"csrf": {csrf}, "name": {"ci"}})
+		}},
+		{"sign-in", func() (*http.Response, string) { return c.signIn("ada@example.com", password) }},
+	} {
+		resp, body := try.do()
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "The account store is unavailable") ||
+			resp.Header.Get("Retry-After") == "" || strings.Contains(body, `action="/account/signin"`) {
+			t.Errorf("%s with the store down: %d\n%s", try.name, resp.StatusCode, body)
+		}
+		if try.name != "sign-in" && !strings.Contains(body, "You are still signed in") {
+			t.Errorf("%s with the store down does not say the session is kept", try.name)
+		}
+		if ck := cookieNamed(resp, cookieName); ck != nil {
+			t.Errorf("%s with the store down touched the session cookie: %+v", try.name, ck)
+		}
+	}
+	fs.down.Store(false)
+	if _, body := c.get("/account"); !strings.Contains(body, "Signed in as <strong>ada@example.com</strong>") {
+		t.Errorf("the session after the store came back:\n%s", body)
+	}
 }
 
 // TestServerErrorsAreNotFailures: attempts the server could not check

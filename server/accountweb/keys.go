@@ -27,17 +27,17 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request, s account.Ses
 	now := h.cfg.Now()
 	ks, err := h.cfg.Store.Keys(ctx, s.AccountID)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	counts, err := h.cfg.Store.RequestsSince(ctx, s.AccountID, now.Add(-24*time.Hour))
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	events, err := h.cfg.Store.Audit(ctx, s.AccountID, auditLimit)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	rows := make([]keyRow, 0, len(ks))
@@ -71,7 +71,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, s account.Se
 			h.errorPage(w, r, http.StatusBadRequest, "A key needs a name of 1 to 100 characters, without control characters.")
 			return
 		}
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	h.newKeyPage(w, r, s, key, k, nil)
@@ -92,7 +92,7 @@ func (h *Handler) ownKey(w http.ResponseWriter, r *http.Request, s account.Sessi
 		if errors.Is(err, account.ErrNotFound) {
 			h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
 		} else {
-			h.internalError(w, r, err)
+			h.storeDown(w, r, err)
 		}
 		return k, false
 	}
@@ -117,17 +117,17 @@ func (h *Handler) keyPage(w http.ResponseWriter, r *http.Request, s account.Sess
 	now := h.cfg.Now()
 	day, err := h.cfg.Store.Usage(ctx, s.AccountID, k.ID, now.Add(-24*time.Hour), 15*time.Minute)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	week, err := h.cfg.Store.Usage(ctx, s.AccountID, k.ID, now.Add(-7*24*time.Hour), 2*time.Hour)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	events, err := h.cfg.Store.Audit(ctx, s.AccountID, 500)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	var mine []account.AuditEvent
@@ -167,12 +167,12 @@ func (h *Handler) rotateKey(w http.ResponseWriter, r *http.Request, s account.Se
 		h.errorPage(w, r, http.StatusConflict, "This key is revoked, expired or already rotated; create a new key instead.")
 		return
 	case err != nil:
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	old, err := h.cfg.Store.Key(r.Context(), s.AccountID, k.ID)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	h.newKeyPage(w, r, s, key, nk, &old)
@@ -189,7 +189,7 @@ func (h *Handler) revokeKey(w http.ResponseWriter, r *http.Request, s account.Se
 			h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
 			return
 		}
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	http.Redirect(w, r, "/account/keys/"+k.ID, http.StatusSeeOther)

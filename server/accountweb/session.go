@@ -17,28 +17,33 @@ import (
 // has only the token's hash.
 const cookieName = "unitd_session"
 
-// session returns the signed-in session of r, if any.
-func (h *Handler) session(r *http.Request) (account.Session, bool) {
+// session returns the signed-in session of r, if any. An error means the
+// store could not tell: the cookie may well name a valid session.
+func (h *Handler) session(r *http.Request) (account.Session, bool, error) {
 	c, err := r.Cookie(cookieName)
 	if err != nil || c.Value == "" || len(c.Value) > 100 {
-		return account.Session{}, false
+		return account.Session{}, false, nil
 	}
 	s, err := h.cfg.Store.Session(r.Context(), account.HashToken(c.Value), h.cfg.Now())
-	if err != nil {
-		if !errors.Is(err, account.ErrNotFound) {
-			h.logger.Error("account page: read session", "error", err)
-		}
-		return account.Session{}, false
+	if errors.Is(err, account.ErrNotFound) {
+		return account.Session{}, false, nil
 	}
-	return s, true
+	if err != nil {
+		return account.Session{}, false, err
+	}
+	return s, true, nil
 }
 
 // withSession runs next for a signed-in user, after checking the CSRF
 // token on state changes. Without a session, GETs show the sign-in form
-// and POSTs are refused.
+// and POSTs are refused; when the store cannot tell, 503.
 func (h *Handler) withSession(next func(http.ResponseWriter, *http.Request, account.Session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		s, ok := h.session(r)
+		s, ok, err := h.session(r)
+		if err != nil {
+			h.storeDown(w, r, err)
+			return
+		}
 		if !ok {
 			if r.Method == http.MethodGet {
 				h.signInForm(w, r, http.StatusUnauthorized, "Please sign in.")
@@ -72,7 +77,11 @@ func (h *Handler) setCookie(w http.ResponseWriter, r *http.Request, value string
 
 // home is GET /account: the sign-in form, or the account's keys.
 func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.session(r)
+	s, ok, err := h.session(r)
+	if err != nil {
+		h.storeDown(w, r, err)
+		return
+	}
 	if !ok {
 		msg := ""
 		if r.URL.Query().Get("ready") == "1" {
@@ -245,7 +254,7 @@ func minutes(sec int64) string {
 // signOut is POST /account/signout.
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request, s account.Session) {
 	if err := h.cfg.Store.DeleteSession(r.Context(), s.TokenHash); err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	h.cfg.Store.AddAudit(r.Context(), account.AuditEvent{AccountID: s.AccountID, Actor: s.Email, Action: account.ActionSignOut, Addr: clientAddr(r)})
@@ -262,7 +271,7 @@ func (h *Handler) setupForm(w http.ResponseWriter, r *http.Request) {
 			h.errorPage(w, r, http.StatusNotFound, "This set-up link is not valid: it may have been used already or have expired. Ask your operator for a new one.")
 			return
 		}
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	h.render(w, r, http.StatusOK, "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "MinLen": account.MinPasswordLen})
@@ -279,7 +288,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 			h.errorPage(w, r, http.StatusNotFound, "This set-up link is not valid: it may have been used already or have expired. Ask your operator for a new one.")
 			return
 		}
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	msg := ""
@@ -306,7 +315,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 			h.errorPage(w, r, http.StatusNotFound, "This set-up link is not valid: it may have been used already or have expired.")
 			return
 		}
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	http.Redirect(w, r, "/account?ready=1", http.StatusSeeOther)
