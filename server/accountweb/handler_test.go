@@ -292,8 +292,17 @@ func TestPagesHaveStrictCSP(t *testing.T) {
 	c, csrf := f.signedIn("ada@example.com")
 	_, id := c.createKey(csrf, "ci")
 	inline := regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|\sstyle=|\son[a-z]+=|<style|javascript:`)
-	for _, path := range []string{"/account", "/account/keys/" + id, "/account/nope"} {
-		resp, body := c.get(path)
+	for _, path := range []string{"/account", "/account/keys/" + id, "/account/nope", "the revoke confirmation"} {
+		var resp *http.Response
+		var body string
+		if strings.HasPrefix(path, "/") {
+			resp, body = c.get(path)
+		} else { // the answer to a POST
+			resp, body = c.postForm("/account/keys/"+id+"/revoke", url.Values{"csrf": {csrf}})
+			if !strings.Contains(body, "Yes, revoke") {
+				t.Fatalf("%s:\n%s", path, body)
+			}
+		}
 		if got := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(got, "default-src 'self';") || strings.Contains(got, "unsafe") {
 			t.Errorf("%s: CSP %q", path, got)
 		}
@@ -371,7 +380,7 @@ func TestAnotherAccountsKeyIsNotFound(t *testing.T) {
 		if tt.method == "GET" {
 			resp, body = cb.get(tt.path)
 		} else {
-			resp, body = cb.postForm(tt.path, url.Values{"csrf": {csrfB}, "grace_hours": {"0"}})
+			resp, body = cb.postForm(tt.path, url.Values{"csrf": {csrfB}, "grace_hours": {"0"}, "confirm": {"yes"}})
 		}
 		if resp.StatusCode != 404 || strings.Contains(body, idA+"</code>") {
 			t.Errorf("%s %s as bob: %d, want 404", tt.method, tt.path, resp.StatusCode)
@@ -443,7 +452,16 @@ func TestRotateRevokeAndTraffic(t *testing.T) {
 	if resp, _ := c.postForm("/account/keys/"+id2+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {"0"}}); resp.StatusCode != 409 {
 		t.Errorf("rotating a revoked key: %d, want 409", resp.StatusCode)
 	}
-	resp, _ = c.postForm("/account/keys/"+id1+"/revoke", url.Values{"csrf": {csrf}})
+	// "Revoke now" asks first: one click revokes nothing.
+	resp, body = c.postForm("/account/keys/"+id1+"/revoke", url.Values{"csrf": {csrf}})
+	if resp.StatusCode != 200 || !strings.Contains(body, "Yes, revoke this key") || !strings.Contains(body, id1) ||
+		!strings.Contains(body, `name="confirm" value="yes"`) {
+		t.Fatalf("revoke without confirmation: %d, want the question\n%s", resp.StatusCode, body)
+	}
+	if k, _ := f.db.Key(ctx, f.acctA.ID, id1); k.RevokedAt != nil {
+		t.Fatal("one click on Revoke now revoked the key")
+	}
+	resp, _ = c.postForm("/account/keys/"+id1+"/revoke", url.Values{"csrf": {csrf}, "confirm": {"yes"}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("revoke: %d", resp.StatusCode)
 	}

@@ -178,10 +178,20 @@ func (h *Handler) rotateKey(w http.ResponseWriter, r *http.Request, s account.Se
 	h.newKeyPage(w, r, s, key, nk, &old)
 }
 
-// revokeKey is POST /account/keys/{id}/revoke.
+// revokeKey is POST /account/keys/{id}/revoke. Without confirm=yes it
+// only asks: the key page's "Revoke now" leads to a page that names the
+// key and its last use, whose own button revokes it.
 func (h *Handler) revokeKey(w http.ResponseWriter, r *http.Request, s account.Session) {
 	k, ok := h.ownKey(w, r, s)
 	if !ok {
+		return
+	}
+	if r.PostFormValue("confirm") != "yes" {
+		if k.RevokedAt != nil {
+			http.Redirect(w, r, "/account/keys/"+k.ID, http.StatusSeeOther)
+			return
+		}
+		h.render(w, r, http.StatusOK, "revoke", map[string]any{"Title": "Revoke key " + k.Name, "Session": s, "Key": k})
 		return
 	}
 	if err := h.cfg.Store.RevokeKey(r.Context(), s.AccountID, k.ID, actor(r, s)); err != nil {
