@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/unitd/unitd/server/forwarded"
 )
 
 // respWriter records what was written, for the access log, and carries the
@@ -23,6 +25,7 @@ type respWriter struct {
 	reqID  string
 	keyID  string // id of the authenticated key, for the access log
 	idHdr  [1]string
+	hsts   [1]string // Strict-Transport-Security, when sent
 	// rlHdr holds the three RateLimit header values: like idHdr, slices
 	// of the pooled writer rather than new ones per request (net/http
 	// copies the header map when the status is written).
@@ -76,6 +79,13 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 	rw.reqID = requestID(r.Header["X-Request-Id"])
 	rw.idHdr[0] = rw.reqID
 	w.Header()["X-Request-Id"] = rw.idHdr[:]
+	if !s.cfg.Proxies.Empty() {
+		r = s.cfg.Proxies.Resolve(r) // the client's address and scheme
+	}
+	if s.httpsPublic || r.TLS != nil || (!s.cfg.Proxies.Empty() && forwarded.HTTPS(r)) {
+		rw.hsts[0] = hsts
+		w.Header()["Strict-Transport-Security"] = rw.hsts[:]
+	}
 
 	if r.URL.RawPath != "" {
 		// Route /v1/units/km%2Fh as one segment; param unescapes it.
@@ -125,6 +135,9 @@ func (s *Server) release(rw *respWriter) {
 	rw.items = rw.items[:0]
 	writerPool.Put(rw)
 }
+
+// hsts tells browsers to come back over HTTPS only, for a year.
+const hsts = "max-age=31536000"
 
 // maxRequestID is the longest X-Request-Id echoed.
 const maxRequestID = 128
@@ -227,7 +240,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := s.HTTPServer(s.Handler())
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(earlyListener{Listener: ln, logger: s.logger}) }()
+	if s.cfg.TLS != nil {
+		// net/http must see the TLS connection itself (for r.TLS and
+		// HTTP/2), so its few refusals before routing stay plain text.
+		srv.TLSConfig = s.cfg.TLS.Clone()
+		go func() { errc <- srv.ServeTLS(ln, "", "") }()
+	} else {
+		go func() { errc <- srv.Serve(earlyListener{Listener: ln, logger: s.logger}) }()
+	}
 	select {
 	case err := <-errc:
 		return err

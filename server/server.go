@@ -1,13 +1,16 @@
 package server
 
 import (
+	"crypto/tls"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
@@ -71,6 +74,21 @@ type Config struct {
 	// backend decides (redis or local) and why.
 	Limits func() LimitsStatus
 
+	// Proxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed (see package forwarded): behind them,
+	// every limit, log line and audit event sees the client's address, and
+	// a request the client sent over HTTPS counts as HTTPS. The zero value
+	// believes no one.
+	Proxies forwarded.Proxies
+	// PublicURL is the address people reach the server at, such as
+	// https://unitd.example.com ("": the address each request names). When
+	// it is https://, every answer carries Strict-Transport-Security (as
+	// does every answer to a request that came over HTTPS).
+	PublicURL string
+	// TLS, when set, makes Serve speak HTTPS itself with this
+	// configuration (its certificates, or GetCertificate).
+	TLS *tls.Config
+
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s
 	ReadTimeout       time.Duration // 15s: a whole request, body included
@@ -96,6 +114,9 @@ type Server struct {
 	ready, draining atomic.Bool
 
 	inflight atomic.Int64 // requests being served, for the shutdown log
+	// httpsPublic is true when PublicURL is https://: every answer
+	// carries HSTS.
+	httpsPublic bool
 
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
@@ -118,7 +139,7 @@ func New(cfg Config) *Server {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, logger: cfg.Logger}
+	s := &Server{cfg: cfg, logger: cfg.Logger, httpsPublic: strings.HasPrefix(cfg.PublicURL, "https://")}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/forwarded"
 )
 
 // ContentSecurityPolicy is sent with every page and static file: nothing
@@ -46,6 +47,9 @@ type Config struct {
 	// AccountPage adds a link to /account (served elsewhere) to the
 	// navigation.
 	AccountPage bool
+	// PublicURL is the address people reach the server at, for the curl
+	// examples of /docs; "" means the scheme and host of each request.
+	PublicURL string
 }
 
 // Pages serves the pages. It is safe for concurrent use.
@@ -226,9 +230,12 @@ type docsPage struct {
 
 func (p *Pages) docs(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Security-Policy", docsContentSecurityPolicy)
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+	base := strings.TrimSuffix(p.cfg.PublicURL, "/")
+	if base == "" {
+		base = "http://" + r.Host
+		if forwarded.HTTPS(r) {
+			base = "https://" + r.Host
+		}
 	}
-	p.render(w, r, http.StatusOK, "docs", "API reference", "docs", p.cfg.Graph(), docsPage{Base: scheme + "://" + r.Host})
+	p.render(w, r, http.StatusOK, "docs", "API reference", "docs", p.cfg.Graph(), docsPage{Base: base})
 }

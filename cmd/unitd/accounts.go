@@ -133,9 +133,9 @@ Manage the people who sign in on the account page. A new user chooses a
 password through a one-time link (valid 72 hours) that create prints once.
 
 commands:
-  create --account NAME EMAIL [--url BASE]
+  create --account NAME EMAIL [--public-url URL]
                    add a user and print their set-up link
-  link EMAIL [--url BASE]
+  link EMAIL [--public-url URL]
                    print a new set-up link (to reset a password); earlier
                    links stop working
   list [--account NAME] [--format text|json]
@@ -143,13 +143,13 @@ commands:
   disable EMAIL    stop a user from signing in and end their sessions
 
 Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
---url is the address the account page is reached at (default
-$UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
+--public-url (or --url) is the address the server is reached at, as unitd
+serve's --public-url (default $UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
 `
 
 var usersSynopsis = map[string]string{
-	"create":  "create [--store FILE|URL] --account NAME [--url BASE] EMAIL",
-	"link":    "link [--store FILE|URL] [--url BASE] EMAIL",
+	"create":  "create [--store FILE|URL] --account NAME [--public-url URL] EMAIL",
+	"link":    "link [--store FILE|URL] [--public-url URL] EMAIL",
 	"list":    "list [--store FILE|URL] [--account NAME] [--format text|json]",
 	"disable": "disable [--store FILE|URL] EMAIL",
 }
@@ -181,8 +181,15 @@ func runUsers(args []string, stdout, stderr io.Writer) int {
 	return c.finish(run(c))
 }
 
+// baseURLFlag is --public-url (or its older name --url): the address the
+// server is reached at, which set-up links start with. Like unitd serve's,
+// it defaults to $UNITD_PUBLIC_URL.
 func baseURLFlag(c *cliCmd) *string {
-	return c.flags.String("url", envDefault("UNITD_PUBLIC_URL", "http://127.0.0.1:8080"), "`BASE` address of the account page, for the link (env UNITD_PUBLIC_URL)")
+	base := new(string)
+	def := envDefault("UNITD_PUBLIC_URL", "http://127.0.0.1:8080")
+	c.flags.StringVar(base, "public-url", def, "`URL` the server is reached at, which the link starts with: the --public-url of unitd serve (env UNITD_PUBLIC_URL)")
+	c.flags.StringVar(base, "url", def, "the same as --public-url")
+	return base
 }
 
 func usersCreate(c *cliCmd) error {
@@ -194,6 +201,10 @@ func usersCreate(c *cliCmd) error {
 	}
 	if *acctName == "" {
 		return usagef("--account is required")
+	}
+	baseURL, err := parsePublicURL(*base)
+	if err != nil {
+		return usagef("--public-url: %v", err)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
@@ -210,7 +221,7 @@ func usersCreate(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
-	link, expires, err := setupLink(ctx, db, *base, u.Email)
+	link, expires, err := setupLink(ctx, db, baseURL, u.Email)
 	if err != nil {
 		return err
 	}
@@ -226,6 +237,10 @@ func usersLink(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
+	baseURL, err := parsePublicURL(*base)
+	if err != nil {
+		return usagef("--public-url: %v", err)
+	}
 	ctx, cancel := cliContext()
 	defer cancel()
 	db, err := c.open(ctx)
@@ -233,7 +248,7 @@ func usersLink(c *cliCmd) error {
 		return err
 	}
 	defer db.Close()
-	link, expires, err := setupLink(ctx, db, *base, pos[0])
+	link, expires, err := setupLink(ctx, db, baseURL, pos[0])
 	if err != nil {
 		return err
 	}

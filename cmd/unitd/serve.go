@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 	"github.com/unitd/unitd/internal/hashworker"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
@@ -50,6 +52,14 @@ type serveConfig struct {
 	// PasswordMemory is the memory budget of the Argon2id hashes of
 	// sign-ins and set-ups running at once.
 	PasswordMemory int64
+	// PublicURL is the address people reach the server at ("" when it is
+	// the listen address); https:// makes cookies Secure and adds HSTS.
+	PublicURL string
+	// Proxies are the reverse proxies whose forwarding headers are
+	// believed (--trusted-proxies).
+	Proxies forwarded.Proxies
+	// TLSCert and TLSKey, when set, make the server speak HTTPS itself.
+	TLSCert, TLSKey string
 	// PasswordWorker computes the hashes in a helper process at the lowest
 	// CPU priority (this binary, `unitd password-worker`); the command line
 	// always does, tests that build a serveConfig hash in process.
@@ -142,6 +152,10 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
 	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
 	pwMemory := fs.String("password-memory", envDefault("UNITD_PASSWORD_MEMORY", "160MiB"), "memory `size` of password hashing: the helper process that hashes stays under it, 32 MiB its own and 64 MiB for each sign-in checked at once; more sign-ins wait briefly, then get 503 (env UNITD_PASSWORD_MEMORY)")
+	publicURL := fs.String("public-url", envDefault("UNITD_PUBLIC_URL", ""), "`URL` people reach the server at, such as https://unitd.example.com behind a proxy that ends TLS: links and /docs use it, and https:// makes cookies Secure and adds Strict-Transport-Security; default: the listen address (env UNITD_PUBLIC_URL)")
+	proxies := fs.String("trusted-proxies", envDefault("UNITD_TRUSTED_PROXIES", ""), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: comma-separated `addresses or CIDR prefixes`; default none (env UNITD_TRUSTED_PROXIES)")
+	tlsCert := fs.String("tls-cert", envDefault("UNITD_TLS_CERT", ""), "PEM certificate `FILE` (chain included) to serve HTTPS with, with --tls-key; reread on SIGHUP (env UNITD_TLS_CERT)")
+	tlsKey := fs.String("tls-key", envDefault("UNITD_TLS_KEY", ""), "PEM private key `FILE` of --tls-cert (env UNITD_TLS_KEY)")
 	redisTimeout := fs.Duration("redis-timeout", durationDefault("UNITD_REDIS_TIMEOUT", 100*time.Millisecond), "longest wait for Redis on a request before this replica limits on its own (env UNITD_REDIS_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
@@ -158,6 +172,18 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
 		return cfg, err
 	}
+	if *publicURL != "" {
+		if cfg.PublicURL, err = parsePublicURL(*publicURL); err != nil {
+			return cfg, fmt.Errorf("--public-url: %w", err)
+		}
+	}
+	if cfg.Proxies, err = forwarded.ParseProxies(*proxies); err != nil {
+		return cfg, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if err := checkTLSFlags(*tlsCert, *tlsKey); err != nil {
+		return cfg, err
+	}
+	cfg.TLSCert, cfg.TLSKey = *tlsCert, *tlsKey
 	if !keys.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
@@ -226,6 +252,7 @@ type daemon struct {
 	usage   *account.UsageCounter
 
 	hashWorker *hashworker.Worker // nil when passwords are hashed in process
+	cert       *certificate       // nil without --tls-cert
 
 	registry *prometheus.Registry // what the admin listener serves
 	redis    *redislimit.Limiter  // nil without --redis
@@ -288,9 +315,17 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	}
 	page, err := accountweb.New(accountweb.Config{
 		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush, Hasher: hasher,
+		HTTPS: strings.HasPrefix(cfg.PublicURL, "https://"),
 	})
 	if err != nil {
 		return nil, err
+	}
+	var tlsConfig *tls.Config
+	if cfg.TLSCert != "" {
+		if d.cert, err = newCertificate(cfg.TLSCert, cfg.TLSKey); err != nil {
+			return nil, err
+		}
+		tlsConfig = d.cert.config()
 	}
 	limiter, redis, limits, err := newLimiter(cfg.RateLimit, cfg.Redis, cfg.RedisTimeout, logger)
 	if err != nil {
@@ -326,6 +361,9 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		MaxBody:         cfg.MaxBody,
 		Logger:          logger,
 		Version:         version,
+		Proxies:         cfg.Proxies,
+		PublicURL:       cfg.PublicURL,
+		TLS:             tlsConfig,
 	})
 	if cfg.Catalog == "" {
 		g, errs := catalog.Load(catalog.Embedded())
@@ -357,7 +395,7 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if _, err := d.db.CreateUser(ctx, acct.ID, devUser); err != nil && !errors.Is(err, account.ErrConflict) {
 		return err
 	}
-	link, _, err := setupLink(ctx, d.db, "http://"+d.cfg.Addr, devUser)
+	link, _, err := setupLink(ctx, d.db, publicBase(d.cfg.PublicURL, d.cfg.Addr, d.cfg.TLSCert != ""), devUser)
 	if err != nil {
 		return err
 	}
@@ -365,7 +403,7 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printDevKey(stdout, d.cfg.Addr, key, k.ID, link)
+	printDevKey(stdout, publicBase(d.cfg.PublicURL, d.cfg.Addr, d.cfg.TLSCert != ""), key, k.ID, link)
 	return nil
 }
 
@@ -393,8 +431,13 @@ func (d *daemon) applyCatalog(g *engine.Graph, errs []error) {
 	d.srv.ReportReload(time.Now(), err)
 }
 
-// reload rereads the catalog and the keys (SIGHUP).
+// reload rereads the catalog, the keys and the TLS certificate (SIGHUP).
 func (d *daemon) reload() {
+	if d.cert != nil {
+		if err := d.cert.load(); err != nil {
+			d.logger.Error("TLS certificate reload failed; the last good one stays in use", "err", err)
+		}
+	}
 	if d.catalog != nil {
 		d.catalog.Reload()
 	}
@@ -429,7 +472,8 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	if d.hashWorker != nil {
 		defer d.hashWorker.Close()
 	}
-	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env, "account_page", "http://"+ln.Addr().String()+"/account")
+	listen := schemeOf(d.cert != nil) + "://" + ln.Addr().String()
+	d.logger.Info("listening", "addr", listen, "env", d.cfg.Env, "account_page", publicBase(d.cfg.PublicURL, ln.Addr().String(), d.cert != nil)+"/account")
 	err := d.srv.Serve(ctx, ln)
 	stopUsage()
 	<-usageDone
@@ -441,7 +485,7 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-func printDevKey(w io.Writer, addr, key, id, link string) {
+func printDevKey(w io.Writer, base, key, id, link string) {
 	fmt.Fprintf(w, `
 unitd test key (id %s), valid until the next start:
 
@@ -449,16 +493,16 @@ unitd test key (id %s), valid until the next start:
 
 Try it:
 
-  curl -s -H 'Authorization: Bearer %s' 'http://%s/v1/convert?value=12.5&from=ft&to=m'
+  curl -s -H 'Authorization: Bearer %s' '%s/v1/convert?value=12.5&from=ft&to=m'
 
 Account page: sign in as %s after choosing a password with this one-time link
 (valid 72 hours; a new one is printed at every start):
 
   %s
 
-In a browser: the converter http://%s/, the catalog http://%s/catalog and
-the API reference http://%s/docs. Metrics, liveness and readiness are on the
+In a browser: the converter %s/, the catalog %s/catalog and
+the API reference %s/docs. Metrics, liveness and readiness are on the
 admin listener (--admin-addr, default 127.0.0.1:9090).
 
-`, id, key, key, addr, devUser, link, addr, addr, addr)
+`, id, key, key, base, devUser, link, base, base, base)
 }

@@ -10,14 +10,15 @@
 //
 // Security: sessions are server-side (the cookie holds a random token, the
 // store its SHA-256) with HttpOnly, SameSite=Strict, Path=/account and
-// Secure whenever the request came over TLS. Every state change passes
-// net/http's CrossOriginProtection and, once signed in, must carry the
-// session's CSRF token. Sign-in is limited per client address and, with
-// OWASP's device cookies, per user for unknown browsers and per browser
-// that has signed in as the user before (see signIn); it answers unknown
-// users, disabled users and wrong passwords alike, and verifies a password
-// hash in every case, so that the time taken does not tell them apart. Every key lookup is scoped to the session's
-// account: another account's key id is "not found".
+// Secure whenever the page is public over HTTPS (Config.HTTPS) or the
+// request came over HTTPS. Every state change passes net/http's
+// CrossOriginProtection and, once signed in, must carry the session's CSRF
+// token. Sign-in is limited per client address and, with OWASP's device
+// cookies, per user for unknown browsers and per browser that has signed in
+// as the user before (see signIn); it answers unknown users, disabled users
+// and wrong passwords alike, and verifies a password hash in every case, so
+// that the time taken does not tell them apart. Every key lookup is scoped
+// to the session's account: another account's key id is "not found".
 package accountweb
 
 import (
@@ -34,6 +35,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -288,8 +290,10 @@ func (h *Handler) internalError(w http.ResponseWriter, r *http.Request, err erro
 	h.errorPage(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again.")
 }
 
-// secure reports whether cookies set in answer to r must be Secure.
-func (h *Handler) secure(r *http.Request) bool { return r.TLS != nil || h.cfg.HTTPS }
+// secure reports whether cookies set in answer to r must be Secure: the
+// page is public over HTTPS, or r came over HTTPS (over TLS, or through a
+// trusted proxy that says so; see package forwarded).
+func (h *Handler) secure(r *http.Request) bool { return h.cfg.HTTPS || forwarded.HTTPS(r) }
 
 // storeDown answers a request the store could not serve: 503 with a page
 // that says so. A session cookie stays as it is: the session may well be
@@ -304,8 +308,10 @@ func (h *Handler) storeDown(w http.ResponseWriter, r *http.Request, err error) {
 	h.errorPage(w, r, http.StatusServiceUnavailable, msg)
 }
 
-// clientAddr is the host of the connection's peer; forwarding headers are
-// not trusted.
+// clientAddr is the host of the request's RemoteAddr: the connection's
+// peer, or the client behind a trusted proxy when the server mounting the
+// page has resolved it (see package forwarded); the page itself believes
+// no forwarding header.
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

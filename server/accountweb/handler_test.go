@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/store"
@@ -273,6 +274,45 @@ func TestSecureCookieOverTLS(t *testing.T) {
 		if resp.StatusCode != http.StatusSeeOther || ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode {
 			t.Errorf("%s cookie over TLS = %+v, want Secure, HttpOnly, SameSite=Strict", name, ck)
 		}
+	}
+}
+
+// TestSecureCookieBehindHTTPS: over plain HTTP from a proxy that ends TLS,
+// the cookies are Secure when the page's public address is https://, or
+// when a trusted proxy says the client came over HTTPS.
+func TestSecureCookieBehindHTTPS(t *testing.T) {
+	trusted, err := forwarded.ParseProxies("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		https  bool   // Config.HTTPS: the public URL is https://
+		proto  string // X-Forwarded-Proto from the trusted proxy
+		secure bool
+	}{
+		{"public URL https", true, "", true},
+		{"trusted proxy says https", false, "https", true},
+		{"trusted proxy says http", false, "http", false},
+		{"neither", false, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, false, func(c *Config) { c.HTTPS = tt.https })
+			f.ts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				f.h.ServeHTTP(w, trusted.Resolve(r)) // as the server mounts the page
+			})
+			f.user(f.acctA, "ada@example.com")
+			c := f.client()
+			if tt.proto != "" {
+				c.header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			resp, _ := c.signIn("ada@example.com", password)
+			for _, name := range []string{cookieName, deviceCookieName} {
+				if ck := cookieNamed(resp, name); ck == nil || ck.Secure != tt.secure {
+					t.Errorf("%s cookie %+v, want Secure %v", name, ck, tt.secure)
+				}
+			}
+		})
 	}
 }
 
