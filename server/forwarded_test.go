@@ -80,3 +80,30 @@ func TestHSTSWithAnHTTPSPublicURL(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicBudgetChargedByCost: a page rendered afresh spends its cost of
+// the client's public budget; the same page again, from the cache, spends
+// the one token of an ordinary request.
+func TestPublicBudgetChargedByCost(t *testing.T) {
+	served := func(distinct bool) int {
+		f := newFixture(t, func(c *Config) {
+			c.PublicLimiter = ratelimit.NewMemory(ratelimit.Rate{N: 40, Per: time.Hour})
+		})
+		for i := range 40 {
+			target := "/catalog?system=SI"
+			if distinct {
+				target = "/catalog?system=SI&q=" + strings.Repeat("e", i%3) + string(rune('a'+i%26)) + strings.Repeat("%20", i/26)
+			}
+			if resp, _ := f.do(t, f.request(t, "GET", target, "", "", "")); resp.StatusCode == 429 {
+				return i
+			}
+		}
+		return 40
+	}
+	if n := served(false); n < 35 {
+		t.Errorf("the same page 40 times within a budget of 40: %d answered before 429", n)
+	}
+	if n := served(true); n > 20 {
+		t.Errorf("40 fresh searches within a budget of 40: %d answered before 429, want the cost of each charged", n)
+	}
+}
