@@ -20,7 +20,7 @@ build:
 ## key and a one-time link to set the password of dev@localhost for the account page
 run:
 	@mkdir -p $(RUNDIR)
-	$(GO) run ./cmd/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
+	$(GO) run ./cmd/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key --access-log all
 
 ## test: vet, format check, the whole test suite with the race detector, catalog validation,
 ## browser tests. Installs what the tests need (Debian packages, npm) when it is missing.

@@ -96,29 +96,47 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 		r = &r2
 	}
 	router.ServeHTTP(rw, r)
-	s.cfg.Metrics.request(rw.route, r.Method, rw.status, time.Since(start))
+	took := time.Since(start)
+	s.cfg.Metrics.request(rw.route, r.Method, rw.status, took)
 
-	if s.logger.Enabled(r.Context(), slog.LevelInfo) {
-		route := rw.route
-		if route == "" {
-			route = "unmatched"
-		}
-		attrs := [...]slog.Attr{
-			slog.String("request_id", rw.reqID),
-			slog.String("method", r.Method),
-			slog.String("route", route),
-			slog.Int("status", rw.status),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-			slog.Int64("bytes", rw.bytes),
-			slog.String("key_id", rw.keyID),
-		}
-		n := len(attrs)
-		if rw.keyID == "" {
-			n-- // no key was authenticated
-		}
-		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
+	if log, slow := s.logged(rw.status, took); log {
+		s.logRequest(r, rw, took, slow)
 	}
 	s.release(rw)
+}
+
+// logRequest writes the access log line of a request: at INFO, or WARN
+// when it was slow or answered with a server error.
+func (s *Server) logRequest(r *http.Request, rw *respWriter, took time.Duration, slow bool) {
+	level := slog.LevelInfo
+	if slow || rw.status >= 500 {
+		level = slog.LevelWarn
+	}
+	if !s.logger.Enabled(r.Context(), level) {
+		return
+	}
+	route := rw.route
+	if route == "" {
+		route = "unmatched"
+	}
+	attrs := [8]slog.Attr{
+		slog.String("request_id", rw.reqID),
+		slog.String("method", r.Method),
+		slog.String("route", route),
+		slog.Int("status", rw.status),
+		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
+		slog.Int64("bytes", rw.bytes),
+	}
+	n := 6
+	if slow {
+		attrs[n] = slog.Bool("slow", true)
+		n++
+	}
+	if rw.keyID != "" { // a key was authenticated
+		attrs[n] = slog.String("key_id", rw.keyID)
+		n++
+	}
+	s.logger.LogAttrs(r.Context(), level, "request", attrs[:n]...)
 }
 
 func (s *Server) release(rw *respWriter) {

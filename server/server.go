@@ -48,6 +48,9 @@ type Config struct {
 	MaxBody int64
 	// Logger receives access logs and internal errors; nil discards them.
 	Logger *slog.Logger
+	// AccessLog chooses which requests Logger records at INFO (the zero
+	// value: every one). Server errors and slow requests always are.
+	AccessLog AccessLog
 	// Version is the server's version, shown by /v1/health.
 	Version string
 	// Now returns the current time; nil means time.Now.
@@ -117,6 +120,10 @@ type Server struct {
 	// httpsPublic is true when PublicURL is https://: every answer
 	// carries HSTS.
 	httpsPublic bool
+	// slow is AccessLog.Slow or its default; sampled counts requests for
+	// AccessLogSample.
+	slow    time.Duration
+	sampled atomic.Uint64
 
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
@@ -139,7 +146,10 @@ func New(cfg Config) *Server {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, logger: cfg.Logger, httpsPublic: strings.HasPrefix(cfg.PublicURL, "https://")}
+	s := &Server{cfg: cfg, logger: cfg.Logger, httpsPublic: strings.HasPrefix(cfg.PublicURL, "https://"), slow: cfg.AccessLog.Slow}
+	if s.slow <= 0 {
+		s.slow = DefaultSlowRequest
+	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -126,6 +127,27 @@ func serveAdmin(ctx context.Context, ln net.Listener, h http.Handler, logger *sl
 		err = serr
 	}
 	return err
+}
+
+// defaultAdminAddr is where the admin listener listens unless told: port
+// 9612, marked free in Prometheus' published default port allocations
+// (github.com/prometheus/prometheus/wiki/Default-port-allocations), where
+// 9090, the port of the Prometheus server itself, and the ports of the
+// well-known exporters are taken.
+const defaultAdminAddr = "127.0.0.1:9612"
+
+// listen listens on addr, and says which flag named it when it cannot: a
+// port in use is most often another unitd or a Prometheus on the host.
+func listen(flagName, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		hint := ""
+		if errors.Is(err, syscall.EADDRINUSE) {
+			hint = " (another program, or another unitd, listens there)"
+		}
+		return nil, fmt.Errorf("%s %s: %w%s; give another address with %s", flagName, addr, err, hint, flagName)
+	}
+	return ln, nil
 }
 
 // checkAdminAddr refuses an admin address that is the public one: metrics

@@ -155,3 +155,33 @@ func TestServeTLS(t *testing.T) {
 		t.Errorf("the renewed certificate after the reload: %v", err)
 	}
 }
+
+// TestTakenPortNamesItsFlag: a port already in use is reported at once,
+// naming the flag that chose it.
+func TestTakenPortNamesItsFlag(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	st := filepath.Join(t.TempDir(), "unitd.db")
+	for _, tt := range []struct{ flag, addr, admin string }{
+		{"--admin-addr", "127.0.0.1:0", busy.Addr().String()},
+		{"--addr", busy.Addr().String(), "off"},
+	} {
+		code, _, stderr := runCLI(t, "", "serve", "--addr", tt.addr, "--admin-addr", tt.admin, "--store", st)
+		if code != 1 || !strings.Contains(stderr, tt.flag+" "+busy.Addr().String()) ||
+			!strings.Contains(stderr, "another unitd") || !strings.Contains(stderr, "give another address with "+tt.flag) {
+			t.Errorf("%s on a taken port: exit %d\n%s", tt.flag, code, stderr)
+		}
+	}
+	// The default collides with neither Prometheus (9090), its Pushgateway
+	// (9091) and Alertmanager (9093), nor the node exporter (9100).
+	cfg, err := parseServeFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, port, _ := net.SplitHostPort(cfg.AdminAddr); port == "9090" || port == "9091" || port == "9093" || port == "9100" {
+		t.Errorf("the default admin address %s takes a port of the Prometheus ecosystem", cfg.AdminAddr)
+	}
+}

@@ -60,6 +60,9 @@ type serveConfig struct {
 	Proxies forwarded.Proxies
 	// TLSCert and TLSKey, when set, make the server speak HTTPS itself.
 	TLSCert, TLSKey string
+	// AccessLog chooses which requests are logged (--access-log,
+	// --slow-request).
+	AccessLog server.AccessLog
 	// PasswordWorker computes the hashes in a helper process at the lowest
 	// CPU priority (this binary, `unitd password-worker`); the command line
 	// always does, tests that build a serveConfig hash in process.
@@ -78,6 +81,27 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	// The addresses are taken first, so that a port in use is reported
+	// at once, naming its flag, before any start-up work.
+	ln, err := listen("--addr", cfg.Addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "unitd serve:", err)
+		return 1
+	}
+	var aln net.Listener
+	if cfg.AdminAddr != "off" {
+		if aln, err = listen("--admin-addr", cfg.AdminAddr); err != nil {
+			ln.Close()
+			fmt.Fprintln(stderr, "unitd serve:", err)
+			return 1
+		}
+	}
+	closeListeners := func() {
+		ln.Close()
+		if aln != nil {
+			aln.Close()
+		}
+	}
 	// Start-up (the first catalog load above all) runs aside, so that
 	// SIGINT and SIGTERM still end the process while it runs.
 	type started struct {
@@ -92,26 +116,18 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	var d *daemon
 	select {
 	case <-ctx.Done():
+		closeListeners()
 		fmt.Fprintln(stderr, "unitd serve: interrupted during start-up")
 		return 1
 	case st := <-startc:
 		if st.err != nil {
+			closeListeners()
 			fmt.Fprintln(stderr, "unitd serve:", st.err)
 			return 1
 		}
 		d = st.d
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		fmt.Fprintln(stderr, "unitd serve:", err)
-		return 1
-	}
-	if cfg.AdminAddr != "off" {
-		aln, err := net.Listen("tcp", cfg.AdminAddr)
-		if err != nil {
-			fmt.Fprintln(stderr, "unitd serve: admin listener:", err)
-			return 1
-		}
+	if aln != nil {
 		logger.Info("admin listening", "addr", "http://"+aln.Addr().String(), "paths", "/metrics /livez /readyz")
 		go func() {
 			if err := serveAdmin(ctx, aln, d.srv.AdminHandler(d.registry), logger); err != nil {
@@ -149,13 +165,15 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "for make run: create the account \"dev\" and its user dev@localhost if missing, print a set-up link for them and a fresh test key (env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
-	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
+	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", defaultAdminAddr), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
 	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
 	pwMemory := fs.String("password-memory", envDefault("UNITD_PASSWORD_MEMORY", "160MiB"), "memory `size` of password hashing: the helper process that hashes stays under it, 32 MiB its own and 64 MiB for each sign-in checked at once; more sign-ins wait briefly, then get 503 (env UNITD_PASSWORD_MEMORY)")
 	publicURL := fs.String("public-url", envDefault("UNITD_PUBLIC_URL", ""), "`URL` people reach the server at, such as https://unitd.example.com behind a proxy that ends TLS: links and /docs use it, and https:// makes cookies Secure and adds Strict-Transport-Security; default: the listen address (env UNITD_PUBLIC_URL)")
 	proxies := fs.String("trusted-proxies", envDefault("UNITD_TRUSTED_PROXIES", ""), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: comma-separated `addresses or CIDR prefixes`; default none (env UNITD_TRUSTED_PROXIES)")
 	tlsCert := fs.String("tls-cert", envDefault("UNITD_TLS_CERT", ""), "PEM certificate `FILE` (chain included) to serve HTTPS with, with --tls-key; reread on SIGHUP (env UNITD_TLS_CERT)")
 	tlsKey := fs.String("tls-key", envDefault("UNITD_TLS_KEY", ""), "PEM private key `FILE` of --tls-cert (env UNITD_TLS_KEY)")
+	accessLog := fs.String("access-log", envDefault("UNITD_ACCESS_LOG", "errors"), "which requests get a log line: all, errors (answers of 400 and above), sample:N (one in N) or off; server errors and slow requests always do (env UNITD_ACCESS_LOG)")
+	slowRequest := fs.Duration("slow-request", durationDefault("UNITD_SLOW_REQUEST", server.DefaultSlowRequest), "a request that takes this long is logged whatever --access-log says (env UNITD_SLOW_REQUEST)")
 	redisTimeout := fs.Duration("redis-timeout", durationDefault("UNITD_REDIS_TIMEOUT", 100*time.Millisecond), "longest wait for Redis on a request before this replica limits on its own (env UNITD_REDIS_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
@@ -209,6 +227,13 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, fmt.Errorf("--password-memory %s is too small: the password worker needs %d MiB of its own and %d MiB for each hash, so at least %dMiB",
 			*pwMemory, hashworker.Overhead>>20, account.DefaultParams.Memory>>10, (hashworker.Overhead+int64(account.DefaultParams.Memory)<<10)>>20)
 	}
+	if cfg.AccessLog, err = server.ParseAccessLog(*accessLog); err != nil {
+		return cfg, fmt.Errorf("--access-log: %w", err)
+	}
+	if *slowRequest <= 0 {
+		return cfg, errors.New("--slow-request must be positive")
+	}
+	cfg.AccessLog.Slow = *slowRequest
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
 	}
@@ -362,6 +387,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		Logger:          logger,
 		Version:         version,
 		Proxies:         cfg.Proxies,
+		AccessLog:       cfg.AccessLog,
 		PublicURL:       cfg.PublicURL,
 		TLS:             tlsConfig,
 	})
@@ -502,7 +528,7 @@ Account page: sign in as %s after choosing a password with this one-time link
 
 In a browser: the converter %s/, the catalog %s/catalog and
 the API reference %s/docs. Metrics, liveness and readiness are on the
-admin listener (--admin-addr, default 127.0.0.1:9090).
+admin listener (--admin-addr, default `+defaultAdminAddr+`).
 
 `, id, key, key, base, devUser, link, base, base, base)
 }
