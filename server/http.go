@@ -257,14 +257,18 @@ func (s *Server) HTTPServer(handler http.Handler) *http.Server {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := s.HTTPServer(s.Handler())
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
+	guard := newConnGuard(ln, s.cfg.MaxConnsPerAddr, s.cfg.MaxConns, s.cfg.Proxies.Trusts, s.logger)
+	guard.onRefuse = s.cfg.Metrics.connRefused
+	s.conns.Store(guard)
+	srv.ConnState = guard.connState
 	errc := make(chan error, 1)
 	if s.cfg.TLS != nil {
 		// net/http must see the TLS connection itself (for r.TLS and
 		// HTTP/2), so its few refusals before routing stay plain text.
 		srv.TLSConfig = s.cfg.TLS.Clone()
-		go func() { errc <- srv.ServeTLS(ln, "", "") }()
+		go func() { errc <- srv.ServeTLS(guard, "", "") }()
 	} else {
-		go func() { errc <- srv.Serve(earlyListener{Listener: ln, logger: s.logger}) }()
+		go func() { errc <- srv.Serve(earlyListener{Listener: guard, logger: s.logger}) }()
 	}
 	select {
 	case err := <-errc:

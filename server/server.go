@@ -92,6 +92,17 @@ type Config struct {
 	// configuration (its certificates, or GetCertificate).
 	TLS *tls.Config
 
+	// MaxConnsPerAddr bounds the connections one client address holds
+	// open at once (trusted proxies excepted); past it, new ones are
+	// closed at once. 0: no bound.
+	MaxConnsPerAddr int
+	// MaxConns bounds the connections open at once. Past three quarters
+	// of it, idle keep-alive connections are closed, the longest idle
+	// first, down to half; at it, with none idle, new connections are
+	// closed at once. 0: no bound. unitd serve sizes it from the file
+	// descriptor limit.
+	MaxConns int
+
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s
 	ReadTimeout       time.Duration // 15s: a whole request, body included
@@ -124,6 +135,8 @@ type Server struct {
 	// AccessLogSample.
 	slow    time.Duration
 	sampled atomic.Uint64
+	// conns guards the listener of Serve, once it runs.
+	conns atomic.Pointer[connGuard]
 
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus

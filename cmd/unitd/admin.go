@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -53,6 +54,21 @@ func newRegistry(keyStatus func() keys.Status, redis *redislimit.Limiter) (*prom
 		}, func() float64 { return boolGauge(redis.Status().Up) }))
 	}
 	return reg, m
+}
+
+// registerConnGauges adds the API listener's open and idle connections to
+// reg, read at scrape time.
+func registerConnGauges(reg *prometheus.Registry, conns func() (open, idle int)) {
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "unitd_connections_open",
+			Help: "Connections the public listener holds open.",
+		}, func() float64 { n, _ := conns(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "unitd_connections_idle",
+			Help: "Of the open connections, idle keep-alive ones: closed first when connections run short.",
+		}, func() float64 { _, n := conns(); return float64(n) }),
+	)
 }
 
 func boolGauge(b bool) float64 {
@@ -168,4 +184,37 @@ func checkAdminAddr(admin, public string) error {
 		return fmt.Errorf("--admin-addr %s would share the public listener %s; give the admin endpoints a port of their own", admin, public)
 	}
 	return nil
+}
+
+// Connection bounds of unitd serve.
+const (
+	// fileReserve is kept out of the connection bound: the store's
+	// connections, catalog files, the password worker's pipes, the admin
+	// listener's connections.
+	fileReserve = 1024
+	// maxConnsCeiling bounds connections whatever the file limit: an idle
+	// connection holds about 20 KB, so 50,000 hold about 1 GB.
+	maxConnsCeiling = 50_000
+)
+
+// connBound is the bound on open connections for a file limit: the limit
+// less a reserve for everything else (a quarter of it for small limits),
+// and at most maxConnsCeiling. Zero when the limit is unknown.
+func connBound(fileLimit uint64) int {
+	if fileLimit == 0 {
+		return maxConnsCeiling
+	}
+	n := max(fileLimit*3/4, fileLimit-min(fileLimit, fileReserve))
+	return int(min(n, maxConnsCeiling))
+}
+
+// intDefault reads a whole number from the environment variable name, or
+// returns def when it is unset or not a number.
+func intDefault(name string, def int) int {
+	if v := os.Getenv(name); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+	}
+	return def
 }

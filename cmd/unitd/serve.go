@@ -63,6 +63,9 @@ type serveConfig struct {
 	// AccessLog chooses which requests are logged (--access-log,
 	// --slow-request).
 	AccessLog server.AccessLog
+	// MaxConnsPerAddr and MaxConns bound the open connections per client
+	// address and in all (0: sized from the file limit at start).
+	MaxConnsPerAddr, MaxConns int
 	// PasswordWorker computes the hashes in a helper process at the lowest
 	// CPU priority (this binary, `unitd password-worker`); the command line
 	// always does, tests that build a serveConfig hash in process.
@@ -81,6 +84,14 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	if limit, ok := raiseFileLimit(); ok {
+		if cfg.MaxConns == 0 {
+			cfg.MaxConns = connBound(limit)
+		}
+		logger.Info("open-file limit", "limit", limit, "max_conns", cfg.MaxConns, "max_conns_per_addr", cfg.MaxConnsPerAddr)
+	} else if cfg.MaxConns == 0 {
+		cfg.MaxConns = connBound(0)
+	}
 	// The addresses are taken first, so that a port in use is reported
 	// at once, naming its flag, before any start-up work.
 	ln, err := listen("--addr", cfg.Addr)
@@ -174,6 +185,8 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	tlsKey := fs.String("tls-key", envDefault("UNITD_TLS_KEY", ""), "PEM private key `FILE` of --tls-cert (env UNITD_TLS_KEY)")
 	accessLog := fs.String("access-log", envDefault("UNITD_ACCESS_LOG", "errors"), "which requests get a log line: all, errors (answers of 400 and above), sample:N (one in N) or off; server errors and slow requests always do (env UNITD_ACCESS_LOG)")
 	slowRequest := fs.Duration("slow-request", durationDefault("UNITD_SLOW_REQUEST", server.DefaultSlowRequest), "a request that takes this long is logged whatever --access-log says (env UNITD_SLOW_REQUEST)")
+	perAddr := fs.Int("max-conns-per-addr", intDefault("UNITD_MAX_CONNS_PER_ADDR", 256), "open connections one client address may hold (trusted proxies excepted); 0 for no bound (env UNITD_MAX_CONNS_PER_ADDR)")
+	maxConns := fs.Int("max-conns", intDefault("UNITD_MAX_CONNS", 0), "open connections in all; past three quarters idle ones are closed; 0 sizes it from the open-file limit, raised at start (env UNITD_MAX_CONNS)")
 	redisTimeout := fs.Duration("redis-timeout", durationDefault("UNITD_REDIS_TIMEOUT", 100*time.Millisecond), "longest wait for Redis on a request before this replica limits on its own (env UNITD_REDIS_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
@@ -202,6 +215,10 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, err
 	}
 	cfg.TLSCert, cfg.TLSKey = *tlsCert, *tlsKey
+	if *perAddr < 0 || *maxConns < 0 {
+		return cfg, errors.New("--max-conns-per-addr and --max-conns must not be negative")
+	}
+	cfg.MaxConnsPerAddr, cfg.MaxConns = *perAddr, *maxConns
 	if !keys.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
@@ -388,9 +405,12 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		Version:         version,
 		Proxies:         cfg.Proxies,
 		AccessLog:       cfg.AccessLog,
+		MaxConnsPerAddr: cfg.MaxConnsPerAddr,
+		MaxConns:        cfg.MaxConns,
 		PublicURL:       cfg.PublicURL,
 		TLS:             tlsConfig,
 	})
+	registerConnGauges(d.registry, d.srv.Connections)
 	if cfg.Catalog == "" {
 		g, errs := catalog.Load(catalog.Embedded())
 		if len(errs) > 0 {

@@ -59,8 +59,9 @@ func (p Proxies) String() string {
 	return strings.Join(s, ",")
 }
 
-// trusts reports whether host (an address without port) is a trusted proxy.
-func (p Proxies) trusts(host string) bool {
+// Trusts reports whether host (an address without port) is a trusted
+// proxy.
+func (p Proxies) Trusts(host string) bool {
 	a, err := netip.ParseAddr(host)
 	if err != nil {
 		return false
@@ -87,7 +88,7 @@ func (p Proxies) Resolve(r *http.Request) *http.Request {
 		return r
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil || !p.trusts(host) {
+	if err != nil || !p.Trusts(host) {
 		return r
 	}
 	client := ""
@@ -105,7 +106,7 @@ func (p Proxies) Resolve(r *http.Request) *http.Request {
 			break // a chain with garbage in it is believed no further
 		}
 		client = a.Unmap().String()
-		if !p.trusts(client) {
+		if !p.Trusts(client) {
 			break
 		}
 	}
