@@ -4,6 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 RUNDIR    ?= .run
 FUZZTIME  ?= 30s
+TESTFUZZTIME ?= 10s
 BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
@@ -22,11 +23,14 @@ run:
 	@mkdir -p $(RUNDIR)
 	$(GO) run ./cmd/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key --access-log all
 
-## test: vet, format check, the whole test suite with the race detector, catalog validation,
-## browser tests. Installs what the tests need (Debian packages, npm) when it is missing.
+## test: vet, format check, the whole test suite with the race detector, every fuzz target for
+## TESTFUZZTIME, catalog validation, browser tests. Installs what the tests need (Debian packages,
+## npm) when it is missing.
 test: test-deps vet fmt-check
 	@echo ">> running all tests"
 	$(GO) test -race -count=1 ./...
+	@echo ">> every fuzz target for $(TESTFUZZTIME)"
+	@GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
 	@echo ">> validating the shipped catalog and its layout"
 	$(GO) run ./cmd/unitd validate catalog/data
 	$(GO) run ./cmd/unitd fmt -l catalog/data
@@ -93,19 +97,9 @@ bench-load:
 	@echo ">> HTTP load on 127.0.0.1: unitd beside a bare net/http handler of the same body size"
 	$(GO) run ./tools/loadbench
 
-## fuzz: run every fuzz target for $(FUZZTIME) (not part of CI)
+## fuzz: run every fuzz target for $(FUZZTIME) (make test runs each for $(TESTFUZZTIME))
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParseValue$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzConvertRoundTrip$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzParseExpression$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzQuo128$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzRoundWords$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzPiFast$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzQuotientDigits$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
-	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt
-	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
+	@GO=$(GO) FUZZTIME=$(FUZZTIME) ./tools/fuzz.sh
 
 lint: vet fmt-check
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
