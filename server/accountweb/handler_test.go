@@ -629,6 +629,10 @@ func TestKeysAndPasswordsNeverLogged(t *testing.T) {
 		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
 	f.user(f.acctA, "ada@example.com")
+	device := cookieNamed(f.signInFrom("192.0.2.1", "ada@example.com", password), deviceCookieName)
+	if device == nil {
+		t.Fatal("no device cookie")
+	}
 	c, csrf := f.signedIn("ada@example.com")
 	c.signIn("ada@example.com", "a wrong password")
 	key, id := c.createKey(csrf, "ci")
@@ -644,7 +648,7 @@ func TestKeysAndPasswordsNeverLogged(t *testing.T) {
 	// Force the error paths that log, too.
 	f.db.Close()
 	c.get("/account")
-	for _, secret := range []string{key, key2[1], k.Hash, password, "a wrong password", csrf} {
+	for _, secret := range []string{key, key2[1], k.Hash, password, "a wrong password", csrf, device.Value} {
 		if strings.Contains(logs.String(), secret) {
 			t.Errorf("a secret is in the log:\n%s", logs.String())
 		}
