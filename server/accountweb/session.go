@@ -137,8 +137,8 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	known := err == nil && stored != ""
 	// The allowance this attempt spends: its device's, or the one the
-	// user's unknown devices share (an e-mail address nobody has included,
-	// so that a 429 tells nothing about who exists).
+	// user's unknown devices share, kept by the e-mail address whether or
+	// not anyone has it, so that a 429 tells nothing about who exists.
 	limitKey := "user " + email
 	if email == "" {
 		limitKey = "user (not an e-mail address)"
