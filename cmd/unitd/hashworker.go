@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"time"
 
 	"github.com/unitd/unitd/internal/hashworker"
 )
@@ -29,9 +27,10 @@ func hashBudget(size int64) int64 {
 }
 
 // startHashWorker starts this binary as the helper that computes password
-// hashes at the lowest CPU priority, within budget bytes, and checks that
-// it answers.
-func startHashWorker(ctx context.Context, budget int64, logger *slog.Logger) (*hashworker.Worker, error) {
+// hashes at the lowest CPU priority, within budget bytes. It does not wait
+// for the helper to answer: on a busy machine a process at the lowest
+// priority may take seconds to come up, and only sign-ins need it.
+func startHashWorker(budget int64, logger *slog.Logger) (*hashworker.Worker, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("password worker: %w", err)
@@ -39,10 +38,7 @@ func startHashWorker(ctx context.Context, budget int64, logger *slog.Logger) (*h
 	w := &hashworker.Worker{Logger: logger, Command: func() *exec.Cmd {
 		return hashworker.Command(exe, passwordWorkerCommand, "--memory", strconv.FormatInt(budget, 10))
 	}}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := w.Start(ctx); err != nil {
-		w.Close()
+	if err := w.Launch(); err != nil {
 		return nil, fmt.Errorf("password worker: %w", err)
 	}
 	return w, nil

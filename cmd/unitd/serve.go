@@ -346,7 +346,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	d.usage = account.NewUsageCounter(d.db, logger)
 	hcfg := account.HasherConfig{Memory: hashBudget(cfg.PasswordMemory)}
 	if cfg.PasswordWorker {
-		if d.hashWorker, err = startHashWorker(ctx, hcfg.Memory, logger); err != nil {
+		if d.hashWorker, err = startHashWorker(hcfg.Memory, logger); err != nil {
 			return nil, err
 		}
 		hcfg.Key = d.hashWorker.Key

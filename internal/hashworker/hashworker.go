@@ -127,6 +127,9 @@ type Worker struct {
 	// input and output are set by the Worker); it is called at every start.
 	Command func() *exec.Cmd
 	Logger  *slog.Logger
+	// Timeout is how long a key may take before the helper is ended as
+	// hung (DefaultTimeout if 0); its callers get ErrExited.
+	Timeout time.Duration
 
 	mu     sync.Mutex // guards cur and closed
 	cur    *helper
@@ -154,7 +157,8 @@ var ErrExited = errors.New("the password worker exited")
 // Key computes the Argon2id key of pw and salt in the helper, starting it
 // if it is not running: an account.KeyFunc. It waits for the answer even
 // when ctx ends, so that a caller bounding the keys computed at once can
-// trust the slot is free when Key returns.
+// trust the slot is free when Key returns; a helper that does not answer
+// within Timeout is ended, which frees its memory too.
 func (w *Worker) Key(_ context.Context, pw, salt []byte, p account.Params) ([]byte, error) {
 	h, err := w.helper()
 	if err != nil {
@@ -175,6 +179,8 @@ func (w *Worker) Key(_ context.Context, pw, salt []byte, p account.Params) ([]by
 	if err != nil {
 		h.end(fmt.Errorf("%w: %v", ErrExited, err))
 	}
+	timer := time.NewTimer(w.timeout())
+	defer timer.Stop()
 	select {
 	case resp := <-ch:
 		if resp.Error != "" {
@@ -183,7 +189,32 @@ func (w *Worker) Key(_ context.Context, pw, salt []byte, p account.Params) ([]by
 		return resp.Key, nil
 	case <-h.done:
 		return nil, h.err
+	case <-timer.C:
+		// A helper that hangs would hold every caller: end it; the next
+		// key starts a new one.
+		h.end(fmt.Errorf("%w: no answer within %v", ErrExited, w.timeout()))
+		return nil, h.err
 	}
+}
+
+// DefaultTimeout is how long a key may take before the helper is taken
+// for hung and ended.
+const DefaultTimeout = time.Minute
+
+func (w *Worker) timeout() time.Duration {
+	if w.Timeout > 0 {
+		return w.Timeout
+	}
+	return DefaultTimeout
+}
+
+// Launch starts the helper now, if it is not running, without waiting for
+// it: a binary that cannot be run is an error at once, while a helper
+// slow to come up (it lowers its own priority first thing, and a busy
+// machine serves it last) only makes the first key wait.
+func (w *Worker) Launch() error {
+	_, err := w.helper()
+	return err
 }
 
 // Start starts the helper now, if it is not running, and checks that it

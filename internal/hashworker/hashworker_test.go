@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 
@@ -103,5 +104,33 @@ func TestWorkerStartsAgainAfterExit(t *testing.T) {
 	}
 	if w.cur == first || w.cur.cmd.Process.Pid == first.cmd.Process.Pid {
 		t.Error("no new helper was started")
+	}
+}
+
+func TestLaunchDoesNotWait(t *testing.T) {
+	w := &Worker{Command: func() *exec.Cmd { return Command("/nonexistent/unitd") }}
+	if err := w.Launch(); err == nil {
+		t.Error("a binary that does not exist launched")
+	}
+	w = newWorker(t, 1<<20)
+	if err := w.Launch(); err != nil { // running already: nothing to do
+		t.Error(err)
+	}
+}
+
+// TestHungWorkerIsEnded: a helper that does not answer is ended after the
+// timeout, its callers get ErrExited, and the next key starts a new one.
+func TestHungWorkerIsEnded(t *testing.T) {
+	w := newWorker(t, 64<<20)
+	first := w.cur
+	w.Timeout = time.Nanosecond // no helper answers a 32 MiB key that fast
+	_, err := w.Key(context.Background(), []byte("pw"), []byte("saltsaltsaltsalt"), account.Params{Memory: 32 << 10, Time: 4, Threads: 1, KeyLen: 32})
+	if !errors.Is(err, ErrExited) {
+		t.Fatalf("a key past the timeout: %v, want ErrExited", err)
+	}
+	<-first.done
+	w.Timeout = 0
+	if err := w.Start(context.Background()); err != nil || w.cur == first {
+		t.Errorf("after the hung helper was ended: %v (new helper: %v)", err, w.cur != first)
 	}
 }
