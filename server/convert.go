@@ -280,15 +280,19 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 
 // isJSON reports whether the one Content-Type is application/json. The
 // only charset parameter accepted is utf-8, the encoding JSON is read in.
-func isJSON(h []string) bool {
+func isJSON(h []string) bool { return isMediaType(h, jsonContentType) }
+
+// isMediaType reports whether the one Content-Type h is the media type
+// mt; parameters are allowed, but a charset must be utf-8.
+func isMediaType(h []string, mt string) bool {
 	if len(h) != 1 {
 		return false
 	}
-	if h[0] == "application/json" {
+	if h[0] == mt {
 		return true
 	}
-	mt, params, err := mime.ParseMediaType(h[0])
-	if err != nil || mt != "application/json" {
+	got, params, err := mime.ParseMediaType(h[0])
+	if err != nil || got != mt {
 		return false
 	}
 	cs, ok := params["charset"]

@@ -30,6 +30,9 @@ type respWriter struct {
 	buf   []byte       // response scratch
 	body  []byte       // request body
 	items []conversion // batch scratch
+	// stream is what an NDJSON batch reports for the access log and the
+	// metrics; its end is "" for every other request.
+	stream streamStats
 }
 
 func (w *respWriter) WriteHeader(status int) {
@@ -86,7 +89,13 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 		r = &r2
 	}
 	router.ServeHTTP(rw, r)
-	s.cfg.Metrics.request(rw.route, r.Method, rw.status, time.Since(start))
+	if rw.stream.end != "" {
+		// A stream's duration says how long the client sent, not how
+		// fast unitd answered: it stays out of the latency histogram.
+		s.cfg.Metrics.streamEnded(rw.route, r.Method, rw.status, rw.stream.end)
+	} else {
+		s.cfg.Metrics.request(rw.route, r.Method, rw.status, time.Since(start))
+	}
 
 	if s.logger.Enabled(r.Context(), slog.LevelInfo) {
 		route := rw.route
@@ -106,7 +115,14 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 		if rw.keyID == "" {
 			n-- // no key was authenticated
 		}
-		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
+		if st := rw.stream; st.end != "" {
+			// One line per stream, however many lines it had.
+			s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", append(attrs[:n:n],
+				slog.Int("items", st.items), slog.Int("succeeded", st.succeeded),
+				slog.Int("failed", st.items-st.succeeded), slog.String("end", st.end))...)
+		} else {
+			s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
+		}
 	}
 	s.release(rw)
 }
@@ -115,6 +131,7 @@ func (s *Server) release(rw *respWriter) {
 	rw.ResponseWriter = nil
 	rw.status, rw.bytes, rw.route, rw.reqID, rw.keyID, rw.idHdr[0] = 0, 0, "", "", "", ""
 	rw.rlHdr = [3][1]string{}
+	rw.stream = streamStats{}
 	if cap(rw.buf) > maxPooled {
 		rw.buf = nil
 	}
@@ -239,8 +256,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	stop := time.Now()
 	inflight := s.inflight.Load()
 	s.logger.Info("shutting down", "reason", context.Cause(ctx).Error(), "in_flight", inflight)
-	sctx, cancel := context.WithTimeout(context.Background(), orDefault(s.cfg.ShutdownTimeout, defaultShutdownTimeout))
+	timeout := orDefault(s.cfg.ShutdownTimeout, defaultShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	// NDJSON streams in flight get half of the timeout to finish; then
+	// each ends with an error line and its meta line (stream.go).
+	endStreams := time.AfterFunc(timeout/2, s.endStreams)
+	defer endStreams.Stop()
 	err := srv.Shutdown(sctx)
 	if err != nil {
 		srv.Close()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -41,8 +42,15 @@ type Config struct {
 	// /web/convert, no key) per client address. Nil: DefaultPageRate in
 	// memory.
 	PageLimiter ratelimit.Limiter
-	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
+	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0), and
+	// each line of an NDJSON batch.
 	MaxBody int64
+	// MaxStreamBody limits the body of an NDJSON batch, in bytes
+	// (DefaultMaxStreamBody if 0).
+	MaxStreamBody int64
+	// MaxStreamLines limits the items of an NDJSON batch
+	// (DefaultMaxStreamLines if 0).
+	MaxStreamLines int
 	// Logger receives access logs and internal errors; nil discards them.
 	Logger *slog.Logger
 	// Version is the server's version, shown by /v1/health.
@@ -97,6 +105,11 @@ type Server struct {
 
 	inflight atomic.Int64 // requests being served, for the shutdown log
 
+	// streamsEnd is cancelled (endStreams) when the NDJSON streams in
+	// flight must end: half of the shutdown timeout into a shutdown.
+	streamsEnd context.Context
+	endStreams context.CancelFunc
+
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
 	reloading  time.Time // start of the reload now running; zero if none
@@ -112,6 +125,12 @@ func New(cfg Config) *Server {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
+	if cfg.MaxStreamBody <= 0 {
+		cfg.MaxStreamBody = DefaultMaxStreamBody
+	}
+	if cfg.MaxStreamLines <= 0 {
+		cfg.MaxStreamLines = DefaultMaxStreamLines
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -119,6 +138,7 @@ func New(cfg Config) *Server {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, logger: cfg.Logger}
+	s.streamsEnd, s.endStreams = context.WithCancel(context.Background())
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
