@@ -27,6 +27,8 @@ run:
 test: test-deps vet fmt-check
 	@echo ">> running all tests"
 	$(GO) test -race -count=1 ./...
+	@echo ">> the million-line NDJSON stream, at full size without the race detector"
+	$(GO) test -count=1 -run '^TestStreamMillionLines$$' ./server
 	@echo ">> validating the shipped catalog and its layout"
 	$(GO) run ./cmd/unitd validate catalog/data
 	$(GO) run ./cmd/unitd fmt -l catalog/data

@@ -45,11 +45,11 @@ func readValue(s *jsonscan.Scanner, c *conversion, depth int) error {
 	switch ch := s.Peek(); {
 	case ch == '"':
 		v, err := s.ReadString()
-		c.value, c.hasValue = v, true
+		c.value, c.hasValue = v, err == nil
 		return err
 	case ch == '-' || (ch >= '0' && ch <= '9'):
 		v, err := s.ReadNumber()
-		c.value, c.hasValue = v, true
+		c.value, c.hasValue = v, err == nil
 		return err
 	}
 	c.setErr(`"value" must be a string or a number`)
@@ -59,7 +59,7 @@ func readValue(s *jsonscan.Scanner, c *conversion, depth int) error {
 func readUnit(s *jsonscan.Scanner, dst *string, has *bool, name string, c *conversion, depth int) error {
 	if s.Peek() == '"' {
 		v, err := s.ReadString()
-		*dst, *has = v, true
+		*dst, *has = v, err == nil
 		return err
 	}
 	c.setErr(`"` + name + `" must be a string`)

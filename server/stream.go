@@ -132,8 +132,8 @@ type stream struct {
 
 	readTimeout, writeTimeout time.Duration
 
-	scan jsonscan.Scanner
-	conv conversion
+	scan  jsonscan.Scanner
+	conv  conversion
 	stats streamStats
 }
 
@@ -163,6 +163,12 @@ func (s *Server) batchStream(c *call) reply {
 	st.in, st.out = st.bufs.in, st.bufs.out[:0]
 	h := c.w.Header()
 	h["Content-Type"] = []string{ndjsonContentType}
+	// The connection closes after a stream: a stream that ends early
+	// leaves its body unread, and net/http must not read the rest as the
+	// next request. (Closing also keeps net/http from starting a second
+	// read of the connection after the handler, which panics in full
+	// duplex mode: golang.org/issue/68560.)
+	h["Connection"] = []string{"close"}
 
 	s.cfg.Metrics.streamStarted()
 	// When a graceful shutdown ends the streams, a stream waiting for
@@ -170,6 +176,12 @@ func (s *Server) batchStream(c *call) reply {
 	stop := context.AfterFunc(s.streamsEnd, func() { st.rc.SetReadDeadline(time.Now()) })
 	st.serve()
 	stop()
+	if st.stats.end != endComplete {
+		// net/http reads up to 256 KiB more of the body before it
+		// closes the connection, so that the client gets the answer
+		// rather than a reset; that read gets a deadline of its own.
+		st.rc.SetReadDeadline(time.Now().Add(time.Second))
+	}
 	st.release()
 	c.w.stream = st.stats
 	return reply{done: true}
@@ -462,4 +474,3 @@ func (st *stream) release() {
 	}
 	st.bufs, st.in, st.out = nil, nil, nil
 }
-
