@@ -44,11 +44,11 @@ type serveConfig struct {
 	// Limits of an NDJSON batch: its body and its lines.
 	MaxStreamBody  int64
 	MaxStreamLines int
-	DevKey        bool
-	LogLevel      slog.Level
-	AdminAddr     string // "off": no admin listener
-	Redis         string // shared rate limits; "" limits in this process
-	RedisTimeout  time.Duration
+	DevKey         bool
+	LogLevel       slog.Level
+	AdminAddr      string // "off": no admin listener
+	Redis          string // shared rate limits; "" limits in this process
+	RedisTimeout   time.Duration
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
