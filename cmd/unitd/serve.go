@@ -41,14 +41,15 @@ type serveConfig struct {
 	PublicLimit   ratelimit.Rate // zero: public routes are not limited
 	PageLimit     ratelimit.Rate
 	MaxBody       int64
+	DevKey        bool
+	LogLevel      slog.Level
+	AdminAddr     string // "off": no admin listener
+	Redis         string // shared rate limits; "" limits in this process
+	RedisTimeout  time.Duration
+
 	// Limits of an NDJSON batch: its body and its lines.
 	MaxStreamBody  int64
 	MaxStreamLines int
-	DevKey         bool
-	LogLevel       slog.Level
-	AdminAddr      string // "off": no admin listener
-	Redis          string // shared rate limits; "" limits in this process
-	RedisTimeout   time.Duration
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
