@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load bench-quick fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load bench-stream bench-quick fuzz lint clean
 
 all: test build
 
@@ -75,8 +75,9 @@ validate:
 docs:
 	$(GO) run ./cmd/unitd docs catalog/data --out docs/units.md
 
-## bench: Go micro-benchmarks (with benchstat summaries) and the HTTP load run with wrk
-bench: bench-go bench-load
+## bench: Go micro-benchmarks (with benchstat summaries), the HTTP load run with wrk and the
+## NDJSON stream run
+bench: bench-go bench-load bench-stream
 
 bench-go:
 	@mkdir -p $(RUNDIR)
@@ -88,6 +89,12 @@ bench-go:
 bench-quick:
 	@echo ">> engine and catalog micro-benchmarks (one short run each)"
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 200ms -count 1 ./engine ./catalog
+
+## bench-stream: a million-line NDJSON batch through the built binary against `unitd convert -`
+## on the same rows, four streams at once, and the server's memory meanwhile
+bench-stream: build
+	@echo ">> NDJSON streams on 127.0.0.1: unitd serve against unitd convert - on the same rows"
+	$(GO) run ./tools/streambench -unitd bin/unitd
 
 bench-load:
 	@command -v wrk >/dev/null 2>&1 || { echo ">> installing wrk (Debian package)"; \

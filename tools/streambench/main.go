@@ -83,6 +83,7 @@ func main() {
 type figures struct {
 	cli, stream, streams float64 // lines per second
 	rssBefore, rssPeak   int64   // bytes, around the single stream
+	rssPeakStreams       int64   // bytes, the peak during the concurrent streams
 }
 
 func run(o options) error {
@@ -139,7 +140,10 @@ func run(o options) error {
 		}
 		f.stream = float64(o.lines) / d.Seconds()
 		fmt.Fprintf(os.Stderr, "  round %d: %d streams ...\n", r, o.streams)
-		if f.streams, err = srv.concurrent(ndjson, o.lines, o.streams); err != nil {
+		peak = srv.watchRSS()
+		f.streams, err = srv.concurrent(ndjson, o.lines, o.streams)
+		f.rssPeakStreams = peak()
+		if err != nil {
 			return fmt.Errorf("%d streams: %w", o.streams, err)
 		}
 		rounds = append(rounds, f)
@@ -397,12 +401,12 @@ func report(w io.Writer, o options, rounds []figures) {
 	const mb = 1 << 20
 	fmt.Fprintln(w, "\nPer round (lines per second; server memory around the single stream):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "round\tcli\tstream\tstream/cli\t%d streams\t/stream\tRSS before\tRSS peak\tgrowth\t\n", o.streams)
+	fmt.Fprintf(tw, "round\tcli\tstream\tstream/cli\t%d streams\t/stream\tRSS before\tRSS peak\tgrowth\tpeak, %d streams\t\n", o.streams, o.streams)
 	var best figures
 	var growth int64
 	for i, f := range rounds {
-		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.2f\t%.1f MB\t%.1f MB\t%.1f MB\t\n", i+1, f.cli, f.stream, f.stream/f.cli,
-			f.streams, f.streams/f.stream, float64(f.rssBefore)/mb, float64(f.rssPeak)/mb, float64(f.rssPeak-f.rssBefore)/mb)
+		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.2f\t%.1f MB\t%.1f MB\t%.1f MB\t%.1f MB\t\n", i+1, f.cli, f.stream, f.stream/f.cli,
+			f.streams, f.streams/f.stream, float64(f.rssBefore)/mb, float64(f.rssPeak)/mb, float64(f.rssPeak-f.rssBefore)/mb, float64(f.rssPeakStreams)/mb)
 		best.cli, best.stream, best.streams = max(best.cli, f.cli), max(best.stream, f.stream), max(best.streams, f.streams)
 		growth = max(growth, f.rssPeak-f.rssBefore)
 	}
