@@ -11,11 +11,10 @@ import (
 // one snapshot. An item's own precision, when given, wins over the
 // batch's.
 func (s *Server) batch(c *call) reply {
-	ct := c.r.Header["Content-Type"]
-	if isNDJSON(ct) {
-		return s.batchStream(c)
-	}
-	if !isJSON(ct) {
+	if ct := c.r.Header["Content-Type"]; !isJSON(ct) {
+		if isNDJSON(ct) {
+			return s.batchStream(c)
+		}
 		return errReply(newError(codeUnsupportedMediaType, `send the body as "Content-Type: application/json", or as "Content-Type: `+ndjsonContentType+`" to stream one item per line`))
 	}
 	body, e := s.readJSONBody(c)
@@ -28,7 +27,7 @@ func (s *Server) batch(c *call) reply {
 		return errReply(e)
 	}
 	// One work budget for the whole batch (see engine.Budget).
-	run := batchRun{s: s, g: c.snap.graph, opts: &req, reqID: c.w.reqID,
+	run := batchRun{s: s, g: c.snap.graph, opts: req, reqID: c.w.reqID,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
@@ -57,7 +56,7 @@ func (s *Server) batch(c *call) reply {
 type batchRun struct {
 	s      *Server
 	g      *engine.Graph
-	opts   *batchRequest // batch-wide options; its items are not read
+	opts   batchRequest // batch-wide options; its items are not read
 	budget *engine.Budget
 	counts tally
 	res    engine.Result

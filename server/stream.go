@@ -151,7 +151,7 @@ func (s *Server) batchStream(c *call) reply {
 	if e := st.opts.fromQuery(c.r.URL.RawQuery); e != nil {
 		return errReply(e)
 	}
-	st.run = batchRun{s: s, g: c.snap.graph, opts: &st.opts, reqID: c.w.reqID,
+	st.run = batchRun{s: s, g: c.snap.graph, opts: st.opts, reqID: c.w.reqID,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	st.rc = http.NewResponseController(c.w)
 	// HTTP/1.1 must be told that reads and writes interleave; HTTP/2
