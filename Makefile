@@ -115,6 +115,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt
 	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzStreamLines$$' -fuzztime $(FUZZTIME) ./server
 
 lint: vet fmt-check
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...

@@ -791,3 +791,76 @@ func TestStreamShutdownFinishesStreams(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 }
+
+// FuzzStreamLines sends arbitrary bodies as NDJSON batches. Properties: no
+// panic; a 200 whose every line is JSON; one answer per line that is not
+// blank, in order, then a meta line that counts them; and a line that is a
+// JSON value is answered exactly as the same item in a JSON batch.
+func FuzzStreamLines(f *testing.F) {
+	for _, seed := range []string{
+		`{"value":"12.5","from":"ft","to":"m"}` + "\n" + `{"value":"x","from":"gallon","to":"L"}`,
+		"\n\n  \r\n{\"value\":1e3,\"from\":\"km\",\"to\":\"m\",\"precision\":3}\r\n7\nnull\n[",
+		`{"value":"1","from":"m\u0000","to":"\ud800ft"}` + "\n\xff\n{\"a\":",
+		`{"value":[[[[{}]]]],"from":"m","to":"ft"} {}`,
+		`{"to":"m","value":"1","from":"ft","to":"ft"}` + "\n" + `"ft"`,
+	} {
+		f.Add([]byte(seed))
+	}
+	set, ks := testKeys(f)
+	s := New(Config{Keys: fakeKeys{set}, Env: "test", MaxBody: 256})
+	s.ApplyGraph(testGraph(f))
+	h := s.Handler()
+	auth := "Bearer " + ks["good"]
+	post := func(contentType string, body []byte) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/v1/batch", bytes.NewReader(body))
+		req.Header.Set("Authorization", auth)
+		req.Header.Set("Content-Type", contentType)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rec := post(ndjson, body)
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != ndjson {
+			t.Fatalf("status %d, %q for %q: %s", rec.Code, rec.Header().Get("Content-Type"), body, rec.Body)
+		}
+		answers := splitLines(rec.Body.Bytes())
+		var items [][]byte
+		for _, line := range bytes.Split(body, []byte("\n")) {
+			if len(trimSpace(line)) > 0 {
+				items = append(items, line)
+			}
+		}
+		if len(answers) != len(items)+1 {
+			t.Fatalf("%d answers for %d lines of %q:\n%s", len(answers), len(items), body, rec.Body)
+		}
+		succeeded := 0
+		for i, a := range answers {
+			if !json.Valid([]byte(a)) {
+				t.Fatalf("answer %d is not JSON: %s", i, a)
+			}
+			if i == len(items) {
+				break
+			}
+			if !strings.HasPrefix(a, `{"index":`+strconv.Itoa(i)+`,`) {
+				t.Fatalf("answer %d out of order: %s", i, a)
+			}
+			if strings.Contains(a, `"status":"success"`) {
+				succeeded++
+			}
+			line := trimSpace(items[i])
+			if len(line) > 256 || !json.Valid(line) {
+				continue
+			}
+			batch := post(js, []byte(`{"conversions":[`+string(line)+`]}`))
+			var b struct{ Data []json.RawMessage }
+			if batch.Code == 200 && json.Unmarshal(batch.Body.Bytes(), &b) == nil && len(b.Data) == 1 &&
+				`{"index":`+strconv.Itoa(i)+string(bytes.TrimPrefix(b.Data[0], []byte(`{"index":0`))) != a {
+				t.Fatalf("line %q\nstream: %s\nbatch:  %s", line, a, b.Data[0])
+			}
+		}
+		if answers[len(items)] != metaLine(len(items), succeeded) {
+			t.Fatalf("meta %s for %d items, %d succeeded", answers[len(items)], len(items), succeeded)
+		}
+	})
+}
