@@ -240,13 +240,8 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 		return nil, newError(codeUnsupportedMediaType, `send the body as "Content-Type: application/json"`)
 	}
 	limit := s.cfg.MaxBody
-	tooLarge := func() *apiError {
-		e := newError(codePayloadTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
-		e.Details = map[string]any{"limit": limit}
-		return e
-	}
 	if c.r.ContentLength > limit {
-		return nil, tooLarge()
+		return nil, payloadTooLarge(limit)
 	}
 	body := http.MaxBytesReader(c.w.ResponseWriter, c.r.Body, limit)
 	buf := c.w.body[:0]
@@ -266,7 +261,7 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 			c.w.body = buf
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return nil, tooLarge()
+				return nil, payloadTooLarge(limit)
 			}
 			return nil, invalidRequest("the request body could not be read completely")
 		}

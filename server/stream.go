@@ -84,6 +84,7 @@ const (
 	endTooLarge    = "too_large"    // a body longer than MaxStreamBody
 	endShutdown    = "shutdown"     // a graceful shutdown ended it
 	endClientGone  = "client_gone"  // writing the answer failed: the client left, or stopped reading
+	endPanic       = "panic"        // a bug; logged as one
 )
 
 // codeServiceUnavailable ends a stream that a graceful shutdown cut
@@ -117,7 +118,6 @@ type stream struct {
 	rc   *http.ResponseController
 	body io.Reader
 	run  batchRun
-	opts batchRequest // from the query
 
 	bufs       *streamBuffers
 	in         []byte // in[start:end] is read and not yet answered
@@ -148,10 +148,11 @@ func (s *Server) batchStream(c *call) reply {
 		maxLines: s.cfg.MaxStreamLines, maxLine: int(s.cfg.MaxBody),
 		readTimeout:  orDefault(s.cfg.ReadTimeout, defaultReadTimeout),
 		writeTimeout: orDefault(s.cfg.WriteTimeout, defaultWriteTimeout)}
-	if e := st.opts.fromQuery(c.r.URL.RawQuery); e != nil {
+	var opts batchRequest // batch-wide options, from the query
+	if e := opts.fromQuery(c.r.URL.RawQuery); e != nil {
 		return errReply(e)
 	}
-	st.run = batchRun{s: s, g: c.snap.graph, opts: st.opts, reqID: c.w.reqID,
+	st.run = batchRun{s: s, g: c.snap.graph, opts: opts, reqID: c.w.reqID,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	st.rc = http.NewResponseController(c.w)
 	// HTTP/1.1 must be told that reads and writes interleave; HTTP/2
@@ -173,17 +174,28 @@ func (s *Server) batchStream(c *call) reply {
 	s.cfg.Metrics.streamStarted()
 	// When a graceful shutdown ends the streams, a stream waiting for
 	// the body stops waiting.
-	stop := context.AfterFunc(s.streamsEnd, func() { st.rc.SetReadDeadline(time.Now()) })
+	woken := make(chan struct{})
+	stop := context.AfterFunc(s.streamsEnd, func() {
+		defer close(woken)
+		st.rc.SetReadDeadline(time.Now())
+	})
+	defer func() {
+		if !stop() {
+			<-woken // the writer is the pool's again once this returns
+		}
+		if st.stats.end == "" {
+			st.stats.end = endPanic
+		}
+		c.w.stream = st.stats
+		st.release()
+	}()
 	st.serve()
-	stop()
 	if st.stats.end != endComplete {
 		// net/http reads up to 256 KiB more of the body before it
 		// closes the connection, so that the client gets the answer
 		// rather than a reset; that read gets a deadline of its own.
 		st.rc.SetReadDeadline(time.Now().Add(time.Second))
 	}
-	st.release()
-	c.w.stream = st.stats
 	return reply{done: true}
 }
 
@@ -208,13 +220,6 @@ func (req *batchRequest) fromQuery(raw string) *apiError {
 		req.explain = e
 	}
 	return nil
-}
-
-// payloadTooLarge is PAYLOAD_TOO_LARGE for a body limit of limit bytes.
-func payloadTooLarge(limit int64) *apiError {
-	e := newError(codePayloadTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
-	e.Details = map[string]any{"limit": limit}
-	return e
 }
 
 // Errors of fill besides the body's own.
