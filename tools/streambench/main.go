@@ -19,6 +19,13 @@
 //   - streams: -streams such batches at once (target: total lines per
 //     second ≥ 1.5× stream's, on two cores).
 //
+// Beside unitd, the same two stream measurements run against a bare
+// net/http server (this command, run again as a child process) whose
+// full-duplex handler answers each line with unitd's recorded answer to
+// its row, as unitd does, a read buffer at a time: the floor that
+// net/http, the loopback and the client set, and so what the machine
+// allows -streams streams to gain over one at the moment.
+//
 // The server is the unitd binary given by -unitd, run with a store, a test
 // key and a per-key rate limit far above what the run needs, in a
 // temporary directory. Every answer is checked: the number of lines, and a
@@ -41,9 +48,12 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -53,6 +63,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/internal/batchmix"
+	unitdserver "github.com/unitd/unitd/server"
 )
 
 type options struct {
@@ -60,6 +71,7 @@ type options struct {
 	lines   int
 	streams int
 	rounds  int
+	bare    string // serve the bare handler with these answers (the child process)
 }
 
 func main() {
@@ -70,7 +82,14 @@ func main() {
 	flag.IntVar(&o.lines, "lines", 1_000_000, "lines per stream")
 	flag.IntVar(&o.streams, "streams", 4, "concurrent streams of the streams measurement")
 	flag.IntVar(&o.rounds, "rounds", 3, "rounds of the three measurements")
+	flag.StringVar(&o.bare, "bare-answers", "", "(internal) serve the bare handler, answering line i with line i of this `file`, cycled")
 	flag.Parse()
+	if o.bare != "" {
+		if err := serveBare(o.bare); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if o.lines < batchmix.Rows || o.lines > 20_000_000 || o.streams < 2 || o.streams > 16 || o.rounds < 1 || o.rounds > 10 {
 		log.Fatalf("flags out of range: need %d ≤ -lines ≤ 20000000, 2 ≤ -streams ≤ 16, 1 ≤ -rounds ≤ 10", batchmix.Rows)
 	}
@@ -82,6 +101,7 @@ func main() {
 // figures are the results of one round.
 type figures struct {
 	cli, stream, streams float64 // lines per second
+	bare, bareStreams    float64 // the same through the bare handler
 	rssBefore, rssPeak   int64   // bytes, around the single stream
 	rssPeakStreams       int64   // bytes, the peak during the concurrent streams
 }
@@ -113,6 +133,11 @@ func run(o options) error {
 		return err
 	}
 	defer srv.stop()
+	bare, err := startBare(srv, dir)
+	if err != nil {
+		return err
+	}
+	defer bare.stop()
 
 	fmt.Printf("streambench: %d lines of the %d-row mixed workload; GOMAXPROCS=%d, %d CPUs, %s\n",
 		o.lines, batchmix.Rows, runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.Version())
@@ -145,6 +170,14 @@ func run(o options) error {
 		f.rssPeakStreams = peak()
 		if err != nil {
 			return fmt.Errorf("%d streams: %w", o.streams, err)
+		}
+		fmt.Fprintf(os.Stderr, "  round %d: bare, 1 and %d streams ...\n", r, o.streams)
+		if d, err = bare.stream(ndjson, o.lines); err != nil {
+			return fmt.Errorf("bare stream: %w", err)
+		}
+		f.bare = float64(o.lines) / d.Seconds()
+		if f.bareStreams, err = bare.concurrent(ndjson, o.lines, o.streams); err != nil {
+			return fmt.Errorf("bare, %d streams: %w", o.streams, err)
 		}
 		rounds = append(rounds, f)
 	}
@@ -227,9 +260,14 @@ func startServer(bin, dir string) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unitd keys create: %w", err)
 	}
-	s := &server{key: strings.TrimSpace(string(out)), done: make(chan error, 1)}
-	s.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--store", store, "--env", "test",
-		"--rate-limit", "1000000/s", "--admin-addr", "off", "--log-level", "info")
+	return start(exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--store", store, "--env", "test",
+		"--rate-limit", "1000000/s", "--admin-addr", "off", "--log-level", "info"), strings.TrimSpace(string(out)))
+}
+
+// start runs cmd, a server that logs {"msg":"listening","addr":URL} as
+// a JSON line on stderr once it listens.
+func start(cmd *exec.Cmd, key string) (*server, error) {
+	s := &server{cmd: cmd, key: key, done: make(chan error, 1)}
 	s.cmd.Stdout = io.Discard
 	logs, err := s.cmd.StderrPipe()
 	if err != nil {
@@ -258,8 +296,138 @@ func startServer(bin, dir string) (*server, error) {
 		return nil, fmt.Errorf("unitd serve exited: %v", err)
 	case <-time.After(60 * time.Second):
 		s.stop()
-		return nil, errors.New("unitd serve did not listen within 60 s")
+		return nil, errors.New(s.cmd.Path + " did not listen within 60 s")
 	}
+}
+
+// startBare records unitd's answers to the workload's Rows rows and runs
+// this command again as the bare server that replays them.
+func startBare(unitd *server, dir string) (*server, error) {
+	rows := filepath.Join(dir, "rows-once.ndjson")
+	if err := writeLines(rows, batchmix.Rows, func(b []byte, i int) []byte {
+		return append(batchmix.AppendItem(b, batchmix.Pairs, i), '\n')
+	}); err != nil {
+		return nil, err
+	}
+	answers, err := unitd.answers(rows)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "answers.ndjson")
+	if err := os.WriteFile(path, answers, 0o600); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return start(exec.Command(self, "-bare-answers", path), unitd.key)
+}
+
+// answers returns unitd's answer lines to the NDJSON file, without the
+// meta line.
+func (s *server) answers(path string) ([]byte, error) {
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequest(http.MethodPost, s.url+"/v1/batch", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+s.key)
+	req.Header.Set("Content-Type", "application/x-ndjson")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	i := bytes.LastIndex(b, []byte(`{"meta":`))
+	if resp.StatusCode != http.StatusOK || i < 0 {
+		return nil, fmt.Errorf("recording the answers: status %d: %.200s", resp.StatusCode, b)
+	}
+	return b[:i], nil
+}
+
+// serveBare serves the bare handler on a free port of 127.0.0.1, with
+// the http.Server settings of unitd's own Serve, until it is interrupted.
+func serveBare(answersFile string) error {
+	b, err := os.ReadFile(answersFile)
+	if err != nil {
+		return err
+	}
+	var answers [][]byte
+	for line := range bytes.Lines(b) {
+		answers = append(answers, line)
+	}
+	if len(answers) == 0 {
+		return errors.New("no answers to replay")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	srv := unitdserver.New(unitdserver.Config{Logger: logger}).HTTPServer(bareHandler(answers))
+	logger.Info("listening", "addr", "http://"+ln.Addr().String())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// bareHandler answers an NDJSON body as unitd does, without converting:
+// a read buffer at a time, each whole line with the recorded answer to
+// its row, sent and flushed after each read, then the meta line.
+func bareHandler(answers [][]byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if err := rc.EnableFullDuplex(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Header().Set("Connection", "close")
+		in := make([]byte, 64<<10)
+		out := make([]byte, 0, 128<<10)
+		end, n := 0, 0
+		for {
+			k, err := r.Body.Read(in[end:])
+			end += k
+			start := 0
+			for {
+				i := bytes.IndexByte(in[start:end], '\n')
+				if i < 0 {
+					break
+				}
+				out = append(out, answers[n%len(answers)]...)
+				n++
+				start += i + 1
+				if len(out) >= 64<<10 {
+					w.Write(out)
+					out = out[:0]
+				}
+			}
+			w.Write(out)
+			out = out[:0]
+			rc.Flush()
+			end = copy(in, in[start:end])
+			if err != nil {
+				break
+			}
+		}
+		fmt.Fprintf(w, `{"meta":{"total":%d,"succeeded":%d,"failed":0}}`+"\n", n, n)
+	})
 }
 
 // stop ends the server with SIGTERM, as a deployment would.
@@ -401,13 +569,15 @@ func report(w io.Writer, o options, rounds []figures) {
 	const mb = 1 << 20
 	fmt.Fprintln(w, "\nPer round (lines per second; server memory around the single stream):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "round\tcli\tstream\tstream/cli\t%d streams\t/stream\tRSS before\tRSS peak\tgrowth\tpeak, %d streams\t\n", o.streams, o.streams)
+	fmt.Fprintf(tw, "round\tcli\tstream\tstream/cli\t%d streams\t/stream\tbare\tbare %d\t/bare\tRSS before\tRSS peak\tgrowth\tpeak, %d streams\t\n", o.streams, o.streams, o.streams)
 	var best figures
 	var growth int64
 	for i, f := range rounds {
-		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.2f\t%.1f MB\t%.1f MB\t%.1f MB\t%.1f MB\t\n", i+1, f.cli, f.stream, f.stream/f.cli,
-			f.streams, f.streams/f.stream, float64(f.rssBefore)/mb, float64(f.rssPeak)/mb, float64(f.rssPeak-f.rssBefore)/mb, float64(f.rssPeakStreams)/mb)
+		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t%.1f MB\t%.1f MB\t%.1f MB\t%.1f MB\t\n", i+1, f.cli, f.stream, f.stream/f.cli,
+			f.streams, f.streams/f.stream, f.bare, f.bareStreams, f.bareStreams/f.bare,
+			float64(f.rssBefore)/mb, float64(f.rssPeak)/mb, float64(f.rssPeak-f.rssBefore)/mb, float64(f.rssPeakStreams)/mb)
 		best.cli, best.stream, best.streams = max(best.cli, f.cli), max(best.stream, f.stream), max(best.streams, f.streams)
+		best.bare, best.bareStreams = max(best.bare, f.bare), max(best.bareStreams, f.bareStreams)
 		growth = max(growth, f.rssPeak-f.rssBefore)
 	}
 	tw.Flush()
@@ -424,4 +594,7 @@ func report(w io.Writer, o options, rounds []figures) {
 	fmt.Fprintf(tw, "%d streams ÷ one stream\t%.2f× (%.0f / %.0f lines/s)\t≥ 1.5×\t%s\t\n", o.streams, best.streams/best.stream, best.streams, best.stream, verdict(best.streams >= 1.5*best.stream))
 	fmt.Fprintf(tw, "server RSS growth during one stream (worst round)\t%.1f MB\t≤ 50 MB\t%s\t\n", float64(growth)/mb, verdict(growth <= 50*mb))
 	tw.Flush()
+	fmt.Fprintf(w, "\nThe bare handler (no conversion) on this machine now: one stream %.0f lines/s (unitd %.2f× of it); %d streams ÷ one %.2f×,\n"+
+		"the most the machine let %d streams gain over one during this run.\n",
+		best.bare, best.stream/best.bare, o.streams, best.bareStreams/best.bare, o.streams)
 }
