@@ -44,7 +44,7 @@ func BenchmarkStream(b *testing.B) {
 		n++
 		last = sc.Bytes()
 	}
-	if n != b.N+1 || !bytes.HasPrefix(last, []byte(`{"meta":`)) {
+	if n != b.N+1 || !bytes.HasPrefix(last, []byte(`{"meta":`)) || !bytes.HasSuffix(last, []byte(`"failed":0}}`)) {
 		b.Fatalf("%d lines, last %s", n, last)
 	}
 }
