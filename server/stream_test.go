@@ -747,7 +747,7 @@ func streamThroughServe(t *testing.T, f *fixture) (ctxCancel context.CancelFunc,
 // SERVICE_UNAVAILABLE line and the meta line of what was answered, and
 // the server shuts down cleanly.
 func TestStreamShutdownEndsStreams(t *testing.T) {
-	f := newFixture(t, func(c *Config) { c.ShutdownTimeout = 2 * time.Second })
+	f := newFixture(t, func(c *Config) { c.ShutdownTimeout = 4 * time.Second })
 	cancel, served, pw, rd := streamThroughServe(t, f)
 	defer pw.Close()
 	cancel()
