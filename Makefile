@@ -10,7 +10,7 @@ BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-quick fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
 
 all: test build
 
@@ -31,6 +31,8 @@ run: build
 test: test-deps vet fmt-check staticcheck
 	@echo ">> running all tests"
 	$(GO) test -race -count=1 ./...
+	@echo ">> the million-line NDJSON stream, at full size without the race detector"
+	$(GO) test -count=1 -run '^TestStreamMillionLines$$' ./server
 	@echo ">> every fuzz target for $(TESTFUZZTIME)"
 	@GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
 	@echo ">> validating the shipped catalog and its layout"
@@ -84,9 +86,9 @@ validate:
 docs:
 	$(GO) run ./cmd/unitd docs catalog/data --out docs/units.md
 
-## bench: Go micro-benchmarks (with benchstat summaries), the HTTP load run with wrk, and the
-## stream against @lhncbc/ucum-lhc in Node
-bench: bench-go bench-load bench-stream
+## bench: Go micro-benchmarks (with benchstat summaries), the HTTP load run with wrk, the
+## stream against @lhncbc/ucum-lhc in Node and the NDJSON stream run
+bench: bench-go bench-load bench-stream bench-ndjson
 
 bench-go:
 	@mkdir -p $(RUNDIR)
@@ -105,6 +107,12 @@ bench-stream: build
 	@echo ">> stream: unitd convert - against @lhncbc/ucum-lhc (Node)"
 	cd tools/streambench/node && npm install --no-audit --no-fund --silent
 	$(GO) run ./tools/streambench -unitd bin/unitd
+
+## bench-ndjson: a million-line NDJSON batch through the built binary against `unitd convert -`
+## on the same rows, four streams at once, and the server's memory meanwhile
+bench-ndjson: build
+	@echo ">> NDJSON streams on 127.0.0.1: unitd serve against unitd convert - on the same rows"
+	$(GO) run ./tools/ndjsonbench -unitd bin/unitd
 
 bench-load:
 	@command -v wrk >/dev/null 2>&1 || { echo ">> installing wrk (Debian package)"; \

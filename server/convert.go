@@ -241,13 +241,8 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 		return nil, newError(codeUnsupportedMediaType, `send the body as "Content-Type: application/json"`)
 	}
 	limit := s.cfg.MaxBody
-	tooLarge := func() *apiError {
-		e := newError(codePayloadTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
-		e.Details = map[string]any{"limit": limit}
-		return e
-	}
 	if c.r.ContentLength > limit {
-		return nil, tooLarge()
+		return nil, payloadTooLarge(limit)
 	}
 	body := http.MaxBytesReader(c.w.ResponseWriter, c.r.Body, limit)
 	buf := c.w.body[:0]
@@ -267,7 +262,7 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 			c.w.body = buf
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return nil, tooLarge()
+				return nil, payloadTooLarge(limit)
 			}
 			return nil, invalidRequest("the request body could not be read completely")
 		}
@@ -281,15 +276,19 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 
 // isJSON reports whether the one Content-Type is application/json. The
 // only charset parameter accepted is utf-8, the encoding JSON is read in.
-func isJSON(h []string) bool {
+func isJSON(h []string) bool { return isMediaType(h, jsonContentType) }
+
+// isMediaType reports whether the one Content-Type h is the media type
+// mt; parameters are allowed, but a charset must be utf-8.
+func isMediaType(h []string, mt string) bool {
 	if len(h) != 1 {
 		return false
 	}
-	if h[0] == "application/json" {
+	if h[0] == mt {
 		return true
 	}
-	mt, params, err := mime.ParseMediaType(h[0])
-	if err != nil || mt != "application/json" {
+	got, params, err := mime.ParseMediaType(h[0])
+	if err != nil || got != mt {
 		return false
 	}
 	cs, ok := params["charset"]

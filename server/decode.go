@@ -45,11 +45,11 @@ func readValue(s *jsonscan.Scanner, c *conversion, depth int) error {
 	switch ch := s.Peek(); {
 	case ch == '"':
 		v, err := s.ReadString()
-		c.value, c.hasValue = v, true
+		c.value, c.hasValue = v, err == nil
 		return err
 	case ch == '-' || (ch >= '0' && ch <= '9'):
 		v, err := s.ReadNumber()
-		c.value, c.hasValue = v, true
+		c.value, c.hasValue = v, err == nil
 		return err
 	}
 	c.setErr(`"value" must be a string or a number`)
@@ -59,7 +59,7 @@ func readValue(s *jsonscan.Scanner, c *conversion, depth int) error {
 func readUnit(s *jsonscan.Scanner, dst *string, has *bool, name string, c *conversion, depth int) error {
 	if s.Peek() == '"' {
 		v, err := s.ReadString()
-		*dst, *has = v, true
+		*dst, *has = v, err == nil
 		return err
 	}
 	c.setErr(`"` + name + `" must be a string`)
@@ -328,26 +328,38 @@ var optimize = true
 // plainItemKeys are the members of a plain batch item, in any order.
 var plainItemKeys = []string{"value", "from", "to"}
 
+// itemDepth is the nesting depth at which a batch item is read: inside
+// "conversions" of a JSON body, and on a line of its own in an NDJSON
+// stream alike, so that both accept exactly the same items.
+const itemDepth = 2
+
 // readItem reads one element of "conversions".
 func (req *batchRequest) readItem(s *jsonscan.Scanner) error {
 	req.count++
 	if req.count > maxBatch {
-		return s.Skip(2)
+		return s.Skip(itemDepth)
 	}
+	req.items = append(req.items, conversion{})
+	return decodeItem(s, &req.items[len(req.items)-1])
+}
+
+// decodeItem reads one batch item into c, which must be zero: the one
+// reader of batch items, for the elements of a JSON batch and the lines
+// of an NDJSON stream. A problem with the item's fields is recorded in
+// c.err (INVALID_ITEM); only malformed JSON is returned.
+func decodeItem(s *jsonscan.Scanner, c *conversion) error {
 	if optimize {
 		var v [3]string
 		if s.PlainObject(plainItemKeys, v[:]) {
-			req.items = append(req.items, conversion{value: v[0], from: v[1], to: v[2], hasValue: true, hasFrom: true, hasTo: true})
+			*c = conversion{value: v[0], from: v[1], to: v[2], hasValue: true, hasFrom: true, hasTo: true}
 			return nil
 		}
 	}
-	req.items = append(req.items, conversion{})
-	c := &req.items[len(req.items)-1]
 	if s.Peek() != '{' {
 		c.setErr("item must be an object with value, from and to")
-		return s.Skip(2)
+		return s.Skip(itemDepth)
 	}
-	if err := conversionObject(s, c, 2); err != nil {
+	if err := conversionObject(s, c, itemDepth); err != nil {
 		return err
 	}
 	c.checkRequired()

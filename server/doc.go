@@ -60,6 +60,21 @@
 // without reflection; a result's digits go straight from the engine into
 // the response.
 //
+// # NDJSON streams
+//
+// POST /v1/batch with Content-Type application/x-ndjson streams (stream.go):
+// the body is read a buffer at a time, every whole line is decoded by the
+// same item reader as a JSON batch's elements (decodeItem) and answered by
+// the same item writer (batchRun.appendItem), and the answers are sent
+// after each buffer, so memory stays bounded whatever the body's size. Each
+// read and each write has a deadline of its own (ReadTimeout,
+// WriteTimeout), so a client that stalls lets go of the handler. Limits:
+// MaxStreamBody, MaxStreamLines, MaxBody per line, and the key's rate limit
+// once per started 100 lines; what ends a stream early ends it with one
+// error line and the meta line. A stream is one request for the access log
+// and the request counter (not for the latency histogram); its items count
+// in the conversion counters like a batch's.
+//
 // # Decisions where the contract is silent
 //
 //   - A token that is not in the uc_<env>_<secret> format is INVALID_API_KEY
@@ -94,6 +109,15 @@
 //     to 50; 5.0, "5" and 5e0 are refused.
 //   - A body that is not valid UTF-8 is INVALID_REQUEST; so is a body that
 //     could not be read in time (Serve's ReadTimeout).
+//   - In an NDJSON stream, blank lines are skipped and are not items;
+//     index counts items. Batch-wide precision and explain come from the
+//     query. A line longer than MaxBody is INVALID_ITEM, its bytes skipped.
+//     An error line is {"error":{"code","message","request_id",…}}, with
+//     retry_after (seconds) for RATE_LIMIT_EXCEEDED; a graceful shutdown
+//     gives streams half of ShutdownTimeout, then ends them with
+//     SERVICE_UNAVAILABLE. Every 100 items of a stream share one work
+//     budget, as a batch of 100 does. The answer says Connection: close:
+//     a stream that ended early leaves its body unread.
 //   - /v1/units/:unit: an unknown unit is 404 NOT_FOUND with suggestions; a
 //     declared ambiguous name is 400 AMBIGUOUS_UNIT with candidates.
 //   - /v1/units?category=x with an unknown category is 404 NOT_FOUND; empty

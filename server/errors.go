@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/engine"
@@ -105,6 +106,13 @@ func (e *apiError) status() int { return StatusOf(e.Code) }
 func newError(code, msg string) *apiError { return &apiError{Code: code, Message: msg} }
 
 func invalidRequest(msg string) *apiError { return newError(codeInvalidRequest, msg) }
+
+// payloadTooLarge is PAYLOAD_TOO_LARGE for a body limit of limit bytes.
+func payloadTooLarge(limit int64) *apiError {
+	e := newError(codePayloadTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
+	e.Details = map[string]any{"limit": limit}
+	return e
+}
 
 // internalError hides err from the client; wrap logs it.
 func internalError(err error) *apiError {

@@ -33,6 +33,9 @@ type respWriter struct {
 	buf   []byte       // response scratch
 	body  []byte       // request body
 	items []conversion // batch scratch
+	// stream is what an NDJSON batch reports for the access log and the
+	// metrics; its end is "" for every other request.
+	stream streamStats
 }
 
 func (w *respWriter) WriteHeader(status int) {
@@ -97,9 +100,21 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 	}
 	router.ServeHTTP(rw, r)
 	took := time.Since(start)
-	s.cfg.Metrics.request(rw.route, r.Method, rw.status, took)
+	stream := rw.stream.end != ""
+	if stream {
+		// A stream's duration says how long the client sent, not how
+		// fast unitd answered: it stays out of the latency histogram,
+		// and out of the slow requests.
+		s.cfg.Metrics.streamEnded(rw.route, r.Method, rw.status, rw.stream.end)
+	} else {
+		s.cfg.Metrics.request(rw.route, r.Method, rw.status, took)
+	}
 
-	if log, slow := s.logged(rw.status, took); log {
+	logTook := took
+	if stream {
+		logTook = 0
+	}
+	if log, slow := s.logged(rw.status, logTook); log {
 		s.logRequest(r, rw, took, slow)
 	}
 	s.release(rw)
@@ -119,7 +134,7 @@ func (s *Server) logRequest(r *http.Request, rw *respWriter, took time.Duration,
 	if route == "" {
 		route = "unmatched"
 	}
-	attrs := [8]slog.Attr{
+	attrs := [12]slog.Attr{
 		slog.String("request_id", rw.reqID),
 		slog.String("method", r.Method),
 		slog.String("route", route),
@@ -136,6 +151,14 @@ func (s *Server) logRequest(r *http.Request, rw *respWriter, took time.Duration,
 		attrs[n] = slog.String("key_id", rw.keyID)
 		n++
 	}
+	if st := rw.stream; st.end != "" {
+		// One line per stream, however many lines it had.
+		attrs[n] = slog.Int("items", st.items)
+		attrs[n+1] = slog.Int("succeeded", st.succeeded)
+		attrs[n+2] = slog.Int("failed", st.items-st.succeeded)
+		attrs[n+3] = slog.String("end", st.end)
+		n += 4
+	}
 	s.logger.LogAttrs(r.Context(), level, "request", attrs[:n]...)
 }
 
@@ -143,6 +166,7 @@ func (s *Server) release(rw *respWriter) {
 	rw.ResponseWriter = nil
 	rw.status, rw.bytes, rw.route, rw.reqID, rw.keyID, rw.idHdr[0] = 0, 0, "", "", "", ""
 	rw.rlHdr = [3][1]string{}
+	rw.stream = streamStats{}
 	if cap(rw.buf) > maxPooled {
 		rw.buf = nil
 	}
@@ -281,8 +305,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	stop := time.Now()
 	inflight := s.inflight.Load()
 	s.logger.Info("shutting down", "reason", context.Cause(ctx).Error(), "in_flight", inflight)
-	sctx, cancel := context.WithTimeout(context.Background(), orDefault(s.cfg.ShutdownTimeout, defaultShutdownTimeout))
+	timeout := orDefault(s.cfg.ShutdownTimeout, defaultShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	// NDJSON streams in flight get half of the timeout to finish; then
+	// each ends with an error line and its meta line (stream.go).
+	endStreams := time.AfterFunc(timeout/2, s.endStreams)
+	defer endStreams.Stop()
 	err := srv.Shutdown(sctx)
 	if err != nil {
 		srv.Close()

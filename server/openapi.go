@@ -23,6 +23,7 @@ type opDoc struct {
 	body                          string // schema of the request body; "" for none
 	ok                            string // schema of the 200 body
 	conditional                   bool   // ETag and 304
+	stream                        bool   // the body and the answer may also be NDJSON (stream.go)
 	errors                        []int  // error statuses besides those of auth
 }
 
@@ -62,9 +63,16 @@ var (
 		errors: []int{400, 413, 415, 422},
 	}
 	docBatch = opDoc{
-		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values",
-		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own; a top-level `explain` applies to every item.",
-		body:        "BatchRequest", ok: "BatchResponse",
+		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values, or stream any number as NDJSON",
+		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own; a top-level `explain` applies to every item.\n\n" +
+			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision` and `explain` act as the JSON body's top-level ones. " +
+			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines. A stream that runs out of rate-limit budget, passes the line limit or the body limit (a `Content-Length` over it is refused with 413 before anything is read), or is still open halfway through a graceful shutdown of the server, ends with one `BatchStreamError` line (RATE_LIMIT_EXCEEDED with `retry_after`, BATCH_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE) and then the meta line: send the lines after the last one answered again. The connection closes after a stream.",
+		query: []paramDoc{
+			{"precision", "NDJSON streams only: significant digits of every item that does not give its own, 1–" + strconv.Itoa(engine.MaxPrecision) + ". (A JSON body gives it as a top-level field.)", false,
+				&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10},
+			{"explain", "NDJSON streams only: `true` adds an `explain` object to every successful item. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
+		},
+		body: "BatchRequest", ok: "BatchResponse", stream: true,
 		errors: []int{400, 413, 415},
 	}
 	docCategories = opDoc{
@@ -226,6 +234,12 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
 			"application/json": {Schema: ref(d.body), Example: requestExample(d.body)},
 		}}
+		if d.stream {
+			op.RequestBody.Content[ndjsonContentType] = apiMediaType{Schema: &schema{Type: typ("string"),
+				Description: "NDJSON: one `ConversionItem` object per line, at most " + strconv.Itoa(s.cfg.MaxStreamLines) + " lines and " +
+					strconv.FormatInt(s.cfg.MaxStreamBody, 10) + " bytes, each line at most " + strconv.FormatInt(s.cfg.MaxBody, 10) + " bytes."},
+				Example: "{\"value\":\"12.5\",\"from\":\"ft\",\"to\":\"m\"}\n{\"value\":\"abc\",\"from\":\"ft\",\"to\":\"m\"}\n"}
+		}
 	}
 
 	okHeaders := map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id")}
@@ -243,6 +257,13 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		Headers:     okHeaders,
 		Content:     map[string]apiMediaType{"application/json": {Schema: ref(d.ok), Example: responseExample(d.ok)}},
 	}}
+	if d.stream {
+		op.Responses["200"].Content[ndjsonContentType] = apiMediaType{Schema: &schema{Type: typ("string"),
+			Description: "NDJSON, one line per item in order (`BatchItemSuccess` or `BatchItemError`), perhaps one `BatchStreamError` line, then a `BatchStreamMeta` line."},
+			Example: `{"index":0,"status":"success","input":{"value":"12.5","unit":"ft"},"result":{"value":"3.81","unit":"m"},"category":"length","exact":true}` + "\n" +
+				`{"index":1,"status":"error","input":{"value":"abc","unit":"ft"},"error":{"code":"INVALID_VALUE","message":"value \"abc\" is not a decimal number"}}` + "\n" +
+				`{"meta":{"total":2,"succeeded":1,"failed":1}}` + "\n"}
+	}
 	if d.conditional {
 		op.Responses["304"] = apiResponse{Description: "Not modified: the If-None-Match ETag still matches.",
 			Headers: map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id"), "ETag": headerRef("ETag")}}
@@ -481,6 +502,16 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		}),
 		"BatchItemSuccess": itemSuccess,
 		"BatchItemError":   itemError,
+		"BatchStreamError": closed([]string{"error"}, map[string]*schema{"error": closed([]string{"code", "message", "request_id"}, map[string]*schema{
+			"code":        {Type: typ("string"), Enum: []string{codeBatchLimitExceeded, codePayloadTooLarge, codeRateLimitExceeded, codeServiceUnavailable}},
+			"message":     str("Human-readable, safe to show: what ended the stream."),
+			"request_id":  str("The X-Request-Id of the request."),
+			"retry_after": {Type: typ("integer"), Minimum: intp(1), Description: "RATE_LIMIT_EXCEEDED: seconds until the key's budget allows another request."},
+			"details":     {Type: typ("object"), Description: "The limit that was reached, when one was."},
+		})}),
+		"BatchStreamMeta": closed([]string{"meta"}, map[string]*schema{"meta": closed([]string{"total", "succeeded", "failed"}, map[string]*schema{
+			"total": integer(0), "succeeded": integer(0), "failed": integer(0),
+		})}),
 		"BatchResponse": closed([]string{"data", "meta"}, map[string]*schema{
 			"data": {Type: typ("array"), Items: &schema{OneOf: []*schema{ref("BatchItemSuccess"), ref("BatchItemError")}}},
 			"meta": closed([]string{"total", "succeeded", "failed"}, map[string]*schema{

@@ -117,6 +117,7 @@ type reply struct {
 	body   []byte
 	etag   string // strong ETag for conditional GET; "" for none
 	err    *apiError
+	done   bool // the handler has written the answer itself (a stream)
 }
 
 // apiFunc is the one shape of every handler.
@@ -149,6 +150,9 @@ func (s *Server) wrap(rt route) http.Handler {
 			}
 		}
 		rep := rt.fn(&c)
+		if rep.done {
+			return
+		}
 		if rep.err != nil {
 			s.writeError(rw, r, rep.err)
 			return

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/tls"
 	"log/slog"
 	"net/http"
@@ -44,8 +45,15 @@ type Config struct {
 	// /web/convert, no key) per client address. Nil: DefaultPageRate in
 	// memory.
 	PageLimiter ratelimit.Limiter
-	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
+	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0), and
+	// each line of an NDJSON batch.
 	MaxBody int64
+	// MaxStreamBody limits the body of an NDJSON batch, in bytes
+	// (DefaultMaxStreamBody if 0).
+	MaxStreamBody int64
+	// MaxStreamLines limits the items of an NDJSON batch
+	// (DefaultMaxStreamLines if 0).
+	MaxStreamLines int
 	// Logger receives access logs and internal errors; nil discards them.
 	Logger *slog.Logger
 	// AccessLog chooses which requests Logger records at INFO (the zero
@@ -138,6 +146,11 @@ type Server struct {
 	// conns guards the listener of Serve, once it runs.
 	conns atomic.Pointer[connGuard]
 
+	// streamsEnd is cancelled (endStreams) when the NDJSON streams in
+	// flight must end: half of the shutdown timeout into a shutdown.
+	streamsEnd context.Context
+	endStreams context.CancelFunc
+
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
 	reloading  time.Time // start of the reload now running; zero if none
@@ -153,6 +166,12 @@ func New(cfg Config) *Server {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
+	if cfg.MaxStreamBody <= 0 {
+		cfg.MaxStreamBody = DefaultMaxStreamBody
+	}
+	if cfg.MaxStreamLines <= 0 {
+		cfg.MaxStreamLines = DefaultMaxStreamLines
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -163,6 +182,7 @@ func New(cfg Config) *Server {
 	if s.slow <= 0 {
 		s.slow = DefaultSlowRequest
 	}
+	s.streamsEnd, s.endStreams = context.WithCancel(context.Background())
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}

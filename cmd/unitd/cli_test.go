@@ -159,12 +159,12 @@ func TestValidateReportsProblems(t *testing.T) {
 }
 
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"65536": 65536, "64KiB": 65536, "1MiB": 1 << 20, "64KB": 64000, "2 MB": 2000000, "100B": 100} {
+	for in, want := range map[string]int64{"65536": 65536, "64KiB": 65536, "1MiB": 1 << 20, "64KB": 64000, "2 MB": 2000000, "100B": 100, "1GiB": 1 << 30, "2GB": 2e9, "1024GiB": 1 << 40} {
 		if got, err := parseSize(in); err != nil || got != want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "-1", "64kb", "1GiB", "ten", "1.5MiB"} {
+	for _, in := range []string{"", "0", "-1", "64kb", "1gib", "ten", "1.5MiB", "1025GiB"} {
 		if _, err := parseSize(in); err == nil {
 			t.Errorf("parseSize(%q) succeeded", in)
 		}

@@ -15,15 +15,23 @@ import (
 
 // runConvert runs `unitd convert VALUE FROM TO [--precision N]`, or
 // `unitd convert -` to convert each stdin line "VALUE FROM TO" (fields
-// separated by tabs when a unit name has spaces; blank and # lines skipped).
+// separated by tabs when a unit name has spaces; blank and # lines skipped),
+// or `unitd convert --csv FILE --column NAME --from UNIT --to UNIT` to add
+// a converted column to a CSV file (csv.go).
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	precision := fs.Int("precision", engine.DefaultPrecision, fmt.Sprintf("significant `digits` of the result (1-%d)", engine.MaxPrecision))
 	explain := fs.Bool("explain", false, "also print where the digits come from: the exact factor and the catalog definitions used")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` (default: the embedded catalog; env UNITD_CATALOG)")
+	var job csvJob
+	fs.StringVar(&job.file, "csv", "", "convert a column of the CSV `FILE` (- for stdin; a header row is required), writing it with the column NAME_<to> added")
+	fs.StringVar(&job.column, "column", "", "with --csv: the `NAME` of the column of values")
+	fs.StringVar(&job.from, "from", "", "with --csv: the `UNIT` of every value")
+	fs.StringVar(&job.fromColumn, "from-column", "", "with --csv: the `NAME` of the column that holds each row's unit, instead of --from")
+	fs.StringVar(&job.to, "to", "", "with --csv: the `UNIT` to convert to")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\nFROM and TO are units or unit expressions such as kg*m/s^2.")
+		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\n       unitd convert --csv FILE --column NAME (--from UNIT | --from-column NAME) --to UNIT [--precision N]\nFROM and TO are units or unit expressions such as kg*m/s^2.")
 		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -38,12 +46,27 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd convert:", engine.ErrPrecision)
 		return 2
 	}
+	if job.file != "" {
+		job.precision = *precision
+		if err := job.check(); err != nil || len(pos) > 0 || *explain {
+			if err == nil {
+				err = errors.New("--csv takes no VALUE FROM TO and no --explain")
+			}
+			fmt.Fprintln(stderr, "unitd convert:", err)
+			return 2
+		}
+	} else if job.column != "" || job.from != "" || job.fromColumn != "" || job.to != "" {
+		fmt.Fprintln(stderr, "unitd convert: --column, --from, --from-column and --to go with --csv FILE")
+		return 2
+	}
 	g, err := loadCatalog(*dir)
 	if err != nil {
 		fmt.Fprintln(stderr, "unitd convert:", err)
 		return 1
 	}
 	switch {
+	case job.file != "":
+		return runCSV(g, job, stdin, stdout, stderr)
 	case len(pos) == 1 && pos[0] == "-" && *explain:
 		fmt.Fprintln(stderr, "unitd convert: --explain takes a single conversion (a stream prints one line per input line)")
 		return 2

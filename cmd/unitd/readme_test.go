@@ -357,7 +357,9 @@ var startsWithNumber = regexp.MustCompile(`^-?[0-9]`)
 // and returns what differs, or "".
 func (c readmeCmd) check(stdout string) string {
 	if o := c.output; strings.HasPrefix(o, "{") || strings.HasPrefix(o, `"`) || strings.HasPrefix(o, "http") {
-		rest := stdout
+		// The comment lines are joined as one, so the output's line
+		// breaks (NDJSON) are too.
+		rest := strings.ReplaceAll(stdout, "\n", "")
 		for part := range strings.SplitSeq(o, "…") {
 			i := strings.Index(rest, part)
 			if i < 0 {

@@ -70,6 +70,10 @@ type serveConfig struct {
 	// CPU priority (this binary, `unitd password-worker`); the command line
 	// always does, tests that build a serveConfig hash in process.
 	PasswordWorker bool
+
+	// Limits of an NDJSON batch: its body and its lines.
+	MaxStreamBody  int64
+	MaxStreamLines int
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -173,7 +177,9 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
 	public := fs.String("public-rate-limit", envDefault("UNITD_PUBLIC_RATE_LIMIT", "600/m"), "requests per client address to the routes that need no key (discovery, health, openapi.json): `N/s`, N/m or N/h (env UNITD_PUBLIC_RATE_LIMIT)")
 	pageLimit := fs.String("page-rate-limit", envDefault("UNITD_PAGE_RATE_LIMIT", "60/m"), "conversions of the web pages per client address (no key): `N/s`, N/m or N/h (env UNITD_PAGE_RATE_LIMIT)")
-	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
+	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`, and line of an NDJSON batch: bytes, or with KiB, MiB, GiB, KB, MB, GB (env UNITD_MAX_BODY)")
+	maxStreamBody := fs.String("max-stream-body", envDefault("UNITD_MAX_STREAM_BODY", "1GiB"), "largest body of an NDJSON batch (POST /v1/batch, application/x-ndjson): a `size` as for --max-body (env UNITD_MAX_STREAM_BODY)")
+	maxStreamLines := fs.String("max-stream-lines", envDefault("UNITD_MAX_STREAM_LINES", strconv.Itoa(server.DefaultMaxStreamLines)), "most lines (items) of an NDJSON batch: a `count` (env UNITD_MAX_STREAM_LINES)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "for make run: create the account \"dev\" and its user dev@localhost if missing, print a set-up link for them and a fresh test key (env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
 	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", defaultAdminAddr), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
@@ -251,6 +257,12 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, errors.New("--slow-request must be positive")
 	}
 	cfg.AccessLog.Slow = *slowRequest
+	if cfg.MaxStreamBody, err = parseSize(*maxStreamBody); err != nil {
+		return cfg, fmt.Errorf("--max-stream-body: %w", err)
+	}
+	if cfg.MaxStreamLines, err = strconv.Atoi(*maxStreamLines); err != nil || cfg.MaxStreamLines < 1 {
+		return cfg, fmt.Errorf("--max-stream-lines: %q is not a whole number of at least 1", *maxStreamLines)
+	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
 	}
@@ -260,12 +272,13 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	return cfg, nil
 }
 
-// parseSize reads "65536", "64KiB", "1MiB", "64KB" or "1MB".
+// parseSize reads "65536", "64KiB", "1MiB", "1GiB", "64KB", "1MB" or
+// "1GB", up to 1 TiB.
 func parseSize(s string) (int64, error) {
 	units := []struct {
 		suffix string
 		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"KB", 1000}, {"MB", 1000 * 1000}, {"B", 1}}
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"B", 1}}
 	mult := int64(1)
 	num := strings.TrimSpace(s)
 	for _, u := range units {
@@ -401,6 +414,8 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
 		PageLimiter:     pageLimiter(cfg.PageLimit),
 		MaxBody:         cfg.MaxBody,
+		MaxStreamBody:   cfg.MaxStreamBody,
+		MaxStreamLines:  cfg.MaxStreamLines,
 		Logger:          logger,
 		Version:         version,
 		Proxies:         cfg.Proxies,
