@@ -2,6 +2,7 @@ package locale
 
 import (
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,12 +101,54 @@ func MatchAcceptLanguage(header string) (*Locale, bool) {
 	if header == "" || len(header) > maxTagLength*4 {
 		return nil, false
 	}
-	tags, _, err := language.ParseAcceptLanguage(header)
-	if err != nil || len(tags) == 0 {
+	tags := parseAcceptLanguage(header)
+	if len(tags) == 0 {
 		return nil, false
 	}
 	l, err := match(tags)
 	return l, err == nil
+}
+
+// parseAcceptLanguage reads the language ranges of an Accept-Language
+// header (RFC 9110 §12.5.4) in order of preference, skipping "*", ranges
+// with q=0 and malformed ones, so that one bad range does not cost the
+// others; at most 32 are read.
+func parseAcceptLanguage(h string) []language.Tag {
+	type ranged struct {
+		tag language.Tag
+		q   float64
+	}
+	var list []ranged
+	for _, item := range strings.Split(h, ",") {
+		if len(list) == 32 {
+			break
+		}
+		r, params, _ := strings.Cut(strings.TrimSpace(item), ";")
+		r = strings.TrimSpace(r)
+		if r == "" || r == "*" {
+			continue
+		}
+		q := 1.0
+		if p := strings.TrimSpace(params); p != "" {
+			v, ok := strings.CutPrefix(p, "q=")
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if !ok || err != nil || f < 0 || f > 1 {
+				continue
+			}
+			q = f
+		}
+		t, err := language.Parse(r)
+		if err != nil || q == 0 {
+			continue
+		}
+		list = append(list, ranged{t, q})
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].q > list[j].q })
+	tags := make([]language.Tag, len(list))
+	for i, r := range list {
+		tags[i] = r.tag
+	}
+	return tags
 }
 
 func match(tags []language.Tag) (*Locale, error) {
