@@ -115,8 +115,14 @@ func appendRune(dst []byte, r rune) []byte {
 // field returns the text of a unit key's field at width w, falling back
 // as CLDR's root does: narrow to short, short to long.
 func (l *Locale) field(key string, w Width, f string) string {
+	fi := fieldIndex(f)
+	tab := l.table[key]
 	for {
-		if t, ok := l.units[widthNames[w]+"/"+key+"/"+f]; ok {
+		if tab != nil && fi >= 0 {
+			if t := tab[w][fi]; t != "" {
+				return t
+			}
+		} else if t, ok := l.units[widthNames[w]+"/"+key+"/"+f]; ok {
 			return t
 		}
 		switch w {
@@ -128,6 +134,43 @@ func (l *Locale) field(key string, w Width, f string) string {
 			return ""
 		}
 	}
+}
+
+// fields are the fields of a unit entry, as the table holds them.
+var fields = [...]string{"dn", "per", Zero, One, Two, Few, Many, Other}
+
+func fieldIndex(f string) int {
+	for i, x := range fields {
+		if x == f {
+			return i
+		}
+	}
+	return -1
+}
+
+// unitTable holds one unit key's fields by width and field index.
+type unitTable [3][len(fields)]string
+
+// buildTable indexes the units map by key, width and field, so that
+// formatting does no string building to find a pattern.
+func buildTable(units map[string]string) map[string]*unitTable {
+	t := map[string]*unitTable{}
+	for k, v := range units {
+		w, rest, _ := strings.Cut(k, "/")
+		key, f, _ := strings.Cut(rest, "/")
+		wi, ok := ParseWidth(w)
+		fi := fieldIndex(f)
+		if !ok || fi < 0 {
+			continue
+		}
+		e := t[key]
+		if e == nil {
+			e = new(unitTable)
+			t[key] = e
+		}
+		e[wi][fi] = v
+	}
+	return t
 }
 
 // pattern returns a unit's pattern for a plural category, or its

@@ -22,6 +22,7 @@ type Locale struct {
 	lang   string
 	plural *plurals
 	units  map[string]string // "width/key/field" → text
+	table  map[string]*unitTable
 	num    Numbers
 
 	namesOnce sync.Once
@@ -191,7 +192,7 @@ func get(s *store, tag, nu string) (*Locale, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Locale{Tag: tag, s: s, units: r.units}
+	l := &Locale{Tag: tag, s: s, units: r.units, table: buildTable(r.units)}
 	l.lang, _, _ = strings.Cut(tag, "-")
 	if l.plural = s.plurals[l.lang]; l.plural == nil {
 		l.plural = s.plurals["und"]
