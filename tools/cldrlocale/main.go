@@ -141,8 +141,8 @@ type localeLine struct {
 type generator struct {
 	header  header
 	license []byte
-	lines  []localeLine
-	notes  []string
+	lines   []localeLine
+	notes   []string
 }
 
 type unitsFile struct {
