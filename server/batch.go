@@ -2,8 +2,10 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // batch serves POST /v1/batch. The whole batch runs on one snapshot. An
@@ -19,6 +21,17 @@ func (s *Server) batch(c *call) reply {
 		return errReply(e)
 	}
 	g := c.snap.graph
+	var batchLocale *locale.Locale
+	if req.hasLoc {
+		l, err := locale.Match(req.loc)
+		if err != nil {
+			return errReply(invalidRequest("locale " + strconv.Quote(truncate(req.loc, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)"))
+		}
+		batchLocale = l
+	}
+	if _, e := parseWidth(req.unitDisplay); e != nil {
+		return errReply(e)
+	}
 	// One work budget for the whole batch (see engine.Budget).
 	budget := engine.NewBudget(engine.DefaultBudget)
 	s.cfg.Metrics.batch(len(req.items))
@@ -37,6 +50,10 @@ func (s *Server) batch(c *call) reply {
 		var ie *apiError
 		if it.err != "" {
 			ie = newError(codeInvalidItem, it.err)
+		} else if ie = prepareText(c.r, g, it, batchLocale, req.unitDisplay); ie != nil {
+			if ie.Code == codeInvalidRequest {
+				ie.Code = codeInvalidItem
+			}
 		} else {
 			p := it.precision
 			if p == 0 {
@@ -64,7 +81,15 @@ func (s *Server) batch(c *call) reply {
 		counts.add(s.cfg.Metrics, "", ie.Code)
 		b = append(b, `,"status":"error","input":{`...)
 		sep := false
+		if it.text != "" {
+			b = append(b, `"text":`...)
+			b = appendString(b, it.text)
+			sep = true
+		}
 		if it.hasValue {
+			if sep {
+				b = append(b, ',')
+			}
 			b = append(b, `"value":`...)
 			b = appendString(b, it.value)
 			sep = true
