@@ -40,8 +40,9 @@ var (
 	localeParam      = paramDoc{"locale", "BCP 47 language tag (`de`, `fr-CA`, `ar-SA`, `hi-u-nu-deva`); the best match among CLDR's modern locales is used. Else `Accept-Language`.", false, strSchema, "de"}
 	unitDisplayParam = paramDoc{"unit_display", "Width of unit names in `result.text`: `short` (default, `96,56064 km/h`), `long` (`96,56064 Kilometer pro Stunde`) or `narrow`.", false,
 		&schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"}
-	strSchema = &schema{Type: typ("string")}
-	precParam = paramDoc{"precision",
+	discoveryLocaleParam = paramDoc{"locale", "BCP 47 language tag: unit records add `display_name` in that locale (CLDR's long, short and narrow names, for the units CLDR names), and `q` also matches the locale's names.", false, strSchema, "de"}
+	strSchema            = &schema{Type: typ("string")}
+	precParam            = paramDoc{"precision",
 		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + ").", false,
 		&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10}
 )
@@ -85,6 +86,7 @@ var (
 	docCategory = opDoc{
 		id: "getCategory", tag: "discovery", summary: "Get a category and its units",
 		pathParam: &paramDoc{"category", "Category id.", true, strSchema, "length"},
+		query:     []paramDoc{discoveryLocaleParam},
 		ok:        "CategoryResponse", conditional: true, errors: []int{400, 404},
 	}
 	docUnits = opDoc{
@@ -94,7 +96,7 @@ var (
 			{"category", "Only units of this category id.", false, strSchema, "length"},
 			{"q", "Only units whose symbol, name, plural or an alias contains this text (case-insensitive).", false, strSchema, "met"},
 			{"dimension", "Only units of this dimension, written as category records write it (`L T^-1`, `M L^2 T^-2`, `1`), in any order.", false, strSchema, "L T^-1"},
-			{"locale", "BCP 47 language tag: records add `display_name` in that locale (CLDR's long, short and narrow names), and `q` also matches the locale's names.", false, strSchema, "de"},
+			discoveryLocaleParam,
 		},
 		ok: "UnitList", conditional: true, errors: []int{400, 404},
 	}
@@ -102,6 +104,7 @@ var (
 		id: "getUnit", tag: "discovery", summary: "Get a unit by symbol or alias",
 		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). A unit expression (`kg*m%2Fs^2`) answers a record of kind `expression` with its canonical symbol, category, dimension and exact factor to the coherent SI unit. An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`; a malformed expression is 400 INVALID_UNIT_EXPRESSION.",
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
+		query:       []paramDoc{discoveryLocaleParam},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
 	}
 	docHealth = opDoc{

@@ -77,6 +77,15 @@ func TestFreeTextAndLocale(t *testing.T) {
 				`{"index":4,"status":"error","input":{"value":"1","unit":"km"},"error":{"code":"INVALID_ITEM"`,
 				`"meta":{"total":5,"succeeded":3,"failed":2}`,
 			}},
+		// Discovery in a locale.
+		{name: "unit display_name", method: "GET", target: "/v1/units/km%2Fh?locale=de", status: 200,
+			contains: []string{`"display_name":{"long":"Kilometer pro Stunde","short":"km/h","narrow":"km/h"}`}},
+		{name: "units q in the locale's names", method: "GET", target: "/v1/units?q=" + q("Fuß") + "&locale=de", status: 200,
+			contains: []string{`"symbol":"ft"`, `"display_name":{"long":"Fuß"`, `"meta":{"total":1}`}},
+		{name: "units q without the locale", method: "GET", target: "/v1/units?q=" + q("Fuß"), status: 200, contains: []string{`"meta":{"total":0}`}},
+		{name: "category in a locale", method: "GET", target: "/v1/categories/length?locale=fr", status: 200, contains: []string{`"display_name":{"long":"pieds"`}},
+		{name: "unit bad locale", method: "GET", target: "/v1/units/m?locale=%21", status: 400, code: "INVALID_REQUEST"},
+		{name: "unit other parameter", method: "GET", target: "/v1/units/m?x=1", status: 400, code: "INVALID_REQUEST"},
 		{name: "batch bad locale", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: `{"conversions":[{"value":"1","from":"m","to":"m"}],"locale":"!"}`, status: 400, code: "INVALID_REQUEST"},
 	}
 	for _, tc := range cases {
