@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // The catalog browser: every page is rendered from the graph being served
@@ -25,6 +26,8 @@ func newCategoryRow(c *engine.Category) categoryRow {
 
 type unitRow struct {
 	Symbol, Name, System, Definition, Source string
+	// Local is the unit's name in the reader's language, if CLDR has it.
+	Local string
 	Category                                 categoryRow
 	Exact                                    bool
 	Aliases                                  []string
@@ -133,6 +136,9 @@ type ambiguityRow struct {
 
 type categoryPage struct {
 	categoryRow
+	// Language is the reader's CLDR locale, when the page shows names in
+	// it.
+	Language  string
 	Minimum   string
 	Units     []unitRow
 	Ambiguous []ambiguityRow
@@ -152,8 +158,16 @@ func (p *Pages) categoryPage(w http.ResponseWriter, r *http.Request, id string) 
 		return
 	}
 	d := categoryPage{categoryRow: newCategoryRow(c), Minimum: c.Minimum}
+	lc := readerLocale(r)
+	if lc != nil {
+		d.Language = lc.Tag
+	}
 	for _, u := range c.Units {
-		d.Units = append(d.Units, newUnitRow(u))
+		row := newUnitRow(u)
+		if lc != nil {
+			row.Local, _ = lc.DisplayName(u.Symbol, locale.Long)
+		}
+		d.Units = append(d.Units, row)
 	}
 	for _, a := range g.Ambiguities() {
 		if len(a.Candidates) == 0 || a.Candidates[0].Category != c {
@@ -170,6 +184,10 @@ func (p *Pages) categoryPage(w http.ResponseWriter, r *http.Request, id string) 
 
 type unitPage struct {
 	unitRow
+	// Reader is the unit's name in the reader's language; Names its long
+	// name in every language CLDR has it in.
+	Reader *localName
+	Names  []localName
 	Plural       string
 	Description  string
 	RefUnit      string // the unit the definition refers to, if another
@@ -199,7 +217,12 @@ func (p *Pages) unitPage(w http.ResponseWriter, r *http.Request, name string) {
 		http.Redirect(w, r, unitURL(u.Symbol), http.StatusMovedPermanently)
 		return
 	}
-	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description}
+	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description, Names: allNames(u)}
+	if lc := readerLocale(r); lc != nil {
+		if n, ok := newLocalName(lc, u); ok {
+			d.Reader = &n
+		}
+	}
 	if ref := u.Definition.Unit; ref != "" && ref != u.Symbol {
 		d.RefUnit = ref
 	}

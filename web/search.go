@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // maxMatches bounds the answer of GET /web/units.
@@ -21,6 +22,9 @@ type match struct {
 	// Matched is the spelling that matched when it is not the symbol or
 	// the name (an alias such as "miles per hour").
 	Matched string `json:"matched,omitempty"`
+	// Local is the unit's name in the reader's language (CLDR's), when
+	// the browser asks for one other than English.
+	Local string `json:"local,omitempty"`
 }
 
 type ambiguousMatch struct {
@@ -92,7 +96,7 @@ func newMatch(u *engine.Unit, matched string) match {
 // units of the category prefer (the other side's, say) come first, then
 // the units the catalog lists before those made by a prefix, then catalog
 // order.
-func search(g *engine.Graph, q, prefer string) searchAnswer {
+func search(g *engine.Graph, q, prefer string, lc *locale.Locale) searchAnswer {
 	ans := searchAnswer{Data: []match{}}
 	q = strings.TrimSpace(q)
 	if q == "" {
@@ -106,9 +110,27 @@ func search(g *engine.Graph, q, prefer string) searchAnswer {
 		m           match
 	}
 	var hits []hit
+	fq := ""
+	if lc != nil {
+		fq = locale.Fold(q)
+	}
 	for i, u := range g.Units() {
-		if r, which := rank(u, q, lq); r != noMatch {
-			hits = append(hits, hit{r, i, prefer != "" && u.Category.ID != prefer, u.Prefixed != nil, newMatch(u, which)})
+		r, which := rank(u, q, lq)
+		if r == noMatch && lc != nil {
+			// The reader's own names of the unit ("Zoll", "pouces").
+			if n, ok := localMatch(lc, u, fq); ok {
+				r, which = rankContains, n
+				if locale.Fold(n) == fq {
+					r = rankSpelling
+				}
+			}
+		}
+		if r != noMatch {
+			m := newMatch(u, which)
+			if lc != nil {
+				m.Local, _ = lc.DisplayName(u.Symbol, locale.Long)
+			}
+			hits = append(hits, hit{r, i, prefer != "" && u.Category.ID != prefer, u.Prefixed != nil, m})
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
@@ -149,7 +171,7 @@ func search(g *engine.Graph, q, prefer string) searchAnswer {
 // converter's unit fields; category names the category to list first.
 func (p *Pages) searchUnits(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	body, err := json.Marshal(search(p.cfg.Graph(), truncate(q.Get("q"), 100), truncate(q.Get("category"), 100)))
+	body, err := json.Marshal(search(p.cfg.Graph(), truncate(q.Get("q"), 100), truncate(q.Get("category"), 100), readerLocale(r)))
 	if err != nil {
 		http.Error(w, "the search could not be rendered", http.StatusInternalServerError)
 		return
@@ -157,6 +179,7 @@ func (p *Pages) searchUnits(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Language")
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		w.Write(append(body, '\n'))

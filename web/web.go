@@ -179,6 +179,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, page,
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Language") // unit names follow the reader's language
 	if status == http.StatusOK {
 		sum := sha256.Sum256(buf.Bytes())
 		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
