@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load bench-quick fuzz lint clean
+.PHONY: all build run test cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load bench-quick fuzz lint clean
 
 all: test build
 
@@ -68,6 +68,11 @@ fmt-check:
 
 validate:
 	$(GO) run ./cmd/unitd validate catalog/data
+
+## cldr: regenerate locale/data (CLDR unit patterns, plural rules, number symbols) from the npm
+## packages cldr-core, cldr-units-full and cldr-numbers-full, and the catalog
+cldr:
+	$(GO) run ./tools/cldrlocale -out locale/data
 
 ## docs: regenerate docs/units.md, the reference of the shipped catalog (a test fails when it is stale)
 docs:
