@@ -207,3 +207,11 @@ func CLDRUnit(symbol string) string {
 	}
 	return s.Symbols[symbol]
 }
+
+// Warm decodes the embedded data and resolves English, so that the first
+// request for a locale does not wait for it.
+func Warm() {
+	if _, err := load(); err == nil {
+		Match("en")
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
 	"github.com/unitd/unitd/server/keys"
@@ -271,6 +272,8 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if cfg.PublicLimit.N > 0 {
 		public = ratelimit.NewMemory(cfg.PublicLimit)
 	}
+	// Decode the CLDR data before the first request asks for a locale.
+	go locale.Warm()
 	d.srv = server.New(server.Config{
 		PublicLimiter: public,
 		Keys:          d.keys,
