@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/quantity"
 )
 
 // convertGET serves GET /v1/convert?value=&from=&to=[&precision=].
@@ -83,7 +84,15 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	b = appendString(b, conv.from)
 	b = append(b, `},"result":{"value":"`...)
 	start := len(b)
-	b, err := g.AppendConvert(b, req, res)
+	var err error
+	if conv.read != nil {
+		// A fraction whose decimal does not terminate (see quantity.Convert).
+		if *res, err = quantity.Convert(g, *conv.read, *req); err == nil {
+			b = append(b, res.Value...)
+		}
+	} else {
+		b, err = g.AppendConvert(b, req, res)
+	}
 	if err != nil {
 		return b[:mark], err
 	}

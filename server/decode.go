@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/quantity"
 	"github.com/unitd/unitd/internal/jsonscan"
 	"github.com/unitd/unitd/locale"
 )
@@ -37,6 +38,7 @@ type conversion struct {
 	hasQuantity, hasQ, hasLoc     bool
 	text                          string
 	rounded                       bool
+	read                          *quantity.Quantity // free text whose number was rounded
 	lc                            *locale.Locale
 	width                         locale.Width
 }

@@ -108,6 +108,9 @@ func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *loca
 		}
 		conv.value, conv.from, conv.to, conv.rounded = q.Value, q.Unit, q.To, q.Rounded
 		conv.hasValue, conv.hasFrom, conv.hasTo = true, true, true
+		if q.Rounded {
+			conv.read = &q.Quantity
+		}
 	case conv.hasQuantity:
 		q, err := quantity.Parse(g, conv.quantity, quantityOptions(lc))
 		conv.text = conv.quantity
@@ -116,6 +119,9 @@ func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *loca
 		}
 		conv.value, conv.from, conv.rounded = q.Value, q.Unit, q.Rounded
 		conv.hasValue, conv.hasFrom = true, true
+		if q.Rounded {
+			conv.read = &q
+		}
 	}
 	return nil
 }

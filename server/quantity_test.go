@@ -29,6 +29,8 @@ func TestFreeTextAndLocale(t *testing.T) {
 			contains: []string{`"input":{"text":"1.2e3 m","value":"1.2e3","unit":"m"},"result":{"value":"1.2","unit":"km"}`}},
 		{name: "POST quantity thirds are not exact", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"⅓ h","to":"s"}`, status: 200,
 			contains: []string{`"value":"1200","unit":"s"`, `"exact":false`}},
+		{name: "POST quantity rounded once on a boundary", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"7/24 h","to":"s","precision":2}`, status: 200,
+			contains: []string{`"result":{"value":"1000","unit":"s"}`, `"exact":false`}},
 		{name: "POST q", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"q":"60 km/h to m/s","precision":5}`, status: 200,
 			contains: []string{`"value":"16.667","unit":"m/s"`}},
 		{name: "INVALID_QUANTITY position", method: "GET", target: "/v1/convert?quantity=" + q("1,5 m") + "&to=cm", key: "good", status: 400, code: "INVALID_QUANTITY",

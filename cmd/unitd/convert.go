@@ -73,7 +73,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	req := engine.Request{Precision: *precision}
-	rounded := false
+	var read *quantity.Quantity
 	switch len(pos) {
 	case 3:
 		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
@@ -83,21 +83,25 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "error:", describe(err))
 			return 1
 		}
-		req.Value, req.From, req.To, rounded = q.Value, q.Unit, pos[1], q.Rounded
+		req.To, read = pos[1], &q
 	case 1:
 		q, err := quantity.ParseQuestion(g, pos[0], parseOptions(lc))
 		if err != nil {
 			fmt.Fprintln(stderr, "error:", describe(err))
 			return 1
 		}
-		req.Value, req.From, req.To, rounded = q.Value, q.Unit, q.To, q.Rounded
+		req.To, read = q.To, &q.Quantity
 	}
-	r, err := g.Convert(req)
+	var r engine.Result
+	if read != nil {
+		r, err = quantity.Convert(g, *read, req)
+	} else {
+		r, err = g.Convert(req)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	r.Exact = r.Exact && !rounded
 	if lc != nil {
 		fmt.Fprintln(stdout, lc.FormatUnit(r.Value, r.Unit, width))
 	} else {

@@ -40,8 +40,9 @@
 //     inch mark) is refused: the 3 has no unit, and the message says to
 //     write 5'3" or 5 ft 3 in.
 //   - A fraction whose decimal does not terminate (⅓, 2/3) is carried to
-//     60 significant digits and marked Rounded: the answer is then not
-//     exact.
+//     60 significant digits and marked Rounded; Convert still rounds its
+//     result once (it converts the decimals on either side of the
+//     fraction), and the answer is not exact.
 //
 // Text is limited to MaxLength bytes and MaxComponents components.
 package quantity
@@ -92,8 +93,10 @@ type Quantity struct {
 	// Parts are the components of a mixed quantity, nil otherwise.
 	Parts []Part
 	// Rounded says a fraction's decimal did not terminate and Value
-	// carries 60 significant digits of it.
+	// carries 60 significant digits of it (see Convert).
 	Rounded bool
+
+	frac *big.Rat // the exact value of a rounded single quantity
 }
 
 // Part is one component of a mixed quantity.
@@ -129,8 +132,8 @@ func fail(text string, off int, msg string) *engine.Error {
 
 // component is one number and unit of a quantity.
 type component struct {
-	numText  string // decimal text of num
-	rounded  bool
+	numText  string   // decimal text of the number
+	frac     *big.Rat // the number, when numText rounds a fraction
 	unitText string
 	unitOff  int
 	unit     *engine.Unit
@@ -159,9 +162,15 @@ func Parse(g Graph, text string, opt *Options) (Quantity, error) {
 	}
 	if len(comps) == 1 {
 		c := comps[0]
-		q.Value, q.Unit, q.Rounded = c.numText, c.symbol, c.rounded
+		q.Value, q.Unit, q.Rounded = c.numText, c.symbol, c.frac != nil
 		if neg {
 			q.Value = negate(q.Value)
+		}
+		if c.frac != nil {
+			q.frac = c.frac
+			if neg {
+				q.frac = new(big.Rat).Neg(c.frac)
+			}
 		}
 		return q, nil
 	}
@@ -173,7 +182,7 @@ func Parse(g Graph, text string, opt *Options) (Quantity, error) {
 	q.Parts = make([]Part, len(comps))
 	for i, c := range comps {
 		vals[i], syms[i] = c.numText, c.symbol
-		q.Rounded = q.Rounded || c.rounded
+		q.Rounded = q.Rounded || c.frac != nil
 		q.Parts[i] = Part{Value: c.numText, Unit: c.symbol}
 	}
 	if neg {
@@ -434,11 +443,11 @@ func (p *parser) skipJoiner() { p.pos = p.afterJoiner(p.pos) }
 // it.
 func (p *parser) component(prev []component) ([]component, error) {
 	c := component{off: p.pos}
-	text, rounded, err := p.number()
+	text, frac, err := p.number()
 	if err != nil {
 		return nil, err
 	}
-	c.numText, c.rounded = text, rounded
+	c.numText, c.frac = text, frac
 	p.skipSpace()
 	start := p.pos
 	end := p.unitEnd()
@@ -641,7 +650,7 @@ func (p *parser) hasAt(seps []string) string {
 // number reads a number: digits with groups, a fraction part and an
 // exponent; a vulgar fraction, alone or after a whole number; a/b or
 // w a/b.
-func (p *parser) number() (string, bool, error) {
+func (p *parser) number() (string, *big.Rat, error) {
 	start := p.pos
 	r, n := p.peek()
 	if v, ok := vulgar[r]; ok {
@@ -650,13 +659,13 @@ func (p *parser) number() (string, bool, error) {
 	}
 	if !isDigit(r) {
 		if n == 0 {
-			return "", false, fail(p.text, p.pos, "no number: write a number and a unit, such as 3 in")
+			return "", nil, fail(p.text, p.pos, "no number: write a number and a unit, such as 3 in")
 		}
 		word := p.text[p.pos:]
 		if k := strings.IndexFunc(word, isSpace); k > 0 {
 			word = word[:k]
 		}
-		return "", false, fail(p.text, p.pos, "no number before “"+word+"”: write a number and a unit, such as 3 in")
+		return "", nil, fail(p.text, p.pos, "no number before “"+word+"”: write a number and a unit, such as 3 in")
 	}
 	ip := p.digits()
 	// Groups: each group separator must be followed by a whole group.
@@ -679,13 +688,13 @@ func (p *parser) number() (string, bool, error) {
 			if r, _ := utf8.DecodeRuneInString(sep); isSpace(r) || g == "" {
 				break
 			}
-			return "", false, p.misplacedGroup(start, save, sep)
+			return "", nil, p.misplacedGroup(start, save, sep)
 		}
 		grouped = true
 		ip += g
 	}
 	if grouped && !p.validGroups(start) {
-		return "", false, fail(p.text, start, "the digit groups of “"+p.text[start:p.pos]+"” are not where "+p.locale()+" puts them")
+		return "", nil, fail(p.text, start, "the digit groups of “"+p.text[start:p.pos]+"” are not where "+p.locale()+" puts them")
 	}
 	var fp string
 	if sep := p.hasAt(p.decimal); sep != "" {
@@ -703,7 +712,7 @@ func (p *parser) number() (string, bool, error) {
 			if strings.HasPrefix(p.text[p.pos:], other) && p.pos+1 < len(p.text) {
 				r, _ := utf8.DecodeRuneInString(p.text[p.pos+1:])
 				if isDigit(r) && !contains(p.group, other) && !contains(p.decimal, other) {
-					return "", false, fail(p.text, p.pos, "“"+other+"” is not a decimal separator in "+p.locale()+"; write "+p.opt.decimalHint())
+					return "", nil, fail(p.text, p.pos, "“"+other+"” is not a decimal separator in "+p.locale()+"; write "+p.opt.decimalHint())
 				}
 			}
 		}
@@ -724,7 +733,7 @@ func (p *parser) number() (string, bool, error) {
 			p.pos = save
 		} else {
 			if len(d) > 4 {
-				return "", false, fail(p.text, save, "the exponent of “"+p.text[start:p.pos]+"” is out of range")
+				return "", nil, fail(p.text, save, "the exponent of “"+p.text[start:p.pos]+"” is out of range")
 			}
 			exp = sign + d
 		}
@@ -736,9 +745,9 @@ func (p *parser) number() (string, bool, error) {
 		}
 		text += "e" + exp
 		if _, err := engine.ParseValue(text); err != nil {
-			return "", false, fail(p.text, start, "“"+p.text[start:p.pos]+"” is not a number unitd reads: "+err.Error())
+			return "", nil, fail(p.text, start, "“"+p.text[start:p.pos]+"” is not a number unitd reads: "+err.Error())
 		}
-		return text, false, nil
+		return text, nil, nil
 	}
 	// A fraction: 1/2, 1⁄2, or after a whole number: 1 1/2, 1½.
 	if fp == "" {
@@ -783,9 +792,9 @@ func (p *parser) number() (string, bool, error) {
 		text += "." + fp
 	}
 	if len(text) > engine.MaxValueLength {
-		return "", false, fail(p.text, start, "the number is longer than "+strconv.Itoa(engine.MaxValueLength)+" characters")
+		return "", nil, fail(p.text, start, "the number is longer than "+strconv.Itoa(engine.MaxValueLength)+" characters")
 	}
-	return text, false, nil
+	return text, nil, nil
 }
 
 func contains(list []string, s string) bool {
@@ -838,13 +847,13 @@ func (p *parser) validGroups(start int) bool {
 }
 
 // fraction finishes whole + num/den.
-func (p *parser) fraction(start int, whole, num, den string) (string, bool, error) {
+func (p *parser) fraction(start int, whole, num, den string) (string, *big.Rat, error) {
 	d, _ := new(big.Int).SetString(den, 10)
 	if d.Sign() == 0 {
-		return "", false, fail(p.text, start, "“"+p.text[start:p.pos]+"” divides by zero")
+		return "", nil, fail(p.text, start, "“"+p.text[start:p.pos]+"” divides by zero")
 	}
 	if len(num)+len(den)+len(whole) > 60 {
-		return "", false, fail(p.text, start, "the fraction is too long")
+		return "", nil, fail(p.text, start, "the fraction is too long")
 	}
 	w, _ := new(big.Int).SetString(whole, 10)
 	n, _ := new(big.Int).SetString(num, 10)
@@ -853,11 +862,11 @@ func (p *parser) fraction(start int, whole, num, den string) (string, bool, erro
 }
 
 // finish writes num/den as decimal text: exactly when it terminates,
-// else to 60 significant digits (rounded reports which).
-func finish(num, den *big.Int) (text string, rounded bool, err error) {
+// else to 60 significant digits, returning the fraction too.
+func finish(num, den *big.Int) (text string, frac *big.Rat, err error) {
 	if num.IsUint64() && den.IsUint64() {
 		if t, ok := finishSmall(num.Uint64(), den.Uint64()); ok {
-			return t, false, nil
+			return t, nil, nil
 		}
 	}
 	g := new(big.Int).GCD(nil, nil, num, den)
@@ -882,21 +891,25 @@ func finish(num, den *big.Int) (text string, rounded bool, err error) {
 	}
 	x := new(big.Rat).SetFrac(num, den)
 	if d.Cmp(big.NewInt(1)) == 0 {
-		return trimZeros(x.FloatString(max(a, b))), false, nil
+		return trimZeros(x.FloatString(max(a, b))), nil, nil
 	}
-	// Digits before the point, then enough after it for 60 significant
-	// digits.
-	ip := new(big.Int).Quo(num, den)
-	digits := 60 - len(ip.String())
+	return roundedText(x, 60), x, nil
+}
+
+// roundedText writes x to n significant digits, rounded to nearest.
+func roundedText(x *big.Rat, n int) string {
+	num, den := x.Num(), x.Denom()
+	ip := new(big.Int).Quo(new(big.Int).Abs(num), den)
+	digits := n - len(ip.String())
 	if ip.Sign() == 0 {
 		// Leading zeros after the point do not count.
 		t := new(big.Int).Set(den)
-		for t.Cmp(num) > 0 && digits < 200 {
+		for t.Cmp(new(big.Int).Abs(num)) > 0 && digits < 400 {
 			t.Quo(t, big.NewInt(10))
 			digits++
 		}
 	}
-	return trimZeros(x.FloatString(max(digits, 1))), true, nil
+	return trimZeros(x.FloatString(max(digits, 1)))
 }
 
 // finishSmall is finish in machine words for a fraction that terminates

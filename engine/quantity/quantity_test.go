@@ -150,3 +150,44 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestConvertFractions: a fraction whose decimal does not terminate is
+// rounded once, half to even, even when its exact result lies on a
+// rounding boundary (11/6 yd is 5.5 ft).
+func TestConvertFractions(t *testing.T) {
+	g := testGraph(t)
+	for _, c := range []struct {
+		text, to  string
+		precision int
+		want      string
+	}{
+		{"1 5/6 yd", "ft", 1, "6"},
+		{"5/6 yd", "ft", 1, "2"},
+		{"7/6 yd", "ft", 1, "4"},
+		{"-1 5/6 yd", "ft", 1, "-6"},
+		{"⅓ h", "s", 0, "1200"},
+		{"⅓ cup", "tbsp", 0, "5.333333333333333333333333333333333"},
+		{"⅔ yd", "in", 3, "24"},
+		{"1/3 degF", "degR", 5, "460"},
+	} {
+		q, err := quantity.Parse(g, c.text, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := quantity.Convert(g, q, engine.Request{To: c.to, Precision: c.precision})
+		if err != nil {
+			t.Fatalf("%s: %v", c.text, err)
+		}
+		if res.Value != c.want {
+			t.Errorf("%s → %s at %d: %s, want %s", c.text, c.to, c.precision, res.Value, c.want)
+		}
+		if res.Exact {
+			t.Errorf("%s: exact", c.text)
+		}
+	}
+	// Terminating numbers are converted as they are, exactly.
+	q, _ := quantity.Parse(g, "1½ ft", nil)
+	if res, err := quantity.Convert(g, q, engine.Request{To: "in"}); err != nil || res.Value != "18" || !res.Exact {
+		t.Errorf("1½ ft: %v %v", res, err)
+	}
+}
