@@ -83,6 +83,9 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	b = append(b, `","unit":`...)
 	b = appendString(b, conv.from)
 	b = append(b, `},"result":{"value":"`...)
+	if conv.lc != nil {
+		req.Locale = conv.lc.Tag
+	}
 	start := len(b)
 	var err error
 	if conv.read != nil {
