@@ -966,10 +966,3 @@ func trimZeros(s string) string {
 	}
 	return s
 }
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
-}

@@ -271,8 +271,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 
 	// Every locale needs its parent chain resolved to diff against it.
 	resolved := map[string]localeLine{}
-	var resolve func(tag string) (localeLine, error)
-	resolve = func(tag string) (localeLine, error) {
+	resolve := func(tag string) (localeLine, error) {
 		if l, ok := resolved[tag]; ok {
 			return l, nil
 		}

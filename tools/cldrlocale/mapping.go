@@ -68,8 +68,7 @@ func readConversions(core string) (*cldrData, error) {
 	consts := map[string]*big.Rat{}
 	approx := map[string]bool{}
 	var eval func(expr string, depth int) (*big.Rat, bool, error)
-	var constant func(name string, depth int) (*big.Rat, bool, error)
-	constant = func(name string, depth int) (*big.Rat, bool, error) {
+	constant := func(name string, depth int) (*big.Rat, bool, error) {
 		if v, ok := consts[name]; ok {
 			return v, approx[name], nil
 		}
@@ -287,7 +286,7 @@ func expression(dims map[string]int) (string, bool) {
 // agrees checks a catalog unit against CLDR's conversion data for id: 1
 // and 0 of the unit convert to CLDR's base units as CLDR says.
 func (d *cldrData) agrees(g *engine.Graph, sym, id string) (bool, string) {
-	factor, dims, approx, err := d.reduce(id)
+	factor, dims, _, err := d.reduce(id)
 	if err != nil {
 		return false, err.Error()
 	}
@@ -306,7 +305,6 @@ func (d *cldrData) agrees(g *engine.Graph, sym, id string) (bool, string) {
 	// units that share a name (US survey and international feet differ
 	// by 2e-6, the IT and thermochemical BTU by 7e-4).
 	tol := big.NewRat(5, 10_000_000)
-	_ = approx
 	check := func(x string, want *big.Rat) (bool, string) {
 		res, err := g.Convert(engine.Request{Value: x, From: sym, To: to, Precision: 40})
 		if err != nil {
