@@ -360,6 +360,14 @@ func TestGrouping(t *testing.T) {
 }
 
 func BenchmarkFormatUnit(b *testing.B) {
+	// The baseline of the same sitting: the number alone, localised.
+	l, _ := Match("de")
+	buf := make([]byte, 0, 128)
+	b.Run("baseline/number", func(b *testing.B) {
+		for range b.N {
+			buf = l.AppendNumber(buf[:0], "96.56064")
+		}
+	})
 	for _, c := range []struct{ tag, v, sym string }{{"de", "96.56064", "km/h"}, {"ru", "1234567.5", "km"}, {"ar-SA", "1234.5", "km"}} {
 		l, _ := Match(c.tag)
 		buf := make([]byte, 0, 128)

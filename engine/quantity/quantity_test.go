@@ -141,6 +141,16 @@ func BenchmarkParse(b *testing.B) {
 			}
 		})
 	}
+	// The baseline of the same sitting: one conversion of a plain value,
+	// whose cost on a quiet machine the README's performance table gives.
+	b.Run("baseline/convert", func(b *testing.B) {
+		req := engine.Request{Value: "12.5", From: "ft", To: "m"}
+		for range b.N {
+			if _, err := g.Convert(req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("question", func(b *testing.B) {
 		opt := options(b, "en")
 		for range b.N {
