@@ -337,6 +337,7 @@ test("converter: free text is answered as it is typed, in the browser's language
   assert.equal(await en.locator("#question").inputValue(), "1½ cups → mL");
   await en.locator("#ask-answer").filter({ hasText: "354.88235475" }).waitFor();
   assert.equal((await en.locator("#ask-answer").textContent()).replace(/\s/g, " "), "354.88235475 mL");
+  await screenshot(en, "converter-free-text");
   // Text that cannot be read says where, without guessing.
   await en.locator("#question").fill("1,5 km to m");
   await en.locator("#ask-body .ask-error").waitFor();
@@ -344,7 +345,6 @@ test("converter: free text is answered as it is typed, in the browser's language
   await en.locator("#question").fill("2 gallon to L");
   await en.locator("#ask-body .ask-error").filter({ hasText: "ambiguous" }).waitFor();
   assert.match(await en.locator("#ask-body").textContent(), /It could mean: gal, gal_imp/);
-  await screenshot(en, "converter-free-text");
   assert.deepEqual(en.problems, []);
   await closePage(en);
 });
@@ -357,6 +357,7 @@ test("catalog: unit names follow the browser's language", { timeout: 120_000 }, 
   assert.ok(names.length >= 80, `${names.length} languages`);
   assert.ok(names.includes("fr kilomètres par heure · km/h · km/h"), names.find((n) => n.startsWith("fr ")));
   assert.ok(names.some((n) => n.startsWith("ja キロメートル毎時")), names.find((n) => n.startsWith("ja ")));
+  await screenshot(page, "catalog-unit-names");
   await page.goto(main.base + "/catalog/length");
   assert.equal(await page.locator('tr[data-unit="ft"] td.local').textContent(), "Fuß");
   assert.equal(await page.locator('tr[data-unit="in"] td.local').textContent(), "Zoll");
@@ -366,7 +367,6 @@ test("catalog: unit names follow the browser's language", { timeout: 120_000 }, 
   const li = page.locator('#from-list li[data-symbol="in"]');
   await li.waitFor();
   assert.match(await li.textContent(), /in Zoll/);
-  await screenshot(page, "catalog-unit-names");
   assert.deepEqual(page.problems, []);
   await closePage(page);
 });

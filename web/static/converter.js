@@ -71,7 +71,7 @@
     function option(m, idx) {
       const li = el("li", { id: list.id + "-" + idx, role: "option", "aria-selected": "false", "data-symbol": m.symbol },
         el("span", {}, el("span", { class: "sym" }, m.symbol), " ", m.local || m.name,
-          m.matched ? " (" + m.matched + ")" : null),
+          m.matched && m.matched !== (m.local || m.name) ? " (" + m.matched + ")" : null),
         el("span", { class: "cat" }, m.category_name));
       li.addEventListener("mousedown", (ev) => ev.preventDefault()); // keep focus in the field
       li.addEventListener("click", () => pick(idx));
