@@ -385,3 +385,42 @@ func BenchmarkFormatUnit(b *testing.B) {
 		})
 	}
 }
+
+// TestConcurrentUse resolves, formats and looks up names from many
+// goroutines at once, as a server does; each answer equals the one
+// computed alone.
+func TestConcurrentUse(t *testing.T) {
+	tags := []string{"de", "fr-CA", "ru", "ar-SA", "hi-u-nu-deva", "ja", "pl", "cy", "sv", "pt-PT"}
+	want := map[string]string{}
+	for _, tag := range tags {
+		l, err := Match(tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[tag] = l.FormatUnit("1234.5", "km", Long) + "|" + strings.Join(l.Lookup(l.FormatUnit("2", "ft", Long)[2:]), ",")
+	}
+	// A fresh store: the lazily built parts are built concurrently.
+	cache.Range(func(k, _ any) bool { cache.Delete(k); return true })
+	done := make(chan string, 80)
+	for i := range 80 {
+		go func() {
+			tag := tags[i%len(tags)]
+			l, err := Match(tag)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			got := l.FormatUnit("1234.5", "km", Long) + "|" + strings.Join(l.Lookup(l.FormatUnit("2", "ft", Long)[2:]), ",")
+			if got != want[tag] {
+				done <- tag + ": " + got + " ≠ " + want[tag]
+				return
+			}
+			done <- ""
+		}()
+	}
+	for range 80 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
