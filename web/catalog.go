@@ -27,10 +27,10 @@ func newCategoryRow(c *engine.Category) categoryRow {
 type unitRow struct {
 	Symbol, Name, System, Definition, Source string
 	// Local is the unit's name in the reader's language, if CLDR has it.
-	Local string
-	Category                                 categoryRow
-	Exact                                    bool
-	Aliases                                  []string
+	Local    string
+	Category categoryRow
+	Exact    bool
+	Aliases  []string
 }
 
 func newUnitRow(u *engine.Unit) unitRow {
@@ -186,8 +186,8 @@ type unitPage struct {
 	unitRow
 	// Reader is the unit's name in the reader's language; Names its long
 	// name in every language CLDR has it in.
-	Reader *localName
-	Names  []localName
+	Reader       *localName
+	Names        []localName
 	Plural       string
 	Description  string
 	RefUnit      string // the unit the definition refers to, if another
