@@ -1,7 +1,6 @@
 package locale
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
@@ -80,13 +79,20 @@ func decode(gz []byte) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(nil, 1<<22)
 	s := &store{lines: map[string][]byte{}, keyOf: map[string]string{}, symbol: map[string]string{},
 		digits: map[string][10]rune{}, plurals: map[string]*plurals{}, resolved: map[string]*resolvedLine{}}
 	first := true
-	for sc.Scan() {
-		b := sc.Bytes()
+	// Lines are views of raw, which the store keeps.
+	for len(raw) > 0 {
+		b := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			b, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		if len(b) == 0 {
+			continue
+		}
 		if first {
 			first = false
 			if err := json.Unmarshal(b, &s.header); err != nil {
@@ -101,10 +107,7 @@ func decode(gz []byte) (*store, error) {
 		if !ok || end < 0 {
 			return nil, fmt.Errorf("locale data line without a tag first: %.40s", b)
 		}
-		s.lines[string(rest[:end])] = append([]byte(nil), b...)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
+		s.lines[string(rest[:end])] = b
 	}
 	for _, key := range s.Units {
 		_, id, _ := strings.Cut(key, "-")

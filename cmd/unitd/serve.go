@@ -84,6 +84,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		}
 		d = st.d
 	}
+	// Decode the CLDR data before the first request asks for a locale.
+	go locale.Warm()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "unitd serve:", err)
@@ -272,8 +274,6 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if cfg.PublicLimit.N > 0 {
 		public = ratelimit.NewMemory(cfg.PublicLimit)
 	}
-	// Decode the CLDR data before the first request asks for a locale.
-	go locale.Warm()
 	d.srv = server.New(server.Config{
 		PublicLimiter: public,
 		Keys:          d.keys,
