@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/unitd/unitd/engine"
 )
@@ -147,5 +149,51 @@ func TestPublicProblemOfASpecError(t *testing.T) {
 	want := "passwd.yaml:1:1: invalid catalog entry (and 1 more problems); see the server log or unitd validate"
 	if got != want {
 		t.Errorf("PublicProblem = %q, want %q", got, want)
+	}
+}
+
+// TestLoadSlotStopsAndRetries: a load that outlives its deadline has its
+// context cancelled (engine.BuildContext stops on it), the caller gets
+// ErrTimeout, a load asked for meanwhile is refused at once, and once the
+// running load has returned the slot asks for the newest catalog again,
+// once.
+func TestLoadSlotStopsAndRetries(t *testing.T) {
+	retried := make(chan struct{}, 4)
+	slot := loadSlot{retry: func() { retried <- struct{}{} }}
+	started := make(chan struct{})
+	stopped := make(chan error, 1)
+	first := make(chan []error, 1)
+	go func() {
+		_, errs := slot.run(50*time.Millisecond, func(ctx context.Context) (*engine.Graph, []error) {
+			close(started)
+			<-ctx.Done() // a load that only ends when it is stopped
+			stopped <- ctx.Err()
+			return nil, []error{ctx.Err()}
+		})
+		first <- errs
+	}()
+	<-started
+	_, errs := slot.run(time.Minute, func(context.Context) (*engine.Graph, []error) {
+		t.Error("a second load ran while the first held the slot")
+		return nil, nil
+	})
+	if len(errs) != 1 || !errors.Is(errs[0], ErrTimeout) || !strings.Contains(errs[0].Error(), "still running") {
+		t.Errorf("a load while another runs: %v, want ErrTimeout, still running", errs)
+	}
+	if errs := <-first; len(errs) != 1 || !errors.Is(errs[0], ErrTimeout) {
+		t.Errorf("the slow load: %v, want ErrTimeout", errs)
+	}
+	if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the slow load's context ended with %v, want its deadline", err)
+	}
+	<-retried
+	g, errs := slot.run(time.Minute, func(context.Context) (*engine.Graph, []error) { return &engine.Graph{}, nil })
+	if g == nil || errs != nil {
+		t.Errorf("the slot is not free again: %v", errs)
+	}
+	select {
+	case <-retried:
+		t.Error("retried twice")
+	default:
 	}
 }

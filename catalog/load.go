@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -21,14 +22,15 @@ import (
 // graph. It returns all problems found, each located as file:line:col;
 // the graph is nil when there is any.
 func Load(fsys fs.FS) (*engine.Graph, []error) {
-	g, errs, _ := load(fsys, nil)
+	g, errs, _ := load(context.Background(), fsys, nil)
 	return g, errs
 }
 
 // load is Load that also returns the version of the sources it read,
-// whether or not they compiled. With a cache, files whose bytes have not
-// changed since the last load are not decoded again.
-func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
+// whether or not they compiled, and stops compiling when ctx is done. With
+// a cache, files whose bytes have not changed since the last load are not
+// decoded again.
+func load(ctx context.Context, fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	spec, errs, complete := loadSpec(fsys, cache)
 	if len(errs) > 0 && !complete {
 		return nil, capErrors(errs), spec.Version
@@ -42,7 +44,7 @@ func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	}
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.
-	g, berrs := engine.Build(spec)
+	g, berrs := engine.BuildContext(ctx, spec)
 	if errs = append(errs, berrs...); len(errs) > 0 {
 		return nil, capErrors(errs), spec.Version
 	}

@@ -130,6 +130,7 @@ type explainJSON struct {
 	OffsetExact    *bool         `json:"offset_exact,omitempty"`
 	Formulas       []formulaJSON `json:"formulas,omitempty"`
 	Steps          []stepJSON    `json:"steps"`
+	Inexact        []string      `json:"inexact,omitempty"`
 }
 
 type formulaJSON struct {
@@ -150,7 +151,7 @@ type stepJSON struct {
 // appendExplain appends ,"explain":{…} for a successful conversion.
 func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
 	ex := g.Explain(res)
-	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}}
+	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}, Inexact: ex.Inexact}
 	if ex.Factor != "" {
 		j.FactorExact = &ex.FactorExact
 	}

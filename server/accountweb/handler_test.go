@@ -404,7 +404,7 @@ func TestRotateRevokeAndTraffic(t *testing.T) {
 	}
 	id2 := mid[1]
 	old, _ := f.db.Key(ctx, f.acctA.ID, id1)
-	if old.ExpiresAt == nil || old.ExpiresAt.Sub(time.Now()) < 23*time.Hour || old.ExpiresAt.Sub(time.Now()) > 24*time.Hour {
+	if old.ExpiresAt == nil || time.Until(*old.ExpiresAt) < 23*time.Hour || time.Until(*old.ExpiresAt) > 24*time.Hour {
 		t.Errorf("old key expires at %v, want in 24 h", old.ExpiresAt)
 	}
 	if _, body = c.get("/account"); !strings.Contains(body, "expiring at") {

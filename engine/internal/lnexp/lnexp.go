@@ -1,6 +1,5 @@
-package engine
-
-// Correctly rounded natural logarithm, base-10 logarithm and exponential.
+// Package lnexp computes the natural logarithm, base-10 logarithm,
+// exponential and power of ten of a decimal, correctly rounded.
 //
 // Formula units such as dBm need ln, log10 and exp at the working precision
 // of a conversion (42 digits by default). apd computes them with series at
@@ -9,7 +8,7 @@ package engine
 // correctly rounded (half-even) result at the context's precision and take
 // Ziv's approach:
 //
-//  1. Accelerator (when optimize is on): evaluate in binary fixed point
+//  1. Accelerator (when the caller asks for it, fast): evaluate in binary fixed point
 //     (192 or 256 fraction bits) with table-driven argument reduction (e^x
 //     by tables of e^(j/2^k), ln by tables of short constants near 1/m
 //     and an atanh series) and a rigorous bound on the accumulated error,
@@ -24,7 +23,10 @@ package engine
 // are handled exactly before either path runs, so a decided rounding is
 // never a tie.
 
+package lnexp
+
 import (
+	"errors"
 	"math"
 	"math/big"
 	"sync"
@@ -200,47 +202,73 @@ func decimalToFix(d *apd.Decimal, fb uint) *big.Int {
 	return &coeff
 }
 
-// function names one of the transcendental functions of formulas.
-type function int
+// Func names one of the functions.
+type Func int
 
+// The functions.
 const (
-	fnLn function = iota
-	fnLog10
-	fnExp
-	fnExp10 // 10^x
+	Ln Func = iota
+	Log10
+	Exp
+	Exp10 // 10^x
 )
 
-// crFunction is fn(x) correctly rounded to c's precision; its slow path
-// is charged to b (nil: unlimited).
-func crFunction(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
-	if fn == fnExp || fn == fnExp10 {
-		return powCR(c, d, x, fn, b)
+func (f Func) String() string { return [...]string{"ln", "log10", "exp", "exp10"}[f] }
+
+// ErrBudget is returned when take refuses the work of a slow evaluation.
+var ErrBudget = errors.New("work budget exceeded")
+
+// Eval sets d to fn(x) correctly rounded (half-even) to c's precision. Its
+// slow path asks take for every widened evaluation (take may be nil:
+// unlimited) and fails with ErrBudget when it refuses. With fast set it
+// tries the fixed-point accelerator first, which returns the same digits
+// or declines. Inputs without a finite correctly rounded result (ln 0,
+// overflow) keep apd's conditions and errors.
+func Eval(c *apd.Context, d, x *apd.Decimal, fn Func, take func() bool, fast bool) (apd.Condition, error) {
+	r := run{take: take, fast: fast}
+	if fn == Exp || fn == Exp10 {
+		return r.powCR(c, d, x, fn)
 	}
-	return logCR(c, d, x, fn, b)
+	return r.logCR(c, d, x, fn)
 }
 
+// run is one evaluation's budget and choice of path.
+type run struct {
+	take func() bool
+	fast bool
+}
+
+func (r run) spend() bool { return r.take == nil || r.take() }
+
+// exact adds and subtracts without rounding.
+var exact = func() *apd.Context {
+	c := apd.BaseContext
+	c.Rounding = apd.RoundHalfEven
+	return &c
+}()
+
 // logCR is ln x or log10 x: exact at 1 and, for log10, at powers of ten.
-func logCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
+func (r run) logCR(c *apd.Context, d, x *apd.Decimal, fn Func) (apd.Condition, error) {
 	if x.Form != apd.Finite || x.Sign() <= 0 || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
 		return apdFunction(c, d, x, fn)
 	}
-	if e, ok := powerOfTen(x); ok {
+	if e, ok := PowerOfTen(x); ok {
 		switch {
 		case e == 0:
 			d.SetInt64(0)
 			return 0, nil
-		case fn == fnLog10:
+		case fn == Log10:
 			// Exact, but a whole number may still have more digits
 			// than the precision: log10 1e-22 is -2E+1 at one digit.
 			d.SetInt64(e)
 			return c.Round(d, d)
 		}
 	}
-	return correctlyRounded(c, d, x, fn, b)
+	return r.correctlyRounded(c, d, x, fn)
 }
 
 // powCR is e^x or 10^x: exact at 0 and, for 10^x, at whole x.
-func powCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
+func (r run) powCR(c *apd.Context, d, x *apd.Decimal, fn Func) (apd.Condition, error) {
 	if x.Form != apd.Finite || c.Precision == 0 || c.Rounding != apd.RoundHalfEven {
 		return apdFunction(c, d, x, fn)
 	}
@@ -248,7 +276,7 @@ func powCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condi
 		d.SetInt64(1)
 		return 0, nil
 	}
-	if fn == fnExp10 {
+	if fn == Exp10 {
 		if n, ok := wholeNumber(x); ok && n > -1e6 && n < 1e6 {
 			d.SetFinite(1, int32(n))
 			return c.Round(d, d)
@@ -259,11 +287,11 @@ func powCR(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condi
 	if x.NumDigits()+int64(x.Exponent) > 4 {
 		return apdFunction(c, d, x, fn)
 	}
-	return correctlyRounded(c, d, x, fn, b)
+	return r.correctlyRounded(c, d, x, fn)
 }
 
-// powerOfTen reports whether x is 10^e, and e.
-func powerOfTen(x *apd.Decimal) (int64, bool) {
+// PowerOfTen reports whether x is 10^e, and e.
+func PowerOfTen(x *apd.Decimal) (int64, bool) {
 	if x.Negative || x.Form != apd.Finite {
 		return 0, false
 	}
@@ -353,25 +381,25 @@ func wholeNumber(x *apd.Decimal) (int64, bool) {
 
 // correctlyRounded runs the accelerator when it is on and applies, and the
 // plain path when the accelerator declines.
-func correctlyRounded(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
-	if optimize && c.Precision <= maxFastDigits {
+func (r run) correctlyRounded(c *apd.Context, d, x *apd.Decimal, fn Func) (apd.Condition, error) {
+	if r.fast && c.Precision <= maxFastDigits {
 		if fastFunction(d, x, fn, int(c.Precision), c) {
 			return apd.Inexact | apd.Rounded, nil
 		}
 	}
-	return zivFunction(c, d, x, fn, b)
+	return r.zivFunction(c, d, x, fn)
 }
 
 // apdFunction is apd's own evaluation, used for the inputs that have no
 // finite correctly rounded result (errors, overflow) so they keep apd's
 // conditions and messages.
-func apdFunction(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition, error) {
+func apdFunction(c *apd.Context, d, x *apd.Decimal, fn Func) (apd.Condition, error) {
 	switch fn {
-	case fnLn:
+	case Ln:
 		return c.Ln(d, x)
-	case fnLog10:
+	case Log10:
 		return c.Log10(d, x)
-	case fnExp:
+	case Exp:
 		return c.Exp(d, x)
 	default:
 		return c.Pow(d, apd.New(10, 0), x)
@@ -382,14 +410,14 @@ func apdFunction(c *apd.Context, d, x *apd.Decimal, fn function) (apd.Condition,
 // above the target, allow 10 units in the last place of error (apd works
 // with guard digits of its own), and widen until both ends of that
 // interval round to the same result.
-func zivFunction(c *apd.Context, d, x *apd.Decimal, fn function, b *Budget) (apd.Condition, error) {
+func (r run) zivFunction(c *apd.Context, d, x *apd.Decimal, fn Func) (apd.Condition, error) {
 	q := c.Precision
 	target := c.WithPrecision(q)
 	target.Rounding = apd.RoundHalfEven
 	var v, lo, hi, ulp, rlo, rhi apd.Decimal
 	for extra := uint32(12); ; extra = 2*extra + 12 {
-		if !b.take() {
-			return 0, errBudget
+		if !r.spend() {
+			return 0, ErrBudget
 		}
 		p := q + extra
 		wide := apd.BaseContext.WithPrecision(p)
@@ -429,14 +457,14 @@ const (
 
 // wideFunction evaluates fn with apd at wide's precision, within a few
 // units in its last place.
-func wideFunction(wide *apd.Context, d, x *apd.Decimal, fn function) error {
+func wideFunction(wide *apd.Context, d, x *apd.Decimal, fn Func) error {
 	var err error
 	switch fn {
-	case fnLn:
+	case Ln:
 		_, err = wide.Ln(d, x)
-	case fnLog10:
+	case Log10:
 		_, err = wide.Log10(d, x)
-	case fnExp:
+	case Exp:
 		_, err = wide.Exp(d, x)
 	default:
 		// 10^x = 10^k · e^(f·ln 10), k = floor(x), f in [0, 1): the scaling
@@ -458,9 +486,9 @@ func wideFunction(wide *apd.Context, d, x *apd.Decimal, fn function) error {
 		if _, err = w.Exp(&t, &t); err != nil {
 			return err
 		}
-		n, err := k.Int64()
-		if err != nil {
-			return err
+		n, ierr := k.Int64()
+		if ierr != nil {
+			return ierr
 		}
 		t.Exponent += int32(n)
 		_, err = wide.Round(d, &t)
@@ -500,7 +528,7 @@ func ln10Wide() *apd.Decimal {
 // fastFunction is the accelerator: fn(x) in fixed point with an error
 // bound, rounded to q digits when the bound decides the rounding. It
 // reports whether it set d.
-func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
+func fastFunction(d, x *apd.Decimal, fn Func, q int, c *apd.Context) bool {
 	k := lnexpTables()
 	if q <= narrowDigits {
 		k = lnexpNarrow()
@@ -512,12 +540,12 @@ func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 	var e2 int
 	neg := false
 	switch fn {
-	case fnLn, fnLog10:
+	case Ln, Log10:
 		e, ok := fixLn(k, sc, mag, x)
 		if !ok {
 			return false
 		}
-		if fn == fnLog10 {
+		if fn == Log10 {
 			// log10 x = ln x / ln 10: the error shrinks by ln 10 > 2;
 			// invLn10's ulp times |ln x|, and the product's floor, add.
 			whole := mulFix(k, sc, mag, k.invLn10)
@@ -526,13 +554,13 @@ func fastFunction(d, x *apd.Decimal, fn function, q int, c *apd.Context) bool {
 		neg = mag.Sign() < 0
 		mag.Abs(mag)
 		err, e2 = e, -int(k.fb)
-	case fnExp, fnExp10:
+	case Exp, Exp10:
 		y := &sc.y
 		e, ok := decimalToFixSigned(k, y, x)
 		if !ok {
 			return false
 		}
-		if fn == fnExp10 {
+		if fn == Exp10 {
 			whole := mulFix(k, sc, y, k.ln10)
 			e = 3*e + whole + 3 // times ln 10 < 3, plus ln 10's ulp
 		}
@@ -889,7 +917,7 @@ func roundFix(k *lnexpConsts, sc *scratch, d *apd.Decimal, mag *big.Int, err uin
 			continue
 		}
 		if h.Bit(0) == 1 {
-			n.Add(n, bigOneInt)
+			n.Add(n, bigOne)
 		}
 		exp := -s
 		if n.Cmp(pq) == 0 {
@@ -911,3 +939,5 @@ func roundFix(k *lnexpConsts, sc *scratch, d *apd.Decimal, mag *big.Int, err uin
 	}
 	return false
 }
+
+var bigOne = big.NewInt(1)
