@@ -10,7 +10,7 @@ BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
+.PHONY: all build run test cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
 
 all: test build
 
@@ -81,6 +81,11 @@ staticcheck:
 
 validate:
 	$(GO) run ./cmd/unitd validate catalog/data
+
+## cldr: regenerate locale/data (CLDR unit patterns, plural rules, number symbols) from the npm
+## packages cldr-core, cldr-units-full and cldr-numbers-full, and the catalog
+cldr:
+	$(GO) run ./tools/cldrlocale -out locale/data
 
 ## docs: regenerate docs/units.md, the reference of the shipped catalog (a test fails when it is stale)
 docs:

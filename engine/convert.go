@@ -51,6 +51,9 @@ type Request struct {
 	// Budget, when set, bounds the slow work of the conversion and is
 	// shared by every conversion of one request (see Budget).
 	Budget *Budget
+	// Locale is the reader's BCP 47 locale ("de-AT"), for choices that
+	// depend on where the reader is; the engine writes no text by it.
+	Locale string
 }
 
 // Result is a successful conversion.

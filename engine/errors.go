@@ -18,6 +18,9 @@ const (
 	// has an exponent out of range, or holds a formula unit.
 	CodeInvalidUnitExpression Code = "INVALID_UNIT_EXPRESSION"
 	CodeValueOutOfRange       Code = "VALUE_OUT_OF_RANGE"
+	// CodeInvalidQuantity is free text that cannot be read as a quantity
+	// without guessing (see package engine/quantity).
+	CodeInvalidQuantity Code = "INVALID_QUANTITY"
 	// CodeWorkBudgetExceeded is a conversion that needs more exact-rounding
 	// work than its request's Budget has left.
 	CodeWorkBudgetExceeded Code = "WORK_BUDGET_EXCEEDED"

@@ -226,6 +226,21 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 	return nil, e
 }
 
+// Find is Lookup without the error: the unit a catalog name stands for,
+// or the declared ambiguity it is, or neither. It computes no
+// suggestions, so it costs a map look-up or two, for callers that try
+// many readings of a text (package quantity).
+func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
+	if u, ok := g.bySymbol[name]; ok {
+		return u, nil
+	}
+	key := foldWord(name)
+	if a, ok := g.ambiguous[key]; ok {
+		return nil, a
+	}
+	return g.byWord[key], nil
+}
+
 func candidateList(us []*Unit) string {
 	parts := make([]string, len(us))
 	for i, u := range us {

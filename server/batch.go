@@ -2,8 +2,10 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // batch serves POST /v1/batch: a JSON body of up to maxBatch items, or an
@@ -26,8 +28,12 @@ func (s *Server) batch(c *call) reply {
 	if e != nil {
 		return errReply(e)
 	}
+	loc, e := req.batchLocale()
+	if e != nil {
+		return errReply(e)
+	}
 	// One work budget for the whole batch (see engine.Budget).
-	run := batchRun{s: s, g: c.snap.graph, opts: req, reqID: c.w.reqID,
+	run := batchRun{s: s, g: c.snap.graph, opts: req, reqID: c.w.reqID, r: c.r, loc: loc,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
@@ -61,6 +67,26 @@ type batchRun struct {
 	counts tally
 	res    engine.Result
 	reqID  string
+	// r is the request (its Accept-Language), loc the batch-wide locale
+	// or nil.
+	r   *http.Request
+	loc *locale.Locale
+}
+
+// batchLocale returns the batch-wide locale, nil when none is given, and
+// checks the batch-wide unit_display.
+func (req *batchRequest) batchLocale() (*locale.Locale, *apiError) {
+	if _, e := parseWidth(req.unitDisplay); e != nil {
+		return nil, e
+	}
+	if !req.hasLoc {
+		return nil, nil
+	}
+	l, err := locale.Match(req.loc)
+	if err != nil {
+		return nil, invalidRequest("locale " + strconv.Quote(truncate(req.loc, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
+	}
+	return l, nil
 }
 
 // appendItem converts item i of the batch and appends its answer, the
@@ -72,6 +98,10 @@ func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
 	var ie *apiError
 	if it.err != "" {
 		ie = newError(codeInvalidItem, it.err)
+	} else if ie = prepareText(r.r, r.g, it, r.loc, r.opts.unitDisplay); ie != nil {
+		if ie.Code == codeInvalidRequest {
+			ie.Code = codeInvalidItem
+		}
 	} else {
 		p := it.precision
 		if p == 0 {
@@ -97,7 +127,15 @@ func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
 	r.counts.add(m, "", ie.Code)
 	b = append(b, `,"status":"error","input":{`...)
 	sep := false
+	if it.text != "" {
+		b = append(b, `"text":`...)
+		b = appendString(b, it.text)
+		sep = true
+	}
 	if it.hasValue {
+		if sep {
+			b = append(b, ',')
+		}
 		b = append(b, `"value":`...)
 		b = appendString(b, it.value)
 		sep = true

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/quantity"
 )
 
 // convertGET serves GET /v1/convert?value=&from=&to=[&precision=].
@@ -37,6 +38,12 @@ func (s *Server) convertPOST(c *call) reply {
 }
 
 func (s *Server) convertOne(c *call, conv *conversion) reply {
+	if e := prepareText(c.r, c.snap.graph, conv, nil, ""); e != nil {
+		if e.Code == string(engine.CodeInvalidQuantity) {
+			s.cfg.Metrics.conversion("", e.Code)
+		}
+		return errReply(e)
+	}
 	var res engine.Result
 	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision,
 		Budget: engine.NewBudget(engine.DefaultBudget)}
@@ -62,23 +69,45 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 // straight into b. On error b is returned as it came.
 func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engine.Request, res *engine.Result) ([]byte, error) {
 	mark := len(b)
+	b = append(b, `"input":{`...)
+	if conv.text != "" {
+		b = append(b, `"text":`...)
+		b = appendString(b, conv.text)
+		b = append(b, ',')
+	}
 	// Both values are decimal numbers (the input passed the value syntax,
-	// the result is formatted by the engine): nothing in them needs escaping.
-	b = append(b, `"input":{"value":"`...)
+	// or was read from free text as digits; the result is formatted by the
+	// engine): nothing in them needs escaping.
+	b = append(b, `"value":"`...)
 	b = append(b, conv.value...)
 	b = append(b, `","unit":`...)
 	b = appendString(b, conv.from)
 	b = append(b, `},"result":{"value":"`...)
-	b, err := g.AppendConvert(b, req, res)
+	if conv.lc != nil {
+		req.Locale = conv.lc.Tag
+	}
+	start := len(b)
+	var err error
+	if conv.read != nil {
+		// A fraction whose decimal does not terminate (see quantity.Convert).
+		if *res, err = quantity.Convert(g, *conv.read, *req); err == nil {
+			b = append(b, res.Value...)
+		}
+	} else {
+		b, err = g.AppendConvert(b, req, res)
+	}
 	if err != nil {
 		return b[:mark], err
 	}
+	value := b[start:]
 	b = append(b, `","unit":`...)
 	b = appendString(b, res.Unit)
+	b = appendResultText(b, conv, value, res.Unit)
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
-	return appendBool(b, res.Exact), nil
+	// A fraction whose decimal does not terminate was rounded on input.
+	return appendBool(b, res.Exact && !conv.rounded), nil
 }
 
 // metricCategory labels a conversion in metrics: its category, or
@@ -161,6 +190,10 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 	c.value, c.hasValue = q.get(0)
 	c.from, c.hasFrom = q.get(1)
 	c.to, c.hasTo = q.get(2)
+	c.quantity, c.hasQuantity = q.get(5)
+	c.q, c.hasQ = q.get(6)
+	c.loc, c.hasLoc = q.get(7)
+	c.unitDisplay, _ = q.get(8)
 	if v, ok := q.get(3); ok {
 		p, ok := parsePrecision(v)
 		if !ok {
@@ -175,6 +208,13 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 		}
 		c.explain = e
 	}
+	if c.hasQ || c.hasQuantity {
+		c.checkRequired()
+		if c.err != "" {
+			return c, invalidRequest(strings.ReplaceAll(c.err, "field", "query parameter"))
+		}
+		return c, nil
+	}
 	for i, has := range [...]bool{c.hasValue, c.hasFrom, c.hasTo} {
 		if !has {
 			return c, invalidRequest("missing query parameter " + strconv.Quote(q.names[i]))
@@ -186,12 +226,12 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 // convertParams and unitsParams are the query parameters of GET
 // /v1/convert and GET /v1/units, in the order query.get reads them.
 var (
-	convertParams = []string{"value", "from", "to", "precision", "explain"}
-	unitsParams   = []string{"category", "q", "dimension"}
+	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display"}
+	unitsParams   = []string{"category", "q", "dimension", "locale"}
 )
 
 // maxQueryParams is the most parameters a route takes.
-const maxQueryParams = 5
+const maxQueryParams = 9
 
 // query is a decoded query string of known parameters.
 type query struct {

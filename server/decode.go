@@ -5,7 +5,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/quantity"
 	"github.com/unitd/unitd/internal/jsonscan"
+	"github.com/unitd/unitd/locale"
 )
 
 // Request bodies are read with the strict scanner of internal/jsonscan
@@ -28,6 +30,17 @@ type conversion struct {
 	hasValue, hasFrom, hasTo bool
 	// err is an item-level problem (INVALID_ITEM in a batch).
 	err string
+
+	// Free text and locale (see quantity.go): quantity stands for value
+	// and from, q for the whole question; text is what input.text echoes
+	// once either has been read.
+	quantity, q, loc, unitDisplay string
+	hasQuantity, hasQ, hasLoc     bool
+	text                          string
+	rounded                       bool
+	read                          *quantity.Quantity // free text whose number was rounded
+	lc                            *locale.Locale
+	width                         locale.Width
 }
 
 // Field bits for duplicate detection.
@@ -38,6 +51,10 @@ const (
 	fPrecision
 	fConversions
 	fExplain
+	fQuantity
+	fQ
+	fLocale
+	fUnitDisplay
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -131,6 +148,14 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		bit = fTo
 	case "precision":
 		bit = fPrecision
+	case "quantity":
+		bit = fQuantity
+	case "q":
+		bit = fQ
+	case "locale":
+		bit = fLocale
+	case "unit_display":
+		bit = fUnitDisplay
 	case "explain":
 		// Top level only: in a batch, explain applies to every item.
 		if depth == 0 {
@@ -139,7 +164,7 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		}
 		fallthrough
 	default:
-		known := "value, from, to, precision"
+		known := "value, from, to, precision, quantity, q, locale, unit_display"
 		if depth == 0 {
 			known += ", explain"
 		}
@@ -158,6 +183,19 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
 	case fTo:
 		return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
+	case fQuantity:
+		if s.Peek() != '"' {
+			c.setErr(`"quantity" must be a string: a quantity as people write it, such as "5 ft 3 in"`)
+			return s.Skip(depth + 1)
+		}
+		return readUnit(s, &c.quantity, &c.hasQuantity, "quantity", c, depth+1)
+	case fQ:
+		return readUnit(s, &c.q, &c.hasQ, "q", c, depth+1)
+	case fLocale:
+		return readUnit(s, &c.loc, &c.hasLoc, "locale", c, depth+1)
+	case fUnitDisplay:
+		var has bool
+		return readUnit(s, &c.unitDisplay, &has, "unit_display", c, depth+1)
 	case fExplain:
 		e, msg, err := readBool(s, "explain", depth+1)
 		if msg != "" {
@@ -175,9 +213,18 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 	}
 }
 
-// missing records the first missing required field.
+// missing records the first missing required field: value, from and
+// to; or quantity (free text) and to; or q (a whole question) alone.
 func (c *conversion) checkRequired() {
 	switch {
+	case c.hasQ && (c.hasValue || c.hasFrom || c.hasTo || c.hasQuantity):
+		c.setErr(`"q" holds the whole question ("5 ft 3 in to cm"); leave out value, from, to and quantity`)
+	case c.hasQ:
+	case c.hasQuantity && (c.hasValue || c.hasFrom):
+		c.setErr(`"quantity" stands in place of "value" and "from"; send one or the other`)
+	case c.hasQuantity && !c.hasTo:
+		c.setErr(`missing field "to"`)
+	case c.hasQuantity:
 	case !c.hasValue:
 		c.setErr(`missing field "value"`)
 	case !c.hasFrom:
@@ -220,6 +267,9 @@ type batchRequest struct {
 	count     int // items in the body, even beyond maxBatch
 	precision int
 	explain   bool
+	// loc and unitDisplay apply to every item that names none.
+	loc, unitDisplay string
+	hasLoc           bool
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -248,9 +298,13 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			bit = fPrecision
 		case "explain":
 			bit = fExplain
+		case "locale":
+			bit = fLocale
+		case "unit_display":
+			bit = fUnitDisplay
 		default:
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain)")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, locale, unit_display)")
 			}
 			return s.Skip(1)
 		}
@@ -267,6 +321,21 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 				fieldErr = invalidRequest(msg)
 			}
 			req.explain = e
+			return err
+		}
+		if bit == fLocale || bit == fUnitDisplay {
+			if s.Peek() != '"' {
+				if fieldErr == nil {
+					fieldErr = invalidRequest(strconv.Quote(key) + " must be a string")
+				}
+				return s.Skip(1)
+			}
+			v, err := s.ReadString()
+			if bit == fLocale {
+				req.loc, req.hasLoc = v, true
+			} else {
+				req.unitDisplay = v
+			}
 			return err
 		}
 		if bit == fPrecision {

@@ -122,7 +122,7 @@
 //     declared ambiguous name is 400 AMBIGUOUS_UNIT with candidates.
 //   - /v1/units?category=x with an unknown category is 404 NOT_FOUND; empty
 //     category or q means no filter; other or repeated parameters are 400.
-//     The other discovery routes refuse any query parameter; /v1/health and
+//     The other discovery routes refuse any query parameter but locale; /v1/health and
 //     /openapi.json ignore the query.
 //   - A unit record's aliases are its other case-sensitive symbols (°C)
 //     followed by its word aliases; name and plural have their own fields.
@@ -133,6 +133,19 @@
 //     Discovery answers carry Cache-Control: no-cache, health no-store.
 //   - No redirects (trailing slash, case) and no OPTIONS or HEAD handling:
 //     unknown paths are 404 and other methods 405 with Allow, all in JSON.
+//   - Free text (quantity.go): quantity as a JSON string stands for value
+//     and from (and needs to); q, a whole question, stands alone. With
+//     value or from beside quantity, or anything beside q, the request is
+//     INVALID_REQUEST (INVALID_ITEM in a batch). Unreadable text is 400
+//     INVALID_QUANTITY, details.position a number (characters from 1).
+//   - locale is read on conversions (body, query, or batch-wide for the
+//     items that name none) and on discovery (GET /v1/units,
+//     /v1/units/:unit, /v1/categories/:category: display_name and q over
+//     the locale's names). Accept-Language is honoured on conversions
+//     only, so discovery stays cacheable without Vary; the pages follow
+//     it. A malformed tag is INVALID_REQUEST; a well-formed one CLDR has no
+//     data for gets its closest language, else English. result.text is
+//     added only when a locale was asked for in one of these ways.
 //   - /v1/health is "ok" whenever a catalog is serving; last_reload shows
 //     the initial load until a reload is reported, and "keys" is added when
 //     Config.KeyStatus is set.

@@ -54,6 +54,7 @@ var statusOf = map[string]int{
 	string(engine.CodeUnknownUnit):           http.StatusBadRequest,
 	string(engine.CodeAmbiguousUnit):         http.StatusBadRequest,
 	string(engine.CodeInvalidUnitExpression): http.StatusBadRequest,
+	string(engine.CodeInvalidQuantity):       http.StatusBadRequest,
 	string(engine.CodeIncompatibleUnits):     http.StatusUnprocessableEntity,
 	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
 	string(engine.CodeWorkBudgetExceeded):    http.StatusUnprocessableEntity,

@@ -34,9 +34,16 @@ type paramDoc struct {
 	example           any
 }
 
+// freeTextDoc describes free text and locales on conversions.
+const freeTextDoc = "Free text that cannot be read without guessing is 400 INVALID_QUANTITY, whose message and `details.position` name the position (in characters from 1), with `candidates` for an ambiguous name and `suggestions` for an unknown one. The answer echoes `input.text` and the `input.value` and `input.unit` understood (a mixed quantity as `\"5 3\"` of `ft+in`). `locale` (else the best match of `Accept-Language`) adds `result.text`, the result in that locale's words, plural forms and digits (CLDR), and free text is read with the locale's decimal separator and unit names."
+
 var (
-	strSchema = &schema{Type: typ("string")}
-	precParam = paramDoc{"precision",
+	localeParam      = paramDoc{"locale", "BCP 47 language tag (`de`, `fr-CA`, `ar-SA`, `hi-u-nu-deva`); the best match among CLDR's modern locales is used. Else `Accept-Language`.", false, strSchema, "de"}
+	unitDisplayParam = paramDoc{"unit_display", "Width of unit names in `result.text`: `short` (default, `96,56064 km/h`), `long` (`96,56064 Kilometer pro Stunde`) or `narrow`.", false,
+		&schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"}
+	discoveryLocaleParam = paramDoc{"locale", "BCP 47 language tag: unit records add `display_name` in that locale (CLDR's long, short and narrow names, for the units CLDR names), and `q` also matches the locale's names.", false, strSchema, "de"}
+	strSchema            = &schema{Type: typ("string")}
+	precParam            = paramDoc{"precision",
 		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + ").", false,
 		&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10}
 )
@@ -44,33 +51,39 @@ var (
 var (
 	docConvertGET = opDoc{
 		id: "convertGet", tag: "conversion", summary: "Convert a value (query parameters)",
-		description: "Converts `value` from unit `from` to unit `to`. Needs a Bearer key. Check order: authentication, rate limit, parameters.",
+		description: "Converts `value` from unit `from` to unit `to`; or a free-text `quantity` (in place of `value` and `from`) to `to`; or a whole question `q` (\"5 ft 3 in to cm\") alone. Needs a Bearer key. Check order: authentication, rate limit, parameters. " + freeTextDoc,
 		query: []paramDoc{
 			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most " + strconv.Itoa(engine.MaxValueLength) +
-				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + ").", true, strSchema, "12.5"},
-			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), or a unit expression such as `kg*m/s^2`.", true, strSchema, "ft"},
-			{"to", "Unit or unit expression to convert to.", true, strSchema, "m"},
+				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + "). Required unless `quantity` or `q` is given.", false, strSchema, "12.5"},
+			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), or a unit expression such as `kg*m/s^2`. Required unless `quantity` or `q` is given.", false, strSchema, "ft"},
+			{"to", "Unit or unit expression to convert to. Required unless `q` is given.", false, strSchema, "m"},
 			precParam,
 			{"explain", "`true` adds an `explain` object to the result: the exact factor and the catalog definitions used.", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
+			{"quantity", "A quantity as people write it, in place of `value` and `from`: `5 ft 3 in`, `5'3\"`, `1 1/2 in`, `½ tsp`, `1h30m`, `-40 °F`, `12,5 km` (in a locale with a decimal comma).", false, strSchema, "5 ft 3 in"},
+			{"q", "A whole question: a quantity, then `to`, `in`, `as`, `->` or `→`, then a unit (`5 ft 3 in to cm`). Leaves out value, from, to and quantity.", false, strSchema, "5 ft 3 in to cm"},
+			localeParam,
+			unitDisplayParam,
 		},
 		ok:     "ConvertResponse",
 		errors: []int{400, 422},
 	}
 	docConvertPOST = opDoc{
 		id: "convertPost", tag: "conversion", summary: "Convert a value (JSON body)",
-		description: "Converts one value. Check order: authentication, rate limit, media type, size, JSON, fields.",
+		description: "Converts one value: `value`, `from` and `to`; or `quantity` (free text) and `to`; or `q` (a whole question). Check order: authentication, rate limit, media type, size, JSON, fields. " + freeTextDoc,
 		body:        "ConvertRequest", ok: "ConvertResponse",
 		errors: []int{400, 413, 415, 422},
 	}
 	docBatch = opDoc{
 		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values, or stream any number as NDJSON",
-		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own; a top-level `explain` applies to every item.\n\n" +
-			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision` and `explain` act as the JSON body's top-level ones. " +
+		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision`, `locale` or `unit_display` applies to every item that does not give its own; a top-level `explain` applies to every item. Items may be free text (`quantity`, `q`) as in POST /v1/convert.\n\n" +
+			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale` and `unit_display` act as the JSON body's top-level ones. " +
 			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines. A stream that runs out of rate-limit budget, passes the line limit or the body limit (a `Content-Length` over it is refused with 413 before anything is read), or is still open halfway through a graceful shutdown of the server, ends with one `BatchStreamError` line (RATE_LIMIT_EXCEEDED with `retry_after`, BATCH_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE) and then the meta line: send the lines after the last one answered again. The connection closes after a stream.",
 		query: []paramDoc{
 			{"precision", "NDJSON streams only: significant digits of every item that does not give its own, 1–" + strconv.Itoa(engine.MaxPrecision) + ". (A JSON body gives it as a top-level field.)", false,
 				&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10},
 			{"explain", "NDJSON streams only: `true` adds an `explain` object to every successful item. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
+			{"locale", "NDJSON streams only: the BCP 47 locale of every item that names none. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string")}, "de"},
+			{"unit_display", "NDJSON streams only: the width of unit names in `result.text` of every item that names none: long, short or narrow. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"},
 		},
 		body: "BatchRequest", ok: "BatchResponse", stream: true,
 		errors: []int{400, 413, 415},
@@ -83,6 +96,7 @@ var (
 	docCategory = opDoc{
 		id: "getCategory", tag: "discovery", summary: "Get a category and its units",
 		pathParam: &paramDoc{"category", "Category id.", true, strSchema, "length"},
+		query:     []paramDoc{discoveryLocaleParam},
 		ok:        "CategoryResponse", conditional: true, errors: []int{400, 404},
 	}
 	docUnits = opDoc{
@@ -92,6 +106,7 @@ var (
 			{"category", "Only units of this category id.", false, strSchema, "length"},
 			{"q", "Only units whose symbol, name, plural or an alias contains this text (case-insensitive).", false, strSchema, "met"},
 			{"dimension", "Only units of this dimension, written as category records write it (`L T^-1`, `M L^2 T^-2`, `1`), in any order.", false, strSchema, "L T^-1"},
+			discoveryLocaleParam,
 		},
 		ok: "UnitList", conditional: true, errors: []int{400, 404},
 	}
@@ -99,6 +114,7 @@ var (
 		id: "getUnit", tag: "discovery", summary: "Get a unit by symbol or alias",
 		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). A unit expression (`kg*m%2Fs^2`) answers a record of kind `expression` with its canonical symbol, category, dimension and exact factor to the coherent SI unit. An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`; a malformed expression is 400 INVALID_UNIT_EXPRESSION.",
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
+		query:       []paramDoc{discoveryLocaleParam},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
 	}
 	docHealth = opDoc{
@@ -361,10 +377,12 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		return &schema{Type: typ("object"), Required: required, Properties: props, AdditionalProperties: boolp(false)}
 	}
 	input := closed(nil, map[string]*schema{
-		"value": str("The submitted value, as sent."),
-		"unit":  str("The submitted unit, as sent."),
+		"text":  str("The free text submitted (`quantity` or `q`), as sent."),
+		"value": str("The submitted value, as sent; for free text, the value understood (a mixed quantity's values separated by spaces, \"5 3\")."),
+		"unit":  str("The submitted unit, as sent; for free text, the unit understood (\"ft\", or \"ft+in\" for a mixed quantity)."),
 	})
-	result := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\").")})
+	result := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\")."),
+		"text": str("The result for a reader of the request's locale: CLDR's unit pattern in the plural form the number takes, with the locale's number symbols and digits (\"96,56064 km/h\", \"5 километров\").")})
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
 	resultCategory := &schema{Type: typ("string"), Description: "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", Examples: []any{"length", "M T^-3 Θ^-1"}}
 	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
@@ -411,16 +429,20 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			// type per schema.
 			"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}},
 				Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
-			"from":      str("Unit to convert from (symbol or alias)."),
-			"to":        str("Unit to convert to (symbol or alias)."),
-			"precision": precision,
+			"from":         str("Unit to convert from (symbol or alias)."),
+			"to":           str("Unit to convert to (symbol or alias)."),
+			"precision":    precision,
+			"quantity":     str("Free text in place of value and from (\"5 ft 3 in\")."),
+			"q":            str("A whole question (\"5 ft 3 in to cm\"), alone."),
+			"locale":       str("BCP 47 language tag for result.text and for reading free text."),
+			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text (default short)."},
 		}
 	}
 	errorProps := func(withRequestID bool) map[string]*schema {
 		m := map[string]*schema{
 			"code":        {Type: typ("string"), Enum: allCodes},
 			"message":     str("Human-readable, safe to show."),
-			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error, a limit, or the from_dimension and to_dimension of INCOMPATIBLE_UNITS."},
+			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error, a limit, the from_dimension and to_dimension of INCOMPATIBLE_UNITS, or the position of INVALID_QUANTITY."},
 			"suggestions": {Type: typ("array"), Items: strSchema, MaxItems: intp(5), Description: "Close matches of an unknown unit."},
 			"candidates":  {Type: typ("array"), Items: strSchema, Description: "Symbols an ambiguous name could mean."},
 			"hint":        str("What the catalog guesses was meant, for a few common mistakes (C → F: the coulomb and the farad; did you mean degC → degF?). Nothing is converted."),
@@ -460,6 +482,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"source":        str("Citation for the definition."),
 		"description":   str("Notes."),
 		"prefixed_from": str("The unit this one was derived from by an SI or binary prefix."),
+		"display_name": closed([]string{"long", "short", "narrow"}, map[string]*schema{
+			"long": strSchema, "short": strSchema, "narrow": strSchema,
+		}),
 		"examples": {Type: typ("array"), Items: closed([]string{"value", "from", "to", "result", "approx"}, map[string]*schema{
 			"value": decimal, "from": strSchema, "to": strSchema, "result": decimal, "approx": {Type: typ("boolean")},
 		})},
@@ -491,14 +516,16 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 
 	schemas := map[string]*schema{
 		"Input":           input,
-		"ConvertRequest":  closed([]string{"value", "from", "to"}, withExplain(convertFields())),
-		"ConversionItem":  closed([]string{"value", "from", "to"}, convertFields()),
+		"ConvertRequest":  closed(nil, withExplain(convertFields())),
+		"ConversionItem":  closed(nil, convertFields()),
 		"Conversion":      conversion,
 		"ConvertResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Conversion")}),
 		"BatchRequest": closed([]string{"conversions"}, map[string]*schema{
-			"conversions": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
-			"precision":   precision,
-			"explain":     explainField,
+			"conversions":  {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
+			"precision":    precision,
+			"explain":      explainField,
+			"locale":       str("BCP 47 language tag for every item that names none."),
+			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text for every item that names none."},
 		}),
 		"BatchItemSuccess": itemSuccess,
 		"BatchItemError":   itemError,

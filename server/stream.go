@@ -93,7 +93,7 @@ const codeServiceUnavailable = "SERVICE_UNAVAILABLE"
 
 // streamParams are the query parameters of a stream, in the order
 // query.get reads them.
-var streamParams = []string{"precision", "explain"}
+var streamParams = []string{"precision", "explain", "locale", "unit_display"}
 
 // isNDJSON reports whether the one Content-Type is application/x-ndjson.
 func isNDJSON(h []string) bool { return isMediaType(h, ndjsonContentType) }
@@ -152,7 +152,11 @@ func (s *Server) batchStream(c *call) reply {
 	if e := opts.fromQuery(c.r.URL.RawQuery); e != nil {
 		return errReply(e)
 	}
-	st.run = batchRun{s: s, g: c.snap.graph, opts: opts, reqID: c.w.reqID,
+	loc, e := opts.batchLocale()
+	if e != nil {
+		return errReply(e)
+	}
+	st.run = batchRun{s: s, g: c.snap.graph, opts: opts, reqID: c.w.reqID, r: c.r, loc: loc,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	st.rc = http.NewResponseController(c.w)
 	// HTTP/1.1 must be told that reads and writes interleave; HTTP/2
@@ -218,6 +222,12 @@ func (req *batchRequest) fromQuery(raw string) *apiError {
 			return invalidRequest(`explain must be true or false`)
 		}
 		req.explain = e
+	}
+	if v, ok := q.get(2); ok {
+		req.loc, req.hasLoc = v, true
+	}
+	if v, ok := q.get(3); ok {
+		req.unitDisplay = v
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // The catalog browser: every page is rendered from the graph being served
@@ -26,9 +27,11 @@ func newCategoryRow(c *engine.Category) categoryRow {
 
 type unitRow struct {
 	Symbol, Name, System, Definition, Source string
-	Category                                 categoryRow
-	Exact                                    bool
-	Aliases                                  []string
+	// Local is the unit's name in the reader's language, if CLDR has it.
+	Local    string
+	Category categoryRow
+	Exact    bool
+	Aliases  []string
 }
 
 func newUnitRow(u *engine.Unit) unitRow {
@@ -207,6 +210,9 @@ type ambiguityRow struct {
 
 type categoryPage struct {
 	categoryRow
+	// Language is the reader's CLDR locale, when the page shows names in
+	// it.
+	Language  string
 	Minimum   string
 	Units     []unitRow
 	Ambiguous []ambiguityRow
@@ -226,10 +232,18 @@ func (p *Pages) categoryPage(w http.ResponseWriter, r *http.Request, id string) 
 		p.notFound(w, r, "There is no category “"+id+"” in the catalog.", sugg)
 		return
 	}
-	p.cached(w, r, v, "category\x00"+c.ID, func() (*cachedPage, int) {
+	lc := readerLocale(r)
+	p.cached(w, r, v, "category\x00"+c.ID+"\x00"+localeKey(lc), func() (*cachedPage, int) {
 		d := categoryPage{categoryRow: newCategoryRow(c), Minimum: c.Minimum}
+		if lc != nil {
+			d.Language = lc.Tag
+		}
 		for _, u := range c.Units {
-			d.Units = append(d.Units, newUnitRow(u))
+			row := newUnitRow(u)
+			if lc != nil {
+				row.Local, _ = lc.DisplayName(u.Symbol, locale.Long)
+			}
+			d.Units = append(d.Units, row)
 		}
 		for _, a := range g.Ambiguities() {
 			if len(a.Candidates) == 0 || a.Candidates[0].Category != c {
@@ -247,6 +261,10 @@ func (p *Pages) categoryPage(w http.ResponseWriter, r *http.Request, id string) 
 
 type unitPage struct {
 	unitRow
+	// Reader is the unit's name in the reader's language; Names its long
+	// name in every language CLDR has it in.
+	Reader       *localName
+	Names        []localName
 	Plural       string
 	Description  string
 	RefUnit      string // the unit the definition refers to, if another
@@ -277,11 +295,26 @@ func (p *Pages) unitPage(w http.ResponseWriter, r *http.Request, name string) {
 		http.Redirect(w, r, unitURL(u.Symbol), http.StatusMovedPermanently)
 		return
 	}
-	p.cached(w, r, v, "unit\x00"+u.Symbol, func() (*cachedPage, int) { return p.renderUnit(g, u), 0 })
+	lc := readerLocale(r)
+	p.cached(w, r, v, "unit\x00"+u.Symbol+"\x00"+localeKey(lc), func() (*cachedPage, int) { return p.renderUnit(g, u, lc), 0 })
 }
 
-func (p *Pages) renderUnit(g *engine.Graph, u *engine.Unit) *cachedPage {
-	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description}
+// localeKey is the part of a page's cache key that the reader's language
+// decides: the unit names it shows.
+func localeKey(lc *locale.Locale) string {
+	if lc == nil {
+		return ""
+	}
+	return lc.Tag
+}
+
+func (p *Pages) renderUnit(g *engine.Graph, u *engine.Unit, lc *locale.Locale) *cachedPage {
+	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description, Names: allNames(u)}
+	if lc != nil {
+		if n, ok := newLocalName(lc, u); ok {
+			d.Reader = &n
+		}
+	}
 	if ref := u.Definition.Unit; ref != "" && ref != u.Symbol {
 		d.RefUnit = ref
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // maxMatches bounds the answer of GET /web/units.
@@ -21,6 +22,9 @@ type match struct {
 	// Matched is the spelling that matched when it is not the symbol or
 	// the name (an alias such as "miles per hour").
 	Matched string `json:"matched,omitempty"`
+	// Local is the unit's name in the reader's language (CLDR's), when
+	// the browser asks for one other than English.
+	Local string `json:"local,omitempty"`
 }
 
 type ambiguousMatch struct {
@@ -91,7 +95,7 @@ func newMatch(u *engine.Unit, matched string) match {
 // units of the category prefer (the other side's, say) come first, then
 // the units the catalog lists before those made by a prefix, then catalog
 // order.
-func search(v *view, q, prefer string) searchAnswer {
+func search(v *view, q, prefer string, lc *locale.Locale) searchAnswer {
 	ans := searchAnswer{Data: []match{}}
 	q = strings.TrimSpace(q)
 	if q == "" || strings.ContainsRune(q, 0) {
@@ -105,14 +109,32 @@ func search(v *view, q, prefer string) searchAnswer {
 		m           match
 	}
 	var hits []hit
+	fq := ""
+	if lc != nil {
+		fq = locale.Fold(q)
+	}
 	for i := range v.units {
 		vu := &v.units[i]
-		if !vu.matches(lq) {
-			continue // one substring test rules out most units
+		u := vu.u
+		r, which := noMatch, ""
+		if vu.matches(lq) { // one substring test rules out most units
+			r, which = rank(vu, q, lq)
 		}
-		if r, which := rank(vu, q, lq); r != noMatch {
-			u := vu.u
-			hits = append(hits, hit{r, i, prefer != "" && u.Category.ID != prefer, u.Prefixed != nil, newMatch(u, which)})
+		if r == noMatch && lc != nil {
+			// The reader's own names of the unit ("Zoll", "pouces").
+			if n, ok := localMatch(lc, u, fq); ok {
+				r, which = rankContains, n
+				if locale.Fold(n) == fq {
+					r = rankSpelling
+				}
+			}
+		}
+		if r != noMatch {
+			m := newMatch(u, which)
+			if lc != nil {
+				m.Local, _ = lc.DisplayName(u.Symbol, locale.Long)
+			}
+			hits = append(hits, hit{r, i, prefer != "" && u.Category.ID != prefer, u.Prefixed != nil, m})
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
@@ -154,9 +176,10 @@ func search(v *view, q, prefer string) searchAnswer {
 func (p *Pages) searchUnits(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	text, prefer := truncate(q.Get("q"), 100), truncate(q.Get("category"), 100)
+	lc := readerLocale(r)
 	v := p.view()
-	p.cached(w, r, v, "units\x00"+text+"\x00"+prefer, func() (*cachedPage, int) {
-		body, err := json.Marshal(search(v, text, prefer))
+	p.cached(w, r, v, "units\x00"+text+"\x00"+prefer+"\x00"+localeKey(lc), func() (*cachedPage, int) {
+		body, err := json.Marshal(search(v, text, prefer, lc))
 		if err != nil {
 			return &cachedPage{status: http.StatusInternalServerError, ctype: "text/plain; charset=utf-8",
 				body: []byte("the search could not be rendered\n")}, 0

@@ -270,6 +270,7 @@ func writePage(w http.ResponseWriter, r *http.Request, cp *cachedPage) {
 	h := w.Header()
 	h.Set("Content-Type", cp.ctype)
 	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Language") // unit names follow the reader's language
 	if cp.etag != "" {
 		h.Set("ETag", cp.etag)
 		if etagMatch(r.Header.Get("If-None-Match"), cp.etag) {

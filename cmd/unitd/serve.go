@@ -23,6 +23,7 @@ import (
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/hashworker"
+	"github.com/unitd/unitd/locale"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
 	"github.com/unitd/unitd/server/forwarded"
@@ -142,6 +143,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		}
 		d = st.d
 	}
+	// Decode the CLDR data before the first request asks for a locale.
+	go locale.Warm()
 	if aln != nil {
 		logger.Info("admin listening", "addr", "http://"+aln.Addr().String(), "paths", "/metrics /livez /readyz")
 		go func() {
