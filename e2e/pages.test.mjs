@@ -150,7 +150,8 @@ test("converter: 60 mph to km/h, found by typing and picked with the keyboard", 
   }
   const nav = await page.locator("header nav a").allTextContents();
   assert.deepEqual(nav.slice(0, 3), ["Convert", "Catalog", "API reference"]);
-  assert.deepEqual(order, ["Skip to content", "unitd", ...nav, "value"]);
+  // The free-text field is the converter's first way in.
+  assert.deepEqual(order, ["Skip to content", "unitd", ...nav, "question", "value"]);
   await page.keyboard.press("Control+A");
   await page.keyboard.type("60");
   await page.keyboard.press("Tab");
@@ -311,6 +312,65 @@ test("converter: an unknown unit shows suggestions", { timeout: 120_000 }, async
   await closePage(page);
 });
 
+test("converter: free text is answered as it is typed, in the browser's language", { timeout: 120_000 }, async () => {
+  const de = await newPage({ locale: "de-DE" });
+  await de.goto(main.base + "/");
+  await de.locator("#question").pressSequentially("3 in in cm");
+  await de.locator("#ask-answer").filter({ hasText: "7,62" }).waitFor();
+  assert.equal((await de.locator("#ask-answer").textContent()).replace(/\s/g, " "), "7,62 cm");
+  assert.match(await de.locator("#ask-understood").textContent(), /^3 in = 7\.62 cm$/);
+  assert.equal(await de.locator("#ask-result .badge").textContent(), "Exact");
+  assert.equal(new URL(de.url()).searchParams.get("q"), "3 in in cm");
+  // German free text: a decimal comma and German unit names.
+  await de.locator("#question").fill("");
+  await de.locator("#question").pressSequentially("12,5 Kilometer in Meter");
+  await de.locator("#ask-answer").filter({ hasText: "12.500" }).waitFor();
+  assert.equal((await de.locator("#ask-answer").textContent()).replace(/\s/g, " "), "12.500 m");
+  // Every request the field sent was the question alone.
+  assert.ok(de.sent.length >= 2);
+  for (const body of de.sent) assert.deepEqual(Object.keys(JSON.parse(body)), ["q"]);
+  assert.deepEqual(de.problems, []);
+  await closePage(de);
+
+  const en = await newPage({ locale: "en-US" });
+  await en.goto(main.base + "/?q=" + encodeURIComponent("1½ cups → mL"));
+  assert.equal(await en.locator("#question").inputValue(), "1½ cups → mL");
+  await en.locator("#ask-answer").filter({ hasText: "354.88235475" }).waitFor();
+  assert.equal((await en.locator("#ask-answer").textContent()).replace(/\s/g, " "), "354.88235475 mL");
+  await screenshot(en, "converter-free-text");
+  // Text that cannot be read says where, without guessing.
+  await en.locator("#question").fill("1,5 km to m");
+  await en.locator("#ask-body .ask-error").waitFor();
+  assert.match(await en.locator("#ask-body .ask-error").textContent(), /position 2/);
+  await en.locator("#question").fill("2 gallon to L");
+  await en.locator("#ask-body .ask-error").filter({ hasText: "ambiguous" }).waitFor();
+  assert.match(await en.locator("#ask-body").textContent(), /It could mean: gal, gal_imp/);
+  assert.deepEqual(en.problems, []);
+  await closePage(en);
+});
+
+test("catalog: unit names follow the browser's language", { timeout: 120_000 }, async () => {
+  const page = await newPage({ locale: "de-DE" });
+  await page.goto(main.base + "/catalog/units/km%2Fh");
+  assert.equal(await page.locator("#reader-name").textContent(), "Kilometer pro Stunde · km/h · km/h");
+  const names = await page.locator("details.names li").allTextContents();
+  assert.ok(names.length >= 80, `${names.length} languages`);
+  assert.ok(names.includes("fr kilomètres par heure · km/h · km/h"), names.find((n) => n.startsWith("fr ")));
+  assert.ok(names.some((n) => n.startsWith("ja キロメートル毎時")), names.find((n) => n.startsWith("ja ")));
+  await screenshot(page, "catalog-unit-names");
+  await page.goto(main.base + "/catalog/length");
+  assert.equal(await page.locator('tr[data-unit="ft"] td.local').textContent(), "Fuß");
+  assert.equal(await page.locator('tr[data-unit="in"] td.local').textContent(), "Zoll");
+  // The converter's unit search finds German names and shows them.
+  await page.goto(main.base + "/");
+  await page.locator("#from").pressSequentially("Zoll");
+  const li = page.locator('#from-list li[data-symbol="in"]');
+  await li.waitFor();
+  assert.match(await li.textContent(), /in Zoll/);
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
 test("catalog: lists every category of the running catalog", { timeout: 120_000 }, async () => {
   const cats = (await (await fetch(main.base + "/v1/categories")).json()).data;
   const page = await newPage();
@@ -403,13 +463,16 @@ test("docs: the API reference renders every path of /openapi.json", { timeout: 1
   await closePage(page);
 });
 
-test("accessibility: axe-core finds no serious or critical violation", { timeout: 120_000 }, async () => {
+test("accessibility: axe-core finds no serious or critical violation", { timeout: 300_000 }, async () => {
   const axe = await readFile(AXE, "utf8");
   // Injecting axe needs a script the page's policy would refuse, so this
   // context alone bypasses the CSP.
   const page = await newPage({ bypassCSP: true });
   const pages = [
     ["/", null],
+    ["/?q=3%20in%20in%20cm", "#ask-answer"],
+    ["/?q=1%2C5%20km%20to%20m", "#ask-body .ask-error"],
+    ["/catalog/units/km%2Fh", "details.names"],
     ["/?value=1&from=gallon&to=L", "#result .error"],
     ["/?value=60&from=mph&to=km%2Fh", "#result output"],
     ["/?value=100&from=degF&to=degC&explain=true", "#result .explain"],

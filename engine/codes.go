@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"sort"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // Standard unit codes
@@ -269,7 +272,7 @@ func (g *Graph) codeExpression(symbol, code string, v ucumVal) *Expression {
 	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
 		e.Category = c
 	}
-	e.conv = newLinearConversion(ratMap{f: e.factor.r, k: e.factor.k, o: zeroRat})
+	e.conv = conversion{m: exact.Linear(e.factor.r, e.factor.k), exact: true}
 	return e
 }
 
@@ -326,13 +329,24 @@ func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
 	if c == nil {
 		return nil, errorf(CodeIncompatibleUnits, "UCUM special unit %s refers to dimension %s, of which unitd has no category", a.entry.Code, ref.dim)
 	}
-	f, errTo, errFrom := compileFormulas(fn.to, fn.from)
-	if errTo != nil || errFrom != nil {
-		return nil, fmt.Errorf("UCUM function %s: %v %v", a.entry.Function, errTo, errFrom)
+	f, err := ucumFormula(a.entry.Function)
+	if err != nil {
+		return nil, err
 	}
-	si := ratMap{f: ref.f.r, k: ref.f.k, o: zeroRat}
-	base := ratMap{f: new(big.Rat).Quo(ref.f.r, c.coherent.r), k: ref.f.k - c.coherent.k, o: zeroRat}
-	pre := ratMap{f: v.specialScale, o: zeroRat}
+	// The prefix scales the value the function reads (pre); the function
+	// lands on the reference, which maps onto the category's base (conv)
+	// and onto the coherent SI unit (si).
+	pre := exact.Linear(v.specialScale, 0)
+	base := exact.Linear(new(big.Rat).Quo(ref.f.r, c.coherent.r), ref.f.k-c.coherent.k)
+	si := exact.Linear(ref.f.r, ref.f.k)
+	conv, err := formulaConversion(pre, f, base)
+	if err != nil {
+		return nil, fmt.Errorf("UCUM special unit %s: %w", a.entry.Code, err)
+	}
+	siConv, err := formulaConversion(pre, f, si)
+	if err != nil {
+		return nil, fmt.Errorf("UCUM special unit %s: %w", a.entry.Code, err)
+	}
 	u := &Unit{
 		Symbol: SystemUCUM + ":" + code, Name: a.entry.Name, Plural: a.entry.Name,
 		Category: c, System: "UCUM", Exact: true,
@@ -340,38 +354,103 @@ func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
 		Definition: Definition{Kind: "formula", Unit: c.dim.siText(), To: fn.to, From: fn.from},
 		Codes:      map[string]string{SystemUCUM: code},
 	}
-	u.conv = conversion{pre: newAffine(pre), preMap: pre, formula: f, post: newAffine(base), postMap: base, pi: base.k}
-	s := conversion{pre: newAffine(pre), preMap: pre, formula: f, post: newAffine(si), postMap: si, pi: si.k}
-	u.si, u.coherent = &s, ref.f
+	u.conv, u.si, u.coherent = conv, &siConv, ref.f
 	return u, nil
+}
+
+// ucumFormulas holds the compiled formula pair of each UCUM function, so
+// that a special unit under each of its prefixes compiles its function
+// once per process.
+var ucumFormulas sync.Map // function name → *formula
+
+// ucumFormula is the compiled pair of a UCUM function (ucumFunctions).
+func ucumFormula(name string) (*formula, error) {
+	if f, ok := ucumFormulas.Load(name); ok {
+		return f.(*formula), nil
+	}
+	fn := ucumFunctions[name]
+	f, errTo, errFrom := compileFormulas(context.Background(), fn.to, fn.from)
+	if errTo != nil || errFrom != nil {
+		return nil, fmt.Errorf("UCUM function %s: %v %v", name, errTo, errFrom)
+	}
+	v, _ := ucumFormulas.LoadOrStore(name, f)
+	return v.(*formula), nil
+}
+
+// formulaConversion is the conversion of a unit defined by a formula pair
+// f: pre, then f, then post onto the reference. A pair of Möbius maps
+// (Cel's x + 273.15) joins pre and post into one exact map, as a catalog
+// formula does (defineFormula); any other runs stepwise in decimals.
+func formulaConversion(pre *exact.Map, f *formula, post *exact.Map) (conversion, error) {
+	c := conversion{formulaUnit: true, exact: true}
+	if f.toMap == nil {
+		c.pre, c.formula, c.post = pre, f, post
+		return c, nil
+	}
+	m, err := pre.Then(f.toMap)
+	if err == nil {
+		m, err = m.Then(post)
+	}
+	c.m = m
+	return c, err
 }
 
 // scaledUnit is u under a prefix: scale times u, for a unit without
 // offset or one defined by a formula (where the prefix scales the value
 // the formula reads).
 func scaledUnit(u *Unit, symbol string, scale *big.Rat) (*Unit, error) {
-	if u.conv.formula == nil && u.conv.postMap.o.Sign() != 0 {
+	if !u.conv.formulaUnit && (u.conv.m == nil || !u.conv.m.IsLinear()) {
 		return nil, errorf(CodeInvalidUnitExpression, "%s: a prefix on the scale %s is not defined", symbol, u.Symbol)
 	}
 	nu := *u
 	nu.Symbol, nu.Prefixed, nu.Aliases, nu.Symbols, nu.Examples = symbol, u, nil, nil, nil
-	m := ratMap{f: scale, o: zeroRat}
-	scaleConv := func(c conversion) conversion {
-		if c.formula != nil {
-			c.preMap = m.then(c.preMap)
-			c.pre = newAffine(c.preMap)
-			return c
+	m := exact.Linear(scale, 0)
+	// The prefix scales the value the unit's map (or formula) reads.
+	scaleConv := func(c conversion) (conversion, error) {
+		var err error
+		if c.transcendental() {
+			c.pre, err = m.Then(c.pre)
+		} else {
+			c.m, err = m.Then(c.m)
 		}
-		return newLinearConversion(m.then(c.postMap))
+		if c.minimum != nil && err == nil {
+			c.minimum = minimumOf(u.Category, c.m)
+		}
+		return c, err
 	}
-	nu.conv = scaleConv(u.conv)
+	var err error
+	if nu.conv, err = scaleConv(u.conv); err != nil {
+		return nil, errorf(CodeInvalidUnitExpression, "%s: %v", symbol, err)
+	}
 	if u.si != nil {
-		s := scaleConv(*u.si)
+		s, err := scaleConv(*u.si)
+		if err != nil {
+			return nil, errorf(CodeInvalidUnitExpression, "%s: %v", symbol, err)
+		}
 		nu.si = &s
 	}
 	nu.coherent = u.coherent.mul(piRat{r: scale})
 	nu.asInterval = nil
 	return &nu, nil
+}
+
+// minimumOf is the bound that the category minimum sets on a unit whose
+// map is m, (x·a + b)/d with d > 0: x is in range when x·a + b >=
+// minimum·d. It is nil when there is nothing to bound or the bound is no
+// exact decimal (Build refuses such catalog units).
+func minimumOf(c *Category, m *exact.Map) *bound {
+	if c.minimum == nil || m == nil || m.HasPole() || m.K() != 0 {
+		return nil
+	}
+	a, bo, _, d := m.Coefficients()
+	md, ok := ratToDecimal(new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d)))
+	if !ok {
+		return nil
+	}
+	bd := &bound{min: md}
+	setInt(&bd.a, a)
+	setInt(&bd.b, bo)
+	return bd
 }
 
 // checkArbitrary refuses a conversion between arbitrary units that are

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/unitd/unitd/engine/internal/pi"
 )
 
 // cldrTable is the compiled CLDR table of simple units.
@@ -384,7 +386,7 @@ func (b *builder) compileCodes(tables *CodeTables) {
 	}
 	claimedBy := map[string]*Unit{}
 	for _, u := range b.g.units {
-		if len(u.Codes) == 0 || u.conv.postMap.f == nil {
+		if len(u.Codes) == 0 || u.conv.m == nil && u.conv.post == nil {
 			continue
 		}
 		_, byPrefix := b.prefixCodes[u]
@@ -500,10 +502,13 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 	if len(val.arb) > 0 {
 		return fmt.Sprintf("code %s:%s is an arbitrary unit, which no catalog unit is", system, code)
 	}
-	if u.conv.formula != nil {
+	if u.conv.formulaUnit {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is defined by a formula", system, code, u.Symbol)
 	}
-	uo := u.si.postMap.o
+	_, uo, ok := u.si.m.Affine()
+	if !ok {
+		return fmt.Sprintf("code %s:%s is a linear unit, but %s is not affine", system, code, u.Symbol)
+	}
 	if (uo.Sign() != 0) != (offset != nil) {
 		return fmt.Sprintf("code %s:%s and the unit differ in offset", system, code)
 	}
@@ -539,7 +544,7 @@ func (b *builder) checkSpecial(u *Unit, code string, v ucumVal) string {
 	if dim != u.Category.dim {
 		return fmt.Sprintf("code ucum:%s (special unit, function %s) has dimension %s, but the unit's is %s", code, a.entry.Function, dim, u.Category.dim)
 	}
-	if u.conv.formula == nil && u.conv.postMap.o.Sign() == 0 {
+	if !u.conv.formulaUnit && u.conv.m.IsLinear() {
 		return fmt.Sprintf("code ucum:%s is a special unit (function %s), but %s is linear", code, a.entry.Function, u.Symbol)
 	}
 	return ""
@@ -571,13 +576,13 @@ func pow10f(n int) float64 {
 func piFloat(a piRat) *big.Float {
 	f := new(big.Float).SetPrec(200).SetRat(a.r)
 	if a.k != 0 {
-		pi := new(big.Float).SetPrec(200).SetInt(piScaled(60).MathBigInt())
-		pi.Quo(pi, new(big.Float).SetPrec(200).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(60), nil)))
+		p := new(big.Float).SetPrec(200).SetInt(pi.Scaled(60))
+		p.Quo(p, new(big.Float).SetPrec(200).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(60), nil)))
 		for range abs(a.k) {
 			if a.k > 0 {
-				f.Mul(f, pi)
+				f.Mul(f, p)
 			} else {
-				f.Quo(f, pi)
+				f.Quo(f, p)
 			}
 		}
 	}

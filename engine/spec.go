@@ -26,6 +26,8 @@ type Spec struct {
 	Categories []CategorySpec
 	// Bridges relate the units of two categories of different kinds.
 	Bridges []BridgeSpec
+	// Hints guess what a failed conversion meant (hint.go).
+	Hints []HintSpec
 	// Codes are the standard code systems' tables, or nil.
 	Codes *CodeTables
 }

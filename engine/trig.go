@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/pi"
 )
 
 // tan and atan for the formulas of UCUM's special units [p'diop] and
@@ -19,14 +20,24 @@ const maxTrigDigits = 400
 
 var errTrig = errors.New("tan/atan did not settle within the working precision limit")
 
-// tanCR sets d to tan(x) correctly rounded to c.Precision digits.
-func tanCR(c *apd.Context, d, x *apd.Decimal, b *Budget) (apd.Condition, error) {
-	return zivRound(c, d, x, b, tanAt)
+// tanCR sets d to tan(x) correctly rounded to c.Precision digits, a
+// formula function (runUnary): every widening after the first is charged
+// to the conversion's budget, like lnexp's slow paths.
+func tanCR(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error) {
+	return zivRound(c, d, x, r.budget, tanAt)
 }
 
 // atanCR sets d to atan(x) correctly rounded to c.Precision digits.
-func atanCR(c *apd.Context, d, x *apd.Decimal, b *Budget) (apd.Condition, error) {
-	return zivRound(c, d, x, b, atanAt)
+func atanCR(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error) {
+	return zivRound(c, d, x, r.budget, atanAt)
+}
+
+// piDecimal is π to digits decimal places (truncated), from package pi.
+func piDecimal(digits int) *apd.Decimal {
+	var d apd.Decimal
+	d.Coeff.SetMathBigInt(pi.Scaled(digits))
+	d.Exponent = -int32(digits)
+	return &d
 }
 
 // zivRound rounds f(x) to c.Precision digits once two evaluations at
@@ -69,16 +80,16 @@ func zivRound(c *apd.Context, d, x *apd.Decimal, b *Budget, f func(*apd.Decimal,
 // tanAt sets d to tan(x) computed at w digits: x reduced modulo π, then
 // sin/cos by their series.
 func tanAt(d, x *apd.Decimal, w uint32) error {
-	ctx := exact.WithPrecision(w + 10)
-	pi := piDecimal(1, int(w)+10)
+	ctx := exactCtx.WithPrecision(w + 10)
+	piw := piDecimal(int(w) + 10)
 	var k, r, t apd.Decimal
-	if _, err := ctx.Quo(&k, x, pi); err != nil {
+	if _, err := ctx.Quo(&k, x, piw); err != nil {
 		return err
 	}
 	if _, err := ctx.RoundToIntegralValue(&k, &k); err != nil {
 		return err
 	}
-	ctx.Mul(&t, &k, pi)
+	ctx.Mul(&t, &k, piw)
 	ctx.Sub(&r, x, &t)
 	var s, co apd.Decimal
 	if err := sinCos(&s, &co, &r, ctx); err != nil {
@@ -147,7 +158,7 @@ func sinCos(s, c, r *apd.Decimal, ctx *apd.Context) error {
 // beyond 1, argument halving atan x = 2 atan(x / (1 + √(1+x²))) below, and
 // the series x - x³/3 + x⁵/5 - ….
 func atanAt(d, x *apd.Decimal, w uint32) error {
-	ctx := exact.WithPrecision(w + 10)
+	ctx := exactCtx.WithPrecision(w + 10)
 	var y, a apd.Decimal
 	y.Set(x)
 	neg := y.Negative
@@ -188,7 +199,7 @@ func atanAt(d, x *apd.Decimal, w uint32) error {
 		ctx.Add(&sum, &sum, &sum)
 	}
 	if invert {
-		half := piDecimal(1, int(w)+10)
+		half := piDecimal(int(w) + 10)
 		ctx.Quo(half, half, apd.New(2, 0))
 		ctx.Sub(&sum, half, &sum)
 	}

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -46,7 +46,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 		rw.Header()["Www-Authenticate"] = []string{challengeMissing}
 		return newError(codeUnauthorized, `send an API key as "Authorization: Bearer <key>"`)
 	}
-	var set *keys.Set
+	var set *apikey.Set
 	if s.cfg.Keys != nil {
 		set = s.cfg.Keys.Current()
 	}
@@ -136,8 +136,9 @@ func bearerToken(h []string) (string, bool) {
 	return tok, tok != ""
 }
 
-// clientAddr is the host of the connection's peer. Forwarding headers are
-// not trusted.
+// clientAddr is the host of the connection's peer: the client, or behind
+// one of Config.Proxies the client it forwarded for (serve resolves
+// RemoteAddr before routing; see package forwarded).
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

@@ -2,13 +2,23 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
-// batch serves POST /v1/batch. The whole batch runs on one snapshot. An
-// item's own precision, when given, wins over the batch's.
+// batch serves POST /v1/batch: a JSON body of up to maxBatch items, or an
+// NDJSON stream of any number of them (stream.go). The whole batch runs on
+// one snapshot. An item's own precision, when given, wins over the
+// batch's.
 func (s *Server) batch(c *call) reply {
+	if ct := c.r.Header["Content-Type"]; !isJSON(ct) {
+		if isNDJSON(ct) {
+			return s.batchStream(c)
+		}
+		return errReply(newError(codeUnsupportedMediaType, `send the body as "Content-Type: application/json", or as "Content-Type: `+ndjsonContentType+`" to stream one item per line`))
+	}
 	body, e := s.readJSONBody(c)
 	if e != nil {
 		return errReply(e)
@@ -18,73 +28,135 @@ func (s *Server) batch(c *call) reply {
 	if e != nil {
 		return errReply(e)
 	}
-	g := c.snap.graph
+	loc, e := req.batchLocale()
+	if e != nil {
+		return errReply(e)
+	}
 	// One work budget for the whole batch (see engine.Budget).
-	budget := engine.NewBudget(engine.DefaultBudget)
+	run := batchRun{s: s, g: c.snap.graph, opts: req, reqID: c.w.reqID, r: c.r, loc: loc,
+		budget: engine.NewBudget(engine.DefaultBudget)}
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
 	succeeded := 0
-	var res engine.Result
-	var counts tally
-	defer counts.flush(s.cfg.Metrics)
+	defer run.counts.flush(s.cfg.Metrics)
 	for i := range req.items {
-		it := &req.items[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"index":`...)
-		b = appendInt(b, i)
-		var ie *apiError
-		if it.err != "" {
-			ie = newError(codeInvalidItem, it.err)
-		} else {
-			p := it.effectivePrecision(req.precision, req.precisionInput)
-			creq := engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget}
-			var err error
-			mark := len(b)
-			b = append(b, `,"status":"success",`...)
-			if b, err = appendSuccessMembers(b, it, g, &creq, &res); err == nil {
-				counts.add(s.cfg.Metrics, metricCategory(&res), "success")
-				succeeded++
-				if req.explain {
-					b = appendExplain(b, g, &res)
-				}
-				b = append(b, '}')
-				continue
-			}
-			b = b[:mark] // the item is an error after all
-			ie = fromEngine(err)
-			if ie.Code == codeInternal {
-				s.logger.Error("internal error in batch item", "request_id", c.w.reqID, "index", i, "error", err)
-			}
+		var ok bool
+		if b, ok = run.appendItem(b, i, &req.items[i]); ok {
+			succeeded++
 		}
-		counts.add(s.cfg.Metrics, "", ie.Code)
-		b = append(b, `,"status":"error","input":{`...)
-		sep := false
-		if it.hasValue {
-			b = append(b, `"value":`...)
-			b = appendString(b, it.value)
-			sep = true
-		}
-		if it.hasFrom {
-			if sep {
-				b = append(b, ',')
-			}
-			b = append(b, `"unit":`...)
-			b = appendString(b, it.from)
-		}
-		b = append(b, `},"error":`...)
-		b = appendErrorObject(b, ie, "")
-		b = append(b, '}')
 	}
 	n := len(req.items)
-	b = append(b, `],"meta":{"total":`...)
+	b = append(b, `],"meta":`...)
+	b = appendMeta(b, n, succeeded)
+	b = append(b, "}\n"...)
+	c.w.buf = b
+	return reply{status: http.StatusOK, body: b}
+}
+
+// batchRun is what the items of one batch share, JSON or NDJSON: the
+// graph, the batch-wide options, the work budget and the tally of
+// outcomes for the metrics.
+type batchRun struct {
+	s      *Server
+	g      *engine.Graph
+	opts   batchRequest // batch-wide options; its items are not read
+	budget *engine.Budget
+	counts tally
+	res    engine.Result
+	reqID  string
+	// r is the request (its Accept-Language), loc the batch-wide locale
+	// or nil.
+	r   *http.Request
+	loc *locale.Locale
+}
+
+// batchLocale returns the batch-wide locale, nil when none is given, and
+// checks the batch-wide unit_display.
+func (req *batchRequest) batchLocale() (*locale.Locale, *apiError) {
+	if _, e := parseWidth(req.unitDisplay); e != nil {
+		return nil, e
+	}
+	if !req.hasLoc {
+		return nil, nil
+	}
+	l, err := locale.Match(req.loc)
+	if err != nil {
+		return nil, invalidRequest("locale " + strconv.Quote(truncate(req.loc, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
+	}
+	return l, nil
+}
+
+// appendItem converts item i of the batch and appends its answer, the
+// object {"index":i,"status":…}. It reports whether the item succeeded.
+func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
+	m := r.s.cfg.Metrics
+	b = append(b, `{"index":`...)
+	b = appendInt(b, i)
+	var ie *apiError
+	if it.err != "" {
+		ie = newError(codeInvalidItem, it.err)
+	} else if ie = prepareText(r.r, r.g, it, r.loc, r.opts.unitDisplay); ie != nil {
+		if ie.Code == codeInvalidRequest {
+			ie.Code = codeInvalidItem
+		}
+	} else {
+		p := it.effectivePrecision(r.opts.precision, r.opts.precisionInput)
+		creq := engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: r.budget}
+		var err error
+		mark := len(b)
+		b = append(b, `,"status":"success",`...)
+		if b, err = appendSuccessMembers(b, it, r.g, &creq, &r.res); err == nil {
+			r.counts.add(m, metricCategory(&r.res), "success")
+			if r.opts.explain {
+				b = appendExplain(b, r.g, &r.res)
+			}
+			return append(b, '}'), true
+		}
+		b = b[:mark] // the item is an error after all
+		ie = fromEngine(err)
+		if ie.Code == codeInternal {
+			r.s.logger.Error("internal error in batch item", "request_id", r.reqID, "index", i, "error", err)
+		}
+	}
+	r.counts.add(m, "", ie.Code)
+	b = append(b, `,"status":"error","input":{`...)
+	sep := false
+	if it.text != "" {
+		b = append(b, `"text":`...)
+		b = appendString(b, it.text)
+		sep = true
+	}
+	if it.hasValue {
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(b, `"value":`...)
+		b = appendString(b, it.value)
+		sep = true
+	}
+	if it.hasFrom {
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(b, `"unit":`...)
+		b = appendString(b, it.from)
+	}
+	b = append(b, `},"error":`...)
+	b = appendErrorObject(b, ie, "")
+	return append(b, '}'), false
+}
+
+// appendMeta appends the meta object of a batch answer:
+// {"total":n,"succeeded":s,"failed":n-s}.
+func appendMeta(b []byte, n, succeeded int) []byte {
+	b = append(b, `{"total":`...)
 	b = appendInt(b, n)
 	b = append(b, `,"succeeded":`...)
 	b = appendInt(b, succeeded)
 	b = append(b, `,"failed":`...)
 	b = appendInt(b, n-succeeded)
-	b = append(b, "}}\n"...)
-	c.w.buf = b
-	return reply{status: http.StatusOK, body: b}
+	return append(b, '}')
 }

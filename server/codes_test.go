@@ -132,3 +132,92 @@ func mustQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestQuantityTextOrFHIR sends "quantity" both ways the contract allows,
+// as free text (a JSON string) and as a FHIR Quantity (a JSON object), to
+// POST /v1/convert, in a JSON batch and on NDJSON lines: each surface
+// reads both, and says so when the two forms are mixed up with value and
+// from, in whichever order the members come.
+func TestQuantityTextOrFHIR(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	f := newFixture(t, nil)
+	f.srv.ApplyGraph(g)
+	v := newValidator(t, f)
+	const (
+		text = `{"quantity":"1 1/2 in","to":"cm"}`
+		fhir = `{"quantity":{"value":1.50,"system":"http://unitsofmeasure.org","code":"[in_i]"},"to":{"system":"http://unitsofmeasure.org","code":"cm"}}`
+	)
+	wantText := `"input":{"text":"1 1/2 in","value":"1.5","unit":"in"},"result":{"value":"3.81","unit":"cm"}`
+	wantFHIR := `"input":{"value":"1.50","unit":"ucum:[in_i]"},"result":{"value":"3.81","unit":"cm","code":"ucum:cm","quantity":{"value":3.81,"unit":"cm","system":"http://unitsofmeasure.org","code":"cm"}}`
+	mixed := []string{
+		`{"quantity":{"value":1,"system":"http://unitsofmeasure.org","code":"m"},"from":"ft","to":"cm"}`,
+		`{"from":"ft","quantity":{"value":1,"system":"http://unitsofmeasure.org","code":"m"},"to":"cm"}`,
+		`{"quantity":"1 m","value":"2","to":"cm"}`,
+		`{"value":"2","quantity":"1 m","to":"cm"}`,
+	}
+
+	for _, c := range []struct{ body, want string }{{text, wantText}, {fhir, wantFHIR}} {
+		req := f.request(t, "POST", "/v1/convert", f.keys["good"], js, c.body)
+		resp, body := f.do(t, req)
+		v.check(t, req, resp, body)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), c.want) {
+			t.Errorf("POST /v1/convert %s: %d %s, want %s", c.body, resp.StatusCode, body, c.want)
+		}
+	}
+	for _, m := range mixed {
+		req := f.request(t, "POST", "/v1/convert", f.keys["good"], js, m)
+		resp, body := f.do(t, req)
+		v.check(t, req, resp, body)
+		if resp.StatusCode != 400 || !strings.Contains(string(body), `"INVALID_REQUEST"`) || !strings.Contains(string(body), "one or the other") {
+			t.Errorf("POST /v1/convert %s: %d %s, want INVALID_REQUEST", m, resp.StatusCode, body)
+		}
+	}
+
+	items := append([]string{text, fhir}, mixed...)
+	check := func(surface string, got []string) {
+		t.Helper()
+		if len(got) != len(items) {
+			t.Fatalf("%s: %d answers, want %d: %q", surface, len(got), len(items), got)
+		}
+		if !strings.Contains(got[0], `"status":"success",`+wantText) {
+			t.Errorf("%s: free text: %s", surface, got[0])
+		}
+		if !strings.Contains(got[1], `"status":"success",`+wantFHIR) {
+			t.Errorf("%s: FHIR Quantity: %s", surface, got[1])
+		}
+		for i, line := range got[2:] {
+			if !strings.Contains(line, `"code":"INVALID_ITEM"`) || !strings.Contains(line, "one or the other") {
+				t.Errorf("%s: %s: %s, want INVALID_ITEM", surface, mixed[i], line)
+			}
+		}
+	}
+
+	req := f.request(t, "POST", "/v1/batch", f.keys["good"], js, `{"conversions":[`+strings.Join(items, ",")+`]}`)
+	resp, body := f.do(t, req)
+	v.check(t, req, resp, body)
+	var batch struct{ Data []json.RawMessage }
+	if err := json.Unmarshal(body, &batch); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("batch: %d %s", resp.StatusCode, body)
+	}
+	var answers []string
+	for _, d := range batch.Data {
+		answers = append(answers, string(d))
+	}
+	check("batch", answers)
+
+	resp, lines := f.postStream(t, "", strings.NewReader(strings.Join(items, "\n")))
+	if resp.StatusCode != 200 || len(lines) != len(items)+1 {
+		t.Fatalf("NDJSON: %d %q", resp.StatusCode, lines)
+	}
+	check("NDJSON", lines[:len(items)])
+
+	// A stream takes precision "input" from its query, as a batch does from
+	// its body.
+	resp, lines = f.postStream(t, "?precision=input", strings.NewReader(`{"value":"5.5","from":"in","to":"cm"}`))
+	if resp.StatusCode != 200 || len(lines) != 2 || !strings.Contains(lines[0], `"result":{"value":"14","unit":"cm"}`) {
+		t.Errorf("NDJSON with precision=input: %d %q", resp.StatusCode, lines)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/quantity"
 )
 
 // convertGET serves GET /v1/convert?value=&from=&to=[&precision=].
@@ -37,6 +38,12 @@ func (s *Server) convertPOST(c *call) reply {
 }
 
 func (s *Server) convertOne(c *call, conv *conversion) reply {
+	if e := prepareText(c.r, c.snap.graph, conv, nil, ""); e != nil {
+		if e.Code == string(engine.CodeInvalidQuantity) {
+			s.cfg.Metrics.conversion("", e.Code)
+		}
+		return errReply(e)
+	}
 	var res engine.Result
 	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.effectivePrecision(0, false),
 		Budget: engine.NewBudget(engine.DefaultBudget)}
@@ -62,26 +69,46 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 // straight into b. On error b is returned as it came.
 func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engine.Request, res *engine.Result) ([]byte, error) {
 	mark := len(b)
+	b = append(b, `"input":{`...)
+	if conv.text != "" {
+		b = append(b, `"text":`...)
+		b = appendString(b, conv.text)
+		b = append(b, ',')
+	}
 	// Both values are decimal numbers (the input passed the value syntax,
-	// the result is formatted by the engine): nothing in them needs escaping.
-	b = append(b, `"input":{"value":"`...)
+	// or was read from free text as digits; the result is formatted by the
+	// engine): nothing in them needs escaping.
+	b = append(b, `"value":"`...)
 	b = append(b, conv.value...)
 	b = append(b, `","unit":`...)
 	b = appendString(b, conv.from)
 	b = append(b, `},"result":{"value":"`...)
-	valueAt := len(b)
-	b, err := g.AppendConvert(b, req, res)
+	if conv.lc != nil {
+		req.Locale = conv.lc.Tag
+	}
+	start := len(b)
+	var err error
+	if conv.read != nil {
+		// A fraction whose decimal does not terminate (see quantity.Convert).
+		if *res, err = quantity.Convert(g, *conv.read, *req); err == nil {
+			b = append(b, res.Value...)
+		}
+	} else {
+		b, err = g.AppendConvert(b, req, res)
+	}
 	if err != nil {
 		return b[:mark], err
 	}
-	digits := b[valueAt:]
+	value := b[start:]
 	b = append(b, `","unit":`...)
 	b = appendString(b, res.Unit)
-	b = appendCodeMembers(b, conv, res, digits)
+	b = appendResultText(b, conv, value, res.Unit)
+	b = appendCodeMembers(b, conv, res, value)
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
-	return appendBool(b, res.Exact), nil
+	// A fraction whose decimal does not terminate was rounded on input.
+	return appendBool(b, res.Exact && !conv.rounded), nil
 }
 
 // metricCategory labels a conversion in metrics: its category, or
@@ -104,6 +131,7 @@ type explainJSON struct {
 	OffsetExact    *bool         `json:"offset_exact,omitempty"`
 	Formulas       []formulaJSON `json:"formulas,omitempty"`
 	Steps          []stepJSON    `json:"steps"`
+	Inexact        []string      `json:"inexact,omitempty"`
 }
 
 type formulaJSON struct {
@@ -124,7 +152,7 @@ type stepJSON struct {
 // appendExplain appends ,"explain":{…} for a successful conversion.
 func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
 	ex := g.Explain(res)
-	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}}
+	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}, Inexact: ex.Inexact}
 	if ex.Factor != "" {
 		j.FactorExact = &ex.FactorExact
 	}
@@ -163,6 +191,10 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 	c.value, c.hasValue = q.get(0)
 	c.from, c.hasFrom = q.get(1)
 	c.to, c.hasTo = q.get(2)
+	c.quantity, c.hasQuantity = q.get(5)
+	c.q, c.hasQ = q.get(6)
+	c.loc, c.hasLoc = q.get(7)
+	c.unitDisplay, _ = q.get(8)
 	if v, ok := q.get(3); ok && v == "input" {
 		c.precisionInput = true
 	} else if ok {
@@ -179,6 +211,13 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 		}
 		c.explain = e
 	}
+	if c.hasQ || c.hasQuantity {
+		c.checkRequired()
+		if c.err != "" {
+			return c, invalidRequest(strings.ReplaceAll(c.err, "field", "query parameter"))
+		}
+		return c, nil
+	}
 	for i, has := range [...]bool{c.hasValue, c.hasFrom, c.hasTo} {
 		if !has {
 			return c, invalidRequest("missing query parameter " + strconv.Quote(q.names[i]))
@@ -190,12 +229,12 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 // convertParams and unitsParams are the query parameters of GET
 // /v1/convert and GET /v1/units, in the order query.get reads them.
 var (
-	convertParams = []string{"value", "from", "to", "precision", "explain"}
-	unitsParams   = []string{"category", "q", "dimension"}
+	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display"}
+	unitsParams   = []string{"category", "q", "dimension", "locale"}
 )
 
 // maxQueryParams is the most parameters a route takes.
-const maxQueryParams = 5
+const maxQueryParams = 9
 
 // query is a decoded query string of known parameters.
 type query struct {
@@ -245,13 +284,8 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 		return nil, newError(codeUnsupportedMediaType, `send the body as "Content-Type: application/json"`)
 	}
 	limit := s.cfg.MaxBody
-	tooLarge := func() *apiError {
-		e := newError(codePayloadTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
-		e.Details = map[string]any{"limit": limit}
-		return e
-	}
 	if c.r.ContentLength > limit {
-		return nil, tooLarge()
+		return nil, payloadTooLarge(limit)
 	}
 	body := http.MaxBytesReader(c.w.ResponseWriter, c.r.Body, limit)
 	buf := c.w.body[:0]
@@ -271,7 +305,7 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 			c.w.body = buf
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return nil, tooLarge()
+				return nil, payloadTooLarge(limit)
 			}
 			return nil, invalidRequest("the request body could not be read completely")
 		}
@@ -285,15 +319,19 @@ func (s *Server) readJSONBody(c *call) ([]byte, *apiError) {
 
 // isJSON reports whether the one Content-Type is application/json. The
 // only charset parameter accepted is utf-8, the encoding JSON is read in.
-func isJSON(h []string) bool {
+func isJSON(h []string) bool { return isMediaType(h, jsonContentType) }
+
+// isMediaType reports whether the one Content-Type h is the media type
+// mt; parameters are allowed, but a charset must be utf-8.
+func isMediaType(h []string, mt string) bool {
 	if len(h) != 1 {
 		return false
 	}
-	if h[0] == "application/json" {
+	if h[0] == mt {
 		return true
 	}
-	mt, params, err := mime.ParseMediaType(h[0])
-	if err != nil || mt != "application/json" {
+	got, params, err := mime.ParseMediaType(h[0])
+	if err != nil || got != mt {
 		return false
 	}
 	cs, ok := params["charset"]

@@ -5,7 +5,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/quantity"
 	"github.com/unitd/unitd/internal/jsonscan"
+	"github.com/unitd/unitd/locale"
 )
 
 // Request bodies are read with the strict scanner of internal/jsonscan
@@ -26,15 +28,24 @@ type conversion struct {
 	// precisionInput is precision "input": the digits of the value.
 	precisionInput bool
 	explain        bool
-	// quantity is a FHIR Quantity given in place of value and from.
-	quantity *quantity
-	// text is a quantity given as free text (a JSON string).
-	text    string
-	hasText bool
+	// fhir is a FHIR Quantity given (as a JSON object) in place of value
+	// and from (see fhir.go).
+	fhir *fhirQuantity
 	// has records which fields were read, for the batch input echo.
 	hasValue, hasFrom, hasTo bool
 	// err is an item-level problem (INVALID_ITEM in a batch).
 	err string
+
+	// Free text and locale (see quantity.go): quantity stands for value
+	// and from, q for the whole question; text is what input.text echoes
+	// once either has been read.
+	quantity, q, loc, unitDisplay string
+	hasQuantity, hasQ, hasLoc     bool
+	text                          string
+	rounded                       bool
+	read                          *quantity.Quantity // free text whose number was rounded
+	lc                            *locale.Locale
+	width                         locale.Width
 }
 
 // Field bits for duplicate detection.
@@ -46,6 +57,9 @@ const (
 	fConversions
 	fExplain
 	fQuantity
+	fQ
+	fLocale
+	fUnitDisplay
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -53,11 +67,11 @@ func readValue(s *jsonscan.Scanner, c *conversion, depth int) error {
 	switch ch := s.Peek(); {
 	case ch == '"':
 		v, err := s.ReadString()
-		c.value, c.hasValue = v, true
+		c.value, c.hasValue = v, err == nil
 		return err
 	case ch == '-' || (ch >= '0' && ch <= '9'):
 		v, err := s.ReadNumber()
-		c.value, c.hasValue = v, true
+		c.value, c.hasValue = v, err == nil
 		return err
 	}
 	c.setErr(`"value" must be a string or a number`)
@@ -67,7 +81,7 @@ func readValue(s *jsonscan.Scanner, c *conversion, depth int) error {
 func readUnit(s *jsonscan.Scanner, dst *string, has *bool, name string, c *conversion, depth int) error {
 	if s.Peek() == '"' {
 		v, err := s.ReadString()
-		*dst, *has = v, true
+		*dst, *has = v, err == nil
 		return err
 	}
 	c.setErr(`"` + name + `" must be a string`)
@@ -149,6 +163,12 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		bit = fPrecision
 	case "quantity":
 		bit = fQuantity
+	case "q":
+		bit = fQ
+	case "locale":
+		bit = fLocale
+	case "unit_display":
+		bit = fUnitDisplay
 	case "explain":
 		// Top level only: in a batch, explain applies to every item.
 		if depth == 0 {
@@ -157,7 +177,7 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		}
 		fallthrough
 	default:
-		known := "value, from, to, precision, quantity"
+		known := "value, from, to, precision, quantity, q, locale, unit_display"
 		if depth == 0 {
 			known += ", explain"
 		}
@@ -171,19 +191,27 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 	*seen |= bit
 	switch bit {
 	case fValue:
-		if c.quantity != nil {
-			c.setErr(`"quantity" stands in place of "value" and "from": send one or the other`)
-		}
 		return readValue(s, c, depth+1)
 	case fFrom:
 		return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
 	case fTo:
 		return readTarget(s, c, depth+1)
 	case fQuantity:
-		if c.hasValue || c.hasFrom {
-			c.setErr(`"quantity" stands in place of "value" and "from": send one or the other`)
+		switch s.Peek() {
+		case '"':
+			return readUnit(s, &c.quantity, &c.hasQuantity, "quantity", c, depth+1)
+		case '{':
+			return readFHIRQuantity(s, c, depth+1)
 		}
-		return readQuantity(s, c, depth+1)
+		c.setErr(`"quantity" must be a string (a quantity as people write it, such as "5 ft 3 in") or a FHIR Quantity object`)
+		return s.Skip(depth + 1)
+	case fQ:
+		return readUnit(s, &c.q, &c.hasQ, "q", c, depth+1)
+	case fLocale:
+		return readUnit(s, &c.loc, &c.hasLoc, "locale", c, depth+1)
+	case fUnitDisplay:
+		var has bool
+		return readUnit(s, &c.unitDisplay, &has, "unit_display", c, depth+1)
 	case fExplain:
 		e, msg, err := readBool(s, "explain", depth+1)
 		if msg != "" {
@@ -202,11 +230,21 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 	}
 }
 
-// missing records the first missing required field.
+// missing records the first missing required field: value, from and
+// to; or quantity (free text) and to; or q (a whole question) alone.
 func (c *conversion) checkRequired() {
 	switch {
-	case c.hasText && c.quantity == nil:
-		c.setErr(`"quantity" as free text is not read by this server; send a FHIR Quantity object or value and from`)
+	case c.hasQ && (c.hasValue || c.hasFrom || c.hasTo || c.hasQuantity || c.fhir != nil):
+		c.setErr(`"q" holds the whole question ("5 ft 3 in to cm"); leave out value, from, to and quantity`)
+	case c.hasQ:
+	case (c.hasQuantity || c.fhir != nil) && (c.hasValue || c.hasFrom):
+		c.setErr(`"quantity" stands in place of "value" and "from"; send one or the other`)
+	case (c.hasQuantity || c.fhir != nil) && !c.hasTo:
+		c.setErr(`missing field "to"`)
+	case c.hasQuantity:
+	case c.fhir != nil:
+		c.value, c.hasValue = c.fhir.value, c.fhir.value != ""
+		c.from, c.hasFrom = c.fhir.from, c.fhir.from != ""
 	case !c.hasValue:
 		c.setErr(`missing field "value"`)
 	case !c.hasFrom:
@@ -251,6 +289,9 @@ type batchRequest struct {
 	// precisionInput is a batch-wide precision "input".
 	precisionInput bool
 	explain        bool
+	// loc and unitDisplay apply to every item that names none.
+	loc, unitDisplay string
+	hasLoc           bool
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -279,9 +320,13 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			bit = fPrecision
 		case "explain":
 			bit = fExplain
+		case "locale":
+			bit = fLocale
+		case "unit_display":
+			bit = fUnitDisplay
 		default:
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain)")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, locale, unit_display)")
 			}
 			return s.Skip(1)
 		}
@@ -298,6 +343,21 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 				fieldErr = invalidRequest(msg)
 			}
 			req.explain = e
+			return err
+		}
+		if bit == fLocale || bit == fUnitDisplay {
+			if s.Peek() != '"' {
+				if fieldErr == nil {
+					fieldErr = invalidRequest(strconv.Quote(key) + " must be a string")
+				}
+				return s.Skip(1)
+			}
+			v, err := s.ReadString()
+			if bit == fLocale {
+				req.loc, req.hasLoc = v, true
+			} else {
+				req.unitDisplay = v
+			}
 			return err
 		}
 		if bit == fPrecision {
@@ -360,26 +420,38 @@ var optimize = true
 // plainItemKeys are the members of a plain batch item, in any order.
 var plainItemKeys = []string{"value", "from", "to"}
 
+// itemDepth is the nesting depth at which a batch item is read: inside
+// "conversions" of a JSON body, and on a line of its own in an NDJSON
+// stream alike, so that both accept exactly the same items.
+const itemDepth = 2
+
 // readItem reads one element of "conversions".
 func (req *batchRequest) readItem(s *jsonscan.Scanner) error {
 	req.count++
 	if req.count > maxBatch {
-		return s.Skip(2)
+		return s.Skip(itemDepth)
 	}
+	req.items = append(req.items, conversion{})
+	return decodeItem(s, &req.items[len(req.items)-1])
+}
+
+// decodeItem reads one batch item into c, which must be zero: the one
+// reader of batch items, for the elements of a JSON batch and the lines
+// of an NDJSON stream. A problem with the item's fields is recorded in
+// c.err (INVALID_ITEM); only malformed JSON is returned.
+func decodeItem(s *jsonscan.Scanner, c *conversion) error {
 	if optimize {
 		var v [3]string
 		if s.PlainObject(plainItemKeys, v[:]) {
-			req.items = append(req.items, conversion{value: v[0], from: v[1], to: v[2], hasValue: true, hasFrom: true, hasTo: true})
+			*c = conversion{value: v[0], from: v[1], to: v[2], hasValue: true, hasFrom: true, hasTo: true}
 			return nil
 		}
 	}
-	req.items = append(req.items, conversion{})
-	c := &req.items[len(req.items)-1]
 	if s.Peek() != '{' {
 		c.setErr("item must be an object with value, from and to")
-		return s.Skip(2)
+		return s.Skip(itemDepth)
 	}
-	if err := conversionObject(s, c, 2); err != nil {
+	if err := conversionObject(s, c, itemDepth); err != nil {
 		return err
 	}
 	c.checkRequired()

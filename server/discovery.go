@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // snapshot is everything a request needs from one catalog: the graph and
@@ -283,7 +284,8 @@ func (s *Server) categories(c *call) reply {
 }
 
 func (s *Server) category(c *call) reply {
-	if e := noQuery(c); e != nil {
+	lc, e := discoveryLocale(c)
+	if e != nil {
 		return errReply(e)
 	}
 	id, _ := param(c.r, "category")
@@ -291,11 +293,26 @@ func (s *Server) category(c *call) reply {
 	if !ok {
 		return errReply(newError(codeNotFound, "unknown category "+strconv.Quote(truncate(id, 64))+"; GET /v1/categories lists them"))
 	}
+	if lc != nil {
+		cat, _ := c.snap.graph.Category(id)
+		detail := append([]byte(nil), mustJSON(newCategoryRecord(cat))...)
+		detail = detail[:len(detail)-1]
+		detail = append(detail, `,"units":[`...)
+		for k, i := range c.snap.unitsByCatIdx[id] {
+			if k > 0 {
+				detail = append(detail, ',')
+			}
+			detail = appendLocalized(detail, c.snap.units[i], lc)
+		}
+		detail = append(detail, "]}"...)
+		return reply{status: http.StatusOK, body: wrapData(detail), etag: c.snap.etag("/v1/categories/" + id + "?locale=" + lc.Tag)}
+	}
 	return okCached(doc)
 }
 
 func (s *Server) unit(c *call) reply {
-	if e := noQuery(c); e != nil {
+	lc, e := discoveryLocale(c)
+	if e != nil {
 		return errReply(e)
 	}
 	name, ok := param(c.r, "unit")
@@ -317,12 +334,72 @@ func (s *Server) unit(c *call) reply {
 			etag:   c.snap.etag("/v1/units/" + x.Symbol),
 		}
 	}
+	if lc != nil {
+		for i := range c.snap.units {
+			if c.snap.units[i].u == u {
+				return reply{status: http.StatusOK, body: wrapData(appendLocalized(nil, c.snap.units[i], lc)), etag: c.snap.etag("/v1/units/" + u.Symbol + "?locale=" + lc.Tag)}
+			}
+		}
+	}
 	if doc, ok := c.snap.unit[u]; ok {
 		return okCached(doc)
 	}
 	// A unit made for a code (a UCUM special unit under a prefix, or one
 	// no catalog unit claims) is described as it is made.
 	return reply{status: http.StatusOK, body: wrapData(mustJSON(newUnitRecord(u))), etag: c.snap.etag("/v1/units/" + u.Symbol)}
+}
+
+// discoveryLocale reads the one query parameter of a discovery record,
+// locale; nil when it is not given.
+func discoveryLocale(c *call) (*locale.Locale, *apiError) {
+	if c.r.URL.RawQuery == "" {
+		return nil, nil
+	}
+	qs, err := parseQuery(c.r.URL.RawQuery, "locale")
+	if err != nil {
+		return nil, err
+	}
+	tag, _ := qs.get(0)
+	return matchLocale(tag)
+}
+
+// matchLocale reads a locale query parameter.
+func matchLocale(tag string) (*locale.Locale, *apiError) {
+	l, err := locale.Match(tag)
+	if err != nil {
+		return nil, invalidRequest("locale " + strconv.Quote(truncate(tag, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
+	}
+	return l, nil
+}
+
+// appendLocalized appends a unit record with its display_name in lc
+// (long, short and narrow, CLDR's), when CLDR names the unit.
+func appendLocalized(b []byte, e unitEntry, lc *locale.Locale) []byte {
+	long, ok1 := lc.DisplayName(e.u.Symbol, locale.Long)
+	short, ok2 := lc.DisplayName(e.u.Symbol, locale.Short)
+	narrow, ok3 := lc.DisplayName(e.u.Symbol, locale.Narrow)
+	if !ok1 || !ok2 || !ok3 {
+		return append(b, e.record...)
+	}
+	b = append(b, e.record[:len(e.record)-1]...)
+	b = append(b, `,"display_name":{"long":`...)
+	b = appendString(b, long)
+	b = append(b, `,"short":`...)
+	b = appendString(b, short)
+	b = append(b, `,"narrow":`...)
+	b = appendString(b, narrow)
+	return append(b, "}}"...)
+}
+
+// localizedMatch reports whether one of the locale's names of u holds
+// the folded text q.
+func localizedMatch(lc *locale.Locale, u *engine.Unit, q string) bool {
+	for _, n := range lc.Names(u.Symbol) {
+		if strings.Contains(locale.Fold(n), q) {
+			return true
+		}
+	}
+	return false
 }
 
 // expressionRecord describes a unit expression: its canonical symbol, its
@@ -380,6 +457,13 @@ func (s *Server) units(c *call) reply {
 	category, _ := qs.get(0)
 	q, _ := qs.get(1)
 	dimension, seenDim := qs.get(2)
+	var lc *locale.Locale
+	if tag, ok := qs.get(3); ok {
+		var e *apiError
+		if lc, e = matchLocale(tag); e != nil {
+			return errReply(e)
+		}
+	}
 	if seenDim {
 		d, err := engine.ParseDimension(dimension)
 		if err != nil {
@@ -411,21 +495,43 @@ func (s *Server) units(c *call) reply {
 	}
 	if q != "" {
 		lq := strings.ToLower(q)
+		fq := ""
+		if lc != nil {
+			fq = locale.Fold(q)
+		}
 		var kept []int
 		for _, i := range idx {
+			found := false
 			for _, t := range c.snap.units[i].terms {
 				if strings.Contains(t, lq) {
-					kept = append(kept, i)
+					found = true
 					break
 				}
+			}
+			if found || lc != nil && fq != "" && localizedMatch(lc, c.snap.units[i].u, fq) {
+				kept = append(kept, i)
 			}
 		}
 		idx = kept
 	}
+	key := "/v1/units?category=" + category + "&q=" + q + "&dimension=" + dimension
+	if lc != nil {
+		b := []byte(`{"data":[`)
+		for k, i := range idx {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendLocalized(b, c.snap.units[i], lc)
+		}
+		b = append(b, `],"meta":{"total":`...)
+		b = appendInt(b, len(idx))
+		b = append(b, "}}\n"...)
+		return reply{status: http.StatusOK, body: b, etag: c.snap.etag(key + "&locale=" + lc.Tag)}
+	}
 	return reply{
 		status: http.StatusOK,
 		body:   c.snap.unitList(idx),
-		etag:   c.snap.etag("/v1/units?category=" + category + "&q=" + q + "&dimension=" + dimension),
+		etag:   c.snap.etag(key),
 	}
 }
 

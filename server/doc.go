@@ -13,8 +13,11 @@
 //
 // Every route is listed once, in routeTable; each handler has one shape,
 // func(*call) reply, and one wrapper writes replies and errors. Error codes
-// map to statuses in one table (statusOf in errors.go); internal errors are
-// logged with the request id and never sent.
+// map to statuses in one table (statusOf in errors.go, exported as
+// [StatusOf]), which the account page (server/accountweb) uses for the
+// account domain's codes too; internal errors are logged with the request
+// id and never sent. A conversion error may carry the catalog's hint
+// (error.hint: "did you mean degC → degF?").
 //
 // # Pages
 //
@@ -28,7 +31,20 @@
 // with Retry-After). The route is not in routeTable and not in
 // /openapi.json: it serves the pages, not programs. Pages, static files and
 // page routes need no key, so each of their requests also counts against
-// the address's public budget (Config.PublicLimiter), as discovery does.
+// the address's public budget (Config.PublicLimiter), as discovery does; a
+// page rendered afresh rather than from the pages' cache is charged its
+// cost beyond that (web.Config.Charge, ratelimit.Charger).
+//
+// # Deployment
+//
+// Behind reverse proxies named in Config.Proxies, the client's address and
+// scheme come from X-Forwarded-For and X-Forwarded-Proto (package
+// forwarded); with an https:// Config.PublicURL, or a request that came
+// over HTTPS, answers carry Strict-Transport-Security; Config.TLS makes
+// Serve speak HTTPS itself. Serve bounds connections per address and in
+// all, closing idle keep-alive ones under pressure (conns.go). The access
+// log records what Config.AccessLog chooses, and always server errors and
+// slow requests (accesslog.go).
 //
 // # Conversion requests
 //
@@ -44,14 +60,29 @@
 // without reflection; a result's digits go straight from the engine into
 // the response.
 //
+// # NDJSON streams
+//
+// POST /v1/batch with Content-Type application/x-ndjson streams (stream.go):
+// the body is read a buffer at a time, every whole line is decoded by the
+// same item reader as a JSON batch's elements (decodeItem) and answered by
+// the same item writer (batchRun.appendItem), and the answers are sent
+// after each buffer, so memory stays bounded whatever the body's size. Each
+// read and each write has a deadline of its own (ReadTimeout,
+// WriteTimeout), so a client that stalls lets go of the handler. Limits:
+// MaxStreamBody, MaxStreamLines, MaxBody per line, and the key's rate limit
+// once per started 100 lines; what ends a stream early ends it with one
+// error line and the meta line. A stream is one request for the access log
+// and the request counter (not for the latency histogram); its items count
+// in the conversion counters like a batch's.
+//
 // # Decisions where the contract is silent
 //
 //   - A token that is not in the uc_<env>_<secret> format is INVALID_API_KEY
 //     (RFC 6750 invalid_token), like unknown, revoked, expired and
 //     wrong-environment keys; UNAUTHORIZED means no usable "Bearer <token>".
 //   - With Config.AuthFailLimiter, each refused key takes a token from the
-//     bucket of the client address (host of RemoteAddr; forwarding headers
-//     are not trusted). The request that empties the bucket is still 401;
+//     bucket of the client address (host of RemoteAddr, or behind a trusted
+//     proxy the client's; see Config.Proxies). The request that empties the bucket is still 401;
 //     from then on the address gets 429 RATE_LIMIT_EXCEEDED with Retry-After
 //     for every request without a valid key, until a token is back; a valid
 //     key still gets through, so a client that shares an address with a
@@ -85,14 +116,25 @@
 //     or "from" is refused; result.quantity carries the result's digits as
 //     a JSON number, the comparator, and the target's code (the catalog
 //     unit's UCUM code when "to" was a plain name). "quantity" as a JSON
-//     string is free text, read elsewhere.
+//     string is free text (below); both forms are read alike by
+//     POST /v1/convert, batch items and NDJSON lines, and a stream takes
+//     precision=input from its query.
 //   - A body that is not valid UTF-8 is INVALID_REQUEST; so is a body that
 //     could not be read in time (Serve's ReadTimeout).
+//   - In an NDJSON stream, blank lines are skipped and are not items;
+//     index counts items. Batch-wide precision and explain come from the
+//     query. A line longer than MaxBody is INVALID_ITEM, its bytes skipped.
+//     An error line is {"error":{"code","message","request_id",…}}, with
+//     retry_after (seconds) for RATE_LIMIT_EXCEEDED; a graceful shutdown
+//     gives streams half of ShutdownTimeout, then ends them with
+//     SERVICE_UNAVAILABLE. Every 100 items of a stream share one work
+//     budget, as a batch of 100 does. The answer says Connection: close:
+//     a stream that ended early leaves its body unread.
 //   - /v1/units/:unit: an unknown unit is 404 NOT_FOUND with suggestions; a
 //     declared ambiguous name is 400 AMBIGUOUS_UNIT with candidates.
 //   - /v1/units?category=x with an unknown category is 404 NOT_FOUND; empty
 //     category or q means no filter; other or repeated parameters are 400.
-//     The other discovery routes refuse any query parameter; /v1/health and
+//     The other discovery routes refuse any query parameter but locale; /v1/health and
 //     /openapi.json ignore the query.
 //   - A unit record's aliases are its other case-sensitive symbols (°C)
 //     followed by its word aliases; name and plural have their own fields.
@@ -104,6 +146,19 @@
 //     Discovery answers carry Cache-Control: no-cache, health no-store.
 //   - No redirects (trailing slash, case) and no OPTIONS or HEAD handling:
 //     unknown paths are 404 and other methods 405 with Allow, all in JSON.
+//   - Free text (quantity.go): quantity as a JSON string stands for value
+//     and from (and needs to); q, a whole question, stands alone. With
+//     value or from beside quantity, or anything beside q, the request is
+//     INVALID_REQUEST (INVALID_ITEM in a batch). Unreadable text is 400
+//     INVALID_QUANTITY, details.position a number (characters from 1).
+//   - locale is read on conversions (body, query, or batch-wide for the
+//     items that name none) and on discovery (GET /v1/units,
+//     /v1/units/:unit, /v1/categories/:category: display_name and q over
+//     the locale's names). Accept-Language is honoured on conversions
+//     only, so discovery stays cacheable without Vary; the pages follow
+//     it. A malformed tag is INVALID_REQUEST; a well-formed one CLDR has no
+//     data for gets its closest language, else English. result.text is
+//     added only when a locale was asked for in one of these ways.
 //   - /v1/health is "ok" whenever a catalog is serving; last_reload shows
 //     the initial load until a reload is reported, and "keys" is added when
 //     Config.KeyStatus is set.

@@ -10,15 +10,16 @@ import (
 
 // Standard unit codes and FHIR Quantity on the conversion routes.
 //
-// A conversion (POST /v1/convert, a batch item) may carry "quantity", an
-// HL7 FHIR Quantity {value, comparator, unit, system, code}, in place of
-// value and from: its system (UCUM's http://unitsofmeasure.org, or QUDT's
-// unit namespace) and code become the namespaced unit (ucum:mg/dL), and
-// without a code its unit text is read as a unitd unit. "to" may then be
+// A conversion (POST /v1/convert, a batch item, an NDJSON line) may carry
+// "quantity" as a JSON object, an HL7 FHIR Quantity {value, comparator,
+// unit, system, code} (as a JSON string it is free text, quantity.go), in
+// place of value and from: its system (UCUM's http://unitsofmeasure.org,
+// or QUDT's unit namespace) and code become the namespaced unit
+// (ucum:mg/dL), and without a code its unit text is read as a unitd unit. "to" may then be
 // {"system", "code"} as well. The answer adds result.quantity, a FHIR
 // Quantity of the result with the input's comparator; with a quantity,
 // precision defaults to "input" (as many significant digits as the value
-// has). A "to" with a system prefix (ucum:mmol/L) adds result.code.
+// has; free text keeps the default precision). A "to" with a system prefix (ucum:mmol/L) adds result.code.
 
 // fhirSystems maps the FHIR system URIs unitd reads to its code systems.
 var fhirSystems = map[string]string{
@@ -38,32 +39,25 @@ func fhirURI(system string) string {
 	return ""
 }
 
-// quantity is a FHIR Quantity as read from a request.
-type quantity struct {
-	comparator string
-	unit       string
-	system     string
-	code       string
+// fhirQuantity is a FHIR Quantity as read from a request: value is its
+// number's literal text and from the unit it names (ucum:mg/dL, or its
+// unit text), both moved into the conversion once the request is whole.
+type fhirQuantity struct {
+	value, from string
+	comparator  string
+	unit        string
+	system      string
+	code        string
 }
 
 // maxQuantityField bounds each text member of a quantity.
 const maxQuantityField = 256
 
-// readQuantity reads the "quantity" member: an object is a FHIR Quantity;
-// a string is a quantity written as free text, which this decoder keeps
-// in c.text for the free-text reader.
-func readQuantity(s *jsonscan.Scanner, c *conversion, depth int) error {
-	if s.Peek() == '"' {
-		v, err := s.ReadString()
-		c.text, c.hasText = v, true
-		return err
-	}
-	if s.Peek() != '{' {
-		c.setErr(`"quantity" must be a FHIR Quantity object (or free text)`)
-		return s.Skip(depth)
-	}
-	q := &quantity{}
-	c.quantity = q
+// readFHIRQuantity reads a "quantity" member that is a JSON object, a
+// FHIR Quantity. (A string is free text, read by engine/quantity.)
+func readFHIRQuantity(s *jsonscan.Scanner, c *conversion, depth int) error {
+	q := &fhirQuantity{}
+	c.fhir = q
 	seen := map[string]bool{}
 	err := s.Object(depth, func(key string) error {
 		if seen[key] {
@@ -79,7 +73,7 @@ func readQuantity(s *jsonscan.Scanner, c *conversion, depth int) error {
 				return s.Skip(depth + 1)
 			}
 			v, err := s.ReadNumber()
-			c.value, c.hasValue = v, true
+			q.value = v
 			return err
 		case "comparator":
 			dst = &q.comparator
@@ -113,7 +107,7 @@ func readQuantity(s *jsonscan.Scanner, c *conversion, depth int) error {
 		c.setErr(`"quantity.comparator" must be one of <, <=, >=, >, ad`)
 	}
 	switch {
-	case !c.hasValue:
+	case q.value == "":
 		c.setErr(`"quantity.value" is missing`)
 	case q.code != "" && q.system == "":
 		c.setErr(`"quantity.code" needs "quantity.system" (http://unitsofmeasure.org for UCUM)`)
@@ -123,9 +117,9 @@ func readQuantity(s *jsonscan.Scanner, c *conversion, depth int) error {
 			c.setErr(`"quantity.system" ` + strconv.Quote(truncate(q.system, 64)) + ` is not a system unitd reads (http://unitsofmeasure.org, http://qudt.org/vocab/unit)`)
 			break
 		}
-		c.from, c.hasFrom = sys+":"+q.code, true
+		q.from = sys + ":" + q.code
 	case q.unit != "":
-		c.from, c.hasFrom = q.unit, true
+		q.from = q.unit
 	default:
 		c.setErr(`"quantity" needs "code" and "system", or "unit"`)
 	}
@@ -198,7 +192,7 @@ func (c *conversion) effectivePrecision(batch int, batchInput bool) int {
 		return inputDigits(c.value)
 	case batch > 0:
 		return batch
-	case batchInput || c.quantity != nil:
+	case batchInput || c.fhir != nil:
 		return inputDigits(c.value)
 	}
 	return 0
@@ -213,14 +207,14 @@ func appendCodeMembers(b []byte, conv *conversion, res *engine.Result, digits []
 		b = append(b, `,"code":`...)
 		b = appendString(b, system+":"+code)
 	}
-	if conv.quantity == nil {
+	if conv.fhir == nil {
 		return b
 	}
 	b = append(b, `,"quantity":{"value":`...)
 	b = append(b, digits...)
-	if conv.quantity.comparator != "" {
+	if conv.fhir.comparator != "" {
 		b = append(b, `,"comparator":`...)
-		b = appendString(b, conv.quantity.comparator)
+		b = appendString(b, conv.fhir.comparator)
 	}
 	// The target's code: the namespaced one, else the catalog unit's UCUM
 	// code when it has one.

@@ -18,10 +18,13 @@ type Metrics struct {
 	latency      *prometheus.HistogramVec
 	conversions  *prometheus.CounterVec
 	batchSize    prometheus.Histogram
+	streams      *prometheus.CounterVec
+	streaming    prometheus.Gauge
 	rejections   *prometheus.CounterVec
 	reloads      *prometheus.CounterVec
 	lastGoodLoad prometheus.Gauge
 	reloadOK     prometheus.Gauge
+	connRefusals *prometheus.CounterVec
 	// successes and counters cache the conversion counters, of successes
 	// by category and of any label pair: WithLabelValues hashes and looks
 	// up its labels on every call, which cost a fifth of a batch. Labels
@@ -66,6 +69,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help:    "Items per accepted POST /v1/batch request.",
 			Buckets: []float64{1, 2, 5, 10, 20, 50, 100},
 		}),
+		streams: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_batch_streams_total",
+			Help: "NDJSON batches (POST /v1/batch streams) by how they ended: complete, cut_off, rate_limited, line_limit, too_large, shutdown, client_gone (or panic, a bug). Their items count in unitd_conversions_total.",
+		}, []string{"end"}),
+		streaming: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "unitd_batch_streams_in_flight",
+			Help: "NDJSON batches being answered now.",
+		}),
 		rejections: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "unitd_rate_limit_rejections_total",
 			Help: "Requests refused with 429 RATE_LIMIT_EXCEEDED, by route template.",
@@ -82,10 +93,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "unitd_catalog_last_reload_successful",
 			Help: "1 if the last catalog reload attempt succeeded, 0 if the last good catalog is serving after a failure.",
 		}),
+		connRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_connections_refused_total",
+			Help: "Connections closed at once on arrival: per_address (the address holds its maximum) or total (the server holds its maximum, none idle).",
+		}, []string{"reason"}),
 	}
-	reg.MustRegister(m.requests, m.latency, m.conversions, m.batchSize, m.rejections,
-		m.reloads, m.lastGoodLoad, m.reloadOK)
+	reg.MustRegister(m.requests, m.latency, m.conversions, m.batchSize, m.streams, m.streaming, m.rejections,
+		m.reloads, m.lastGoodLoad, m.reloadOK, m.connRefusals)
 	return m
+}
+
+// connRefused counts a connection refused for reason.
+func (m *Metrics) connRefused(reason string) {
+	if m == nil {
+		return
+	}
+	m.connRefusals.WithLabelValues(reason).Inc()
 }
 
 // statusText holds the status labels in use, so that a request does not
@@ -105,6 +128,19 @@ func (m *Metrics) request(route, method string, status int, d time.Duration) {
 	if route == "" {
 		route = "unmatched"
 	}
+	obs := m.requestSeriesOf(route, method, status)
+	obs.count.Inc()
+	obs.latency.Observe(d.Seconds())
+	if status == 429 {
+		m.rejections.WithLabelValues(route).Inc()
+	}
+}
+
+// requestSeriesOf returns the cached series of one request label set.
+func (m *Metrics) requestSeriesOf(route, method string, status int) requestObservers {
+	if route == "" {
+		route = "unmatched"
+	}
 	switch method {
 	case "GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS":
 	default:
@@ -118,9 +154,27 @@ func (m *Metrics) request(route, method string, status int, d time.Duration) {
 		obs = requestObservers{m.requests.WithLabelValues(route, method, statusText[status]), m.latency.WithLabelValues(route)}
 		m.requestSeries.Store(key, obs)
 	}
-	obs.count.Inc()
-	obs.latency.Observe(d.Seconds())
-	if status == 429 {
+	return obs
+}
+
+// streamStarted counts an NDJSON batch in flight until streamEnded.
+func (m *Metrics) streamStarted() {
+	if m == nil {
+		return
+	}
+	m.streaming.Inc()
+}
+
+// streamEnded counts the request of an NDJSON batch that ended as end;
+// one ended by the rate limit counts as a rejection.
+func (m *Metrics) streamEnded(route, method string, status int, end string) {
+	if m == nil {
+		return
+	}
+	m.streaming.Dec()
+	m.requestSeriesOf(route, method, status).count.Inc()
+	m.streams.WithLabelValues(end).Inc()
+	if end == endRateLimited {
 		m.rejections.WithLabelValues(route).Inc()
 	}
 }

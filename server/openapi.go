@@ -23,6 +23,7 @@ type opDoc struct {
 	body                          string // schema of the request body; "" for none
 	ok                            string // schema of the 200 body
 	conditional                   bool   // ETag and 304
+	stream                        bool   // the body and the answer may also be NDJSON (stream.go)
 	errors                        []int  // error statuses besides those of auth
 }
 
@@ -33,9 +34,16 @@ type paramDoc struct {
 	example           any
 }
 
+// freeTextDoc describes free text and locales on conversions.
+const freeTextDoc = "Free text that cannot be read without guessing is 400 INVALID_QUANTITY, whose message and `details.position` name the position (in characters from 1), with `candidates` for an ambiguous name and `suggestions` for an unknown one. The answer echoes `input.text` and the `input.value` and `input.unit` understood (a mixed quantity as `\"5 3\"` of `ft+in`). `locale` (else the best match of `Accept-Language`) adds `result.text`, the result in that locale's words, plural forms and digits (CLDR), and free text is read with the locale's decimal separator and unit names."
+
 var (
-	strSchema = &schema{Type: typ("string")}
-	precParam = paramDoc{"precision",
+	localeParam      = paramDoc{"locale", "BCP 47 language tag (`de`, `fr-CA`, `ar-SA`, `hi-u-nu-deva`); the best match among CLDR's modern locales is used. Else `Accept-Language`.", false, strSchema, "de"}
+	unitDisplayParam = paramDoc{"unit_display", "Width of unit names in `result.text`: `short` (default, `96,56064 km/h`), `long` (`96,56064 Kilometer pro Stunde`) or `narrow`.", false,
+		&schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"}
+	discoveryLocaleParam = paramDoc{"locale", "BCP 47 language tag: unit records add `display_name` in that locale (CLDR's long, short and narrow names, for the units CLDR names), and `q` also matches the locale's names.", false, strSchema, "de"}
+	strSchema            = &schema{Type: typ("string")}
+	precParam            = paramDoc{"precision",
 		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + "), or `input`: as many as the value has (`5.50` has 3).", false,
 		&schema{Type: typ("string"), Pattern: "^([1-9]|[1-4][0-9]|50|input)$"}, "10"}
 )
@@ -43,28 +51,41 @@ var (
 var (
 	docConvertGET = opDoc{
 		id: "convertGet", tag: "conversion", summary: "Convert a value (query parameters)",
-		description: "Converts `value` from unit `from` to unit `to`. Needs a Bearer key. Check order: authentication, rate limit, parameters.",
+		description: "Converts `value` from unit `from` to unit `to`; or a free-text `quantity` (in place of `value` and `from`) to `to`; or a whole question `q` (\"5 ft 3 in to cm\") alone. Needs a Bearer key. Check order: authentication, rate limit, parameters. " + freeTextDoc,
 		query: []paramDoc{
 			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most " + strconv.Itoa(engine.MaxValueLength) +
-				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + ").", true, strSchema, "12.5"},
-			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), a unit expression such as `kg*m/s^2`, or a standard code `<system>:<code>` (`ucum:mg/dL`, `cldr:kilometer-per-hour`, `unece:KGM`, `qudt:KiloM-PER-HR` or a QUDT IRI).", true, strSchema, "ft"},
-			{"to", "Unit, unit expression or standard code to convert to; a code adds `result.code`.", true, strSchema, "m"},
+				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + "). Required unless `quantity` or `q` is given.", false, strSchema, "12.5"},
+			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), a unit expression such as `kg*m/s^2`, or a standard code `<system>:<code>` (`ucum:mg/dL`, `cldr:kilometer-per-hour`, `unece:KGM`, `qudt:KiloM-PER-HR` or a QUDT IRI). Required unless `quantity` or `q` is given.", false, strSchema, "ft"},
+			{"to", "Unit, unit expression or standard code to convert to; a code adds `result.code`. Required unless `q` is given.", false, strSchema, "m"},
 			precParam,
 			{"explain", "`true` adds an `explain` object to the result: the exact factor and the catalog definitions used.", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
+			{"quantity", "A quantity as people write it, in place of `value` and `from`: `5 ft 3 in`, `5'3\"`, `1 1/2 in`, `½ tsp`, `1h30m`, `-40 °F`, `12,5 km` (in a locale with a decimal comma).", false, strSchema, "5 ft 3 in"},
+			{"q", "A whole question: a quantity, then `to`, `in`, `as`, `->` or `→`, then a unit (`5 ft 3 in to cm`). Leaves out value, from, to and quantity.", false, strSchema, "5 ft 3 in to cm"},
+			localeParam,
+			unitDisplayParam,
 		},
 		ok:     "ConvertResponse",
 		errors: []int{400, 422},
 	}
 	docConvertPOST = opDoc{
 		id: "convertPost", tag: "conversion", summary: "Convert a value (JSON body)",
-		description: "Converts one value. Check order: authentication, rate limit, media type, size, JSON, fields.",
+		description: "Converts one value: `value`, `from` and `to`; or `quantity` (free text) and `to`; or `q` (a whole question). Check order: authentication, rate limit, media type, size, JSON, fields. " + freeTextDoc,
 		body:        "ConvertRequest", ok: "ConvertResponse",
 		errors: []int{400, 413, 415, 422},
 	}
 	docBatch = opDoc{
-		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values",
-		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision` applies to every item that does not give its own; a top-level `explain` applies to every item.",
-		body:        "BatchRequest", ok: "BatchResponse",
+		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values, or stream any number as NDJSON",
+		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision`, `locale` or `unit_display` applies to every item that does not give its own; a top-level `explain` applies to every item. Items may be free text (`quantity`, `q`) as in POST /v1/convert.\n\n" +
+			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale` and `unit_display` act as the JSON body's top-level ones. " +
+			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines. A stream that runs out of rate-limit budget, passes the line limit or the body limit (a `Content-Length` over it is refused with 413 before anything is read), or is still open halfway through a graceful shutdown of the server, ends with one `BatchStreamError` line (RATE_LIMIT_EXCEEDED with `retry_after`, BATCH_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE) and then the meta line: send the lines after the last one answered again. The connection closes after a stream.",
+		query: []paramDoc{
+			{"precision", "NDJSON streams only: significant digits of every item that does not give its own, 1–" + strconv.Itoa(engine.MaxPrecision) + ". (A JSON body gives it as a top-level field.)", false,
+				&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10},
+			{"explain", "NDJSON streams only: `true` adds an `explain` object to every successful item. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
+			{"locale", "NDJSON streams only: the BCP 47 locale of every item that names none. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string")}, "de"},
+			{"unit_display", "NDJSON streams only: the width of unit names in `result.text` of every item that names none: long, short or narrow. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"},
+		},
+		body: "BatchRequest", ok: "BatchResponse", stream: true,
 		errors: []int{400, 413, 415},
 	}
 	docCategories = opDoc{
@@ -75,6 +96,7 @@ var (
 	docCategory = opDoc{
 		id: "getCategory", tag: "discovery", summary: "Get a category and its units",
 		pathParam: &paramDoc{"category", "Category id.", true, strSchema, "length"},
+		query:     []paramDoc{discoveryLocaleParam},
 		ok:        "CategoryResponse", conditional: true, errors: []int{400, 404},
 	}
 	docUnits = opDoc{
@@ -84,6 +106,7 @@ var (
 			{"category", "Only units of this category id.", false, strSchema, "length"},
 			{"q", "Only units whose symbol, name, plural or an alias contains this text (case-insensitive).", false, strSchema, "met"},
 			{"dimension", "Only units of this dimension, written as category records write it (`L T^-1`, `M L^2 T^-2`, `1`), in any order.", false, strSchema, "L T^-1"},
+			discoveryLocaleParam,
 		},
 		ok: "UnitList", conditional: true, errors: []int{400, 404},
 	}
@@ -91,6 +114,7 @@ var (
 		id: "getUnit", tag: "discovery", summary: "Get a unit by symbol or alias",
 		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). A unit expression (`kg*m%2Fs^2`) answers a record of kind `expression` with its canonical symbol, category, dimension and exact factor to the coherent SI unit. An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`; a malformed expression is 400 INVALID_UNIT_EXPRESSION.",
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
+		query:       []paramDoc{discoveryLocaleParam},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
 	}
 	docHealth = opDoc{
@@ -226,6 +250,12 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
 			"application/json": {Schema: ref(d.body), Example: requestExample(d.body)},
 		}}
+		if d.stream {
+			op.RequestBody.Content[ndjsonContentType] = apiMediaType{Schema: &schema{Type: typ("string"),
+				Description: "NDJSON: one `ConversionItem` object per line, at most " + strconv.Itoa(s.cfg.MaxStreamLines) + " lines and " +
+					strconv.FormatInt(s.cfg.MaxStreamBody, 10) + " bytes, each line at most " + strconv.FormatInt(s.cfg.MaxBody, 10) + " bytes."},
+				Example: "{\"value\":\"12.5\",\"from\":\"ft\",\"to\":\"m\"}\n{\"value\":\"abc\",\"from\":\"ft\",\"to\":\"m\"}\n"}
+		}
 	}
 
 	okHeaders := map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id")}
@@ -243,6 +273,13 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		Headers:     okHeaders,
 		Content:     map[string]apiMediaType{"application/json": {Schema: ref(d.ok), Example: responseExample(d.ok)}},
 	}}
+	if d.stream {
+		op.Responses["200"].Content[ndjsonContentType] = apiMediaType{Schema: &schema{Type: typ("string"),
+			Description: "NDJSON, one line per item in order (`BatchItemSuccess` or `BatchItemError`), perhaps one `BatchStreamError` line, then a `BatchStreamMeta` line."},
+			Example: `{"index":0,"status":"success","input":{"value":"12.5","unit":"ft"},"result":{"value":"3.81","unit":"m"},"category":"length","exact":true}` + "\n" +
+				`{"index":1,"status":"error","input":{"value":"abc","unit":"ft"},"error":{"code":"INVALID_VALUE","message":"value \"abc\" is not a decimal number"}}` + "\n" +
+				`{"meta":{"total":2,"succeeded":1,"failed":1}}` + "\n"}
+	}
 	if d.conditional {
 		op.Responses["304"] = apiResponse{Description: "Not modified: the If-None-Match ETag still matches.",
 			Headers: map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id"), "ETag": headerRef("ETag")}}
@@ -340,8 +377,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		return &schema{Type: typ("object"), Required: required, Properties: props, AdditionalProperties: boolp(false)}
 	}
 	input := closed(nil, map[string]*schema{
-		"value": str("The submitted value, as sent."),
-		"unit":  str("The submitted unit, as sent."),
+		"text":  str("The free text submitted (`quantity` or `q`), as sent."),
+		"value": str("The submitted value, as sent; for free text, the value understood (a mixed quantity's values separated by spaces, \"5 3\")."),
+		"unit":  str("The submitted unit, as sent; for free text, the unit understood (\"ft\", or \"ft+in\" for a mixed quantity)."),
 	})
 	fhirQuantity := closed([]string{"value"}, map[string]*schema{
 		"value":      {Type: typ("number"), Description: "The value, read (or written) by its literal digits."},
@@ -353,6 +391,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	fhirQuantity.Description = "An HL7 FHIR Quantity."
 	result := closed([]string{"value", "unit"}, map[string]*schema{
 		"value":    decimal,
+		"text":     str("The result for a reader of the request's locale: CLDR's unit pattern in the plural form the number takes, with the locale's number symbols and digits (\"96,56064 km/h\", \"5 километров\")."),
 		"unit":     str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"); a code no catalog unit claims stays namespaced (\"ucum:/nL\")."),
 		"code":     str("The target in its code system, when `to` named one (\"ucum:mmol/L\")."),
 		"quantity": withDescription(ref("FHIRQuantity"), "With a `quantity` in the request: the result as a FHIR Quantity, with the input's comparator."),
@@ -383,7 +422,8 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"formulas": {Type: typ("array"), Items: closed([]string{"unit", "reference", "to", "from"}, map[string]*schema{
 			"unit": strSchema, "reference": strSchema, "to": str("Formula in x into the reference unit."), "from": str("Formula in x out of the reference unit."),
 		})},
-		"steps": {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
+		"steps":   {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
+		"inexact": {Type: typ("array"), Items: strSchema, Description: "The units (and bridges, by their from unit) of the steps whose definitions are not exact: the result is then exact:false however exact its arithmetic."},
 	})
 	explainField := boolean("Add an explain object to each successful result.")
 	itemError := closed([]string{"index", "status", "input", "error"}, map[string]*schema{
@@ -406,17 +446,21 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			"to": {OneOf: []*schema{{Type: typ("string")}, closed([]string{"system", "code"}, map[string]*schema{"system": strSchema, "code": strSchema})},
 				Description: "Unit to convert to, as from; or, as in FHIR, {\"system\": \"http://unitsofmeasure.org\", \"code\": \"mmol/L\"}."},
 			"precision": precision,
-			"quantity": {OneOf: []*schema{ref("FHIRQuantity"), {Type: typ("string")}},
-				Description: "In place of value and from: a FHIR Quantity (its system and code name the unit; without a code its unit text does). precision then defaults to \"input\"."},
+			"quantity": {OneOf: []*schema{{Type: typ("string")}, ref("FHIRQuantity")},
+				Description: "In place of value and from: free text as people write it (\"5 ft 3 in\"), or a FHIR Quantity object (its system and code name the unit; without a code its unit text does; precision then defaults to \"input\")."},
+			"q":            str("A whole question (\"5 ft 3 in to cm\"), alone."),
+			"locale":       str("BCP 47 language tag for result.text and for reading free text."),
+			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text (default short)."},
 		}
 	}
 	errorProps := func(withRequestID bool) map[string]*schema {
 		m := map[string]*schema{
 			"code":        {Type: typ("string"), Enum: allCodes},
 			"message":     str("Human-readable, safe to show."),
-			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error, a limit, or the from_dimension and to_dimension of INCOMPATIBLE_UNITS."},
+			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error, a limit, the from_dimension and to_dimension of INCOMPATIBLE_UNITS, or the position of INVALID_QUANTITY."},
 			"suggestions": {Type: typ("array"), Items: strSchema, MaxItems: intp(5), Description: "Close matches of an unknown unit."},
 			"candidates":  {Type: typ("array"), Items: strSchema, Description: "Symbols an ambiguous name could mean."},
+			"hint":        str("What the catalog guesses was meant, for a few common mistakes (C → F: the coulomb and the farad; did you mean degC → degF?). Nothing is converted."),
 		}
 		if withRequestID {
 			m["request_id"] = str("The X-Request-Id of the request.")
@@ -456,6 +500,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"codes": closed(nil, map[string]*schema{
 			"ucum": str("UCUM code."), "cldr": str("CLDR unit identifier."), "unece": str("UN/ECE Recommendation 20 common code."), "qudt": str("QUDT unit local name (IRI http://qudt.org/vocab/unit/<name>)."),
 		}),
+		"display_name": closed([]string{"long", "short", "narrow"}, map[string]*schema{
+			"long": strSchema, "short": strSchema, "narrow": strSchema,
+		}),
 		"examples": {Type: typ("array"), Items: closed([]string{"value", "from", "to", "result", "approx"}, map[string]*schema{
 			"value": decimal, "from": strSchema, "to": strSchema, "result": decimal, "approx": {Type: typ("boolean")},
 		})},
@@ -487,18 +534,30 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 
 	schemas := map[string]*schema{
 		"Input":           input,
-		"ConvertRequest":  closed([]string{"to"}, withExplain(convertFields())),
-		"ConversionItem":  closed([]string{"to"}, convertFields()),
+		"ConvertRequest":  closed(nil, withExplain(convertFields())),
+		"ConversionItem":  closed(nil, convertFields()),
 		"FHIRQuantity":    fhirQuantity,
 		"Conversion":      conversion,
 		"ConvertResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Conversion")}),
 		"BatchRequest": closed([]string{"conversions"}, map[string]*schema{
-			"conversions": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
-			"precision":   precision,
-			"explain":     explainField,
+			"conversions":  {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
+			"precision":    precision,
+			"explain":      explainField,
+			"locale":       str("BCP 47 language tag for every item that names none."),
+			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text for every item that names none."},
 		}),
 		"BatchItemSuccess": itemSuccess,
 		"BatchItemError":   itemError,
+		"BatchStreamError": closed([]string{"error"}, map[string]*schema{"error": closed([]string{"code", "message", "request_id"}, map[string]*schema{
+			"code":        {Type: typ("string"), Enum: []string{codeBatchLimitExceeded, codePayloadTooLarge, codeRateLimitExceeded, codeServiceUnavailable}},
+			"message":     str("Human-readable, safe to show: what ended the stream."),
+			"request_id":  str("The X-Request-Id of the request."),
+			"retry_after": {Type: typ("integer"), Minimum: intp(1), Description: "RATE_LIMIT_EXCEEDED: seconds until the key's budget allows another request."},
+			"details":     {Type: typ("object"), Description: "The limit that was reached, when one was."},
+		})}),
+		"BatchStreamMeta": closed([]string{"meta"}, map[string]*schema{"meta": closed([]string{"total", "succeeded", "failed"}, map[string]*schema{
+			"total": integer(0), "succeeded": integer(0), "failed": integer(0),
+		})}),
 		"BatchResponse": closed([]string{"data", "meta"}, map[string]*schema{
 			"data": {Type: typ("array"), Items: &schema{OneOf: []*schema{ref("BatchItemSuccess"), ref("BatchItemError")}}},
 			"meta": closed([]string{"total", "succeeded", "failed"}, map[string]*schema{

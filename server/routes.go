@@ -69,14 +69,28 @@ func (s *Server) mountAccount(api http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if p == accountPrefix || strings.HasPrefix(p, accountPrefix+"/") {
-			if rw, ok := w.(*respWriter); ok {
-				rw.route = accountPrefix
-			}
 			s.cfg.Account.ServeHTTP(w, r)
+			if rw, ok := w.(*respWriter); ok {
+				rw.route = accountRoute(r.Pattern)
+			}
 			return
 		}
 		api.ServeHTTP(w, r)
 	})
+}
+
+// accountRoute names an account-page request in the access log and the
+// metrics: the pattern its ServeMux matched (r.Pattern, such as "POST
+// /account/keys/{id}/rotate"), without the method, so that the key id in
+// the path never becomes a label; "/account" when no pattern matched.
+func accountRoute(pattern string) string {
+	if _, path, ok := strings.Cut(pattern, " "); ok {
+		pattern = path
+	}
+	if !strings.HasPrefix(pattern, accountPrefix) {
+		return accountPrefix
+	}
+	return pattern
 }
 
 // param returns the path parameter name, percent-decoded: a request whose
@@ -103,6 +117,7 @@ type reply struct {
 	body   []byte
 	etag   string // strong ETag for conditional GET; "" for none
 	err    *apiError
+	done   bool // the handler has written the answer itself (a stream)
 }
 
 // apiFunc is the one shape of every handler.
@@ -135,12 +150,16 @@ func (s *Server) wrap(rt route) http.Handler {
 			}
 		}
 		rep := rt.fn(&c)
+		if rep.done {
+			return
+		}
 		if rep.err != nil {
 			s.writeError(rw, r, rep.err)
 			return
 		}
 		h := rw.Header()
 		h["Content-Type"] = []string{jsonContentType}
+		h["X-Content-Type-Options"] = []string{nosniff}
 		if rep.etag != "" {
 			h["Etag"] = []string{rep.etag}
 			h["Cache-Control"] = []string{noCache}

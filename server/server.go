@@ -1,14 +1,18 @@
 package server
 
 import (
+	"context"
+	"crypto/tls"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -18,9 +22,9 @@ const DefaultMaxBody = 64 << 10
 // Config configures a Server. Only Keys is needed to serve conversions;
 // every other field has a usable zero value.
 type Config struct {
-	// Keys supplies the current set of API keys (a *keys.Watcher, say).
+	// Keys supplies the current set of API keys (an account.KeySource, say).
 	// Nil refuses every key.
-	Keys interface{ Current() *keys.Set }
+	Keys interface{ Current() *apikey.Set }
 	// Env is the environment whose keys are accepted: "live" or "test".
 	Env string
 	// Limiter limits authenticated requests per key id. Nil: no limit and
@@ -41,16 +45,26 @@ type Config struct {
 	// /web/convert, no key) per client address. Nil: DefaultPageRate in
 	// memory.
 	PageLimiter ratelimit.Limiter
-	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
+	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0), and
+	// each line of an NDJSON batch.
 	MaxBody int64
+	// MaxStreamBody limits the body of an NDJSON batch, in bytes
+	// (DefaultMaxStreamBody if 0).
+	MaxStreamBody int64
+	// MaxStreamLines limits the items of an NDJSON batch
+	// (DefaultMaxStreamLines if 0).
+	MaxStreamLines int
 	// Logger receives access logs and internal errors; nil discards them.
 	Logger *slog.Logger
+	// AccessLog chooses which requests Logger records at INFO (the zero
+	// value: every one). Server errors and slow requests always are.
+	AccessLog AccessLog
 	// Version is the server's version, shown by /v1/health.
 	Version string
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
 	// KeyStatus, when set, adds the key store's status to /v1/health.
-	KeyStatus func() keys.Status
+	KeyStatus func() apikey.Status
 	// Usage, when set, is told of every authenticated request (after the
 	// rate limit let it through). It must not block: the account store's
 	// counter adds to an in-memory tally.
@@ -70,6 +84,32 @@ type Config struct {
 	// Limits, when set, adds the rate limiter's state to /v1/health: which
 	// backend decides (redis or local) and why.
 	Limits func() LimitsStatus
+
+	// Proxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed (see package forwarded): behind them,
+	// every limit, log line and audit event sees the client's address, and
+	// a request the client sent over HTTPS counts as HTTPS. The zero value
+	// believes no one.
+	Proxies forwarded.Proxies
+	// PublicURL is the address people reach the server at, such as
+	// https://unitd.example.com ("": the address each request names). When
+	// it is https://, every answer carries Strict-Transport-Security (as
+	// does every answer to a request that came over HTTPS).
+	PublicURL string
+	// TLS, when set, makes Serve speak HTTPS itself with this
+	// configuration (its certificates, or GetCertificate).
+	TLS *tls.Config
+
+	// MaxConnsPerAddr bounds the connections one client address holds
+	// open at once (trusted proxies excepted); past it, new ones are
+	// closed at once. 0: no bound.
+	MaxConnsPerAddr int
+	// MaxConns bounds the connections open at once. Past three quarters
+	// of it, idle keep-alive connections are closed, the longest idle
+	// first, down to half; at it, with none idle, new connections are
+	// closed at once. 0: no bound. unitd serve sizes it from the file
+	// descriptor limit.
+	MaxConns int
 
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s
@@ -96,6 +136,20 @@ type Server struct {
 	ready, draining atomic.Bool
 
 	inflight atomic.Int64 // requests being served, for the shutdown log
+	// httpsPublic is true when PublicURL is https://: every answer
+	// carries HSTS.
+	httpsPublic bool
+	// slow is AccessLog.Slow or its default; sampled counts requests for
+	// AccessLogSample.
+	slow    time.Duration
+	sampled atomic.Uint64
+	// conns guards the listener of Serve, once it runs.
+	conns atomic.Pointer[connGuard]
+
+	// streamsEnd is cancelled (endStreams) when the NDJSON streams in
+	// flight must end: half of the shutdown timeout into a shutdown.
+	streamsEnd context.Context
+	endStreams context.CancelFunc
 
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
@@ -112,13 +166,23 @@ func New(cfg Config) *Server {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
+	if cfg.MaxStreamBody <= 0 {
+		cfg.MaxStreamBody = DefaultMaxStreamBody
+	}
+	if cfg.MaxStreamLines <= 0 {
+		cfg.MaxStreamLines = DefaultMaxStreamLines
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, logger: cfg.Logger}
+	s := &Server{cfg: cfg, logger: cfg.Logger, httpsPublic: strings.HasPrefix(cfg.PublicURL, "https://"), slow: cfg.AccessLog.Slow}
+	if s.slow <= 0 {
+		s.slow = DefaultSlowRequest
+	}
+	s.streamsEnd, s.endStreams = context.WithCancel(context.Background())
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}

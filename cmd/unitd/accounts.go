@@ -23,32 +23,11 @@ commands:
 Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
 `
 
-var accountsSynopsis = map[string]string{
-	"create": "create [--store FILE|URL] NAME",
-	"list":   "list [--store FILE|URL] [--format text|json]",
-}
-
 func runAccounts(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, accountsUsage)
-		return 2
-	}
-	cmd, args := args[0], args[1:]
-	var run func(*cliCmd) error
-	switch cmd {
-	case "create":
-		run = accountsCreate
-	case "list":
-		run = accountsList
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, accountsUsage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "unitd accounts: unknown command %q\n\n%s", cmd, accountsUsage)
-		return 2
-	}
-	c := newCLICmd("accounts", cmd, accountsSynopsis[cmd], args, stdout, stderr)
-	return c.finish(run(c))
+	return runGroup("accounts", accountsUsage, map[string]subcommand{
+		"create": {"create [--store FILE|URL] NAME", accountsCreate},
+		"list":   {"list [--store FILE|URL] [--format text|json]", accountsList},
+	}, args, stdout, stderr)
 }
 
 func accountsCreate(c *cliCmd) error {
@@ -73,12 +52,9 @@ func accountsCreate(c *cliCmd) error {
 }
 
 func accountsList(c *cliCmd) error {
-	format := c.flags.String("format", "text", "output `format`: text or json")
+	format := formatFlag(c.flags, "output `format`: text or json", "text", "json")
 	if _, err := c.parse(0, ""); err != nil {
 		return err
-	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format must be text or json, not %q", *format)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
@@ -133,9 +109,9 @@ Manage the people who sign in on the account page. A new user chooses a
 password through a one-time link (valid 72 hours) that create prints once.
 
 commands:
-  create --account NAME EMAIL [--url BASE]
+  create --account NAME EMAIL [--public-url URL]
                    add a user and print their set-up link
-  link EMAIL [--url BASE]
+  link EMAIL [--public-url URL]
                    print a new set-up link (to reset a password); earlier
                    links stop working
   list [--account NAME] [--format text|json]
@@ -143,46 +119,28 @@ commands:
   disable EMAIL    stop a user from signing in and end their sessions
 
 Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
---url is the address the account page is reached at (default
-$UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
+--public-url (or --url) is the address the server is reached at, as unitd
+serve's --public-url (default $UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
 `
 
-var usersSynopsis = map[string]string{
-	"create":  "create [--store FILE|URL] --account NAME [--url BASE] EMAIL",
-	"link":    "link [--store FILE|URL] [--url BASE] EMAIL",
-	"list":    "list [--store FILE|URL] [--account NAME] [--format text|json]",
-	"disable": "disable [--store FILE|URL] EMAIL",
-}
-
 func runUsers(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usersUsage)
-		return 2
-	}
-	cmd, args := args[0], args[1:]
-	var run func(*cliCmd) error
-	switch cmd {
-	case "create":
-		run = usersCreate
-	case "link":
-		run = usersLink
-	case "list":
-		run = usersList
-	case "disable":
-		run = usersDisable
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usersUsage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "unitd users: unknown command %q\n\n%s", cmd, usersUsage)
-		return 2
-	}
-	c := newCLICmd("users", cmd, usersSynopsis[cmd], args, stdout, stderr)
-	return c.finish(run(c))
+	return runGroup("users", usersUsage, map[string]subcommand{
+		"create":  {"create [--store FILE|URL] --account NAME [--public-url URL] EMAIL", usersCreate},
+		"link":    {"link [--store FILE|URL] [--public-url URL] EMAIL", usersLink},
+		"list":    {"list [--store FILE|URL] [--account NAME] [--format text|json]", usersList},
+		"disable": {"disable [--store FILE|URL] EMAIL", usersDisable},
+	}, args, stdout, stderr)
 }
 
+// baseURLFlag is --public-url (or its older name --url): the address the
+// server is reached at, which set-up links start with. Like unitd serve's,
+// it defaults to $UNITD_PUBLIC_URL.
 func baseURLFlag(c *cliCmd) *string {
-	return c.flags.String("url", envDefault("UNITD_PUBLIC_URL", "http://127.0.0.1:8080"), "`BASE` address of the account page, for the link (env UNITD_PUBLIC_URL)")
+	base := new(string)
+	def := envDefault("UNITD_PUBLIC_URL", "http://127.0.0.1:8080")
+	c.flags.StringVar(base, "public-url", def, "`URL` the server is reached at, which the link starts with: the --public-url of unitd serve (env UNITD_PUBLIC_URL)")
+	c.flags.StringVar(base, "url", def, "the same as --public-url")
+	return base
 }
 
 func usersCreate(c *cliCmd) error {
@@ -194,6 +152,10 @@ func usersCreate(c *cliCmd) error {
 	}
 	if *acctName == "" {
 		return usagef("--account is required")
+	}
+	baseURL, err := parsePublicURL(*base)
+	if err != nil {
+		return usagef("--public-url: %v", err)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
@@ -210,13 +172,12 @@ func usersCreate(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
-	link, expires, err := setupLink(ctx, db, *base, u.Email)
+	link, note, err := setupLink(ctx, db, baseURL, u.Email)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.stdout, link)
-	fmt.Fprintf(c.stderr, "Created user %s for account %q. Send them the link above: it sets their password,\n"+
-		"works once, until %s, and is not shown again (unitd users link makes a new one).\n", u.Email, acct.Name, formatTime(&expires))
+	fmt.Fprintf(c.stderr, "Created user %s for account %q. Send them the link above; it is not shown again.\n%s", u.Email, acct.Name, note)
 	return nil
 }
 
@@ -226,6 +187,10 @@ func usersLink(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
+	baseURL, err := parsePublicURL(*base)
+	if err != nil {
+		return usagef("--public-url: %v", err)
+	}
 	ctx, cancel := cliContext()
 	defer cancel()
 	db, err := c.open(ctx)
@@ -233,23 +198,20 @@ func usersLink(c *cliCmd) error {
 		return err
 	}
 	defer db.Close()
-	link, expires, err := setupLink(ctx, db, *base, pos[0])
+	link, note, err := setupLink(ctx, db, baseURL, pos[0])
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.stdout, link)
-	fmt.Fprintf(c.stderr, "Set-up link for %s, valid once until %s. Earlier links no longer work.\n", pos[0], formatTime(&expires))
+	fmt.Fprint(c.stderr, note)
 	return nil
 }
 
 func usersList(c *cliCmd) error {
 	acctName := c.flags.String("account", "", "list only the users of account `NAME`")
-	format := c.flags.String("format", "text", "output `format`: text or json")
+	format := formatFlag(c.flags, "output `format`: text or json", "text", "json")
 	if _, err := c.parse(0, ""); err != nil {
 		return err
-	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format must be text or json, not %q", *format)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()

@@ -36,7 +36,20 @@ func TestConvertCommand(t *testing.T) {
 		{"bad value", []string{"convert", "1,5", "m", "ft"}, 1, "", "error: INVALID_VALUE"},
 		{"out of range", []string{"convert", "-300", "degC", "K"}, 1, "", "error: VALUE_OUT_OF_RANGE"},
 		{"bad precision", []string{"convert", "1", "m", "ft", "--precision", "51"}, 2, "", "precision must be"},
-		{"missing argument", []string{"convert", "1", "m"}, 2, "", "usage: unitd convert"},
+		{"missing argument", []string{"convert"}, 2, "", "usage: unitd convert"},
+		{"too many arguments", []string{"convert", "1", "m", "ft", "in"}, 2, "", "usage: unitd convert"},
+		{"a number alone is not a quantity", []string{"convert", "1", "m"}, 1, "", "error: INVALID_QUANTITY “1” has no unit"},
+		{"free-text quantity", []string{"convert", "1 1/2 ft", "in"}, 0, "18 in\n", ""},
+		{"free-text marks", []string{"convert", "5′", "cm"}, 0, "152.4 cm\n", ""},
+		{"question", []string{"convert", "5 ft to cm"}, 0, "152.4 cm\n", ""},
+		{"question with the inch", []string{"convert", "3 in in cm"}, 0, "7.62 cm\n", ""},
+		{"question with a sign", []string{"convert", "-40 °F to °C"}, 0, "-40 degC\n", ""},
+		{"question in a locale", []string{"convert", "12,5 Kilometer in Meter", "--locale", "de", "--unit-display", "long"}, 0, "12.500 Meter\n", ""},
+		{"result in a locale", []string{"convert", "60", "mph", "km/h", "--locale", "de"}, 0, "96,56064 km/h\n", ""},
+		{"bad locale", []string{"convert", "1", "m", "ft", "--locale", "!!"}, 2, "", "not a BCP 47"},
+		{"bad unit display", []string{"convert", "1", "m", "ft", "--unit-display", "wide"}, 2, "", "--unit-display"},
+		{"free text refused", []string{"convert", "1,5 km", "m"}, 1, "", "error: INVALID_QUANTITY “,” separates groups of digits in en"},
+		{"free text ambiguous", []string{"convert", "2 gallon to L"}, 1, "", "gal, gal_imp"},
 		{"expression", []string{"convert", "60", "mile/hour", "km/h"}, 0, "96.56064 km/h\n", ""},
 		{"expression target", []string{"convert", "1", "N", "kg·m·s⁻²"}, 0, "1 kg*m*s^-2\n", ""},
 		{"bridge", []string{"convert", "1", "rpm", "deg/s"}, 0, "6 deg/s\n", ""},
@@ -159,12 +172,12 @@ func TestValidateReportsProblems(t *testing.T) {
 }
 
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"65536": 65536, "64KiB": 65536, "1MiB": 1 << 20, "64KB": 64000, "2 MB": 2000000, "100B": 100} {
+	for in, want := range map[string]int64{"65536": 65536, "64KiB": 65536, "1MiB": 1 << 20, "64KB": 64000, "2 MB": 2000000, "100B": 100, "1GiB": 1 << 30, "2GB": 2e9, "1024GiB": 1 << 40} {
 		if got, err := parseSize(in); err != nil || got != want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "-1", "64kb", "1GiB", "ten", "1.5MiB"} {
+	for _, in := range []string{"", "0", "-1", "64kb", "1gib", "ten", "1.5MiB", "1025GiB"} {
 		if _, err := parseSize(in); err == nil {
 			t.Errorf("parseSize(%q) succeeded", in)
 		}
@@ -191,6 +204,49 @@ func TestHelpExitsZero(t *testing.T) {
 		}
 		if strings.Contains(errOut, "\n  -") && !strings.Contains(errOut, "\n  --") {
 			t.Errorf("%v --help shows flags as -flag:\n%s", cmd, errOut)
+		}
+	}
+}
+
+// TestFormatFlag: every command with --format refuses a format it does not
+// have, before doing anything, as a usage error that lists its formats.
+func TestFormatFlag(t *testing.T) {
+	st := filepath.Join(t.TempDir(), "unitd.db")
+	for _, tt := range []struct {
+		args    []string
+		formats string
+	}{
+		{[]string{"keys", "list", "--store", st, "--format", "yaml"}, "(text, json)"},
+		{[]string{"accounts", "list", "--store", st, "--format=yaml"}, "(text, json)"},
+		{[]string{"users", "list", "--format", "yaml", "--store", st}, "(text, json)"},
+		{[]string{"validate", "catalog/data", "--format", "yaml"}, "(text, json, github)"},
+		{[]string{"diff", "a", "b", "--format", "yaml"}, "(text, json, markdown, github)"},
+	} {
+		code, out, stderr := runCLI(t, "", tt.args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, `unknown format "yaml" `+tt.formats) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and the formats %s", tt.args, code, out, stderr, tt.formats)
+		}
+	}
+	if _, err := os.Stat(st); err == nil {
+		t.Error("a refused command made a store")
+	}
+}
+
+// TestGroupDispatch: keys, accounts and users answer help, a missing and
+// an unknown subcommand alike.
+func TestGroupDispatch(t *testing.T) {
+	for _, group := range []string{"keys", "accounts", "users"} {
+		if code, out, _ := runCLI(t, "", group, "help"); code != 0 || !strings.HasPrefix(out, "usage: unitd "+group+" <command>") {
+			t.Errorf("%s help: exit %d, %q", group, code, out)
+		}
+		if code, _, stderr := runCLI(t, "", group); code != 2 || !strings.HasPrefix(stderr, "usage: unitd "+group) {
+			t.Errorf("%s alone: exit %d, %q", group, code, stderr)
+		}
+		if code, _, stderr := runCLI(t, "", group, "frob"); code != 2 || !strings.HasPrefix(stderr, "unitd "+group+`: unknown command "frob"`) {
+			t.Errorf("%s frob: exit %d, %q", group, code, stderr)
+		}
+		if code, _, stderr := runCLI(t, "", group, "list", "-h"); code != 0 || !strings.Contains(stderr, "usage: unitd "+group+" list [--store FILE|URL]") {
+			t.Errorf("%s list -h: exit %d, %q", group, code, stderr)
 		}
 	}
 }

@@ -11,19 +11,34 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/quantity"
+	"github.com/unitd/unitd/locale"
 )
 
-// runConvert runs `unitd convert VALUE FROM TO [--precision N]`, or
-// `unitd convert -` to convert each stdin line "VALUE FROM TO" (fields
-// separated by tabs when a unit name has spaces; blank and # lines skipped).
+// runConvert runs `unitd convert VALUE FROM TO [--precision N]`,
+// `unitd convert QUANTITY TO` and `unitd convert QUESTION` (free text:
+// "5 ft 3 in" cm, "5 ft 3 in to cm"), or `unitd convert -` to convert
+// each stdin line "VALUE FROM TO" (fields separated by tabs when a unit
+// name has spaces; blank and # lines skipped), or `unitd convert --csv
+// FILE --column NAME --from UNIT --to UNIT` to add a converted column to a
+// CSV file (csv.go). --locale reads free text in a locale and prints the
+// result in its words and digits.
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	precision := fs.Int("precision", engine.DefaultPrecision, fmt.Sprintf("significant `digits` of the result (1-%d)", engine.MaxPrecision))
 	explain := fs.Bool("explain", false, "also print where the digits come from: the exact factor and the catalog definitions used")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` (default: the embedded catalog; env UNITD_CATALOG)")
+	var job csvJob
+	fs.StringVar(&job.file, "csv", "", "convert a column of the CSV `FILE` (- for stdin; a header row is required), writing it with the column NAME_<to> added")
+	fs.StringVar(&job.column, "column", "", "with --csv: the `NAME` of the column of values")
+	fs.StringVar(&job.from, "from", "", "with --csv: the `UNIT` of every value")
+	fs.StringVar(&job.fromColumn, "from-column", "", "with --csv: the `NAME` of the column that holds each row's unit, instead of --from")
+	fs.StringVar(&job.to, "to", "", "with --csv: the `UNIT` to convert to")
+	tag := fs.String("locale", "", "BCP 47 `tag` (de, fr-CA, ar-SA): read free text with its separators and unit names, print the result in its words and digits")
+	display := fs.String("unit-display", "short", "width of unit names with --locale: long, short or narrow")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\nFROM and TO are units or unit expressions such as kg*m/s^2.")
+		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain] [--locale TAG]\n       unitd convert QUANTITY TO           (free text: unitd convert '5 ft 3 in' cm)\n       unitd convert QUESTION              (unitd convert '5 ft 3 in to cm')\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\n       unitd convert --csv FILE --column NAME (--from UNIT | --from-column NAME) --to UNIT [--precision N]\nFROM and TO are units or unit expressions such as kg*m/s^2.")
 		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -38,31 +53,100 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd convert:", engine.ErrPrecision)
 		return 2
 	}
+	if job.file != "" {
+		job.precision = *precision
+		if err := job.check(); err != nil || len(pos) > 0 || *explain {
+			if err == nil {
+				err = errors.New("--csv takes no VALUE FROM TO and no --explain")
+			}
+			fmt.Fprintln(stderr, "unitd convert:", err)
+			return 2
+		}
+	} else if job.column != "" || job.from != "" || job.fromColumn != "" || job.to != "" {
+		fmt.Fprintln(stderr, "unitd convert: --column, --from, --from-column and --to go with --csv FILE")
+		return 2
+	}
+	width, ok := locale.ParseWidth(*display)
+	if !ok {
+		fmt.Fprintln(stderr, "unitd convert: --unit-display must be long, short or narrow")
+		return 2
+	}
+	var lc *locale.Locale
+	if *tag != "" {
+		if lc, err = locale.Match(*tag); err != nil {
+			fmt.Fprintf(stderr, "unitd convert: --locale %q is not a BCP 47 language tag\n", *tag)
+			return 2
+		}
+	}
 	g, err := loadCatalog(*dir)
 	if err != nil {
 		fmt.Fprintln(stderr, "unitd convert:", err)
 		return 1
 	}
 	switch {
+	case job.file != "":
+		return runCSV(g, job, stdin, stdout, stderr)
 	case len(pos) == 1 && pos[0] == "-" && *explain:
 		fmt.Fprintln(stderr, "unitd convert: --explain takes a single conversion (a stream prints one line per input line)")
 		return 2
 	case len(pos) == 1 && pos[0] == "-":
 		return convertStream(g, *precision, stdin, stdout, isTerminal(stdin))
-	case len(pos) != 3:
+	case len(pos) < 1 || len(pos) > 3:
 		fs.Usage()
 		return 2
 	}
-	r, err := g.Convert(engine.Request{Value: pos[0], From: pos[1], To: pos[2], Precision: *precision})
+	req := engine.Request{Precision: *precision}
+	var read *quantity.Quantity
+	switch len(pos) {
+	case 3:
+		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
+	case 2:
+		q, err := quantity.Parse(g, pos[0], parseOptions(lc))
+		if err != nil {
+			fmt.Fprintln(stderr, "error:", describe(err))
+			return 1
+		}
+		req.To, read = pos[1], &q
+	case 1:
+		q, err := quantity.ParseQuestion(g, pos[0], parseOptions(lc))
+		if err != nil {
+			fmt.Fprintln(stderr, "error:", describe(err))
+			return 1
+		}
+		req.To, read = q.To, &q.Quantity
+	}
+	var r engine.Result
+	if read != nil {
+		r, err = quantity.Convert(g, *read, req)
+	} else {
+		r, err = g.Convert(req)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	fmt.Fprintln(stdout, r.Value, r.Unit)
+	if lc != nil {
+		fmt.Fprintln(stdout, lc.FormatUnit(r.Value, r.Unit, width))
+	} else {
+		fmt.Fprintln(stdout, r.Value, r.Unit)
+	}
 	if *explain {
 		printExplanation(stdout, g.Explain(&r), r.Exact)
 	}
 	return 0
+}
+
+// parseOptions are the free-text parser's options for a locale (English
+// when lc is nil).
+func parseOptions(lc *locale.Locale) *quantity.Options {
+	if lc == nil {
+		var err error
+		if lc, err = locale.Match("en"); err != nil {
+			return nil
+		}
+	}
+	n := lc.Numbers()
+	return &quantity.Options{Locale: lc.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: lc.Lookup}
 }
 
 // printExplanation prints an explanation for a person, indented under the
@@ -148,10 +232,14 @@ func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, 
 	return code
 }
 
-// describe prints a conversion error as "CODE message".
+// describe prints a conversion error as "CODE message", and its hint, if
+// any, as "; hint: …".
 func describe(err error) string {
 	var e *engine.Error
 	if errors.As(err, &e) {
+		if e.Hint != "" {
+			return string(e.Code) + " " + e.Message + "; hint: " + e.Hint
+		}
 		return string(e.Code) + " " + e.Message
 	}
 	return "INVALID_REQUEST " + err.Error()

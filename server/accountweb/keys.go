@@ -1,7 +1,6 @@
 package accountweb
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -27,17 +26,17 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request, s account.Ses
 	now := h.cfg.Now()
 	ks, err := h.cfg.Store.Keys(ctx, s.AccountID)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	counts, err := h.cfg.Store.RequestsSince(ctx, s.AccountID, now.Add(-24*time.Hour))
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	events, err := h.cfg.Store.Audit(ctx, s.AccountID, auditLimit)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	rows := make([]keyRow, 0, len(ks))
@@ -67,11 +66,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, s account.Se
 	name := r.PostFormValue("name")
 	key, k, err := h.cfg.Store.CreateKey(r.Context(), s.AccountID, name, h.cfg.Env, actor(r, s))
 	if err != nil {
-		if errors.Is(err, account.ErrInvalid) {
-			h.errorPage(w, r, http.StatusBadRequest, "A key needs a name of 1 to 100 characters, without control characters.")
-			return
-		}
-		h.internalError(w, r, err)
+		h.fail(w, r, err, map[string]string{account.CodeInvalid: "A key needs a name of 1 to 100 characters, without control characters."})
 		return
 	}
 	h.newKeyPage(w, r, s, key, k, nil)
@@ -84,16 +79,15 @@ func (h *Handler) newKeyPage(w http.ResponseWriter, r *http.Request, s account.S
 	})
 }
 
+// noSuchKey is what the page says of a key id that is not the account's.
+var noSuchKey = map[string]string{account.CodeNotFound: "Your account has no such key."}
+
 // ownKey loads the path's key of the session's account; another account's
 // key is "not found", like a key that does not exist.
 func (h *Handler) ownKey(w http.ResponseWriter, r *http.Request, s account.Session) (account.Key, bool) {
 	k, err := h.cfg.Store.Key(r.Context(), s.AccountID, r.PathValue("id"))
 	if err != nil {
-		if errors.Is(err, account.ErrNotFound) {
-			h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
-		} else {
-			h.internalError(w, r, err)
-		}
+		h.fail(w, r, err, noSuchKey)
 		return k, false
 	}
 	return k, true
@@ -117,17 +111,17 @@ func (h *Handler) keyPage(w http.ResponseWriter, r *http.Request, s account.Sess
 	now := h.cfg.Now()
 	day, err := h.cfg.Store.Usage(ctx, s.AccountID, k.ID, now.Add(-24*time.Hour), 15*time.Minute)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	week, err := h.cfg.Store.Usage(ctx, s.AccountID, k.ID, now.Add(-7*24*time.Hour), 2*time.Hour)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	events, err := h.cfg.Store.Audit(ctx, s.AccountID, 500)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	var mine []account.AuditEvent
@@ -151,44 +145,47 @@ func (h *Handler) rotateKey(w http.ResponseWriter, r *http.Request, s account.Se
 	if !ok {
 		return
 	}
+	// The hours are checked before they become a Duration, which a huge
+	// number would overflow into the allowed range.
 	hours, err := strconv.Atoi(r.PostFormValue("grace_hours"))
-	grace := time.Duration(hours) * time.Hour
-	if err != nil || account.CheckGrace(grace) != nil {
-		h.errorPage(w, r, http.StatusBadRequest, "The grace period must be a whole number of hours from 0 to 168 (7 days).")
+	if err != nil || hours < 0 || hours > int(account.MaxGrace/time.Hour) {
+		h.errorPage(w, r, account.CodeInvalid, "The grace period must be a whole number of hours from 0 to 168 (7 days).")
 		return
 	}
-	key, nk, err := h.cfg.Store.RotateKey(r.Context(), s.AccountID, k.ID, grace, actor(r, s))
-	switch {
-	case errors.Is(err, account.ErrNotFound):
-		h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
-		return
-	case errors.Is(err, account.ErrKeyState):
-		h.errorPage(w, r, http.StatusConflict, "This key is revoked, expired or already rotated; create a new key instead.")
-		return
-	case err != nil:
-		h.internalError(w, r, err)
+	key, nk, err := h.cfg.Store.RotateKey(r.Context(), s.AccountID, k.ID, time.Duration(hours)*time.Hour, actor(r, s))
+	if err != nil {
+		h.fail(w, r, err, map[string]string{
+			account.CodeNotFound:     noSuchKey[account.CodeNotFound],
+			account.CodeKeyNotUsable: "This key is revoked, expired or already rotated; create a new key instead.",
+		})
 		return
 	}
 	old, err := h.cfg.Store.Key(r.Context(), s.AccountID, k.ID)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	h.newKeyPage(w, r, s, key, nk, &old)
 }
 
-// revokeKey is POST /account/keys/{id}/revoke.
+// revokeKey is POST /account/keys/{id}/revoke. Without confirm=yes it
+// only asks: the key page's "Revoke now" leads to a page that names the
+// key and its last use, whose own button revokes it.
 func (h *Handler) revokeKey(w http.ResponseWriter, r *http.Request, s account.Session) {
 	k, ok := h.ownKey(w, r, s)
 	if !ok {
 		return
 	}
-	if err := h.cfg.Store.RevokeKey(r.Context(), s.AccountID, k.ID, actor(r, s)); err != nil {
-		if errors.Is(err, account.ErrNotFound) {
-			h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
+	if r.PostFormValue("confirm") != "yes" {
+		if k.RevokedAt != nil {
+			http.Redirect(w, r, "/account/keys/"+k.ID, http.StatusSeeOther)
 			return
 		}
-		h.internalError(w, r, err)
+		h.render(w, r, http.StatusOK, "revoke", map[string]any{"Title": "Revoke key " + k.Name, "Session": s, "Key": k})
+		return
+	}
+	if err := h.cfg.Store.RevokeKey(r.Context(), s.AccountID, k.ID, actor(r, s)); err != nil {
+		h.fail(w, r, err, noSuchKey)
 		return
 	}
 	http.Redirect(w, r, "/account/keys/"+k.ID, http.StatusSeeOther)

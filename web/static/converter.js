@@ -70,8 +70,8 @@
     }
     function option(m, idx) {
       const li = el("li", { id: list.id + "-" + idx, role: "option", "aria-selected": "false", "data-symbol": m.symbol },
-        el("span", {}, el("span", { class: "sym" }, m.symbol), " ", m.name,
-          m.matched ? " (" + m.matched + ")" : null),
+        el("span", {}, el("span", { class: "sym" }, m.symbol), " ", m.local || m.name,
+          m.matched && m.matched !== (m.local || m.name) ? " (" + m.matched + ")" : null),
         el("span", { class: "cat" }, m.category_name));
       li.addEventListener("mousedown", (ev) => ev.preventDefault()); // keep focus in the field
       li.addEventListener("click", () => pick(idx));
@@ -160,6 +160,73 @@
     input.addEventListener("blur", close);
     return box;
   }
+
+  // The free-text field: the whole question as people write it, answered
+  // as they type (after a pause), in the browser's language: the browser
+  // sends its Accept-Language, and the answer's result.text is written
+  // in it.
+  const question = document.getElementById("question");
+  const askResult = document.getElementById("ask-result");
+  const askBody = document.getElementById("ask-body");
+  let askSeq = 0;
+  let askTimer = 0;
+
+  async function ask() {
+    const text = question.value.trim();
+    const mine = ++askSeq;
+    if (text === "") {
+      askResult.hidden = true;
+      askBody.replaceChildren();
+      return;
+    }
+    let res, ans;
+    try {
+      res = await fetch("/web/convert", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ q: text }),
+      });
+      ans = await res.json();
+    } catch (e) {
+      return; // typing goes on; the next pause asks again
+    }
+    if (mine !== askSeq) return;
+    askResult.hidden = false;
+    if (!res.ok || !ans.data) {
+      const err = ans.error || {};
+      const nodes = [el("p", { class: "ask-error" }, err.message || "That could not be read.")];
+      if (Array.isArray(err.candidates) && err.candidates.length) {
+        nodes.push(el("p", { class: "hint" }, "It could mean: ", ...err.candidates.map((c, i) => [i ? ", " : "", el("code", {}, c)]).flat()));
+      }
+      if (Array.isArray(err.suggestions) && err.suggestions.length) {
+        nodes.push(el("p", { class: "hint" }, "Did you mean: ", ...err.suggestions.map((c, i) => [i ? ", " : "", el("code", {}, c)]).flat()));
+      }
+      askBody.replaceChildren(...nodes);
+      return;
+    }
+    const d = ans.data;
+    const parts = d.result.parts
+      ? d.result.parts.map((p) => p.value + " " + p.unit).join(" ")
+      : d.result.value + " " + d.result.unit;
+    askBody.replaceChildren(
+      el("p", { class: "answer-text" }, el("output", { for: "question", id: "ask-answer" }, d.result.text || parts)),
+      el("p", {},
+        d.exact ? el("span", { class: "badge exact" }, "Exact") : el("span", { class: "badge rounded" }, "Rounded"),
+        " ", el("span", { id: "ask-understood" }, d.input.value + " " + d.input.unit + " = " + parts),
+        " · ", el("a", { href: "/catalog/" + encodeURIComponent(d.category) }, d.category)));
+    history.replaceState(null, "", "/?" + new URLSearchParams({ q: text }).toString());
+  }
+
+  question.addEventListener("input", () => {
+    clearTimeout(askTimer);
+    askTimer = setTimeout(ask, 250);
+  });
+  document.getElementById("ask").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    clearTimeout(askTimer);
+    ask();
+  });
 
   let fromBox, toBox;
   fromBox = combobox(from, () => toBox.category);
@@ -322,8 +389,13 @@
     convert();
   });
 
-  // A shared address (/?value=60&from=mph&to=km%2Fh) fills the form and converts.
+  // A shared address (/?value=60&from=mph&to=km%2Fh, or /?q=5%20ft%20to%20cm)
+  // fills the form and converts.
   const params = new URLSearchParams(location.search);
+  if (params.has("q")) {
+    question.value = params.get("q");
+    ask();
+  }
   if (params.has("value")) value.value = params.get("value");
   if (params.has("from")) from.value = params.get("from");
   if (params.has("to")) to.value = params.get("to");

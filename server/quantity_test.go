@@ -1,0 +1,96 @@
+package server
+
+import (
+	"net/url"
+	"testing"
+)
+
+// TestFreeTextAndLocale holds the contract's examples of quantities as
+// people write them and of answers in their language, over HTTP.
+func TestFreeTextAndLocale(t *testing.T) {
+	f := newFixture(t, nil)
+	v := newValidator(t, f)
+	js := "application/json"
+	q := url.QueryEscape
+	cases := []contractCase{
+		{name: "GET q", method: "GET", target: "/v1/convert?q=" + q("5 ft to cm"), key: "good", status: 200,
+			wantBody: `{"data":{"input":{"text":"5 ft to cm","value":"5","unit":"ft"},"result":{"value":"152.4","unit":"cm"},"category":"length","exact":true}}`},
+		{name: "GET q inch trap", method: "GET", target: "/v1/convert?q=" + q("3 in in cm"), key: "good", status: 200,
+			contains: []string{`"input":{"text":"3 in in cm","value":"3","unit":"in"},"result":{"value":"7.62","unit":"cm"}`}},
+		{name: "GET q arrow", method: "GET", target: "/v1/convert?q=" + q("-40 °C → K"), key: "good", status: 200,
+			contains: []string{`"value":"233.15","unit":"K"`}},
+		{name: "GET quantity", method: "GET", target: "/v1/convert?quantity=" + q("1 1/2 ft") + "&to=in", key: "good", status: 200,
+			contains: []string{`"input":{"text":"1 1/2 ft","value":"1.5","unit":"ft"},"result":{"value":"18","unit":"in"}`}},
+		{name: "POST quantity vulgar", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"½ ft","to":"in"}`, status: 200,
+			contains: []string{`"value":"6","unit":"in"`, `"exact":true`}},
+		{name: "POST quantity mark", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"5′","to":"in"}`, status: 200,
+			contains: []string{`"value":"60","unit":"in"`}},
+		{name: "POST quantity exponent", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"1.2e3 m","to":"km"}`, status: 200,
+			contains: []string{`"input":{"text":"1.2e3 m","value":"1.2e3","unit":"m"},"result":{"value":"1.2","unit":"km"}`}},
+		{name: "POST quantity thirds are not exact", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"⅓ h","to":"s"}`, status: 200,
+			contains: []string{`"value":"1200","unit":"s"`, `"exact":false`}},
+		{name: "POST quantity rounded once on a boundary", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"7/24 h","to":"s","precision":2}`, status: 200,
+			contains: []string{`"result":{"value":"1000","unit":"s"}`, `"exact":false`}},
+		{name: "POST q", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"q":"60 km/h to m/s","precision":5}`, status: 200,
+			contains: []string{`"value":"16.667","unit":"m/s"`}},
+		{name: "INVALID_QUANTITY position", method: "GET", target: "/v1/convert?quantity=" + q("1,5 m") + "&to=cm", key: "good", status: 400, code: "INVALID_QUANTITY",
+			contains: []string{`"details":{"position":2}`, `(position 2)`}},
+		{name: "INVALID_QUANTITY ambiguous", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"2 gallon","to":"L"}`, status: 400, code: "INVALID_QUANTITY",
+			contains: []string{`"candidates":["gal","gal_imp"]`, `"position":3`}},
+		{name: "INVALID_QUANTITY in alone", method: "GET", target: "/v1/convert?q=in", key: "good", status: 400, code: "INVALID_QUANTITY"},
+		{name: "INVALID_QUANTITY no target", method: "GET", target: "/v1/convert?q=" + q("5 ft"), key: "good", status: 400, code: "INVALID_QUANTITY", contains: []string{"no target unit"}},
+		{name: "q with to", method: "GET", target: "/v1/convert?q=" + q("5 ft to cm") + "&to=m", key: "good", status: 400, code: "INVALID_REQUEST"},
+		{name: "quantity with value", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"5 ft","value":"5","to":"m"}`, status: 400, code: "INVALID_REQUEST"},
+		{name: "quantity without to", method: "GET", target: "/v1/convert?quantity=5%20ft", key: "good", status: 400, code: "INVALID_REQUEST", contains: []string{`missing query parameter \"to\"`}},
+		{name: "quantity object", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":5,"to":"m"}`, status: 400, code: "INVALID_REQUEST"},
+
+		// Locales.
+		{name: "locale de short", method: "GET", target: "/v1/convert?value=26.8224&from=m%2Fs&to=km%2Fh&locale=de", key: "good", status: 200,
+			contains: []string{`"result":{"value":"96.56064","unit":"km/h","text":"96,56064 km/h"}`}},
+		{name: "locale de long", method: "GET", target: "/v1/convert?value=26.8224&from=m%2Fs&to=km%2Fh&locale=de&unit_display=long", key: "good", status: 200,
+			contains: []string{`"text":"96,56064 Kilometer pro Stunde"`}},
+		{name: "Accept-Language", method: "GET", target: "/v1/convert?value=2&from=km&to=m", key: "good", header: map[string]string{"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}, status: 200,
+			contains: []string{"\"text\":\"2\u00a0000 м\""}},
+		{name: "locale wins over Accept-Language", method: "GET", target: "/v1/convert?value=1&from=km&to=m&locale=en&unit_display=long", key: "good", header: map[string]string{"Accept-Language": "de"}, status: 200,
+			contains: []string{`"text":"1,000 meters"`}},
+		{name: "plural one", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"12","from":"in","to":"ft","locale":"en","unit_display":"long"}`, status: 200,
+			contains: []string{`"text":"1 foot"`}},
+		{name: "free text in the locale", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"12,5 Kilometer","to":"m","locale":"de"}`, status: 200,
+			contains: []string{`"input":{"text":"12,5 Kilometer","value":"12.5","unit":"km"},"result":{"value":"12500","unit":"m","text":"12.500 m"}`}},
+		{name: "free text in French", method: "GET", target: "/v1/convert?q=" + q("3 kilomètres to m") + "&locale=fr", key: "good", status: 200,
+			contains: []string{`"value":"3000","unit":"m"`}},
+		{name: "1,000 in German is one", method: "GET", target: "/v1/convert?quantity=" + q("1,000 km") + "&to=m&locale=de", key: "good", status: 200,
+			contains: []string{`"value":"1000","unit":"m"`, `"input":{"text":"1,000 km","value":"1.000","unit":"km"}`}},
+		{name: "native digits", method: "GET", target: "/v1/convert?value=1234.5&from=km&to=km&locale=ar-SA&unit_display=long", key: "good", status: 200,
+			contains: []string{`"text":"١٬٢٣٤٫٥ كيلومتر"`}},
+		{name: "bad locale", method: "GET", target: "/v1/convert?value=1&from=m&to=m&locale=" + q("en_US!"), key: "good", status: 400, code: "INVALID_REQUEST", contains: []string{"BCP 47"}},
+		{name: "bad unit_display", method: "GET", target: "/v1/convert?value=1&from=m&to=m&unit_display=wide", key: "good", status: 400, code: "INVALID_REQUEST"},
+		{name: "no locale, no text", method: "GET", target: "/v1/convert?value=1&from=m&to=m", key: "good", status: 200, absent: []string{`"text"`}},
+
+		// Batches.
+		{name: "batch free text", method: "POST", target: "/v1/batch", key: "good", contentType: js,
+			body:   `{"conversions":[{"quantity":"5 ft","to":"m"},{"q":"2 h to s"},{"quantity":"5 fet","to":"m"},{"quantity":"1,5 km","to":"m","locale":"de"},{"value":"1","from":"km","to":"m","locale":"bad tag!"}],"locale":"fr","unit_display":"long"}`,
+			status: 200,
+			contains: []string{
+				`{"index":0,"status":"success","input":{"text":"5 ft","value":"5","unit":"ft"},"result":{"value":"1.524","unit":"m","text":"1,524` + "\u00a0" + `mètre"}`,
+				`{"index":1,"status":"success","input":{"text":"2 h to s","value":"2","unit":"h"},"result":{"value":"7200","unit":"s","text":"7` + "\u202f" + `200` + "\u00a0" + `secondes"}`,
+				`{"index":2,"status":"error","input":{"text":"5 fet"},"error":{"code":"INVALID_QUANTITY"`,
+				`"result":{"value":"1500","unit":"m","text":"1.500 Meter"}`,
+				`{"index":4,"status":"error","input":{"value":"1","unit":"km"},"error":{"code":"INVALID_ITEM"`,
+				`"meta":{"total":5,"succeeded":3,"failed":2}`,
+			}},
+		// Discovery in a locale.
+		{name: "unit display_name", method: "GET", target: "/v1/units/km%2Fh?locale=de", status: 200,
+			contains: []string{`"display_name":{"long":"Kilometer pro Stunde","short":"km/h","narrow":"km/h"}`}},
+		{name: "units q in the locale's names", method: "GET", target: "/v1/units?q=" + q("Fuß") + "&locale=de", status: 200,
+			contains: []string{`"symbol":"ft"`, `"display_name":{"long":"Fuß"`, `"meta":{"total":1}`}},
+		{name: "units q without the locale", method: "GET", target: "/v1/units?q=" + q("Fuß"), status: 200, contains: []string{`"meta":{"total":0}`}},
+		{name: "category in a locale", method: "GET", target: "/v1/categories/length?locale=fr", status: 200, contains: []string{`"display_name":{"long":"pieds"`}},
+		{name: "unit bad locale", method: "GET", target: "/v1/units/m?locale=%21", status: 400, code: "INVALID_REQUEST"},
+		{name: "unit other parameter", method: "GET", target: "/v1/units/m?x=1", status: 400, code: "INVALID_REQUEST"},
+		{name: "batch bad locale", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: `{"conversions":[{"value":"1","from":"m","to":"m"}],"locale":"!"}`, status: 400, code: "INVALID_REQUEST"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, f, v) })
+	}
+}
