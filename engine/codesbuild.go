@@ -69,6 +69,15 @@ func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
 		f, _ := parseExact(b.factor)
 		base.units[id] = &cldrUnit{id: id, val: ucumVal{f: f, dim: dimensionText(b.dim)}, ok: true}
 	}
+	// CLDR's base units that it relates to no SI unit (pixel, em, night)
+	// are arbitrary units of their own, as UCUM's [IU] is: a dot is a
+	// pixel and a megapixel a million, but a pixel converts to nothing
+	// else.
+	for _, e := range entries {
+		if _, ok := cldrBase[e.ID]; e.Type == "unit" && e.Base == e.ID && !ok && e.Special == "" {
+			base.units[e.ID] = &cldrUnit{id: e.ID, val: ucumVal{f: ratOne(), arb: []arbPower{{e.ID, 1}}}, ok: true}
+		}
+	}
 	for _, e := range entries {
 		if e.Type != "unit" {
 			continue
@@ -78,7 +87,7 @@ func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
 		t.ids = append(t.ids, e.ID)
 		bv, err := base.parse(e.Base)
 		if err != nil {
-			continue // a base unitd has no dimension for (pixel, em, night)
+			continue // a base the table cannot read: the unit stays unread
 		}
 		f, err := parseExact(e.Factor)
 		if err != nil {
@@ -198,14 +207,17 @@ func (t *cldrTable) parse(id string) (ucumVal, error) {
 				continue
 			}
 			if !u.ok {
-				return fail("%s has no unitd dimension (a %s)", cand, map[bool]string{true: "scale of its own", false: "unit CLDR does not relate to SI"}[u.special != ""])
+				if u.special != "" {
+					return fail("%s converts by CLDR's special %q algorithm, not by a factor, which unitd does not implement", cand, u.special)
+				}
+				return fail("%s has no conversion unitd can read", cand)
 			}
 			if u.offset != nil && (len(toks) > 1) {
 				return fail("%s is a scale with an offset and cannot be part of a compound unit", cand)
 			}
 			w := u.val
 			if pf != nil {
-				w = ucumVal{f: w.f.mul(piRat{r: pf}), dim: w.dim}
+				w = ucumVal{f: w.f.mul(piRat{r: pf}), dim: w.dim, arb: w.arb}
 			}
 			v = v.mul(w.pow(power), sign)
 			if terms++; terms > maxUCUMTerms {

@@ -115,7 +115,8 @@
 // the tables) is that unit; any other becomes an expression of the code's
 // own definition. UCUM special units convert through their functions
 // (tan and atan correctly rounded for [p'diop] and %[slope]); arbitrary
-// units only among themselves. Resolutions are cached per graph, at most
+// units (UCUM's [IU], and CLDR's pixel, em and night, which CLDR relates
+// to no SI unit) only among themselves. Resolutions are cached per graph, at most
 // 4096 of them (codes.go, ucum.go, codesbuild.go).
 //
 // Graph.Explain says where the digits of a conversion come from: the exact

@@ -1,11 +1,14 @@
 // Command codetables regenerates unitd's standard unit code tables
-// (catalog/codes: UCUM, CLDR, QUDT, the UN/ECE Rec 20 code list) from the packages of their owners on
-// the npm registry, at the versions pinned below, and records each
-// upstream name, version and licence in catalog/codes/SOURCES.md. It
-// installs the packages into a temporary directory with npm and runs
-// gen.mjs (beside this file) with node over them.
+// (catalog/codes: UCUM, CLDR, QUDT, the UN/ECE Rec 20 code list) from the
+// packages of their owners on the npm registry, at the versions pinned
+// below, and records each upstream name, version and licence in
+// catalog/codes/SOURCES.md. It also ships CLDR's own test of unit
+// conversions (unitsTest.txt, with its licence and SOURCES.md) into
+// catalog/testdata/cldr, which the catalog's tests run. It installs the
+// packages into a temporary directory with npm and runs gen.mjs (beside
+// this file) with node over them.
 //
-//	go run ./tools/codetables [-out catalog/codes]
+//	go run ./tools/codetables [-out catalog/codes] [-testdata catalog/testdata/cldr]
 //
 // After a run, `go test ./catalog` and `unitd validate` check that the
 // catalog's codes still agree with the new tables.
@@ -27,18 +30,20 @@ var packages = []string{
 	"@qudtlib/allunits@7.1.0",  // QUDT units
 	"ucum@0.0.7",               // vendors the UCUM functional tests
 	"@e-invoice-eu/core@2.3.4", // the EN 16931 list of UN/ECE Rec 20/21 codes
+	"cldr@8.0.0",               // carries CLDR 48's common/testData/units/unitsTest.txt
 }
 
 func main() {
 	out := flag.String("out", "catalog/codes", "directory the tables are written to")
+	testdata := flag.String("testdata", "catalog/testdata/cldr", "directory CLDR's unitsTest.txt is written to")
 	flag.Parse()
-	if err := run(*out); err != nil {
+	if err := run(*out, *testdata); err != nil {
 		fmt.Fprintln(os.Stderr, "codetables:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string) error {
+func run(out, testdata string) error {
 	_, self, _, ok := runtime.Caller(0)
 	if !ok {
 		return fmt.Errorf("cannot find gen.mjs")
@@ -53,14 +58,18 @@ func run(out string) error {
 	if err := command("npm", args...); err != nil {
 		return err
 	}
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return err
+	var dirs []string
+	for _, d := range []string{out, testdata} {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return err
+		}
+		dirs = append(dirs, abs)
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return err
-	}
-	return command("node", script, filepath.Join(tmp, "node_modules"), abs)
+	return command("node", append([]string{script, filepath.Join(tmp, "node_modules")}, dirs...)...)
 }
 
 func command(name string, args ...string) error {
