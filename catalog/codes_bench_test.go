@@ -16,13 +16,15 @@ func BenchmarkConvertNamespaced(b *testing.B) {
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
+	// Names are pair=…/names=…, so that `benchstat -col /names` prints
+	// each system's ratio to the catalog symbols of the same pair.
 	for _, c := range []struct{ name, from, to string }{
-		{"symbols", "mg/dL", "g/L"},
-		{"ucum", "ucum:mg/dL", "ucum:g/L"},
-		{"symbols-lb", "lb", "kg"},
-		{"ucum-lb", "ucum:[lb_av]", "ucum:kg"},
-		{"cldr", "cldr:pound", "cldr:kilogram"},
-		{"qudt", "qudt:LB", "qudt:KiloGM"},
+		{"pair=mg-dL/names=symbols", "mg/dL", "g/L"},
+		{"pair=mg-dL/names=ucum", "ucum:mg/dL", "ucum:g/L"},
+		{"pair=lb-kg/names=symbols", "lb", "kg"},
+		{"pair=lb-kg/names=ucum", "ucum:[lb_av]", "ucum:kg"},
+		{"pair=lb-kg/names=cldr", "cldr:pound", "cldr:kilogram"},
+		{"pair=lb-kg/names=qudt", "qudt:LB", "qudt:KiloGM"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			req := engine.Request{Value: "12.5", From: c.from, To: c.to}
