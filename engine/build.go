@@ -51,6 +51,9 @@ func Build(spec Spec) (*Graph, []error) {
 		b.checkFormulas()
 		b.checkExamples()
 	}
+	if len(b.errs) == 0 && spec.Preferences != nil {
+		b.preferences(spec.Preferences)
+	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}

@@ -69,6 +69,10 @@ type Request struct {
 	// Budget, when set, bounds the slow work of the conversion and is
 	// shared by every conversion of one request (see Budget).
 	Budget *Budget
+	// Usage, Region and Locale choose the unit when To is Auto: CLDR's
+	// usage ("person-height"; "default" when empty), and the region (ISO
+	// 3166-1 or UN M.49), else the locale (BCP 47) it is found from.
+	Usage, Region, Locale string
 }
 
 // Result is a successful conversion.
@@ -90,6 +94,12 @@ type Result struct {
 	Exact bool
 	// Bridge is the catalog bridge the conversion went through, or nil.
 	Bridge *Bridge
+	// Parts is the result in a mixed unit (Unit is then "ft+in" and Value
+	// empty): whole numbers of each part but the last, which carries the
+	// precision. To is then the last part.
+	Parts []Part
+	// Preference says how the unit was chosen when To was Auto, else nil.
+	Preference *Preference
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error
@@ -100,7 +110,9 @@ func (g *Graph) Convert(req Request) (res Result, err error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res.Value = string(text)
+	if res.Parts == nil {
+		res.Value = string(text)
+	}
 	return res, nil
 }
 
@@ -136,10 +148,16 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	}
 	var v apd.Decimal
 	if err := parseValue(&v, req.Value); err != nil {
+		if isMixedName(req.From) {
+			return g.appendReadable(dst, req, res, p)
+		}
 		return dst, err
 	}
 	if pe := g.cachedPair(req.From, req.To); pe != nil {
 		return pe.convert(dst, &v, p, req.Budget, res)
+	}
+	if isReadable(req) {
+		return g.appendReadable(dst, req, res, p)
 	}
 	var pe pairEntry
 	if err := g.resolvePair(&pe, req.From, req.To); err != nil {

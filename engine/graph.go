@@ -40,6 +40,10 @@ type Graph struct {
 	// rationals holds the composite map of each pair of catalog units
 	// through a rational formula that has been converted (ratwords.go).
 	rationals sync.Map // [2]*Unit → *mobiusWords, nil when not composable
+	// prefs are the unit preferences, or nil; mixed caches resolved
+	// mixed units (mixed.go).
+	prefs *preferences
+	mixed mixedCache
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

@@ -26,6 +26,9 @@ type Spec struct {
 	Categories []CategorySpec
 	// Bridges relate the units of two categories of different kinds.
 	Bridges []BridgeSpec
+	// Preferences, when set, are the unit preferences a conversion to
+	// Auto chooses its unit from.
+	Preferences *PreferencesSpec
 }
 
 // BridgeSpec declares that one unit of a category equals Factor units of

@@ -1,0 +1,235 @@
+package engine
+
+import (
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// CodeInvalidRequest is a request that asks for something that does not
+// exist, such as an unknown usage or region of the unit preferences.
+const CodeInvalidRequest Code = "INVALID_REQUEST"
+
+// Request fields of the unit preferences are bounded before they are
+// read.
+const maxPreferenceField = 64
+
+// choose picks the target of a conversion of v (in the unit from) to Auto.
+func (g *Graph) choose(from string, v *apd.Decimal, req *Request) (target, *Preference, error) {
+	p := g.prefs
+	if p == nil {
+		return target{}, nil, errorf(CodeInvalidRequest, `to "auto" needs unit preferences, and this catalog has none (the shipped catalog has CLDR's in preferences.yaml)`)
+	}
+	s, err := g.resolve(from)
+	if err != nil {
+		return target{}, nil, err
+	}
+	c := s.category()
+	qs := p.byCategory[c]
+	if len(qs) == 0 {
+		what := "the dimension " + s.dim().String()
+		if c != nil {
+			what = strings.ToLower(c.Name)
+		}
+		return target{}, nil, errorf(CodeInvalidRequest, `to "auto" has no unit preferences for %s (%s); CLDR has them for %s`, what, s.symbol(), p.categoryList())
+	}
+	q, u, asked, err := p.matchUsage(qs, req.Usage)
+	if err != nil {
+		return target{}, nil, err
+	}
+	region, how, mu, err := p.region(req.Region, req.Locale)
+	if err != nil {
+		return target{}, nil, err
+	}
+	l, matched := u.listFor(region, p)
+	pref := &Preference{
+		Quantity: q.id, Usage: asked, MatchedUsage: u.name,
+		Region: region, RegionFrom: how, MatchedRegion: matched,
+		Units: l.units, Source: p.source,
+	}
+	if how != "region" && how != "default" {
+		pref.Locale = req.Locale
+	}
+	if id := muUnits[mu]; id != "" && q.id == "temperature" {
+		if pu := p.units[id]; pu != nil && pu.target.category() == q.category {
+			pref.Override = id
+			pref.Chosen = -1
+			return pu.target, pref, nil
+		}
+	}
+	i, reached, err := g.pick(s, v, l)
+	if err != nil {
+		return target{}, nil, err
+	}
+	pref.Chosen, pref.Reached = i, reached
+	return l.entries[i].unit.target, pref, nil
+}
+
+// muUnits maps the values of the -u-mu- key of a locale (UTS #35 Part 1,
+// "Measurement unit override") to CLDR units.
+var muUnits = map[string]string{"celsius": "celsius", "fahrenhe": "fahrenheit", "kelvin": "kelvin"}
+
+// pick returns the index of the first entry of l whose threshold the
+// magnitude of v reaches, else the last.
+func (g *Graph) pick(s side, v *apd.Decimal, l *prefList) (int, bool, error) {
+	last := len(l.entries) - 1
+	if last == 0 {
+		return 0, false, nil
+	}
+	c := s.category()
+	if c != l.quantity.category {
+		// Only a list of one unit may be reached across a substance.
+		return last, false, nil
+	}
+	pe, err := g.pair(s.symbol(), c.Base.Symbol)
+	if err != nil {
+		return 0, false, err
+	}
+	num, den, k, err := pe.plan.exactValue(v)
+	if err != nil {
+		var e *Error
+		if asEngineError(err, &e) {
+			return 0, false, e
+		}
+		return 0, false, errorf(CodeInvalidRequest, "%s values cannot be compared with the thresholds of the unit preferences: %v", s.symbol(), err)
+	}
+	x := decimalRat(&num)
+	x.Quo(x, decimalRat(&den))
+	x.Abs(x)
+	for i, e := range l.entries[:last] {
+		if atLeast(x, k, e.threshold) {
+			return i, true, nil
+		}
+	}
+	return last, false, nil
+}
+
+// atLeast reports whether x·π^k >= t.
+func atLeast(x *big.Rat, k int, t piRat) bool {
+	if k == t.k {
+		return x.Cmp(t.r) >= 0
+	}
+	if x.Sign() == 0 || t.r.Sign() == 0 {
+		return x.Sign() >= t.r.Sign()
+	}
+	// x·π^(k-t.k) against t.r: π^n is irrational, so the two differ and
+	// a fine enough bracket of π decides.
+	n := k - t.k
+	for digits := 40; ; digits *= 2 {
+		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
+		lo := new(big.Rat).SetFrac(piScaled(digits).MathBigInt(), scale)
+		hi := new(big.Rat).Add(lo, new(big.Rat).SetFrac(bigOneInt, scale))
+		plo, phi := ratPow(lo, abs(n)), ratPow(hi, abs(n))
+		if n < 0 {
+			plo, phi = phi.Inv(phi), plo.Inv(plo)
+		}
+		if new(big.Rat).Mul(x, plo).Cmp(t.r) >= 0 {
+			return true
+		}
+		if new(big.Rat).Mul(x, phi).Cmp(t.r) < 0 {
+			return false
+		}
+	}
+}
+
+func asEngineError(err error, e **Error) bool {
+	x, ok := err.(*Error)
+	if ok {
+		*e = x
+	}
+	return ok
+}
+
+// matchUsage finds the quantity and usage of the preferences for usage
+// (UTS #35: as given, then without its last part, part by part, then
+// "default"), among the quantities of one category.
+func (p *preferences) matchUsage(qs []*quantity, asked string) (*quantity, *usage, string, error) {
+	if asked == "" {
+		asked = "default"
+	}
+	name := strings.ToLower(asked)
+	if len(name) > maxPreferenceField || !p.knownUsage(name) {
+		return nil, nil, "", p.unknownUsage(qs, asked)
+	}
+	for n := name; n != ""; n = shorterUsage(n) {
+		for _, q := range qs {
+			if u := q.usages[n]; u != nil {
+				return q, u, name, nil
+			}
+		}
+	}
+	return qs[0], qs[0].usages["default"], name, nil
+}
+
+// knownUsage reports whether name, or a shortening of it, is a usage of
+// the data.
+func (p *preferences) knownUsage(name string) bool {
+	for n := name; n != ""; n = shorterUsage(n) {
+		if p.usages[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// shorterUsage drops the last "-part" of a usage, or returns "".
+func shorterUsage(u string) string {
+	i := strings.LastIndexByte(u, '-')
+	if i <= 0 {
+		return ""
+	}
+	return u[:i]
+}
+
+func (p *preferences) unknownUsage(qs []*quantity, asked string) *Error {
+	var names []string
+	for _, q := range qs {
+		for _, n := range q.order {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	e := errorf(CodeInvalidRequest, "unknown usage %q for %s: its usages are %s", truncateText(asked, 40), strings.ToLower(qs[0].category.Name), quoteList(names))
+	e.Details = map[string]string{"usages": strings.Join(names, " ")}
+	return e
+}
+
+// categoryList names the categories that have preferences.
+func (p *preferences) categoryList() string {
+	var ids []string
+	for c := range p.byCategory {
+		ids = append(ids, c.ID)
+	}
+	slices.Sort(ids)
+	return quoteList(ids)
+}
+
+// listFor returns the usage's list for region, falling back through the
+// regions that contain it up to 001, and the region whose list it is.
+func (u *usage) listFor(region string, p *preferences) (*prefList, string) {
+	for r := region; r != ""; r = p.parent[r] {
+		if l := u.byRegion[r]; l != nil {
+			return l, r
+		}
+		if r == "001" {
+			break
+		}
+	}
+	return u.byRegion["001"], "001"
+}
+
+// view lists the entries as the API shows them.
+func (l *prefList) view() []PreferenceUnit {
+	out := make([]PreferenceUnit, len(l.entries))
+	for i, e := range l.entries {
+		geq := e.geq
+		if geq == "" && i < len(l.entries)-1 {
+			geq = "1"
+		}
+		out[i] = PreferenceUnit{Unit: e.unit.name, CLDR: e.unit.id, Geq: geq, Substance: e.unit.substance}
+	}
+	return out
+}

@@ -1,0 +1,340 @@
+package engine
+
+import (
+	"errors"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Auto is the target that asks the engine to choose the unit from the
+// unit preferences (see preference.go).
+const Auto = "auto"
+
+// Preference says which unit preference a conversion to Auto chose, and
+// why (UTS #35 Part 6, Unit Preferences). Its fields are read-only.
+type Preference struct {
+	// Quantity is CLDR's quantity of the source unit ("length").
+	Quantity string
+	// Usage is the usage asked for ("default" when none was), and
+	// MatchedUsage the usage whose preferences were used, after the
+	// fall-back by parts and to "default".
+	Usage, MatchedUsage string
+	// Region is the region the preferences were looked up for, and
+	// RegionFrom how it was found: "region", "locale" (its region
+	// subtag), "locale-rg", "locale-ms", "likely" (the likely region of
+	// the locale's language) or "default" (001, neither was given).
+	Region, RegionFrom string
+	// Locale is the locale the region came from, if any.
+	Locale string
+	// MatchedRegion is the region whose preferences were used: Region, or
+	// the region containing it nearest to it that has its own, up to 001.
+	MatchedRegion string
+	// Units is the list of preferences, largest first; Chosen indexes the
+	// one taken. Reached is false when the value reached no threshold and
+	// the last unit was taken for it.
+	Units   []PreferenceUnit
+	Chosen  int
+	Reached bool
+	// Override is set when the locale's -u-mu- key chose the unit of a
+	// temperature ("celsius"), which wins over the preferences.
+	Override string
+	// Source cites the data.
+	Source string
+}
+
+// PreferenceUnit is one unit of a preference list.
+type PreferenceUnit struct {
+	// Unit is the catalog unit ("ft+in"), CLDR its CLDR identifier
+	// ("foot-and-inch").
+	Unit, CLDR string
+	// Geq is the threshold from which it is used, in Unit (or its largest
+	// part); "" for the last unit, which takes every smaller value.
+	Geq string
+	// Substance is what a unit of mass concentration is of ("glucose").
+	Substance string
+}
+
+// isReadable reports whether a request needs the readable path: a target
+// to choose, or a mixed unit on either side. It is only asked once the
+// pair cache has missed, so ordinary conversions never pay for it.
+func isReadable(req *Request) bool {
+	return req.To == Auto || isMixedName(req.To) || isMixedName(req.From)
+}
+
+// appendReadable converts a request with a mixed source, a mixed target or
+// the target Auto.
+func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
+	var v apd.Decimal
+	from := req.From
+	if isMixedName(from) {
+		m, err := g.resolveMixed(from)
+		if err != nil {
+			return dst, err
+		}
+		if err := m.sum(&v, req.Value); err != nil {
+			return dst, err
+		}
+		from = m.parts[len(m.parts)-1].Symbol
+	} else if err := parseValue(&v, req.Value); err != nil {
+		return dst, err
+	}
+	var t target
+	var pref *Preference
+	if req.To == Auto {
+		var err error
+		if t, pref, err = g.choose(from, &v, req); err != nil {
+			return dst, err
+		}
+	} else {
+		var err error
+		if t, err = g.resolveTarget(req.To); err != nil {
+			return dst, err
+		}
+	}
+	if t.mixed == nil {
+		out, err := g.convertParsed(dst, &v, from, t.side.symbol(), p, req.Budget, res)
+		if err != nil {
+			return dst, err
+		}
+		res.Preference = pref
+		return out, nil
+	}
+	if err := g.convertMixed(&v, from, t.mixed, p, res); err != nil {
+		return dst, err
+	}
+	res.Preference = pref
+	return dst, nil
+}
+
+// convertParsed is the ordinary conversion of an already parsed value.
+func (g *Graph) convertParsed(dst []byte, v *apd.Decimal, from, to string, p int, budget *Budget, res *Result) ([]byte, error) {
+	if pe := g.cachedPair(from, to); pe != nil {
+		return pe.convert(dst, v, p, budget, res)
+	}
+	var pe pairEntry
+	if err := g.resolvePair(&pe, from, to); err != nil {
+		return dst, err
+	}
+	return pe.convert(dst, v, p, budget, res)
+}
+
+// pair resolves and plans a pair of names, through the pair cache.
+func (g *Graph) pair(from, to string) (*pairEntry, error) {
+	if pe := g.cachedPair(from, to); pe != nil {
+		return pe, nil
+	}
+	pe := new(pairEntry)
+	if err := g.resolvePair(pe, from, to); err != nil {
+		return nil, err
+	}
+	return pe, nil
+}
+
+// convertMixed converts v in the unit from to the parts of m.
+func (g *Graph) convertMixed(v *apd.Decimal, from string, m *mixedUnit, p int, res *Result) error {
+	last := m.parts[len(m.parts)-1]
+	pe, err := g.pair(from, last.Symbol)
+	if err != nil {
+		return err
+	}
+	num, den, k, err := pe.plan.exactValue(v)
+	if err != nil {
+		return g.exactError(err, v, pe, m)
+	}
+	parts, inexact, err := m.split(&num, &den, k, p)
+	if err != nil {
+		return g.exactError(err, v, pe, m)
+	}
+	pl := &pe.plan
+	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, last, pe.fromSide.expr, nil
+	res.Unit, res.Category, res.CategoryID = m.symbol, pl.category, pl.categoryID
+	res.Exact, res.Bridge = !inexact, pl.bridge
+	res.Parts = parts
+	return nil
+}
+
+// exactError reports a failure to evaluate or split a value exactly in the
+// API's terms.
+func (g *Graph) exactError(err error, v *apd.Decimal, pe *pairEntry, m *mixedUnit) error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, errNotExact):
+		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.fromName, m.symbol, err)
+	case errors.Is(err, errDomain), errors.Is(err, errArithmetic):
+		return errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(v), pe.plan.fromName, m.symbol, err)
+	}
+	return err
+}
+
+// sum reads one value per part ("5 3.5") and sets dst to the quantity in
+// the last part, exactly. A sign may only stand on the first part that is
+// not zero, and is the sign of the whole quantity.
+func (m *mixedUnit) sum(dst *apd.Decimal, value string) error {
+	if len(value) > len(m.parts)*(MaxValueLength+1) {
+		return errorf(CodeInvalidValue, "value for %s is longer than %d characters", m.symbol, len(m.parts)*(MaxValueLength+1))
+	}
+	fields := strings.Fields(value)
+	if len(fields) != len(m.parts) {
+		return errorf(CodeInvalidValue, "%s takes one value per part, %d in all, separated by spaces (\"5 3.5\" for 5 %s 3.5 %s); got %d",
+			m.symbol, len(m.parts), m.parts[0].Symbol, m.parts[1].Symbol, len(fields))
+	}
+	dst.SetInt64(0)
+	neg, nonzero := false, false
+	for i, f := range fields {
+		var d apd.Decimal
+		if err := parseValue(&d, f); err != nil {
+			e := err.(*Error)
+			return errorf(CodeInvalidValue, "part %d of %s (%s): %s", i+1, m.symbol, m.parts[i].Symbol, e.Message)
+		}
+		if f[0] == '-' || f[0] == '+' {
+			if nonzero || d.IsZero() {
+				return errorf(CodeInvalidValue, "value %q: only the first part that is not zero may carry a sign, which is the whole quantity's (\"-5 3.5\" is −(5 %s 3.5 %s))",
+					truncateText(value, 40), m.parts[0].Symbol, m.parts[1].Symbol)
+			}
+			neg = f[0] == '-'
+		}
+		if !d.IsZero() {
+			nonzero = true
+		}
+		d.Negative = false
+		var w, t apd.Decimal
+		w.Coeff.SetMathBigInt(m.inLast[i])
+		mulExact(&t, &d, &w)
+		addExact(dst, dst, &t)
+	}
+	dst.Negative = neg && !dst.IsZero()
+	return nil
+}
+
+// split writes num/den·π^k (in the last part) as the parts of m: whole
+// numbers, then the rest rounded to p significant digits, with its
+// carries.
+func (m *mixedUnit) split(num, den *apd.Decimal, k int, p int) ([]Part, bool, error) {
+	r := decimalRat(num)
+	r.Quo(r, decimalRat(den))
+	neg := r.Sign() < 0
+	r.Abs(r)
+	if k != 0 && r.Sign() != 0 {
+		return m.splitPi(r, k, p, neg)
+	}
+	texts, inexact, err := m.splitRat(r, p)
+	if err != nil {
+		return nil, false, err
+	}
+	return m.parts2(texts, neg), inexact, nil
+}
+
+// splitRat splits r >= 0 and returns each part's text, unsigned.
+func (m *mixedUnit) splitRat(r *big.Rat, p int) ([]string, bool, error) {
+	n := len(m.parts)
+	whole := make([]*big.Int, n-1)
+	rem := new(big.Rat).Set(r)
+	var q, t big.Int
+	for i := range n - 1 {
+		// q = floor(rem / inLast[i])
+		t.Mul(rem.Denom(), m.inLast[i])
+		q.Quo(rem.Num(), &t)
+		whole[i] = new(big.Int).Set(&q)
+		if q.Sign() != 0 {
+			rem.Sub(rem, new(big.Rat).SetInt(t.Mul(&q, m.inLast[i])))
+		}
+	}
+	var numD, denD apd.Decimal
+	numD.Coeff.SetMathBigInt(rem.Num())
+	denD.Coeff.SetMathBigInt(rem.Denom())
+	var out number
+	inexact, err := roundExact(&out, &numD, &denD, 0, p)
+	if err != nil {
+		return nil, false, err
+	}
+	lastD := out.decimal()
+	var stepD apd.Decimal
+	stepD.Coeff.SetMathBigInt(m.step[n-2])
+	if lastD.Cmp(&stepD) >= 0 {
+		// The rest rounded up to a whole unit of the part before it.
+		lastD.SetInt64(0)
+		whole[n-2].Add(whole[n-2], bigOneInt)
+		for i := n - 2; i > 0; i-- {
+			if whole[i].Cmp(m.step[i-1]) >= 0 {
+				whole[i].Sub(whole[i], m.step[i-1])
+				whole[i-1].Add(whole[i-1], bigOneInt)
+			}
+		}
+	}
+	texts := make([]string, n)
+	for i, w := range whole {
+		var d apd.Decimal
+		d.Coeff.SetMathBigInt(w)
+		texts[i] = FormatDecimal(&d)
+	}
+	lastD.Negative = false
+	texts[n-1] = FormatDecimal(&lastD)
+	return texts, inexact, nil
+}
+
+// splitPi splits r·π^k, r > 0: it brackets π between two decimals and
+// splits both ends of the interval, widening the bracket until both give
+// the same parts. The result is never exact.
+func (m *mixedUnit) splitPi(r *big.Rat, k int, p int, neg bool) ([]Part, bool, error) {
+	for digits := 60 + 2*p; digits <= maxPiDigits; digits *= 2 {
+		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
+		lo := new(big.Rat).SetFrac(piScaled(digits).MathBigInt(), scale)
+		hi := new(big.Rat).Add(lo, new(big.Rat).SetFrac(bigOneInt, scale))
+		plo, phi := ratPow(lo, abs(k)), ratPow(hi, abs(k))
+		if k < 0 {
+			plo, phi = phi.Inv(phi), plo.Inv(plo)
+		}
+		a, _, err := m.splitRat(new(big.Rat).Mul(r, plo), p)
+		if err != nil {
+			return nil, false, err
+		}
+		b, _, err := m.splitRat(new(big.Rat).Mul(r, phi), p)
+		if err != nil {
+			return nil, false, err
+		}
+		if strings.Join(a, " ") == strings.Join(b, " ") {
+			return m.parts2(a, neg), true, nil
+		}
+	}
+	return nil, false, errorf(CodeValueOutOfRange, "the value is too close to a boundary between two roundings to be split into %s", m.symbol)
+}
+
+// parts2 pairs the parts' texts with their units and puts the sign of a
+// negative quantity on the first part that is not zero.
+func (m *mixedUnit) parts2(texts []string, neg bool) []Part {
+	parts := make([]Part, len(texts))
+	signed := !neg
+	for i, t := range texts {
+		if !signed && t != "0" {
+			t = "-" + t
+			signed = true
+		}
+		parts[i] = Part{Value: t, Unit: m.parts[i]}
+	}
+	return parts
+}
+
+// PartsText writes parts as "5 ft 3.5 in".
+func PartsText(parts []Part) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p.Value)
+		b.WriteByte(' ')
+		b.WriteString(p.Unit.Symbol)
+	}
+	return b.String()
+}
+
+// quoteList writes names as "a, b, c".
+func quoteList(names []string) string { return strings.Join(names, ", ") }
+
+// itoa is strconv.Itoa, for messages.
+func itoa(n int) string { return strconv.Itoa(n) }
