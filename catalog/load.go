@@ -68,7 +68,8 @@ type decodeCache struct {
 type decoded struct {
 	sum     [sha256.Size]byte
 	cs      *engine.CategorySpec
-	bridges []engine.BridgeSpec // of bridgesFile
+	bridges []engine.BridgeSpec     // of bridgesFile
+	prefs   *engine.PreferencesSpec // of PreferencesFile
 	errs    []error
 }
 
@@ -101,9 +102,14 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if f.name == bridgesFile {
+			switch f.name {
+			case bridgesFile:
 				bs, ferrs := parseBridges(f.name, f.src)
 				results[i] = decoded{sum: sum, bridges: bs, errs: ferrs}
+				return
+			case PreferencesFile:
+				ps, ferrs := parsePreferences(f.name, f.src)
+				results[i] = decoded{sum: sum, prefs: ps, errs: ferrs}
 				return
 			}
 			cs, ferrs := ParseFile(f.name, f.src)
@@ -119,8 +125,15 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 	}
 	for i, r := range results {
 		errs = append(errs, r.errs...)
-		if files[i].name == bridgesFile {
+		switch files[i].name {
+		case bridgesFile:
 			spec.Bridges = r.bridges
+			continue
+		case PreferencesFile:
+			spec.Preferences = r.prefs
+			if r.prefs == nil {
+				complete = false
+			}
 			continue
 		}
 		if r.cs != nil {
