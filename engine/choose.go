@@ -35,7 +35,7 @@ func (g *Graph) choose(from string, v *apd.Decimal, req *Request) (target, *Pref
 		}
 		return target{}, nil, errorf(CodeInvalidRequest, `to "auto" has no unit preferences for %s (%s); CLDR has them for %s`, what, s.symbol(), p.categoryList())
 	}
-	q, u, asked, err := p.matchUsage(qs, req.Usage)
+	q, u, asked, err := p.matchUsage(qs, req.Usage, s.unit)
 	if err != nil {
 		return target{}, nil, err
 	}
@@ -144,8 +144,9 @@ func asEngineError(err error, e **Error) bool {
 
 // matchUsage finds the quantity and usage of the preferences for usage
 // (UTS #35: as given, then without its last part, part by part, then
-// "default"), among the quantities of one category.
-func (p *preferences) matchUsage(qs []*quantity, asked string) (*quantity, *usage, string, error) {
+// "default"), among the quantities of one category: first those whose
+// preferences name the source unit src, then the others.
+func (p *preferences) matchUsage(qs []*quantity, asked string, src *Unit) (*quantity, *usage, string, error) {
 	if asked == "" {
 		asked = "default"
 	}
@@ -153,14 +154,24 @@ func (p *preferences) matchUsage(qs []*quantity, asked string) (*quantity, *usag
 	if len(name) > maxPreferenceField || !p.knownUsage(name) {
 		return nil, nil, "", p.unknownUsage(qs, asked)
 	}
+	first := qs[0]
+	for _, q := range qs {
+		if q.units[src] {
+			first = q
+			break
+		}
+	}
 	for n := name; n != ""; n = shorterUsage(n) {
+		if u := first.usages[n]; u != nil {
+			return first, u, name, nil
+		}
 		for _, q := range qs {
 			if u := q.usages[n]; u != nil {
 				return q, u, name, nil
 			}
 		}
 	}
-	return qs[0], qs[0].usages["default"], name, nil
+	return first, first.usages["default"], name, nil
 }
 
 // knownUsage reports whether name, or a shortening of it, is a usage of
@@ -230,6 +241,74 @@ func (l *prefList) view() []PreferenceUnit {
 			geq = "1"
 		}
 		out[i] = PreferenceUnit{Unit: e.unit.name, CLDR: e.unit.id, Geq: geq, Substance: e.unit.substance}
+		if geq != "" {
+			out[i].GeqUnit = e.unit.target.largest().symbol()
+		}
 	}
 	return out
+}
+
+// PreferenceSet is the unit preferences of one quantity and usage: a list
+// per set of regions, or, for a region, the one list that applies there.
+type PreferenceSet struct {
+	// Category is the catalog category of the quantity's units.
+	Category string
+	Quantity string
+	Usage    string
+	Lists    []PreferenceList
+}
+
+// PreferenceList is the units of one set of regions, largest first.
+// MatchedRegion is set when the list was looked up for a region.
+type PreferenceList struct {
+	Regions       []string
+	MatchedRegion string
+	Units         []PreferenceUnit
+}
+
+// PreferenceInfo describes the unit preferences of a graph.
+type PreferenceInfo struct {
+	Source, Version, Licence string
+	// Region and RegionFrom are the region the lists were looked up
+	// for and how it was found (see Preference), when one was asked.
+	Region, RegionFrom string
+}
+
+// Preferences lists the unit preferences, by quantity and usage in the
+// data's order, for the categories given (all when none is). With a region
+// or a locale, each set holds the one list that applies there (through the
+// containment of regions); else every list. ok is false when the graph has
+// no preferences. Unknown regions and malformed locales are
+// INVALID_REQUEST.
+func (g *Graph) Preferences(category, region, locale string) (info PreferenceInfo, sets []PreferenceSet, ok bool, err error) {
+	p := g.prefs
+	if p == nil {
+		return info, nil, false, nil
+	}
+	info = PreferenceInfo{Source: p.source, Version: p.version, Licence: p.licence}
+	lookup := region != "" || locale != ""
+	if lookup {
+		if info.Region, info.RegionFrom, _, err = p.region(region, locale); err != nil {
+			return info, nil, true, err
+		}
+	}
+	for _, q := range p.quantities {
+		if q.category == nil || (category != "" && q.category.ID != category) {
+			continue
+		}
+		for _, name := range q.order {
+			u := q.usages[name]
+			set := PreferenceSet{Category: q.category.ID, Quantity: q.id, Usage: name}
+			if lookup {
+				l, matched := u.listFor(info.Region, p)
+				set.Lists = []PreferenceList{{Regions: l.regions, MatchedRegion: matched, Units: l.units}}
+			} else {
+				for _, l := range u.lists {
+					set.Lists = append(set.Lists, PreferenceList{Regions: l.regions, Units: l.units})
+				}
+			}
+			sets = append(sets, set)
+		}
+	}
+	return info, sets, true, nil
 }

@@ -100,6 +100,7 @@ type Result struct {
 	Parts []Part
 	// Preference says how the unit was chosen when To was Auto, else nil.
 	Preference *Preference
+	mixed      *mixedUnit
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error
@@ -139,6 +140,7 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 // appendConvert is AppendConvert filling in *res, which it leaves
 // incomplete on error.
 func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, error) {
+	res.Parts, res.Preference, res.mixed = nil, nil, nil // a caller may reuse res
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision

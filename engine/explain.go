@@ -62,6 +62,11 @@ type Explanation struct {
 	// operand of an expression) down to its category's base unit, then
 	// any bridge between categories.
 	Steps []Step
+	// Preference says how the unit of a conversion to Auto was chosen.
+	Preference *Preference
+	// Mixed describes a mixed result; Factor and Steps then lead to its
+	// last part.
+	Mixed *MixedExplanation
 }
 
 // FormulaStep is a formula unit's pair of formulas, in x, into and out of
@@ -84,7 +89,7 @@ type Step struct {
 
 // Explain explains a successful conversion of this graph.
 func (g *Graph) Explain(r *Result) Explanation {
-	ex := Explanation{CatalogVersion: g.version}
+	ex := Explanation{CatalogVersion: g.version, Preference: r.Preference, Mixed: r.mixedExplanation()}
 	if (r.From == nil) == (r.FromExpression == nil) || (r.To == nil) == (r.ToExpression == nil) {
 		return ex // not a result of a conversion
 	}

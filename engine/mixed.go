@@ -153,6 +153,12 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 	n := len(m.parts)
 	m.inLast = make([]*big.Int, n)
 	m.step = make([]*big.Int, n)
+	for i := 1; i < n; i++ {
+		pm, prev := m.parts[i].conv.postMap, m.parts[i-1].conv.postMap
+		if pm.k == prev.k && pm.f.Cmp(prev.f) >= 0 {
+			return nil, bad("the parts must go from the largest to the smallest, but %s is not smaller than %s", m.parts[i].Symbol, m.parts[i-1].Symbol)
+		}
+	}
 	last := m.parts[n-1].conv.postMap
 	for i, u := range m.parts {
 		pm := u.conv.postMap
@@ -161,9 +167,6 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 			return nil, bad("%s is not a whole number of %s; each part must be a whole number of the last", u.Symbol, m.parts[n-1].Symbol)
 		}
 		m.inLast[i] = new(big.Int).Set(r.Num())
-		if i > 0 && m.inLast[i].Cmp(m.inLast[i-1]) >= 0 {
-			return nil, bad("the parts must go from the largest to the smallest, but %s is not smaller than %s", u.Symbol, m.parts[i-1].Symbol)
-		}
 	}
 	for i := 0; i+1 < n; i++ {
 		q, r := new(big.Int).QuoRem(m.inLast[i], m.inLast[i+1], new(big.Int))

@@ -55,6 +55,11 @@ type quantity struct {
 	category *Category
 	usages   map[string]*usage
 	order    []string // usage names in data order
+	// units holds the catalog units its preferences name (each part of
+	// a mixed unit too): a source unit among them is of this quantity
+	// rather than of another of its category (a year is a year-duration,
+	// a day a duration).
+	units map[*Unit]bool
 }
 
 type usage struct {
@@ -224,7 +229,7 @@ func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
 	}
 	q := p.byID[ls.Quantity]
 	if q == nil {
-		q = &quantity{id: ls.Quantity, usages: map[string]*usage{}}
+		q = &quantity{id: ls.Quantity, usages: map[string]*usage{}, units: map[*Unit]bool{}}
 		p.byID[ls.Quantity] = q
 		p.quantities = append(p.quantities, q)
 	}
@@ -272,6 +277,13 @@ func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
 			case q.category != c:
 				b.errorf(ls.Origin, subject, "unit %q (%s) is of %s, not of %s like the quantity's other units", es.Unit, pu.name, c.ID, q.category.ID)
 			}
+		}
+		if m := pu.target.mixed; m != nil {
+			for _, part := range m.parts {
+				q.units[part] = true
+			}
+		} else if u := pu.target.side.unit; u != nil {
+			q.units[u] = true
 		}
 		e := prefEntry{unit: pu, geq: es.Geq}
 		if i < len(ls.Entries)-1 { // the last unit takes whatever is left

@@ -50,9 +50,10 @@ type PreferenceUnit struct {
 	// Unit is the catalog unit ("ft+in"), CLDR its CLDR identifier
 	// ("foot-and-inch").
 	Unit, CLDR string
-	// Geq is the threshold from which it is used, in Unit (or its largest
-	// part); "" for the last unit, which takes every smaller value.
-	Geq string
+	// Geq is the threshold from which it is used, in GeqUnit: Unit, or
+	// its largest part; "" for the last unit, which takes every smaller
+	// value.
+	Geq, GeqUnit string
 	// Substance is what a unit of mass concentration is of ("glucose").
 	Substance string
 }
@@ -152,8 +153,51 @@ func (g *Graph) convertMixed(v *apd.Decimal, from string, m *mixedUnit, p int, r
 	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, last, pe.fromSide.expr, nil
 	res.Unit, res.Category, res.CategoryID = m.symbol, pl.category, pl.categoryID
 	res.Exact, res.Bridge = !inexact, pl.bridge
-	res.Parts = parts
+	res.Parts, res.mixed = parts, m
 	return nil
+}
+
+// MixedExplanation describes a mixed unit: each part in units of the
+// last, a whole number.
+type MixedExplanation struct {
+	Unit     string
+	LastPart string
+	Parts    []MixedPart
+}
+
+// MixedPart is one part of a mixed unit and how many of the last part it
+// is.
+type MixedPart struct {
+	Unit, PerLast string
+}
+
+func (r *Result) mixedExplanation() *MixedExplanation {
+	m := r.mixed
+	if m == nil {
+		return nil
+	}
+	x := &MixedExplanation{Unit: m.symbol, LastPart: m.parts[len(m.parts)-1].Symbol}
+	for i, u := range m.parts {
+		x.Parts = append(x.Parts, MixedPart{Unit: u.Symbol, PerLast: m.inLast[i].String()})
+	}
+	return x
+}
+
+// Reason says in a sentence why the preference was chosen.
+func (p *Preference) Reason() string {
+	if p.Override != "" {
+		return "the locale's -u-mu- key asks for " + p.Override + ", which wins over the preferences of temperature"
+	}
+	where := "for " + p.MatchedUsage + " in " + p.MatchedRegion
+	if len(p.Units) == 1 {
+		return p.Units[0].Unit + " is the only preference " + where
+	}
+	if p.Reached {
+		u := p.Units[p.Chosen]
+		return "the magnitude of the value reaches the threshold of " + u.Unit + ", " + u.Geq + " " + u.GeqUnit + ", the first preference " + where + " it reaches"
+	}
+	u := p.Units[len(p.Units)-2]
+	return "the magnitude of the value is below every threshold " + where + " (the smallest is " + u.Geq + " " + u.GeqUnit + "), so the last preference applies"
 }
 
 // exactError reports a failure to evaluate or split a value exactly in the
