@@ -42,7 +42,8 @@ func (s *Server) batch(c *call) reply {
 			if p == 0 {
 				p = req.precision
 			}
-			creq := engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: budget}
+			it.inherit(&req.shared)
+			creq := it.request(p, budget)
 			var err error
 			mark := len(b)
 			b = append(b, `,"status":"success",`...)

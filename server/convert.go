@@ -38,8 +38,7 @@ func (s *Server) convertPOST(c *call) reply {
 
 func (s *Server) convertOne(c *call, conv *conversion) reply {
 	var res engine.Result
-	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.precision,
-		Budget: engine.NewBudget(engine.DefaultBudget)}
+	req := conv.request(conv.precision, engine.NewBudget(engine.DefaultBudget))
 	b := append(c.w.buf[:0], `{"data":{`...)
 	b, err := appendSuccessMembers(b, conv, c.snap.graph, &req, &res)
 	if err != nil {
@@ -64,17 +63,28 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	mark := len(b)
 	// Both values are decimal numbers (the input passed the value syntax,
 	// the result is formatted by the engine): nothing in them needs escaping.
-	b = append(b, `"input":{"value":"`...)
-	b = append(b, conv.value...)
-	b = append(b, `","unit":`...)
-	b = appendString(b, conv.from)
-	b = append(b, `},"result":{"value":"`...)
+	if conv.parts != nil {
+		b = append(b, `"input":{`...)
+		b = appendInputParts(b, conv)
+	} else {
+		b = append(b, `"input":{"value":"`...)
+		b = append(b, conv.value...)
+		b = append(b, `","unit":`...)
+		b = appendString(b, conv.from)
+	}
+	b = append(b, `},"result":{`...)
+	result := len(b)
+	b = append(b, `"value":"`...)
 	b, err := g.AppendConvert(b, req, res)
 	if err != nil {
 		return b[:mark], err
 	}
-	b = append(b, `","unit":`...)
-	b = appendString(b, res.Unit)
+	if res.Parts != nil {
+		b = appendResultParts(b[:result], res)
+	} else {
+		b = append(b, `","unit":`...)
+		b = appendString(b, res.Unit)
+	}
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
@@ -93,14 +103,16 @@ func metricCategory(res *engine.Result) string {
 
 // explainJSON is the "explain" member of a successful result.
 type explainJSON struct {
-	CatalogVersion string        `json:"catalog_version"`
-	Kind           string        `json:"kind"`
-	Factor         string        `json:"factor,omitempty"`
-	FactorExact    *bool         `json:"factor_exact,omitempty"`
-	Offset         string        `json:"offset,omitempty"`
-	OffsetExact    *bool         `json:"offset_exact,omitempty"`
-	Formulas       []formulaJSON `json:"formulas,omitempty"`
-	Steps          []stepJSON    `json:"steps"`
+	CatalogVersion string          `json:"catalog_version"`
+	Kind           string          `json:"kind"`
+	Factor         string          `json:"factor,omitempty"`
+	FactorExact    *bool           `json:"factor_exact,omitempty"`
+	Offset         string          `json:"offset,omitempty"`
+	OffsetExact    *bool           `json:"offset_exact,omitempty"`
+	Formulas       []formulaJSON   `json:"formulas,omitempty"`
+	Steps          []stepJSON      `json:"steps"`
+	Mixed          *mixedJSON      `json:"mixed,omitempty"`
+	Preference     *preferenceJSON `json:"preference,omitempty"`
 }
 
 type formulaJSON struct {
@@ -133,6 +145,15 @@ func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
 	}
 	for _, s := range ex.Steps {
 		j.Steps = append(j.Steps, stepJSON(s))
+	}
+	if m := ex.Mixed; m != nil {
+		j.Mixed = &mixedJSON{Unit: m.Unit, LastPart: m.LastPart}
+		for _, p := range m.Parts {
+			j.Mixed.Parts = append(j.Mixed.Parts, mixedPartJSON(p))
+		}
+	}
+	if ex.Preference != nil {
+		j.Preference = newPreferenceJSON(ex.Preference)
 	}
 	b = append(b, `,"explain":`...)
 	return append(b, mustJSON(j)...)
@@ -174,6 +195,14 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 		}
 		c.explain = e
 	}
+	c.usage, _ = q.get(5)
+	c.region, _ = q.get(6)
+	c.locale, _ = q.get(7)
+	for i := 5; i <= 7; i++ {
+		if v, _ := q.get(i); len(v) > maxPreferenceField {
+			return c, invalidRequest("query parameter " + strconv.Quote(q.names[i]) + " is longer than " + strconv.Itoa(maxPreferenceField) + " characters")
+		}
+	}
 	for i, has := range [...]bool{c.hasValue, c.hasFrom, c.hasTo} {
 		if !has {
 			return c, invalidRequest("missing query parameter " + strconv.Quote(q.names[i]))
@@ -185,12 +214,12 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 // convertParams and unitsParams are the query parameters of GET
 // /v1/convert and GET /v1/units, in the order query.get reads them.
 var (
-	convertParams = []string{"value", "from", "to", "precision", "explain"}
+	convertParams = []string{"value", "from", "to", "precision", "explain", "usage", "region", "locale"}
 	unitsParams   = []string{"category", "q", "dimension"}
 )
 
 // maxQueryParams is the most parameters a route takes.
-const maxQueryParams = 5
+const maxQueryParams = 8
 
 // query is a decoded query string of known parameters.
 type query struct {

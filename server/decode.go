@@ -24,6 +24,10 @@ type conversion struct {
 	value, from, to string
 	precision       int // 0: not given
 	explain         bool
+	// usage, region and locale choose the unit of to "auto"; parts is a
+	// mixed quantity given part by part, in place of value and from.
+	usage, region, locale string
+	parts                 []partIn
 	// has records which fields were read, for the batch input echo.
 	hasValue, hasFrom, hasTo bool
 	// err is an item-level problem (INVALID_ITEM in a batch).
@@ -38,6 +42,10 @@ const (
 	fPrecision
 	fConversions
 	fExplain
+	fUsage
+	fRegion
+	fLocale
+	fParts
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -131,6 +139,14 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		bit = fTo
 	case "precision":
 		bit = fPrecision
+	case "usage":
+		bit = fUsage
+	case "region":
+		bit = fRegion
+	case "locale":
+		bit = fLocale
+	case "parts":
+		bit = fParts
 	case "explain":
 		// Top level only: in a batch, explain applies to every item.
 		if depth == 0 {
@@ -139,7 +155,7 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		}
 		fallthrough
 	default:
-		known := "value, from, to, precision"
+		known := "value, from, to, precision, usage, region, locale, parts"
 		if depth == 0 {
 			known += ", explain"
 		}
@@ -158,6 +174,10 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
 	case fTo:
 		return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
+	case fUsage, fRegion, fLocale:
+		return readPreferenceField(s, c, key, depth+1)
+	case fParts:
+		return readParts(s, c, depth+1)
 	case fExplain:
 		e, msg, err := readBool(s, "explain", depth+1)
 		if msg != "" {
@@ -177,6 +197,9 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 
 // missing records the first missing required field.
 func (c *conversion) checkRequired() {
+	if c.parts != nil {
+		c.joinParts()
+	}
 	switch {
 	case !c.hasValue:
 		c.setErr(`missing field "value"`)
@@ -220,6 +243,9 @@ type batchRequest struct {
 	count     int // items in the body, even beyond maxBatch
 	precision int
 	explain   bool
+	// shared holds the batch-wide usage, region and locale, for the items
+	// that give none of their own.
+	shared conversion
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -248,9 +274,15 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			bit = fPrecision
 		case "explain":
 			bit = fExplain
+		case "usage":
+			bit = fUsage
+		case "region":
+			bit = fRegion
+		case "locale":
+			bit = fLocale
 		default:
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain)")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, usage, region, locale)")
 			}
 			return s.Skip(1)
 		}
@@ -267,6 +299,13 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 				fieldErr = invalidRequest(msg)
 			}
 			req.explain = e
+			return err
+		}
+		if bit == fUsage || bit == fRegion || bit == fLocale {
+			err := readPreferenceField(&s, &req.shared, key, 1)
+			if req.shared.err != "" && fieldErr == nil {
+				fieldErr = invalidRequest(req.shared.err)
+			}
 			return err
 		}
 		if bit == fPrecision {
