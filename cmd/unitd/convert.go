@@ -22,8 +22,12 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	precision := fs.Int("precision", engine.DefaultPrecision, fmt.Sprintf("significant `digits` of the result (1-%d)", engine.MaxPrecision))
 	explain := fs.Bool("explain", false, "also print where the digits come from: the exact factor and the catalog definitions used")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` (default: the embedded catalog; env UNITD_CATALOG)")
+	var prefs engine.Request
+	fs.StringVar(&prefs.Usage, "usage", "", "with TO auto: CLDR's `usage` (person-height, road, weather, …; default when not given)")
+	fs.StringVar(&prefs.Region, "region", "", "with TO auto: the `region` (ISO 3166-1 alpha-2, or 001, the default)")
+	fs.StringVar(&prefs.Locale, "locale", "", "with TO auto and no --region: the BCP 47 `locale` whose region to use")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\nFROM and TO are units or unit expressions such as kg*m/s^2.")
+		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain] [--usage U --region R | --locale L]\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\nFROM and TO are units or unit expressions such as kg*m/s^2. TO may be auto (the unit people use for --usage in\n--region) or a mixed unit such as ft+in; a mixed FROM takes one value per part: unitd convert \"5 3.5\" ft+in cm.")
 		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -48,17 +52,19 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd convert: --explain takes a single conversion (a stream prints one line per input line)")
 		return 2
 	case len(pos) == 1 && pos[0] == "-":
-		return convertStream(g, *precision, stdin, stdout, isTerminal(stdin))
+		return convertStream(g, *precision, prefs, stdin, stdout, isTerminal(stdin))
 	case len(pos) != 3:
 		fs.Usage()
 		return 2
 	}
-	r, err := g.Convert(engine.Request{Value: pos[0], From: pos[1], To: pos[2], Precision: *precision})
+	req := prefs
+	req.Value, req.From, req.To, req.Precision = pos[0], pos[1], pos[2], *precision
+	r, err := g.Convert(req)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	fmt.Fprintln(stdout, r.Value, r.Unit)
+	fmt.Fprintln(stdout, resultText(&r))
 	if *explain {
 		printExplanation(stdout, g.Explain(&r), r.Exact)
 	}
@@ -85,6 +91,25 @@ func printExplanation(w io.Writer, ex engine.Explanation, exact bool) {
 	}
 	for _, f := range ex.Formulas {
 		fmt.Fprintf(w, "  formula:  %s = %s %s; back: %s\n", f.Unit, f.To, f.Reference, f.From)
+	}
+	if m := ex.Mixed; m != nil {
+		var parts []string
+		for _, p := range m.Parts {
+			parts = append(parts, p.Unit+" = "+p.PerLast+" "+m.LastPart)
+		}
+		fmt.Fprintf(w, "  parts:    %s (factor and steps lead to %s)\n", strings.Join(parts, ", "), m.LastPart)
+	}
+	if p := ex.Preference; p != nil {
+		fmt.Fprintf(w, "  chosen:   %s/%s for %s (%s), preferences of %s: %s\n", p.Quantity, p.MatchedUsage, p.Region, p.RegionFrom, p.MatchedRegion, p.Reason())
+		var units []string
+		for _, u := range p.Units {
+			s := u.Unit
+			if u.Geq != "" {
+				s += " from " + u.Geq + " " + u.GeqUnit
+			}
+			units = append(units, s)
+		}
+		fmt.Fprintf(w, "  list:     %s [%s]\n", strings.Join(units, ", "), p.Source)
 	}
 	fmt.Fprintln(w, "  steps:")
 	for _, s := range ex.Steps {
@@ -116,7 +141,15 @@ func streamFields(line string) []string {
 	return f
 }
 
-func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, interactive bool) int {
+// resultText prints a result: "2.54 cm", or its parts, "5 ft 3.5 in".
+func resultText(r *engine.Result) string {
+	if r.Parts != nil {
+		return engine.PartsText(r.Parts)
+	}
+	return r.Value + " " + r.Unit
+}
+
+func convertStream(g *engine.Graph, precision int, prefs engine.Request, in io.Reader, out io.Writer, interactive bool) int {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	sc := bufio.NewScanner(in)
@@ -128,14 +161,22 @@ func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, 
 			continue // blank lines and comments
 		}
 		f := streamFields(line)
+		if len(f) > 3 && !strings.Contains(line, "\t") {
+			// A value per part of a mixed unit: "5 3.5 ft+in cm".
+			f = []string{strings.Join(f[:len(f)-2], " "), f[len(f)-2], f[len(f)-1]}
+		}
+		req := prefs
+		if len(f) == 3 {
+			req.Value, req.From, req.To, req.Precision = f[0], f[1], f[2], precision
+		}
 		if len(f) != 3 {
 			fmt.Fprintln(w, "error: INVALID_REQUEST expected \"VALUE FROM TO\"")
 			code = 1
-		} else if r, err := g.Convert(engine.Request{Value: f[0], From: f[1], To: f[2], Precision: precision}); err != nil {
+		} else if r, err := g.Convert(req); err != nil {
 			fmt.Fprintln(w, "error:", describe(err))
 			code = 1
 		} else {
-			fmt.Fprintln(w, r.Value, r.Unit)
+			fmt.Fprintln(w, resultText(&r))
 		}
 		if interactive {
 			w.Flush()

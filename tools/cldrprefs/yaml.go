@@ -13,7 +13,7 @@ import (
 // yaml writes the preferences file.
 func (gen *generator) yaml(pkgVersion, licence, licenceText string) ([]byte, error) {
 	var b bytes.Buffer
-	files := "supplemental/unitPreferenceData.json, units.json, territoryContainment.json, likelySubtags.json, aliases.json"
+	files := "supplemental/unitPreferenceData.json, units.json, territoryContainment.json,\n# likelySubtags.json, aliases.json and LICENSE"
 	fmt.Fprintf(&b, `# Unit preferences: the units people use for a quantity, by usage and region,
 # from Unicode CLDR %[1]s, with the region data their algorithm needs (UTS #35
 # Part 6, "Unit Preferences").
@@ -30,7 +30,8 @@ func (gen *generator) yaml(pkgVersion, licence, licenceText string) ([]byte, err
 # regions: the containment tree of regions without CLDR's groupings (what each
 #   area contains), deprecated codes, and the likely region of a language
 #   ("language[-Script] region").
-source: Unicode CLDR %[1]s (npm cldr-core %[2]s), %[3]s
+# Read from the package: %[3]s.
+source: Unicode CLDR %[1]s, unitPreferenceData (npm cldr-core %[2]s)
 version: "%[1]s"
 licence: %[4]s
 licence_text: |
