@@ -83,6 +83,11 @@ func (g *Graph) pick(s side, v *apd.Decimal, l *prefList) (int, bool, error) {
 		// Only a list of one unit may be reached across a substance.
 		return last, false, nil
 	}
+	if optimize && s.unit != nil {
+		if i, reached, ok := l.pickFast(s.unit, v); ok {
+			return i, reached, nil
+		}
+	}
 	pe, err := g.pair(s.symbol(), c.Base.Symbol)
 	if err != nil {
 		return 0, false, err
@@ -95,15 +100,112 @@ func (g *Graph) pick(s side, v *apd.Decimal, l *prefList) (int, bool, error) {
 		}
 		return 0, false, errorf(CodeInvalidRequest, "%s values cannot be compared with the thresholds of the unit preferences: %v", s.symbol(), err)
 	}
-	x := decimalRat(&num)
-	x.Quo(x, decimalRat(&den))
-	x.Abs(x)
-	for i, e := range l.entries[:last] {
-		if atLeast(x, k, e.threshold) {
+	var N, D apd.BigInt
+	alignedInts(&N, &D, &num, &den)
+	for i := range l.entries[:last] {
+		if l.entries[i].reached(&N, &D, k) {
 			return i, true, nil
 		}
 	}
 	return last, false, nil
+}
+
+// sourceThresholds are a list's thresholds in one source unit, as
+// decimals lo <= t <= hi (equal when t terminates), and their negations:
+// an accelerator of pick, which then compares the submitted value as it
+// is, without mapping it anywhere.
+type sourceThresholds struct {
+	lo, hi, nlo, nhi []apd.Decimal
+}
+
+// maxSourceThresholds bounds the cache of each list.
+const maxSourceThresholds = 512
+
+// pickFast is pick for a linear catalog unit, when the value is clear of
+// every threshold's bracket; ok is false otherwise.
+func (l *prefList) pickFast(u *Unit, v *apd.Decimal) (int, bool, bool) {
+	st := l.sourceThresholds(u)
+	if st == nil {
+		return 0, false, false
+	}
+	for i := range st.lo {
+		var reached, below bool
+		if v.Negative {
+			reached, below = v.Cmp(&st.nhi[i]) <= 0, v.Cmp(&st.nlo[i]) > 0
+		} else {
+			reached, below = v.Cmp(&st.hi[i]) >= 0, v.Cmp(&st.lo[i]) < 0
+		}
+		switch {
+		case reached:
+			return i, true, true
+		case !below:
+			return 0, false, false // inside the bracket: the exact way decides
+		}
+	}
+	return len(l.entries) - 1, false, true
+}
+
+// sourceThresholds returns the list's thresholds in u, computing them
+// once; nil when u has an offset, a formula or another power of π.
+func (l *prefList) sourceThresholds(u *Unit) *sourceThresholds {
+	if v, ok := l.bySource.Load(u); ok {
+		return v.(*sourceThresholds)
+	}
+	var st *sourceThresholds
+	if f, o, ok := u.baseMap(); ok && o.Sign() == 0 && f.r.Sign() > 0 {
+		st = &sourceThresholds{}
+		down := rounding[MaxPrecision].WithPrecision(40)
+		down.Rounding = apd.RoundFloor
+		up := down.WithPrecision(40)
+		up.Rounding = apd.RoundCeiling
+		for _, e := range l.entries[:len(l.entries)-1] {
+			if e.threshold.k != f.k {
+				st = nil
+				break
+			}
+			t := new(big.Rat).Quo(e.threshold.r, f.r)
+			var lo, hi apd.Decimal
+			if d, exact := ratToDecimal(t); exact {
+				lo.Set(&d)
+				hi.Set(&d)
+			} else {
+				var n, q apd.Decimal
+				n.Coeff.SetMathBigInt(t.Num())
+				q.Coeff.SetMathBigInt(t.Denom())
+				if _, err := down.Quo(&lo, &n, &q); err != nil {
+					st = nil
+					break
+				}
+				if _, err := up.Quo(&hi, &n, &q); err != nil {
+					st = nil
+					break
+				}
+			}
+			var nlo, nhi apd.Decimal
+			nlo.Neg(&lo)
+			nhi.Neg(&hi)
+			st.lo, st.hi, st.nlo, st.nhi = append(st.lo, lo), append(st.hi, hi), append(st.nlo, nlo), append(st.nhi, nhi)
+		}
+	}
+	if l.nSource.Add(1) > maxSourceThresholds {
+		l.bySource.Clear()
+		l.nSource.Store(1)
+	}
+	l.bySource.Store(u, st)
+	return st
+}
+
+// reached reports whether N/D·π^k >= the entry's threshold.
+func (e *prefEntry) reached(N, D *apd.BigInt, k int) bool {
+	if k == e.threshold.k {
+		// N/D >= tn/td, all positive: N·td >= tn·D.
+		var a, b apd.BigInt
+		a.Mul(N, &e.tden)
+		b.Mul(&e.tnum, D)
+		return a.Cmp(&b) >= 0
+	}
+	x := new(big.Rat).SetFrac(N.MathBigInt(), D.MathBigInt())
+	return atLeast(x, k, e.threshold)
 }
 
 // atLeast reports whether x·π^k >= t.
@@ -147,10 +249,19 @@ func asEngineError(err error, e **Error) bool {
 // "default"), among the quantities of one category: first those whose
 // preferences name the source unit src, then the others.
 func (p *preferences) matchUsage(qs []*quantity, asked string, src *Unit) (*quantity, *usage, string, error) {
-	if asked == "" {
-		asked = "default"
+	if asked == "" || asked == "default" {
+		// The common case: no usage.
+		for _, q := range qs {
+			if q.units[src] {
+				return q, q.usages["default"], "default", nil
+			}
+		}
+		return qs[0], qs[0].usages["default"], "default", nil
 	}
-	name := strings.ToLower(asked)
+	name := asked
+	if hasUpper(name) {
+		name = strings.ToLower(name)
+	}
 	if len(name) > maxPreferenceField || !p.knownUsage(name) {
 		return nil, nil, "", p.unknownUsage(qs, asked)
 	}
@@ -172,6 +283,15 @@ func (p *preferences) matchUsage(qs []*quantity, asked string, src *Unit) (*quan
 		}
 	}
 	return first, first.usages["default"], name, nil
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 // knownUsage reports whether name, or a shortening of it, is a usage of

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/cockroachdb/apd/v3"
 	"math/big"
 	"strings"
 	"sync"
@@ -37,6 +38,9 @@ type mixedUnit struct {
 	// step[i] is part i in units of part i+1.
 	inLast []*big.Int
 	step   []*big.Int
+	// The same as apd integers, and the steps as decimals, for splitting.
+	inLastInt, stepInt []apd.BigInt
+	stepDec            []apd.Decimal
 }
 
 // Part is one part of a mixed result: a whole number of a unit, or, for
@@ -176,6 +180,14 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 		m.step[i] = q
 	}
 	m.step[n-1] = big.NewInt(1)
+	m.inLastInt = make([]apd.BigInt, n)
+	m.stepInt = make([]apd.BigInt, n)
+	m.stepDec = make([]apd.Decimal, n)
+	for i := range n {
+		m.inLastInt[i].SetMathBigInt(m.inLast[i])
+		m.stepInt[i].SetMathBigInt(m.step[i])
+		m.stepDec[i].Coeff.SetMathBigInt(m.step[i])
+	}
 	return m, nil
 }
 

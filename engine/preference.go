@@ -2,10 +2,13 @@ package engine
 
 import (
 	"fmt"
+	"github.com/cockroachdb/apd/v3"
 	"math/big"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Unit preferences choose the unit of a conversion to "auto": the unit
@@ -47,6 +50,9 @@ type preferences struct {
 	likely  map[string]string
 	// regionList is every known region, sorted, for messages.
 	regionList string
+	// locales caches parsed locales (region.go).
+	locales  sync.Map // string → *localeTag
+	nLocales atomic.Int64
 }
 
 // quantity is one of CLDR's quantities with its preferences.
@@ -75,6 +81,9 @@ type prefList struct {
 	regions  []string
 	entries  []prefEntry
 	units    []PreferenceUnit // entries as the API shows them
+	// bySource caches the thresholds in each source unit (choose.go).
+	bySource sync.Map // *Unit → *sourceThresholds
+	nSource  atomic.Int64
 }
 
 // prefEntry is one unit of a list and its threshold.
@@ -82,8 +91,10 @@ type prefEntry struct {
 	unit *prefUnit
 	geq  string // as the data writes it; "" is the implicit 1
 	// threshold is geq in the unit (the largest part of a mixed unit),
-	// mapped onto the category's base unit.
-	threshold piRat
+	// mapped onto the category's base unit; tnum/tden is its rational
+	// part as apd integers.
+	threshold  piRat
+	tnum, tden apd.BigInt
 }
 
 // prefUnit is a CLDR unit identifier resolved in the catalog.
@@ -297,6 +308,8 @@ func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
 				continue
 			}
 			e.threshold = t
+			e.tnum.SetMathBigInt(t.r.Num())
+			e.tden.SetMathBigInt(t.r.Denom())
 		}
 		l.entries = append(l.entries, e)
 	}

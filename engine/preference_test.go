@@ -19,7 +19,7 @@ func prefSpec() Spec {
 		c := &spec.Categories[i]
 		switch c.ID {
 		case "length":
-			c.Units = append(c.Units, lin("mi", "1760", "yd"), lin("mil_sc", "10000", "m"))
+			c.Units = append(c.Units, lin("mi", "1760", "yd"), lin("mil_sc", "10000", "m"), lin("sevenm", "7", "m"))
 		case "mass":
 			c.Units = append(c.Units, lin("oz", "1/16", "lb"), lin("st", "14", "lb"))
 		case "angle":
@@ -139,6 +139,40 @@ func TestPreferenceThresholds(t *testing.T) {
 				t.Fatalf("got %s (%+v), want %s reached=%v", res.Unit, res.Preference, tt.want, tt.reached)
 			}
 		})
+	}
+}
+
+// TestPreferenceThresholdBrackets checks thresholds that do not terminate
+// in the source unit (300 m is 42.857142… sevenm, 900 m 128.571428…):
+// values on either side, within and beyond 40 digits of the threshold,
+// where the comparison of decimals cannot decide and the exact one must.
+func TestPreferenceThresholdBrackets(t *testing.T) {
+	g := prefGraph(t)
+	tests := []struct {
+		value  string
+		chosen int
+	}{
+		{"42.857142857142857142857142857142857142857143", 1},
+		{"42.857142857142857142857142857142857142857142", 2},
+		{"-42.857142857142857142857142857142857142857143", 1},
+		{"-42.857142857142857142857142857142857142857142", 2},
+		{"42.86", 1},
+		{"42.85", 2},
+		{"128.571428571428571428571428571428571428571429", 0},
+		{"128.571428571428571428571428571428571428571428", 1},
+		{"-128.571428571428571428571428571428571428571428", 1},
+		{"1.428571428571428571428571428571428571428571", 3},
+		{"1.428571428571428571428571428571428571428572", 2},
+		{"1.4285714285714285714285714285714285714285714", 3},
+	}
+	for _, tt := range tests {
+		res, err := g.Convert(Request{Value: tt.value, From: "sevenm", To: Auto, Usage: "road"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Preference.Chosen != tt.chosen {
+			t.Errorf("%s sevenm: chose %d (%s), want %d", tt.value, res.Preference.Chosen, res.Unit, tt.chosen)
+		}
 	}
 }
 

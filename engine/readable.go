@@ -145,7 +145,7 @@ func (g *Graph) convertMixed(v *apd.Decimal, from string, m *mixedUnit, p int, r
 	if err != nil {
 		return g.exactError(err, v, pe, m)
 	}
-	parts, inexact, err := m.split(&num, &den, k, p)
+	parts, inexact, err := m.split(&num, &den, k, p, res.Parts)
 	if err != nil {
 		return g.exactError(err, v, pe, m)
 	}
@@ -255,76 +255,115 @@ func (m *mixedUnit) sum(dst *apd.Decimal, value string) error {
 	return nil
 }
 
-// split writes num/den·π^k (in the last part) as the parts of m: whole
-// numbers, then the rest rounded to p significant digits, with its
-// carries.
-func (m *mixedUnit) split(num, den *apd.Decimal, k int, p int) ([]Part, bool, error) {
-	r := decimalRat(num)
-	r.Quo(r, decimalRat(den))
-	neg := r.Sign() < 0
-	r.Abs(r)
-	if k != 0 && r.Sign() != 0 {
-		return m.splitPi(r, k, p, neg)
+// split writes num/den·π^k (in the last part) as the parts of m, into
+// parts (reused): whole numbers, then the rest rounded to p significant
+// digits, with its carries.
+func (m *mixedUnit) split(num, den *apd.Decimal, k int, p int, parts []Part) ([]Part, bool, error) {
+	neg := num.Negative && !num.IsZero()
+	if k != 0 && !num.IsZero() {
+		r := decimalRat(num)
+		r.Quo(r, decimalRat(den))
+		r.Abs(r)
+		return m.splitPi(r, k, p, neg, parts)
 	}
-	texts, inexact, err := m.splitRat(r, p)
+	var N, D apd.BigInt
+	alignedInts(&N, &D, num, den)
+	var buf [128]byte
+	text, ends, inexact, err := m.splitInts(buf[:0], &N, &D, p)
 	if err != nil {
 		return nil, false, err
 	}
-	return m.parts2(texts, neg), inexact, nil
+	return m.partsOf(parts, text, ends, neg), inexact, nil
 }
 
-// splitRat splits r >= 0 and returns each part's text, unsigned.
-func (m *mixedUnit) splitRat(r *big.Rat, p int) ([]string, bool, error) {
+// alignedInts sets N and D to the coefficients of |num| and den scaled to
+// one exponent, so that N/D = |num|/den.
+func alignedInts(N, D *apd.BigInt, num, den *apd.Decimal) {
+	e := min(num.Exponent, den.Exponent)
+	scaleInt(N, &num.Coeff, int(num.Exponent-e))
+	scaleInt(D, &den.Coeff, int(den.Exponent-e))
+	N.Abs(N)
+}
+
+// scaleInt sets z = x·10^n, n >= 0.
+func scaleInt(z, x *apd.BigInt, n int) {
+	if n <= maxPow10 {
+		z.Mul(x, &coeffPow10()[n])
+		return
+	}
+	var t apd.BigInt
+	t.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(n)), nil)
+	z.Mul(x, &t)
+}
+
+// splitInts splits N/D >= 0 (D > 0) and appends each part's text,
+// unsigned, to buf; ends[i] is where part i's text ends.
+func (m *mixedUnit) splitInts(buf []byte, N, D *apd.BigInt, p int) ([]byte, [maxMixedParts]int, bool, error) {
+	var ends [maxMixedParts]int
 	n := len(m.parts)
-	whole := make([]*big.Int, n-1)
-	rem := new(big.Rat).Set(r)
-	var q, t big.Int
+	var whole [maxMixedParts]apd.BigInt
+	var rem, t apd.BigInt
+	rem.Set(N)
 	for i := range n - 1 {
-		// q = floor(rem / inLast[i])
-		t.Mul(rem.Denom(), m.inLast[i])
-		q.Quo(rem.Num(), &t)
-		whole[i] = new(big.Int).Set(&q)
-		if q.Sign() != 0 {
-			rem.Sub(rem, new(big.Rat).SetInt(t.Mul(&q, m.inLast[i])))
-		}
+		t.Mul(D, &m.inLastInt[i])
+		whole[i].QuoRem(&rem, &t, &rem)
 	}
 	var numD, denD apd.Decimal
-	numD.Coeff.SetMathBigInt(rem.Num())
-	denD.Coeff.SetMathBigInt(rem.Denom())
+	numD.Coeff.Set(&rem)
+	denD.Coeff.Set(D)
 	var out number
 	inexact, err := roundExact(&out, &numD, &denD, 0, p)
 	if err != nil {
-		return nil, false, err
+		return buf, ends, false, err
 	}
-	lastD := out.decimal()
-	var stepD apd.Decimal
-	stepD.Coeff.SetMathBigInt(m.step[n-2])
-	if lastD.Cmp(&stepD) >= 0 {
+	if out.atLeast(&m.stepDec[n-2]) {
 		// The rest rounded up to a whole unit of the part before it.
-		lastD.SetInt64(0)
-		whole[n-2].Add(whole[n-2], bigOneInt)
+		out = number{}
+		whole[n-2].Add(&whole[n-2], apd.NewBigInt(1))
 		for i := n - 2; i > 0; i-- {
-			if whole[i].Cmp(m.step[i-1]) >= 0 {
-				whole[i].Sub(whole[i], m.step[i-1])
-				whole[i-1].Add(whole[i-1], bigOneInt)
+			if whole[i].Cmp(&m.stepInt[i-1]) >= 0 {
+				whole[i].Sub(&whole[i], &m.stepInt[i-1])
+				whole[i-1].Add(&whole[i-1], apd.NewBigInt(1))
 			}
 		}
 	}
-	texts := make([]string, n)
-	for i, w := range whole {
+	for i := range n - 1 {
 		var d apd.Decimal
-		d.Coeff.SetMathBigInt(w)
-		texts[i] = FormatDecimal(&d)
+		d.Coeff.Set(&whole[i])
+		buf = appendDecimal(buf, &d)
+		ends[i] = len(buf)
 	}
-	lastD.Negative = false
-	texts[n-1] = FormatDecimal(&lastD)
-	return texts, inexact, nil
+	buf = out.appendText(buf)
+	ends[n-1] = len(buf)
+	return buf, ends, inexact, nil
+}
+
+// atLeast reports whether n >= s, for s a whole number > 0.
+func (n *number) atLeast(s *apd.Decimal) bool {
+	if optimize && n.fast && n.q.hi == 0 && !n.q.neg && s.Coeff.IsUint64() && s.Exponent == 0 {
+		v, e, step := n.q.lo, n.q.exp, s.Coeff.Uint64()
+		for ; e > 0; e-- {
+			if v >= step {
+				return true
+			}
+			v *= 10 // v < step < 2^64/10: step is a ratio of two units
+		}
+		for ; e < 0 && step != 0; e++ {
+			if step > (1<<64-1)/10 {
+				return false // step·10^-e is beyond v
+			}
+			step *= 10
+		}
+		return v >= step
+	}
+	d := n.decimal()
+	return d.Cmp(s) >= 0
 }
 
 // splitPi splits r·π^k, r > 0: it brackets π between two decimals and
 // splits both ends of the interval, widening the bracket until both give
 // the same parts. The result is never exact.
-func (m *mixedUnit) splitPi(r *big.Rat, k int, p int, neg bool) ([]Part, bool, error) {
+func (m *mixedUnit) splitPi(r *big.Rat, k int, p int, neg bool, parts []Part) ([]Part, bool, error) {
 	for digits := 60 + 2*p; digits <= maxPiDigits; digits *= 2 {
 		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
 		lo := new(big.Rat).SetFrac(piScaled(digits).MathBigInt(), scale)
@@ -333,32 +372,47 @@ func (m *mixedUnit) splitPi(r *big.Rat, k int, p int, neg bool) ([]Part, bool, e
 		if k < 0 {
 			plo, phi = phi.Inv(phi), plo.Inv(plo)
 		}
-		a, _, err := m.splitRat(new(big.Rat).Mul(r, plo), p)
-		if err != nil {
-			return nil, false, err
+		var texts [2][]byte
+		var ends [maxMixedParts]int
+		for i, f := range []*big.Rat{plo, phi} {
+			v := new(big.Rat).Mul(r, f)
+			var N, D apd.BigInt
+			N.SetMathBigInt(v.Num())
+			D.SetMathBigInt(v.Denom())
+			var err error
+			if texts[i], ends, _, err = m.splitInts(nil, &N, &D, p); err != nil {
+				return nil, false, err
+			}
 		}
-		b, _, err := m.splitRat(new(big.Rat).Mul(r, phi), p)
-		if err != nil {
-			return nil, false, err
-		}
-		if strings.Join(a, " ") == strings.Join(b, " ") {
-			return m.parts2(a, neg), true, nil
+		if string(texts[0]) == string(texts[1]) {
+			return m.partsOf(parts, texts[0], ends, neg), true, nil
 		}
 	}
 	return nil, false, errorf(CodeValueOutOfRange, "the value is too close to a boundary between two roundings to be split into %s", m.symbol)
 }
 
-// parts2 pairs the parts' texts with their units and puts the sign of a
-// negative quantity on the first part that is not zero.
-func (m *mixedUnit) parts2(texts []string, neg bool) []Part {
-	parts := make([]Part, len(texts))
-	signed := !neg
-	for i, t := range texts {
-		if !signed && t != "0" {
-			t = "-" + t
-			signed = true
+// partsOf pairs the parts' texts with their units, in one string, and
+// puts the sign of a negative quantity on the first part that is not zero.
+func (m *mixedUnit) partsOf(parts []Part, text []byte, ends [maxMixedParts]int, neg bool) []Part {
+	if neg {
+		start := 0
+		for i := range m.parts {
+			if string(text[start:ends[i]]) != "0" {
+				text = append(text[:start], append([]byte{'-'}, text[start:]...)...)
+				for j := i; j < len(m.parts); j++ {
+					ends[j]++
+				}
+				break
+			}
+			start = ends[i]
 		}
-		parts[i] = Part{Value: t, Unit: m.parts[i]}
+	}
+	all := string(text)
+	parts = parts[:0]
+	start := 0
+	for i, u := range m.parts {
+		parts = append(parts, Part{Value: all[start:ends[i]], Unit: u})
+		start = ends[i]
 	}
 	return parts
 }

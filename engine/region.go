@@ -21,7 +21,7 @@ func (p *preferences) region(region, locale string) (r, how, mu string, err erro
 	if locale == "" {
 		return "001", "default", "", nil
 	}
-	tag, err := parseLocale(locale)
+	tag, err := p.locale(locale)
 	if err != nil {
 		return "", "", "", err
 	}
@@ -65,13 +65,40 @@ func (p *preferences) region(region, locale string) (r, how, mu string, err erro
 	return "001", "default", mu, nil
 }
 
+// locale parses a locale through a bounded cache: a service sees the same
+// few locales again and again.
+func (p *preferences) locale(s string) (*localeTag, error) {
+	if v, ok := p.locales.Load(s); ok {
+		return v.(*localeTag), nil
+	}
+	tag, err := parseLocale(s)
+	if err != nil {
+		return nil, err
+	}
+	if p.nLocales.Add(1) > maxCachedLocales {
+		p.locales.Clear()
+		p.nLocales.Store(1)
+	}
+	p.locales.Store(strings.Clone(s), &tag)
+	return &tag, nil
+}
+
+// maxCachedLocales bounds the cache of parsed locales.
+const maxCachedLocales = 1024
+
 // knownRegion normalizes a region code and its deprecated aliases (UK is
 // GB) and reports whether the containment data knows it.
 func (p *preferences) knownRegion(s string) (string, bool) {
 	if len(s) < 2 || len(s) > 3 {
 		return "", false
 	}
-	r := strings.ToUpper(s)
+	r := s
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			r = strings.ToUpper(s)
+			break
+		}
+	}
 	if a, ok := p.aliases[r]; ok {
 		r = a
 	}
