@@ -93,6 +93,21 @@
 //     Discovery answers carry Cache-Control: no-cache, health no-store.
 //   - No redirects (trailing slash, case) and no OPTIONS or HEAD handling:
 //     unknown paths are 404 and other methods 405 with Allow, all in JSON.
+//   - to=auto takes usage, region and locale (query, body, batch item, or
+//     batch-wide beside conversions for the items that give none). An
+//     unknown usage or region, or a malformed locale, is INVALID_REQUEST
+//     (400; an item error in a batch) whose message names the valid ones
+//     (details.usages, details.regions). Given with another to, they are
+//     ignored. They are at most 64 characters.
+//   - A mixed result has "result":{"unit":"ft+in","parts":[…]} and no
+//     value; a mixed source given as "parts" (in place of value and from)
+//     is echoed as "input":{"parts":[…],"unit":"ft+in"}. "parts" holds 1
+//     to 6 objects {"value","unit"}; with value or from beside it, or any
+//     other shape, it is INVALID_REQUEST (INVALID_ITEM in a batch).
+//   - GET /v1/preferences[?category=…][&region=…|&locale=…] is public
+//     discovery: without a region every list with its regions, with one
+//     the list that applies there. An unknown category is 404; a category
+//     without preferences an empty list.
 //   - /v1/health is "ok" whenever a catalog is serving; last_reload shows
 //     the initial load until a reload is reported, and "keys" is added when
 //     Config.KeyStatus is set.
