@@ -125,6 +125,9 @@ func TestPreferenceThresholds(t *testing.T) {
 		{"0.9143999", "m", "person-height", "US", "in", false},
 		{"35.99", "in", "person-height", "US", "in", false},
 		{"175", "cm", "person-height", "", "cm", false},
+		// An expression's quantity is that of its dimension's category.
+		{"1500", "km*m/m", "road", "", "km", true},
+		{"1.5", "m*s/s", "road", "", "m", false},
 		// mass/person/GB: st+lb from 1 st, else lb+oz.
 		{"6.35029318", "kg", "person", "GB", "st+lb", true},
 		{"6.35", "kg", "person", "GB", "lb+oz", false},
