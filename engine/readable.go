@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"math/big"
-	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -433,6 +432,3 @@ func PartsText(parts []Part) string {
 
 // quoteList writes names as "a, b, c".
 func quoteList(names []string) string { return strings.Join(names, ", ") }
-
-// itoa is strconv.Itoa, for messages.
-func itoa(n int) string { return strconv.Itoa(n) }
