@@ -7,8 +7,9 @@ FUZZTIME  ?= 30s
 BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check validate docs bench bench-go bench-load bench-quick fuzz lint clean
+.PHONY: all build run test test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-quick fuzz lint clean
 
 all: test build
 
@@ -16,15 +17,16 @@ build:
 	@echo ">> building bin/unitd"
 	$(GO) build -o bin/unitd ./cmd/unitd
 
-## run: serve the embedded catalog on $(ADDR) with the store .run/unitd.db: prints a fresh test
-## key and a one-time link to set the password of dev@localhost for the account page
-run:
+## run: build bin/unitd and serve the embedded catalog on $(ADDR) with the store .run/unitd.db:
+## prints a fresh test key and a one-time link to set the password of dev@localhost for the
+## account page. The README's examples use bin/unitd and this store.
+run: build
 	@mkdir -p $(RUNDIR)
-	$(GO) run ./cmd/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
+	bin/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
 
-## test: vet, format check, the whole test suite with the race detector, catalog validation,
-## browser tests. Installs what the tests need (Debian packages, npm) when it is missing.
-test: test-deps vet fmt-check
+## test: vet, format check, staticcheck, the whole test suite with the race detector, catalog
+## validation, browser tests. Installs what the tests need (Debian packages, npm) when it is missing.
+test: test-deps vet fmt-check staticcheck
 	@echo ">> running all tests"
 	$(GO) test -race -count=1 ./...
 	@echo ">> validating the shipped catalog and its layout"
@@ -66,6 +68,11 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+## staticcheck: the linter, at a pinned version (go run fetches it through the module proxy once)
+staticcheck:
+	@echo ">> staticcheck"
+	$(STATICCHECK) ./...
+
 validate:
 	$(GO) run ./cmd/unitd validate catalog/data
 
@@ -73,8 +80,9 @@ validate:
 docs:
 	$(GO) run ./cmd/unitd docs catalog/data --out docs/units.md
 
-## bench: Go micro-benchmarks (with benchstat summaries) and the HTTP load run with wrk
-bench: bench-go bench-load
+## bench: Go micro-benchmarks (with benchstat summaries), the HTTP load run with wrk, and the
+## stream against @lhncbc/ucum-lhc in Node
+bench: bench-go bench-load bench-stream
 
 bench-go:
 	@mkdir -p $(RUNDIR)
@@ -86,6 +94,13 @@ bench-go:
 bench-quick:
 	@echo ">> engine and catalog micro-benchmarks (one short run each)"
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 200ms -count 1 ./engine ./catalog
+
+## bench-stream: `unitd convert -` over a 2,000-row mixed workload against @lhncbc/ucum-lhc in
+## Node on the same conversions (target 5×); installs the npm package into tools/streambench/node
+bench-stream: build
+	@echo ">> stream: unitd convert - against @lhncbc/ucum-lhc (Node)"
+	cd tools/streambench/node && npm install --no-audit --no-fund --silent
+	$(GO) run ./tools/streambench -unitd bin/unitd
 
 bench-load:
 	@command -v wrk >/dev/null 2>&1 || { echo ">> installing wrk (Debian package)"; \
@@ -99,16 +114,13 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzConvertRoundTrip$$' -fuzztime $(FUZZTIME) ./engine
 	$(GO) test -run '^$$' -fuzz '^FuzzParseExpression$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzQuo128$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzRoundWords$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzPiFast$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzQuotientDigits$$' -fuzztime $(FUZZTIME) ./engine
+	$(GO) test -run '^$$' -fuzz '^FuzzDivide$$' -fuzztime $(FUZZTIME) ./engine/internal/exact
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendUint128$$' -fuzztime $(FUZZTIME) ./engine/internal/digits
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt
 	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
 
-lint: vet fmt-check
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+lint: vet fmt-check staticcheck
 
 clean:
 	rm -rf bin $(RUNDIR)

@@ -2,9 +2,13 @@
 // sign in for them, their API keys, sessions, per-key usage and the audit
 // log, with the rules that hold whatever stores them.
 //
-// It knows no SQL and no HTTP. The [Store] interface is implemented by the
-// SQL adapters (store/sqlite, store/postgres) and used by the account page
-// (server/accountweb) and the command line. Two pieces run in the server
+// It knows no SQL and no HTTP. Its store interfaces, one per concern
+// ([Directory], [Credentials], [Sessions], [KeyManager], [KeyAdmin],
+// [UsageReader], [AuditLog], [KeyLoader], [KeyReporter], [UsageWriter]),
+// are implemented by the SQL store (package store, opened by store/sqlite
+// or store/postgres); each caller (the account page in server/accountweb,
+// the command line, the server) asks for those it uses. Errors carry a code
+// ([Error], [ErrorCode]) that the HTTP adapters turn into a status. Two pieces run in the server
 // process beside the conversion hot path, so that it never waits on the
 // database: [KeySource] keeps the current keys in memory and refreshes them
 // when the store's key version changes, and [UsageCounter] counts requests
@@ -18,26 +22,12 @@ package account
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
 	"time"
 
-	"github.com/unitd/unitd/server/keys"
-)
-
-// Errors a Store returns (wrapped). Callers test them with errors.Is.
-var (
-	// ErrNotFound: no such account, user, key, session or token, or it
-	// belongs to another account. The two are never told apart.
-	ErrNotFound = errors.New("not found")
-	// ErrConflict: a name or e-mail address already in use.
-	ErrConflict = errors.New("already exists")
-	// ErrInvalid: input that breaks a rule (see the message).
-	ErrInvalid = errors.New("invalid")
-	// ErrKeyState: the key cannot be rotated because it is revoked or expired.
-	ErrKeyState = errors.New("key is revoked or expired")
+	"github.com/unitd/unitd/apikey"
 )
 
 // Lifetimes and limits.
@@ -56,7 +46,7 @@ const (
 const OperatorAccountName = "default"
 
 // DevKeyName names the test key that `make run` renews at every start.
-const DevKeyName = keys.DevKeyName
+const DevKeyName = "dev (make run)"
 
 // Account is an API consumer: a team or company.
 type Account struct {
@@ -78,7 +68,7 @@ type User struct {
 // Key is an API key's record with its account and last use. It never holds
 // the key itself; Record.Hash is the stored SHA-256.
 type Key struct {
-	keys.Record
+	apikey.Record
 	AccountID  string
 	LastUsedAt *time.Time
 	ReplacedBy string // id of the key that rotation created, if any
@@ -157,10 +147,16 @@ type UsageCount struct {
 	Last   time.Time // last request counted
 }
 
-// Store is what the page and the command line need from the database.
-// Every method that takes an accountID acts only on that account's rows:
-// another account's key id is ErrNotFound.
-type Store interface {
+// The store's services, one interface per concern, so that each caller
+// asks for what it uses: the account page for Credentials, Sessions,
+// KeyManager, UsageReader and AuditLog; the command line for Directory,
+// KeyManager and KeyAdmin; the server for KeyLoader, KeyReporter and
+// UsageWriter. The SQL store (package store) implements them all. Every
+// method that takes an accountID acts only on that account's rows: another
+// account's key id is ErrNotFound.
+
+// Directory holds accounts and their users, as the operator manages them.
+type Directory interface {
 	CreateAccount(ctx context.Context, name string) (Account, error)
 	Accounts(ctx context.Context) ([]Account, error)
 	// AccountByName returns the account, or ErrNotFound.
@@ -170,23 +166,34 @@ type Store interface {
 	// Users lists the users of accountID, or of every account for "".
 	Users(ctx context.Context, accountID string) ([]User, error)
 	DisableUser(ctx context.Context, email string) error
-	// PasswordHash returns a user's stored hash ("" before set-up).
-	// Disabled users are ErrNotFound.
-	PasswordHash(ctx context.Context, email string) (User, string, error)
 	// CreateSetupToken replaces the user's pending set-up tokens with one
 	// whose hash is tokenHash.
 	CreateSetupToken(ctx context.Context, email, tokenHash string, expires time.Time) (User, error)
+}
+
+// Credentials are what signing in and choosing a password need.
+type Credentials interface {
+	// PasswordHash returns a user's stored hash ("" before set-up).
+	// Disabled users are ErrNotFound.
+	PasswordHash(ctx context.Context, email string) (User, string, error)
 	// SetupUser returns the user of a pending, unexpired set-up token.
 	SetupUser(ctx context.Context, tokenHash string, now time.Time) (User, error)
 	// SetPassword consumes the set-up token and stores passwordHash; it
 	// also ends the user's sessions.
 	SetPassword(ctx context.Context, tokenHash, passwordHash string, now time.Time, actor Actor) (User, error)
+}
 
+// Sessions keeps signed-in users' sessions.
+type Sessions interface {
 	CreateSession(ctx context.Context, s Session) error
 	// Session returns an unexpired session of an enabled user.
 	Session(ctx context.Context, tokenHash string, now time.Time) (Session, error)
 	DeleteSession(ctx context.Context, tokenHash string) error
+}
 
+// KeyManager is what a user (on the page) or the operator (on the command
+// line) does with an account's keys.
+type KeyManager interface {
 	// CreateKey stores a new key and returns it; the key is never stored.
 	CreateKey(ctx context.Context, accountID, name, env string, actor Actor) (string, Key, error)
 	// RotateKey creates a successor with the same name and environment.
@@ -196,34 +203,35 @@ type Store interface {
 	RevokeKey(ctx context.Context, accountID, id string, actor Actor) error
 	Keys(ctx context.Context, accountID string) ([]Key, error)
 	Key(ctx context.Context, accountID, id string) (Key, error)
+}
+
+// KeyAdmin holds the operator's key operations beyond one account's.
+type KeyAdmin interface {
 	// KeyAccount returns the account of a key, for operator commands that
 	// name a key by id alone.
 	KeyAccount(ctx context.Context, id string) (string, error)
 	// ImportKeys adds the records whose id is not yet in the store to
 	// accountID, keeping everything they say, and returns how many it added.
-	ImportKeys(ctx context.Context, accountID string, recs []keys.Record, actor Actor) (int, error)
+	ImportKeys(ctx context.Context, accountID string, recs []apikey.Record, actor Actor) (int, error)
 	// RenewDevKey deletes the account's keys named DevKeyName and creates a
 	// fresh test key with that name.
 	RenewDevKey(ctx context.Context, accountID string) (string, Key, error)
+}
 
-	// KeyVersion changes whenever any key is added or changed.
-	KeyVersion(ctx context.Context) (int64, error)
-	// AuthRecords returns every key's record, for the in-memory set.
-	AuthRecords(ctx context.Context) ([]keys.Record, error)
-
-	// AddUsage adds counts to the per-minute buckets and moves last use.
-	AddUsage(ctx context.Context, counts []UsageCount) error
+// UsageReader reads the per-key request counts that a UsageWriter added.
+type UsageReader interface {
 	// Usage returns the key's request counts since since, in buckets of
 	// step (a multiple of a minute), oldest first, empty buckets included.
 	Usage(ctx context.Context, accountID, keyID string, since time.Time, step time.Duration) ([]UsagePoint, error)
 	// RequestsSince sums each of the account's keys' requests since since.
 	RequestsSince(ctx context.Context, accountID string, since time.Time) (map[string]int64, error)
+}
 
+// AuditLog records who did what to an account, and reads it back.
+type AuditLog interface {
 	AddAudit(ctx context.Context, ev AuditEvent) error
 	// Audit returns the account's latest events, newest first.
 	Audit(ctx context.Context, accountID string, limit int) ([]AuditEvent, error)
-
-	Close() error
 }
 
 // NormalizeEmail checks an e-mail address and returns it in lower case.
@@ -241,7 +249,7 @@ func CheckAccountName(name string) error {
 	if len(name) > maxAccountName {
 		return fmt.Errorf("%w: account name is longer than %d bytes", ErrInvalid, maxAccountName)
 	}
-	if err := keys.CheckName(name); err != nil {
+	if err := apikey.CheckName(name); err != nil {
 		return fmt.Errorf("%w: account %s", ErrInvalid, strings.TrimPrefix(err.Error(), "key "))
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 // testParams keep tests fast; the format and the checks are the same.
@@ -79,7 +79,7 @@ func TestNormalizeEmail(t *testing.T) {
 type fakeKeys struct {
 	mu      sync.Mutex
 	version int64
-	recs    []keys.Record
+	recs    []apikey.Record
 	err     error
 }
 
@@ -89,13 +89,13 @@ func (f *fakeKeys) KeyVersion(context.Context) (int64, error) {
 	return f.version, f.err
 }
 
-func (f *fakeKeys) AuthRecords(context.Context) ([]keys.Record, error) {
+func (f *fakeKeys) AuthRecords(context.Context) ([]apikey.Record, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]keys.Record(nil), f.recs...), f.err
+	return append([]apikey.Record(nil), f.recs...), f.err
 }
 
-func (f *fakeKeys) add(rec keys.Record) {
+func (f *fakeKeys) add(rec apikey.Record) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.recs = append(f.recs, rec)
@@ -116,16 +116,16 @@ func TestKeySourceFollowsTheStore(t *testing.T) {
 	// The second of two sends is taken only after the first refresh is over.
 	refresh := func() { tick <- time.Now(); tick <- time.Now() }
 
-	key, rec, err := keys.NewRecord("ci", keys.EnvTest, time.Now())
+	key, rec, err := apikey.NewRecord("ci", apikey.EnvTest, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := src.Current().Authenticate(key, keys.EnvTest, time.Now()); err == nil {
+	if _, err := src.Current().Authenticate(key, apikey.EnvTest, time.Now()); err == nil {
 		t.Fatal("key accepted before it exists")
 	}
 	store.add(rec)
 	refresh()
-	if _, err := src.Current().Authenticate(key, keys.EnvTest, time.Now()); err != nil {
+	if _, err := src.Current().Authenticate(key, apikey.EnvTest, time.Now()); err != nil {
 		t.Fatalf("key created in the store is refused after a refresh: %v", err)
 	}
 
@@ -134,7 +134,7 @@ func TestKeySourceFollowsTheStore(t *testing.T) {
 	store.err = errors.New("connection refused")
 	store.mu.Unlock()
 	refresh()
-	if _, err := src.Current().Authenticate(key, keys.EnvTest, time.Now()); err != nil {
+	if _, err := src.Current().Authenticate(key, apikey.EnvTest, time.Now()); err != nil {
 		t.Errorf("store failure dropped the keys: %v", err)
 	}
 	if st := src.Status(); st.Err == nil || st.Keys != 1 {
@@ -250,13 +250,13 @@ func BenchmarkUsageCount(b *testing.B) {
 // start and again when a change leaves it so, and is quiet once a usable
 // key exists.
 func TestKeySourceWarnsWithoutUsableKey(t *testing.T) {
-	_, testRec, err := keys.NewRecord("ci", keys.EnvTest, time.Now())
+	_, testRec, err := apikey.NewRecord("ci", apikey.EnvTest, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := &fakeKeys{recs: []keys.Record{testRec}, version: 1}
+	store := &fakeKeys{recs: []apikey.Record{testRec}, version: 1}
 	var log bytes.Buffer
-	src, err := NewKeySource(context.Background(), store, keys.EnvLive, slog.New(slog.NewTextHandler(&log, nil)))
+	src, err := NewKeySource(context.Background(), store, apikey.EnvLive, slog.New(slog.NewTextHandler(&log, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestKeySourceWarnsWithoutUsableKey(t *testing.T) {
 		t.Errorf("start with only a test key under --env live: log %q, want the warning with usable_in_test=1", log.String())
 	}
 	log.Reset()
-	_, liveRec, _ := keys.NewRecord("prod", keys.EnvLive, time.Now())
+	_, liveRec, _ := apikey.NewRecord("prod", apikey.EnvLive, time.Now())
 	store.add(liveRec)
 	if err := src.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
@@ -275,7 +275,7 @@ func TestKeySourceWarnsWithoutUsableKey(t *testing.T) {
 	revoked := time.Now().Add(-time.Minute)
 	liveRec.RevokedAt = &revoked
 	store.mu.Lock()
-	store.recs = []keys.Record{testRec, liveRec}
+	store.recs = []apikey.Record{testRec, liveRec}
 	store.version++
 	store.mu.Unlock()
 	if err := src.Refresh(context.Background()); err != nil {
@@ -324,7 +324,7 @@ func TestKeySourceReportsItsVersion(t *testing.T) {
 		}
 	}
 	refresh() // unchanged, and within ReportInterval: no new report
-	_, rec, _ := keys.NewRecord("ci", keys.EnvTest, time.Now())
+	_, rec, _ := apikey.NewRecord("ci", apikey.EnvTest, time.Now())
 	store.add(rec)
 	refresh()
 	store.mu.Lock()

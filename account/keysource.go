@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 // PollInterval is how often a KeySource asks the store whether keys changed.
@@ -19,7 +19,7 @@ const PollInterval = 250 * time.Millisecond
 // KeyLoader is the part of a Store that a KeySource reads.
 type KeyLoader interface {
 	KeyVersion(ctx context.Context) (int64, error)
-	AuthRecords(ctx context.Context) ([]keys.Record, error)
+	AuthRecords(ctx context.Context) ([]apikey.Record, error)
 }
 
 // ReportInterval is how often a server reports the key version it serves
@@ -50,14 +50,14 @@ type KeySource struct {
 	store  KeyLoader
 	env    string // the server's environment, "" to accept any
 	logger *slog.Logger
-	set    atomic.Pointer[keys.Set]
+	set    atomic.Pointer[apikey.Set]
 
 	refresh sync.Mutex // serialises refreshes and guards version and loaded
 	version int64
 	loaded  bool
 
 	mu     sync.Mutex // guards status, so Status never waits on the store
-	status keys.Status
+	status apikey.Status
 
 	// reporting, when Announce was called; guarded by refresh.
 	reporter             KeyReporter
@@ -135,10 +135,10 @@ func NewKeySource(ctx context.Context, store KeyLoader, env string, logger *slog
 }
 
 // Current returns the current Set. It never returns nil.
-func (k *KeySource) Current() *keys.Set { return k.set.Load() }
+func (k *KeySource) Current() *apikey.Set { return k.set.Load() }
 
 // Status reports the last refresh, for /v1/health.
-func (k *KeySource) Status() keys.Status {
+func (k *KeySource) Status() apikey.Status {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.status
@@ -159,7 +159,7 @@ func (k *KeySource) Refresh(ctx context.Context) error {
 		k.report(ctx, now)
 		return nil
 	}
-	var recs []keys.Record
+	var recs []apikey.Record
 	if err == nil {
 		recs, err = k.store.AuthRecords(ctx)
 	}
@@ -173,11 +173,11 @@ func (k *KeySource) Refresh(ctx context.Context) error {
 		k.mu.Unlock()
 		return err
 	}
-	set := keys.NewSet(recs)
+	set := apikey.NewSet(recs)
 	k.set.Store(set)
 	k.version, k.loaded = v, true
 	k.mu.Lock()
-	k.status = keys.Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
+	k.status = apikey.Status{LoadedAt: now, CheckedAt: now, Keys: set.Len()}
 	k.mu.Unlock()
 	k.logger.Debug("keys loaded from the store", "keys", set.Len(), "version", v)
 	k.warnIfNoneUsable(set, now)
@@ -187,13 +187,13 @@ func (k *KeySource) Refresh(ctx context.Context) error {
 
 // warnIfNoneUsable logs a warning when set holds no key usable in the
 // server's environment, saying how many the other environment has.
-func (k *KeySource) warnIfNoneUsable(set *keys.Set, now time.Time) {
+func (k *KeySource) warnIfNoneUsable(set *apikey.Set, now time.Time) {
 	if k.env == "" || set.UsableIn(k.env, now) > 0 {
 		return
 	}
-	other := keys.EnvLive
-	if k.env == keys.EnvLive {
-		other = keys.EnvTest
+	other := apikey.EnvLive
+	if k.env == apikey.EnvLive {
+		other = apikey.EnvTest
 	}
 	fix := "unitd keys create --name NAME --env " + k.env + " (with the same --store)"
 	nOther := set.UsableIn(other, now)
@@ -204,11 +204,23 @@ func (k *KeySource) warnIfNoneUsable(set *keys.Set, now time.Time) {
 		"env", k.env, "keys", set.Len(), "usable_in_"+other, nOther, "fix", fix)
 }
 
-// Run refreshes every PollInterval until ctx is done.
+// Run refreshes at once, then every PollInterval until ctx is done. The
+// first refresh also reports the version served when the report made by
+// Announce has aged (a server that took long to start, loading its
+// catalog, say), so that unitd keys counts the server as running as soon
+// as it serves.
 func (k *KeySource) Run(ctx context.Context) {
+	k.refreshWithin(ctx)
 	t := time.NewTicker(PollInterval)
 	defer t.Stop()
 	k.run(ctx, t.C)
+}
+
+// refreshWithin refreshes, allowing the store 5 s.
+func (k *KeySource) refreshWithin(ctx context.Context) {
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	k.Refresh(rctx)
 }
 
 // run refreshes on every tick. A tick arrives only when the previous
@@ -219,9 +231,7 @@ func (k *KeySource) run(ctx context.Context, tick <-chan time.Time) {
 		case <-ctx.Done():
 			return
 		case <-tick:
-			rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			k.Refresh(rctx)
-			cancel()
+			k.refreshWithin(ctx)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
@@ -33,5 +33,5 @@ func NewToken() (string, error) {
 }
 
 // HashToken returns the hex SHA-256 of a token, which is what stores keep:
-// the same hash as an API key's (keys.HashSecret).
-func HashToken(token string) string { return keys.HashSecret(token) }
+// the same hash as an API key's (apikey.HashSecret).
+func HashToken(token string) string { return apikey.HashSecret(token) }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"testing"
 	"testing/fstest"
@@ -52,7 +53,7 @@ func BenchmarkLoad(b *testing.B) {
 			mfs[f.name] = &fstest.MapFile{Data: f.src}
 		}
 		var cache decodeCache
-		load(mfs, &cache)
+		load(context.Background(), mfs, &cache)
 		length := mfs["length.yaml"]
 		original := length.Data
 		b.ReportAllocs()
@@ -60,7 +61,7 @@ func BenchmarkLoad(b *testing.B) {
 		for b.Loop() {
 			i++
 			length.Data = fmt.Appendf(bytes.Clone(original), "\n# edit %d\n", i)
-			if _, errs, _ := load(mfs, &cache); errs != nil {
+			if _, errs, _ := load(context.Background(), mfs, &cache); errs != nil {
 				b.Fatal(errs)
 			}
 		}

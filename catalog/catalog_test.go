@@ -230,6 +230,13 @@ func magnitude(t *testing.T, g *engine.Graph, v *apd.Decimal, there string, a, b
 	ctx.Add(&xh, x, &h)
 	y0, ok0 := at(x)
 	y1, ok1 := at(&xh)
+	if !ok1 {
+		// Beyond the domain's edge (559.725 degDe is absolute zero, and
+		// Delisle runs backwards): take the slope on the other side.
+		ctx.Neg(&h, &h)
+		ctx.Add(&xh, x, &h)
+		y1, ok1 = at(&xh)
+	}
 	if !ok0 || !ok1 {
 		return m
 	}

@@ -1,13 +1,16 @@
 package catalog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,13 +22,13 @@ import (
 // would exhaust a server's memory or CPU, so one hostile or broken file
 // gets a short error instead of taking the server down.
 const (
-	MaxFiles       = 1000      // *.yaml files in the directory
-	MaxFileSize    = 256 << 10 // bytes in one file
-	MaxCatalogSize = 16 << 20  // bytes in all files together
-	MaxAliases     = 100       // YAML aliases followed in one file
-	MaxUnits       = 20_000    // units declared, before prefixes
-	MaxErrors      = 100       // problems reported by one load
-	maxLinkHops    = 8         // symbolic links followed for one name
+	MaxFiles       = 1000            // *.yaml files in the directory
+	MaxFileSize    = 256 << 10       // bytes in one file
+	MaxCatalogSize = 16 << 20        // bytes in all files together
+	MaxAliases     = 100             // YAML aliases followed in one file
+	MaxUnits       = engine.MaxUnits // units declared (Build bounds them with their prefixes too)
+	MaxErrors      = 100             // problems reported by one load
+	maxLinkHops    = 8               // symbolic links followed for one name
 )
 
 // A FileError is a catalog file that was not read: what kind of file or
@@ -158,51 +161,72 @@ func capErrors(errs []error) []error {
 
 // PublicProblem summarises the problems of a failed load for anyone who
 // may ask (a public health endpoint): where the first one is, relative to
-// the catalog directory, and what kind of problem it is, never the file's
-// contents or a path outside the catalog. The full messages belong in the
-// server's log and in unitd validate.
+// the catalog directory, and its message without what the file holds:
+// every quoted value (a symbol, a name, a number as written, a key) is
+// elided as "…", a problem with the file itself says what kind it is, and
+// a YAML syntax error, worded by the YAML parser, says only that. The full
+// messages belong in the server's log and in unitd validate.
 func PublicProblem(errs []error) string {
 	if len(errs) == 0 {
 		return ""
 	}
 	first := errs[0]
-	var where, kind string
+	var s string
 	var fe *FileError
 	var se *engine.SpecError
 	switch {
 	case errors.Is(first, ErrTimeout):
-		where, kind = "catalog", "load did not finish in time"
+		s = "catalog: load did not finish in time"
 	case errors.As(first, &fe):
-		where, kind = fe.File, fe.Kind
+		s = fe.File + ": " + fe.Kind
 	case errors.As(first, &se):
-		where, kind = se.Origin.String(), "invalid catalog entry"
+		s = se.Origin.String() + ": "
+		if se.Subject != "" {
+			s += elideQuoted(se.Subject) + ": "
+		}
+		if strings.HasPrefix(se.Message, yamlSyntax) {
+			s += "YAML syntax error"
+		} else {
+			s += elideQuoted(se.Message)
+		}
 	default:
-		where, kind = "catalog", "cannot be loaded"
+		s = "catalog: cannot be loaded"
 	}
-	s := where + ": " + kind
 	if n := len(errs) - 1; n > 0 {
 		s += " (and " + strconv.Itoa(n) + " more problems)"
 	}
 	return s + "; see the server log or unitd validate"
 }
 
+// quoted matches a string as %q writes it.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// elideQuoted replaces every quoted string of s with "…".
+func elideQuoted(s string) string { return quoted.ReplaceAllLiteralString(s, `"…"`) }
+
 // ErrTimeout is a load that did not finish in time.
 var ErrTimeout = errors.New("catalog load did not finish in time")
 
-// loadSlot runs one load at a time with a deadline. A load that outlives
-// its deadline cannot be stopped: it keeps the slot until it ends, and
-// loads asked for meanwhile fail at once instead of queueing behind it.
+// loadSlot runs one load at a time with a deadline. Past the deadline
+// the load's context is cancelled, which stops compiling (engine.
+// BuildContext), and the caller gets ErrTimeout at once; the load keeps
+// the slot until it has returned. A load asked for meanwhile fails at once
+// instead of queueing behind it, and retry (when set) is called once the
+// running load ends, so that the newest catalog is loaded after all.
 type loadSlot struct {
-	mu    sync.Mutex
-	since time.Time // start of the load holding the slot; zero if free
+	mu     sync.Mutex
+	since  time.Time // start of the load holding the slot; zero if free
+	missed bool      // a load was refused while this one ran
+	retry  func()
 }
 
-func (s *loadSlot) run(timeout time.Duration, load func() (*engine.Graph, []error)) (*engine.Graph, []error) {
+func (s *loadSlot) run(timeout time.Duration, load func(ctx context.Context) (*engine.Graph, []error)) (*engine.Graph, []error) {
 	s.mu.Lock()
 	if !s.since.IsZero() {
 		since := s.since
+		s.missed = true
 		s.mu.Unlock()
-		return nil, []error{fmt.Errorf("%w: the load started at %s is still running", ErrTimeout, since.UTC().Format(time.RFC3339))}
+		return nil, []error{fmt.Errorf("%w: the load started at %s is still running; the newest catalog is loaded when it ends", ErrTimeout, since.UTC().Format(time.RFC3339))}
 	}
 	s.since = time.Now()
 	s.mu.Unlock()
@@ -210,27 +234,42 @@ func (s *loadSlot) run(timeout time.Duration, load func() (*engine.Graph, []erro
 		g    *engine.Graph
 		errs []error
 	}
+	// The deadline cancels the load's context by itself; cancel only
+	// releases it once run returns.
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
 	done := make(chan result, 1)
 	go func() {
-		g, errs := load()
+		g, errs := load(ctx)
 		s.mu.Lock()
 		s.since = time.Time{}
+		missed := s.missed
+		s.missed = false
+		retry := s.retry
 		s.mu.Unlock()
 		done <- result{g, errs}
+		if missed && retry != nil {
+			retry()
+		}
 	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	timedOut := []error{fmt.Errorf("%w: not done after %v", ErrTimeout, timeout)}
 	select {
 	case r := <-done:
+		if r.g == nil && ctx.Err() != nil {
+			return nil, timedOut // stopped by the deadline: say so, not how it stopped
+		}
 		return r.g, r.errs
-	case <-timer.C:
-		return nil, []error{fmt.Errorf("%w: not done after %v", ErrTimeout, timeout)}
+	case <-ctx.Done():
+		return nil, timedOut
 	}
 }
 
-// LoadWithin is Load with a deadline: past timeout it returns ErrTimeout
-// (and the abandoned load runs on in the background until it ends).
+// LoadWithin is Load with a deadline: past timeout it returns ErrTimeout,
+// and the load stops.
 func LoadWithin(fsys fs.FS, timeout time.Duration) (*engine.Graph, []error) {
 	var slot loadSlot
-	return slot.run(timeout, func() (*engine.Graph, []error) { return Load(fsys) })
+	return slot.run(timeout, func(ctx context.Context) (*engine.Graph, []error) {
+		g, errs, _ := load(ctx, fsys, nil)
+		return g, errs
+	})
 }

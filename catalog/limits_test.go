@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/unitd/unitd/engine"
 )
@@ -59,7 +61,7 @@ var hostileFiles = []struct {
 	{"FIFO", "p.yaml", "not a regular file", func(dir string) error {
 		return syscall.Mkfifo(filepath.Join(dir, "p.yaml"), 0o644)
 	}},
-	{"alias bomb", "bomb.yaml", "invalid catalog entry", func(dir string) error {
+	{"alias bomb", "bomb.yaml", "more than 100 aliases in one file", func(dir string) error {
 		var b strings.Builder
 		b.WriteString("category:\n  id: bomb\n  name: Bomb\n  dimension: {M: 1}\n  base: bq\nunits:\n")
 		b.WriteString("  - &u {symbol: bq, name: bomb, plural: bombs, system: SI, exact: true, source: x}\n")
@@ -68,7 +70,7 @@ var hostileFiles = []struct {
 		}
 		return os.WriteFile(filepath.Join(dir, "bomb.yaml"), []byte(b.String()), 0o644)
 	}},
-	{"exponent bomb", "exp.yaml", "invalid catalog entry", func(dir string) error {
+	{"exponent bomb", "exp.yaml", `unit "…": factor: "…": exact number with more than 1000 digits`, func(dir string) error {
 		return os.WriteFile(filepath.Join(dir, "exp.yaml"), []byte(`category:
   id: exp
   name: Exp
@@ -137,15 +139,75 @@ func TestLinksInsideTheDirectoryAreRead(t *testing.T) {
 	}
 }
 
+// TestPublicProblemOfASpecError: the public summary gives the message with
+// its position, and leaves out every value from the file: quoted values,
+// and the whole wording of a YAML syntax error.
 func TestPublicProblemOfASpecError(t *testing.T) {
 	long := strings.Repeat("root:x:0:0:root:/root:/bin/bash ", 50)
-	errs := []error{
-		&engine.SpecError{Origin: engine.Origin{File: "passwd.yaml", Line: 1, Column: 1}, Message: "YAML syntax: " + long},
-		errors.New("second"),
+	at := engine.Origin{File: "length.yaml", Line: 25, Column: 17}
+	for _, tt := range []struct {
+		errs []error
+		want string
+	}{
+		{[]error{
+			&engine.SpecError{Origin: engine.Origin{File: "passwd.yaml", Line: 1, Column: 1}, Message: yamlSyntax + long},
+			errors.New("second"),
+		}, "passwd.yaml:1:1: YAML syntax error (and 1 more problems); see the server log or unitd validate"},
+		{[]error{
+			&engine.SpecError{Origin: at, Subject: `unit "zz"`, Message: `definition refers to unknown unit "mtr"`},
+		}, `length.yaml:25:17: unit "…": definition refers to unknown unit "…"; see the server log or unitd validate`},
+		{[]error{
+			&engine.SpecError{Origin: at, Subject: "unit", Message: `unknown key "root:x:0:0:\"root\"" (known: name, symbol)`},
+		}, `length.yaml:25:17: unit: unknown key "…" (known: name, symbol); see the server log or unitd validate`},
+	} {
+		if got := PublicProblem(tt.errs); got != tt.want {
+			t.Errorf("PublicProblem = %q, want %q", got, tt.want)
+		}
 	}
-	got := PublicProblem(errs)
-	want := "passwd.yaml:1:1: invalid catalog entry (and 1 more problems); see the server log or unitd validate"
-	if got != want {
-		t.Errorf("PublicProblem = %q, want %q", got, want)
+}
+
+// TestLoadSlotStopsAndRetries: a load that outlives its deadline has its
+// context cancelled (engine.BuildContext stops on it), the caller gets
+// ErrTimeout, a load asked for meanwhile is refused at once, and once the
+// running load has returned the slot asks for the newest catalog again,
+// once.
+func TestLoadSlotStopsAndRetries(t *testing.T) {
+	retried := make(chan struct{}, 4)
+	slot := loadSlot{retry: func() { retried <- struct{}{} }}
+	started := make(chan struct{})
+	stopped := make(chan error, 1)
+	first := make(chan []error, 1)
+	go func() {
+		_, errs := slot.run(50*time.Millisecond, func(ctx context.Context) (*engine.Graph, []error) {
+			close(started)
+			<-ctx.Done() // a load that only ends when it is stopped
+			stopped <- ctx.Err()
+			return nil, []error{ctx.Err()}
+		})
+		first <- errs
+	}()
+	<-started
+	_, errs := slot.run(time.Minute, func(context.Context) (*engine.Graph, []error) {
+		t.Error("a second load ran while the first held the slot")
+		return nil, nil
+	})
+	if len(errs) != 1 || !errors.Is(errs[0], ErrTimeout) || !strings.Contains(errs[0].Error(), "still running") {
+		t.Errorf("a load while another runs: %v, want ErrTimeout, still running", errs)
+	}
+	if errs := <-first; len(errs) != 1 || !errors.Is(errs[0], ErrTimeout) {
+		t.Errorf("the slow load: %v, want ErrTimeout", errs)
+	}
+	if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the slow load's context ended with %v, want its deadline", err)
+	}
+	<-retried
+	g, errs := slot.run(time.Minute, func(context.Context) (*engine.Graph, []error) { return &engine.Graph{}, nil })
+	if g == nil || errs != nil {
+		t.Errorf("the slot is not free again: %v", errs)
+	}
+	select {
+	case <-retried:
+		t.Error("retried twice")
+	default:
 	}
 }

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -21,14 +23,15 @@ import (
 // graph. It returns all problems found, each located as file:line:col;
 // the graph is nil when there is any.
 func Load(fsys fs.FS) (*engine.Graph, []error) {
-	g, errs, _ := load(fsys, nil)
+	g, errs, _ := load(context.Background(), fsys, nil)
 	return g, errs
 }
 
 // load is Load that also returns the version of the sources it read,
-// whether or not they compiled. With a cache, files whose bytes have not
-// changed since the last load are not decoded again.
-func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
+// whether or not they compiled, and stops compiling when ctx is done. With
+// a cache, files whose bytes have not changed since the last load are not
+// decoded again.
+func load(ctx context.Context, fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	spec, errs, complete := loadSpec(fsys, cache)
 	if len(errs) > 0 && !complete {
 		return nil, capErrors(errs), spec.Version
@@ -42,7 +45,7 @@ func load(fsys fs.FS, cache *decodeCache) (*engine.Graph, []error, string) {
 	}
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.
-	g, berrs := engine.Build(spec)
+	g, berrs := engine.BuildContext(ctx, spec)
 	if errs = append(errs, berrs...); len(errs) > 0 {
 		return nil, capErrors(errs), spec.Version
 	}
@@ -69,6 +72,7 @@ type decoded struct {
 	sum     [sha256.Size]byte
 	cs      *engine.CategorySpec
 	bridges []engine.BridgeSpec     // of bridgesFile
+	hints   []engine.HintSpec       // of hintsFile
 	prefs   *engine.PreferencesSpec // of PreferencesFile
 	errs    []error
 }
@@ -111,6 +115,10 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 				ps, ferrs := parsePreferences(f.name, f.src)
 				results[i] = decoded{sum: sum, prefs: ps, errs: ferrs}
 				return
+			case hintsFile:
+				hs, ferrs := parseHints(f.name, f.src)
+				results[i] = decoded{sum: sum, hints: hs, errs: ferrs}
+				return
 			}
 			cs, ferrs := ParseFile(f.name, f.src)
 			results[i] = decoded{sum: sum, cs: cs, errs: ferrs}
@@ -134,6 +142,9 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 			if r.prefs == nil {
 				complete = false
 			}
+			continue
+		case hintsFile:
+			spec.Hints = r.hints
 			continue
 		}
 		if r.cs != nil {
@@ -163,6 +174,9 @@ func version(files []source) string {
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// yamlSyntax starts the message of a YAML syntax error.
+const yamlSyntax = "YAML syntax: "
+
 // ParseFile decodes one category file. name is used in error positions.
 func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
 	d, top, errs := parseYAML(name, src)
@@ -182,7 +196,10 @@ func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
 		msg := err.Error()
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			o.Line, _ = strconv.Atoi(m[1])
-			msg = "YAML syntax: " + m[2]
+			msg = yamlSyntax + m[2]
+			if line, col := syntaxLine(src, err.Error()); line >= o.Line {
+				o.Line, o.Column = line, col
+			}
 		}
 		return nil, nil, []error{&engine.SpecError{Origin: o, Message: msg}}
 	}
@@ -192,6 +209,50 @@ func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
 		return nil, nil, d.errs
 	}
 	return d, root.Content[0], nil
+}
+
+// syntaxLine returns the line of src where the YAML syntax error failure
+// (yaml's message for the whole of src) appears, and the column of that
+// line's first character, or 0, 0. yaml reports some
+// errors at the start of the block the parser was in: a list item's key
+// indented too little on line 25 is "line 9: did not find expected '-'
+// indicator", line 9 being "units:". The first line whose addition makes
+// the beginning of the file fail with that same error is where the mistake
+// is. A binary search over the lines parses the file about log2(lines)
+// times, and only when it has an error.
+func syntaxLine(src []byte, failure string) (line, col int) {
+	var ends []int // ends[i]: the offset just past line i+1
+	for i, c := range src {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(ends) == 0 || ends[len(ends)-1] != len(src) {
+		ends = append(ends, len(src))
+	}
+	fails := func(lines int) bool {
+		var n yaml.Node
+		err := yaml.Unmarshal(src[:ends[lines-1]], &n)
+		return err != nil && err.Error() == failure
+	}
+	lo, hi := 1, len(ends) // fails(hi) holds: it is the whole file
+	if !fails(hi) {
+		return 0, 0
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	start := 0
+	if lo > 1 {
+		start = ends[lo-2]
+	}
+	text := src[start:ends[lo-1]]
+	return lo, len(text) - len(bytes.TrimLeft(text, " \t")) + 1
 }
 
 // parseBridges decodes the bridges file: a list under "bridges" of

@@ -83,6 +83,8 @@ func (w *Watcher) init() {
 			Debounce: debounce,
 			Poll:     poll,
 		}
+		// A change refused while a load ran is loaded when it ends.
+		w.busy.retry = w.fw.Reload
 	})
 }
 
@@ -127,8 +129,8 @@ func (w *Watcher) reload(reason string) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	g, errs := w.busy.run(timeout, func() (*engine.Graph, []error) {
-		g, errs, _ := load(os.DirFS(w.Dir), &w.cache)
+	g, errs := w.busy.run(timeout, func(ctx context.Context) (*engine.Graph, []error) {
+		g, errs, _ := load(ctx, os.DirFS(w.Dir), &w.cache)
 		return g, errs
 	})
 	log := w.logger().With("dir", w.Dir, "reason", reason, "duration_ms", float64(time.Since(start).Microseconds())/1000)

@@ -131,7 +131,7 @@ test('set up, sign in, create, use, rotate and revoke keys, read the audit log',
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${base}/account`);
-  assert.match(await page.textContent('header'), /Signed in as ada@example\.com/);
+  assert.match(await page.textContent('.account-bar'), /Signed in as ada@example\.com/);
   const cookie = (await page.context().cookies()).find((c) => c.name === 'unitd_session');
   assert.ok(cookie.httpOnly && cookie.sameSite === 'Strict', 'session cookie is HttpOnly and SameSite=Strict');
 

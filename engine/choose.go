@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/pi"
 )
 
 // CodeInvalidRequest is a request that asks for something that does not
@@ -16,55 +17,126 @@ const CodeInvalidRequest Code = "INVALID_REQUEST"
 // read.
 const maxPreferenceField = 64
 
-// choose picks the target of a conversion of v (in the unit from) to Auto.
-func (g *Graph) choose(from string, v *apd.Decimal, req *Request) (target, *Preference, error) {
+// choose picks the target of a conversion of v (in the unit from) to
+// Auto, and says why in *pref.
+func (g *Graph) choose(from string, v *apd.Decimal, req *Request, pref *Preference) (target, error) {
 	p := g.prefs
 	if p == nil {
-		return target{}, nil, errorf(CodeInvalidRequest, `to "auto" needs unit preferences, and this catalog has none (the shipped catalog has CLDR's in preferences.yaml)`)
+		return target{}, errorf(CodeInvalidRequest, `to "auto" needs unit preferences, and this catalog has none (the shipped catalog has CLDR's in preferences.yaml)`)
 	}
+	key := choiceKey{from, req.Usage, req.Region, req.Locale}
+	var c *choice
+	if optimize {
+		if x, ok := p.choices.Load(key); ok {
+			c = x.(*choice)
+		}
+	}
+	if c == nil {
+		var err error
+		if c, err = g.decide(from, req); err != nil {
+			return target{}, err
+		}
+		if optimize {
+			p.remember(key, c)
+		}
+	}
+	*pref = Preference{
+		Quantity: c.q.id, Usage: c.asked, MatchedUsage: c.u.name,
+		Region: c.region, RegionFrom: c.how, MatchedRegion: c.matched,
+		Units: c.l.units, Source: p.source,
+	}
+	if c.how != "region" && c.how != "default" {
+		pref.Locale = req.Locale
+	}
+	if c.override != nil {
+		pref.Override = c.override.id
+		pref.Chosen = -1
+		return c.override.target, nil
+	}
+	if c.st != nil {
+		if i, reached, ok := c.st.pick(v, len(c.l.entries)); ok {
+			pref.Chosen, pref.Reached = i, reached
+			return c.l.entries[i].unit.target, nil
+		}
+	}
+	i, reached, err := g.pick(c.s, v, c.l)
+	if err != nil {
+		return target{}, err
+	}
+	pref.Chosen, pref.Reached = i, reached
+	return c.l.entries[i].unit.target, nil
+}
+
+// choice is what a conversion to Auto decides before it looks at the
+// value: the source, the quantity, usage, region and list of preferences.
+// It depends on the names alone, so it is cached by them (an accelerator:
+// choose decides afresh with the gate closed).
+type choice struct {
+	s        side
+	q        *quantity
+	u        *usage
+	asked    string
+	region   string
+	how      string
+	matched  string
+	l        *prefList
+	override *prefUnit // a -u-mu- unit of a temperature
+	// st are the list's thresholds in the source unit, or nil.
+	st *sourceThresholds
+}
+
+type choiceKey struct{ from, usage, region, locale string }
+
+// maxChoices bounds the cache of choices.
+const maxChoices = 4096
+
+// remember caches c by key, copying the key's strings: they may be views
+// of a request's buffer.
+func (p *preferences) remember(key choiceKey, c *choice) {
+	if p.nChoices.Add(1) > maxChoices {
+		p.choices.Clear()
+		p.nChoices.Store(1)
+	}
+	key = choiceKey{strings.Clone(key.from), strings.Clone(key.usage), strings.Clone(key.region), strings.Clone(key.locale)}
+	c.asked = strings.Clone(c.asked)
+	p.choices.Store(key, c)
+}
+
+// decide makes the choice of a conversion to Auto from the names.
+func (g *Graph) decide(from string, req *Request) (*choice, error) {
+	p := g.prefs
 	s, err := g.resolve(from)
 	if err != nil {
-		return target{}, nil, err
+		return nil, err
 	}
-	c := s.category()
-	qs := p.byCategory[c]
+	cat := s.category()
+	qs := p.byCategory[cat]
 	if len(qs) == 0 {
 		what := "the dimension " + s.dim().String()
-		if c != nil {
-			what = strings.ToLower(c.Name)
+		if cat != nil {
+			what = strings.ToLower(cat.Name)
 		}
-		return target{}, nil, errorf(CodeInvalidRequest, `to "auto" has no unit preferences for %s (%s); CLDR has them for %s`, what, s.symbol(), p.categoryList())
+		return nil, errorf(CodeInvalidRequest, `to "auto" has no unit preferences for %s (%s); CLDR has them for %s`, what, s.symbol(), p.categoryList())
 	}
 	q, u, asked, err := p.matchUsage(qs, req.Usage, s.unit)
 	if err != nil {
-		return target{}, nil, err
+		return nil, err
 	}
 	region, how, mu, err := p.region(req.Region, req.Locale)
 	if err != nil {
-		return target{}, nil, err
+		return nil, err
 	}
 	l, matched := u.listFor(region, p)
-	pref := &Preference{
-		Quantity: q.id, Usage: asked, MatchedUsage: u.name,
-		Region: region, RegionFrom: how, MatchedRegion: matched,
-		Units: l.units, Source: p.source,
-	}
-	if how != "region" && how != "default" {
-		pref.Locale = req.Locale
-	}
-	if id := muUnits[mu]; id != "" && q.id == "temperature" {
-		if pu := p.units[id]; pu != nil && pu.target.category() == q.category {
-			pref.Override = id
-			pref.Chosen = -1
-			return pu.target, pref, nil
+	c := &choice{s: s, q: q, u: u, asked: asked, region: region, how: how, matched: matched, l: l}
+	if mu != "" && q.id == "temperature" {
+		if pu := p.units[muUnits[mu]]; pu != nil && pu.target.category() == q.category {
+			c.override = pu
 		}
 	}
-	i, reached, err := g.pick(s, v, l)
-	if err != nil {
-		return target{}, nil, err
+	if optimize && s.unit != nil && cat == q.category && len(l.entries) > 1 {
+		c.st = l.sourceThresholds(s.unit)
 	}
-	pref.Chosen, pref.Reached = i, reached
-	return l.entries[i].unit.target, pref, nil
+	return c, nil
 }
 
 // muUnits maps the values of the -u-mu- key of a locale (UTS #35 Part 1,
@@ -92,7 +164,7 @@ func (g *Graph) pick(s side, v *apd.Decimal, l *prefList) (int, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	num, den, k, err := pe.plan.exactValue(v)
+	val, err := pe.plan.valueAt(v)
 	if err != nil {
 		var e *Error
 		if asEngineError(err, &e) {
@@ -100,10 +172,15 @@ func (g *Graph) pick(s side, v *apd.Decimal, l *prefList) (int, bool, error) {
 		}
 		return 0, false, errorf(CodeInvalidRequest, "%s values cannot be compared with the thresholds of the unit preferences: %v", s.symbol(), err)
 	}
-	var N, D apd.BigInt
-	alignedInts(&N, &D, &num, &den)
+	N := new(big.Int).Abs(val.Num)
+	D := val.Den
+	if val.Exp >= 0 {
+		N.Mul(N, tenTo(val.Exp))
+	} else {
+		D = new(big.Int).Mul(D, tenTo(-val.Exp))
+	}
 	for i := range l.entries[:last] {
-		if l.entries[i].reached(&N, &D, k) {
+		if l.entries[i].reached(N, D, val.K) {
 			return i, true, nil
 		}
 	}
@@ -116,6 +193,14 @@ func (g *Graph) pick(s side, v *apd.Decimal, l *prefList) (int, bool, error) {
 // is, without mapping it anywhere.
 type sourceThresholds struct {
 	lo, hi, nlo, nhi []apd.Decimal
+	// words holds lo and hi as coefficients and exponents when all of
+	// them fit a machine word, for values that do too.
+	words []thresholdWords
+}
+
+type thresholdWords struct {
+	lo, hi       uint64
+	loExp, hiExp int
 }
 
 // maxSourceThresholds bounds the cache of each list.
@@ -128,12 +213,33 @@ func (l *prefList) pickFast(u *Unit, v *apd.Decimal) (int, bool, bool) {
 	if st == nil {
 		return 0, false, false
 	}
+	return st.pick(v, len(l.entries))
+}
+
+// pick compares v with the thresholds of a list of n entries.
+func (st *sourceThresholds) pick(v *apd.Decimal, n int) (int, bool, bool) {
+	if st.words != nil && v.Form == apd.Finite && v.Coeff.IsUint64() {
+		x, ex := v.Coeff.Uint64(), int(v.Exponent)
+		if x == 0 {
+			return n - 1, false, true // below every positive threshold
+		}
+		for i, w := range st.words {
+			// The magnitude of v against [lo, hi].
+			if cmpMagnitude(x, ex, w.hi, w.hiExp) >= 0 {
+				return i, true, true
+			}
+			if cmpMagnitude(x, ex, w.lo, w.loExp) >= 0 {
+				return 0, false, false // inside the bracket: the exact way decides
+			}
+		}
+		return n - 1, false, true
+	}
 	for i := range st.lo {
 		var reached, below bool
 		if v.Negative {
-			reached, below = v.Cmp(&st.nhi[i]) <= 0, v.Cmp(&st.nlo[i]) > 0
+			reached, below = cmpDecimal(v, &st.nhi[i]) <= 0, cmpDecimal(v, &st.nlo[i]) > 0
 		} else {
-			reached, below = v.Cmp(&st.hi[i]) >= 0, v.Cmp(&st.lo[i]) < 0
+			reached, below = cmpDecimal(v, &st.hi[i]) >= 0, cmpDecimal(v, &st.lo[i]) < 0
 		}
 		switch {
 		case reached:
@@ -142,7 +248,93 @@ func (l *prefList) pickFast(u *Unit, v *apd.Decimal) (int, bool, bool) {
 			return 0, false, false // inside the bracket: the exact way decides
 		}
 	}
-	return len(l.entries) - 1, false, true
+	return n - 1, false, true
+}
+
+// cmpDecimal is a.Cmp(b) for finite decimals, in machine words when
+// both coefficients fit one (apd's Cmp counts digits the slow way).
+func cmpDecimal(a, b *apd.Decimal) int {
+	if a.Form != apd.Finite || b.Form != apd.Finite || !a.Coeff.IsUint64() || !b.Coeff.IsUint64() {
+		return a.Cmp(b)
+	}
+	x, y := a.Coeff.Uint64(), b.Coeff.Uint64()
+	sa, sb := signOf(x, a.Negative), signOf(y, b.Negative)
+	switch {
+	case sa != sb:
+		return cmpInt(sa, sb)
+	case sa == 0:
+		return 0
+	}
+	// Same sign, both non-zero: compare the magnitudes, then flip for
+	// negatives.
+	c := cmpMagnitude(x, int(a.Exponent), y, int(b.Exponent))
+	if sa < 0 {
+		return -c
+	}
+	return c
+}
+
+func signOf(c uint64, neg bool) int {
+	switch {
+	case c == 0:
+		return 0
+	case neg:
+		return -1
+	}
+	return 1
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpMagnitude compares x·10^ex with y·10^ey, x and y non-zero.
+func cmpMagnitude(x uint64, ex int, y uint64, ey int) int {
+	dx, dy := digitCount(x)+ex, digitCount(y)+ey // the position of the leading digit
+	if dx != dy {
+		return cmpInt(dx, dy)
+	}
+	// Same leading position: align the shorter coefficient (at most 20
+	// digits each, so a shift stays below 10^20 only when it fits).
+	for ex > ey {
+		if x > maxUint64/10 {
+			return 1 // x·10 overflows, so it exceeds y
+		}
+		x *= 10
+		ex--
+	}
+	for ey > ex {
+		if y > maxUint64/10 {
+			return -1
+		}
+		y *= 10
+		ey--
+	}
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+const maxUint64 = 1<<64 - 1
+
+// digitCount returns the number of decimal digits of x > 0.
+func digitCount(x uint64) int {
+	n := 1
+	for x >= 10 {
+		x /= 10
+		n++
+	}
+	return n
 }
 
 // sourceThresholds returns the list's thresholds in u, computing them
@@ -152,11 +344,11 @@ func (l *prefList) sourceThresholds(u *Unit) *sourceThresholds {
 		return v.(*sourceThresholds)
 	}
 	var st *sourceThresholds
-	if f, o, ok := u.baseMap(); ok && o.Sign() == 0 && f.r.Sign() > 0 {
+	if f, o, ok := mapFactor(&u.conv); ok && o.Sign() == 0 && f.r.Sign() > 0 {
 		st = &sourceThresholds{}
-		down := rounding[MaxPrecision].WithPrecision(40)
+		down := apd.BaseContext.WithPrecision(40)
 		down.Rounding = apd.RoundFloor
-		up := down.WithPrecision(40)
+		up := apd.BaseContext.WithPrecision(40)
 		up.Rounding = apd.RoundCeiling
 		for _, e := range l.entries[:len(l.entries)-1] {
 			if e.threshold.k != f.k {
@@ -187,6 +379,17 @@ func (l *prefList) sourceThresholds(u *Unit) *sourceThresholds {
 			st.lo, st.hi, st.nlo, st.nhi = append(st.lo, lo), append(st.hi, hi), append(st.nlo, nlo), append(st.nhi, nhi)
 		}
 	}
+	if st != nil {
+		st.words = make([]thresholdWords, len(st.lo))
+		for i := range st.lo {
+			lo, hi := &st.lo[i], &st.hi[i]
+			if !lo.Coeff.IsUint64() || !hi.Coeff.IsUint64() || lo.IsZero() {
+				st.words = nil
+				break
+			}
+			st.words[i] = thresholdWords{lo.Coeff.Uint64(), hi.Coeff.Uint64(), int(lo.Exponent), int(hi.Exponent)}
+		}
+	}
 	if l.nSource.Add(1) > maxSourceThresholds {
 		l.bySource.Clear()
 		l.nSource.Store(1)
@@ -196,16 +399,15 @@ func (l *prefList) sourceThresholds(u *Unit) *sourceThresholds {
 }
 
 // reached reports whether N/D·π^k >= the entry's threshold.
-func (e *prefEntry) reached(N, D *apd.BigInt, k int) bool {
+func (e *prefEntry) reached(N, D *big.Int, k int) bool {
 	if k == e.threshold.k {
 		// N/D >= tn/td, all positive: N·td >= tn·D.
-		var a, b apd.BigInt
-		a.Mul(N, &e.tden)
-		b.Mul(&e.tnum, D)
+		var a, b big.Int
+		a.Mul(N, e.threshold.r.Denom())
+		b.Mul(e.threshold.r.Num(), D)
 		return a.Cmp(&b) >= 0
 	}
-	x := new(big.Rat).SetFrac(N.MathBigInt(), D.MathBigInt())
-	return atLeast(x, k, e.threshold)
+	return atLeast(new(big.Rat).SetFrac(N, D), k, e.threshold)
 }
 
 // atLeast reports whether x·π^k >= t.
@@ -218,15 +420,11 @@ func atLeast(x *big.Rat, k int, t piRat) bool {
 	}
 	// x·π^(k-t.k) against t.r: π^n is irrational, so the two differ and
 	// a fine enough bracket of π decides.
-	n := k - t.k
 	for digits := 40; ; digits *= 2 {
-		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
-		lo := new(big.Rat).SetFrac(piScaled(digits).MathBigInt(), scale)
-		hi := new(big.Rat).Add(lo, new(big.Rat).SetFrac(bigOneInt, scale))
-		plo, phi := ratPow(lo, abs(n)), ratPow(hi, abs(n))
-		if n < 0 {
-			plo, phi = phi.Inv(phi), plo.Inv(plo)
-		}
+		lo, w, scale := pi.Bracket(k-t.k, digits)
+		den := new(big.Rat).SetInt(tenTo(scale))
+		plo := new(big.Rat).Quo(new(big.Rat).SetInt(lo), den)
+		phi := new(big.Rat).Quo(new(big.Rat).SetInt(new(big.Int).Add(lo, w)), den)
 		if new(big.Rat).Mul(x, plo).Cmp(t.r) >= 0 {
 			return true
 		}
@@ -257,6 +455,11 @@ func (p *preferences) matchUsage(qs []*quantity, asked string, src *Unit) (*quan
 			}
 		}
 		return qs[0], qs[0].usages["default"], "default", nil
+	}
+	if len(qs) == 1 {
+		if u := qs[0].usages[asked]; u != nil {
+			return qs[0], u, asked, nil // a usage of the category as written
+		}
 	}
 	name := asked
 	if hasUpper(name) {

@@ -3,60 +3,42 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/exact"
 )
-
-// Contexts shared by all conversions; none is ever modified.
-var (
-	// exact multiplies and adds without rounding.
-	exact = func() *apd.Context {
-		c := apd.BaseContext
-		c.Rounding = apd.RoundHalfEven
-		return &c
-	}()
-	// rounding[p] rounds half-even to p significant digits.
-	rounding = func() (cs [MaxPrecision + 1]*apd.Context) {
-		for p := 1; p <= MaxPrecision; p++ {
-			cs[p] = exact.WithPrecision(uint32(p))
-		}
-		return cs
-	}()
-	// defaultWork is the working context of formulas at the default
-	// precision.
-	defaultWork = workContext(DefaultPrecision)
-	workings    = func() (cs [MaxPrecision + 1]*apd.Context) {
-		for p := 1; p <= MaxPrecision; p++ {
-			cs[p] = workContext(p)
-		}
-		return cs
-	}()
-)
-
-// workContext is the precision formulas and multi-step conversions run at:
-// well above the requested precision, so the one final rounding decides the
-// printed digits.
-func workContext(p int) *apd.Context {
-	return exact.WithPrecision(uint32(max(p, DefaultPrecision) + 8))
-}
 
 // ErrPrecision reports a precision outside 1..MaxPrecision.
 var ErrPrecision = fmt.Errorf("precision must be a whole number from 1 to %d", MaxPrecision)
 
 // conversion maps a unit's values onto a reference unit (its category's
-// base, or the coherent SI unit of its dimension):
-// ref = post(formula(pre(x))) · π^pi. Without a formula, pre is unused and
-// post is the whole exact map.
+// base, or the coherent SI unit of its dimension). Every unit but one
+// defined through a transcendental formula has one exact map, m; such a
+// formula unit maps as ref = post(f(pre(x))), f its formula in decimals.
 type conversion struct {
-	pre     affine
-	formula *formula
-	post    affine
-	pi      int
-	// preMap and postMap are pre and post as exact rationals, for Build.
-	preMap, postMap ratMap
-	// minimum is the category minimum times post.c, so that for a unit
-	// without formula x is in range when x*post.a + post.b >= minimum.
-	minimum *apd.Decimal
+	m         *exact.Map
+	pre, post *exact.Map
+	formula   *formula
+	// formulaUnit marks a unit defined by a formula, or relative to one:
+	// it is no operand of an expression, no interval, no bridge.
+	formulaUnit bool
+	// exact is false when a definition the map was built from is not
+	// exact (a measured constant): a result through it is never exact.
+	exact bool
+	// minimum bounds the values of a unit of a category with a minimum
+	// (absolute zero), or is nil.
+	minimum *bound
+}
+
+// transcendental reports whether the unit maps through a formula in
+// decimals rather than one exact map.
+func (c *conversion) transcendental() bool { return c.m == nil }
+
+// bound is the domain a category minimum sets on a unit whose map is
+// (a·x + b)/d with d > 0: x is in range when a·x + b >= min·d.
+type bound struct {
+	a, b, min apd.Decimal
 }
 
 // Request asks for a conversion of Value (decimal text) from one unit to
@@ -90,17 +72,21 @@ type Result struct {
 	// its dimension, "M T^-3 Θ^-1").
 	Category   *Category
 	CategoryID string
-	// Exact is true when Value is the mathematically exact result.
+	// Exact is true when Value is the mathematically exact result and
+	// every definition used is exact (Explanation.Inexact names those
+	// that are not).
 	Exact bool
 	// Bridge is the catalog bridge the conversion went through, or nil.
 	Bridge *Bridge
 	// Parts is the result in a mixed unit (Unit is then "ft+in" and Value
 	// empty): whole numbers of each part but the last, which carries the
-	// precision. To is then the last part.
+	// precision. To is then the last part. It is empty for any other
+	// result.
 	Parts []Part
 	// Preference says how the unit was chosen when To was Auto, else nil.
 	Preference *Preference
 	mixed      *mixedUnit
+	pref       Preference // what Preference points to
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error
@@ -109,9 +95,9 @@ func (g *Graph) Convert(req Request) (res Result, err error) {
 	var buf [64]byte
 	text, err := g.appendConvert(buf[:0], &req, &res)
 	if err != nil {
-		return Result{}, err
+		return Result{}, g.withHint(err, &req)
 	}
-	if res.Parts == nil {
+	if len(res.Parts) == 0 {
 		res.Value = string(text)
 	}
 	return res, nil
@@ -132,7 +118,7 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	out, err := g.appendConvert(dst, req, res)
 	if err != nil {
 		*res = Result{}
-		return dst, err
+		return dst, g.withHint(err, req)
 	}
 	return out, nil
 }
@@ -140,7 +126,8 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 // appendConvert is AppendConvert filling in *res, which it leaves
 // incomplete on error.
 func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, error) {
-	res.Parts, res.Preference, res.mixed = nil, nil, nil // a caller may reuse res
+	// A caller may reuse res: keep the parts' storage, drop the rest.
+	res.Parts, res.Preference, res.mixed = res.Parts[:0], nil, nil
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision
@@ -151,15 +138,18 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	var v apd.Decimal
 	if err := parseValue(&v, req.Value); err != nil {
 		if isMixedName(req.From) {
-			return g.appendReadable(dst, req, res, p)
+			return g.appendReadable(dst, req, res, p, nil)
 		}
 		return dst, err
+	}
+	if req.To == Auto {
+		return g.appendReadable(dst, req, res, p, &v)
 	}
 	if pe := g.cachedPair(req.From, req.To); pe != nil {
 		return pe.convert(dst, &v, p, req.Budget, res)
 	}
 	if isReadable(req) {
-		return g.appendReadable(dst, req, res, p)
+		return g.appendReadable(dst, req, res, p, &v)
 	}
 	var pe pairEntry
 	if err := g.resolvePair(&pe, req.From, req.To); err != nil {
@@ -170,7 +160,7 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 
 // convert runs a resolved pair on x and appends the result.
 func (pe *pairEntry) convert(dst []byte, x *apd.Decimal, p int, budget *Budget, res *Result) ([]byte, error) {
-	var out number
+	var out exact.Decimal
 	inexact, err := pe.plan.run(&out, x, p, budget)
 	if err != nil {
 		return dst, err
@@ -178,262 +168,251 @@ func (pe *pairEntry) convert(dst []byte, x *apd.Decimal, p int, budget *Budget, 
 	from, to, pl := &pe.fromSide, &pe.toSide, &pe.plan
 	res.From, res.To, res.FromExpression, res.ToExpression = from.unit, to.unit, from.expr, to.expr
 	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
-	res.Exact, res.Bridge = !inexact, pl.bridge
-	return out.appendText(dst), nil
-}
-
-// number is a conversion result: an apd decimal, or the 128-bit quotient
-// of the fast division path, kept as is until it is printed.
-type number struct {
-	dec  apd.Decimal
-	q    quotient
-	fast bool
-}
-
-func (n *number) appendText(dst []byte) []byte {
-	if n.fast {
-		var buf [48]byte
-		return appendFormatted(dst, n.q.neg, n.q.appendDigits(buf[:0]), int(n.q.exp))
-	}
-	return appendDecimal(dst, &n.dec)
-}
-
-func (n *number) decimal() apd.Decimal {
-	if n.fast {
-		var d apd.Decimal
-		n.q.decimal(&d)
-		return d
-	}
-	return n.dec
+	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
+	return out.Append(dst), nil
 }
 
 // run converts x along the plan, rounded to p significant digits, and
 // reports whether rounding happened: the domain check, then the exact
 // evaluation and its one rounding.
-func (pl *plan) run(out *number, x *apd.Decimal, p int, budget *Budget) (inexact bool, err error) {
-	A, B := pl.from, pl.to
-	if A.minimum != nil {
-		if err := checkMinimum(x, A, pl.fromUnit); err != nil {
+func (pl *plan) run(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget) (inexact bool, err error) {
+	if pl.err != nil {
+		return false, pl.err
+	}
+	if b := pl.from.minimum; b != nil {
+		if err := checkMinimum(x, b, pl.fromUnit); err != nil {
 			return false, err
 		}
 	}
-	if optimize {
-		if pl.rat != nil {
-			if inexact, ok := pl.rat.apply(&out.q, x, p); ok {
-				out.fast = true
-				return inexact, nil
-			}
-		}
-		if inexact, ok := accelerate(out, x, A, B, p); ok {
-			return inexact, nil
+	if pl.positive != nil {
+		if err := pl.checkPositive(x); err != nil {
+			return false, err
 		}
 	}
-	switch ff, tf := A.formula, B.formula; {
-	case ff == nil && tf == nil:
-		inexact, err = evalLinear(out, x, A, B, p)
-	case (ff == nil || ff.rational) && (tf == nil || tf.rational):
-		inexact, err = evalRational(out, x, A, B, p)
-	default:
-		inexact, err = evalStepwise(out, x, A, B, p, budget)
+	fast := accelerated()
+	if pl.m != nil {
+		*out, inexact, err = pl.m.Round(x, p, fast)
+	} else {
+		inexact, err = pl.stepwise(out, x, p, budget, fast)
 	}
 	if err != nil {
-		var e *Error
-		if errors.As(err, &e) {
-			return false, e
-		}
-		if errors.Is(err, errBudget) {
-			return false, errorf(CodeWorkBudgetExceeded, "converting %s %s to %s needs more exact-rounding work than this request has left (%d slow evaluations per request); send it in a request of its own", FormatDecimal(x), pl.fromName, pl.unit, DefaultBudget)
-		}
-		if errors.Is(err, errDomain) {
-			return false, errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
-		}
-		if errors.Is(err, errArithmetic) || errors.Is(err, errFormulaTooLarge) {
-			return false, errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
-		}
-		// Anything else is a fault of the engine or the catalog, not of
-		// the value: the caller reports it as an internal error.
-		return false, fmt.Errorf("convert %s %s to %s: %w", FormatDecimal(x), pl.fromName, pl.unit, err)
-	}
-	if !out.fast && out.dec.IsZero() {
-		out.dec.Negative = false
+		return false, pl.convertError(x, err)
 	}
 	return inexact, nil
 }
 
-// evalLinear converts between maps without formulas in one exact
-// expression:
-//
-//	ref = (x*aA + bA)/cA   and   y = (ref*cB - bB)/aB
-//	so y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB) · π^(piA-piB).
-func evalLinear(out *number, x *apd.Decimal, A, B *conversion, p int) (inexact bool, err error) {
-	a, b := &A.post, &B.post
-	var num, k, den apd.Decimal
-	kp := &a.a
-	if !b.cIsOne {
-		mulExact(&k, &a.a, &b.c)
-		kp = &k
+// convertError turns an error of the evaluation into the caller's.
+func (pl *plan) convertError(x *apd.Decimal, err error) error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, errBudget):
+		return errorf(CodeWorkBudgetExceeded, "converting %s %s to %s needs more exact-rounding work than this request has left (%d slow evaluations per request); send it in a request of its own", FormatDecimal(x), pl.fromName, pl.unit, DefaultBudget)
+	case errors.Is(err, errDomain), errors.Is(err, exact.ErrPole):
+		return errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
+	case errors.Is(err, exact.ErrTooLarge):
+		return errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
 	}
-	mulExact(&num, x, kp)
-	if a.hasOffset || b.hasOffset {
-		var t1, t2 apd.Decimal
-		mulExact(&t1, &a.b, &b.c)
-		mulExact(&t2, &b.b, &a.c)
-		exact.Sub(&t1, &t1, &t2)
-		exact.Add(&num, &num, &t1)
-	}
-	denp := &b.a
-	if !a.cIsOne {
-		mulExact(&den, &a.c, &b.a)
-		denp = &den
-	}
-	return roundExact(out, &num, denp, A.pi-B.pi, p)
-}
-
-// roundExact sets out to num/den·π^k rounded half-even to p significant
-// digits: the one rounding of every exact conversion.
-func roundExact(out *number, num, den *apd.Decimal, k int, p int) (inexact bool, err error) {
-	if k != 0 {
-		// π^k is irrational: never exact.
-		if optimize && piWords(&out.q, num, den, k, p) {
-			out.fast = true
-			return true, nil
-		}
-		if optimize && piFast(&out.dec, num, den, k, p) {
-			return true, nil
-		}
-		return roundPi(&out.dec, num, den, k, p)
-	}
-	if den.Coeff.Cmp(bigOne) == 0 && den.Exponent == 0 && !den.Negative {
-		cond, err := arith(rounding[p].Round(&out.dec, num))
-		return cond.Inexact(), err
-	}
-	if optimize {
-		if inexact, ok := quoFast(&out.q, num, den, p); ok {
-			out.fast = true
-			return inexact, nil
-		}
-	}
-	cond, err := arith(rounding[p].Quo(&out.dec, num, den))
-	return cond.Inexact(), err
+	// Anything else is a fault of the engine or the catalog, not of the
+	// value: the caller reports it as an internal error.
+	return fmt.Errorf("convert %s %s to %s: %w", FormatDecimal(x), pl.fromName, pl.unit, err)
 }
 
 // checkMinimum refuses x below the category minimum of the source unit
 // (absolute zero).
-func checkMinimum(x *apd.Decimal, c *conversion, u *Unit) error {
-	a := &c.post
-	if c.minimum.IsZero() && !x.Negative && !a.a.Negative && !a.b.Negative {
-		return nil // x·a + b >= 0 at a glance
+func checkMinimum(x *apd.Decimal, b *bound, u *Unit) error {
+	if b.min.Sign() <= 0 && !x.Negative && !b.a.Negative && !b.b.Negative {
+		return nil // a·x + b >= 0 >= min at a glance
 	}
 	var t apd.Decimal
-	mulExact(&t, x, &a.a)
-	exact.Add(&t, &t, &a.b)
-	if t.Cmp(c.minimum) < 0 {
+	mulExact(&t, x, &b.a)
+	exactCtx.Add(&t, &t, &b.b) //nolint:errcheck // finite operands of bounded size
+	if t.Cmp(&b.min) < 0 {
 		return outOfRange(x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
 	}
 	return nil
+}
+
+// checkPositive refuses x whose reference value is not positive, for a
+// pair with a reciprocal unit on either side (L/100km): a negative or zero
+// consumption is outside its domain.
+func (pl *plan) checkPositive(x *apd.Decimal) error {
+	if pl.positive.sign(x) > 0 {
+		return nil
+	}
+	why := "outside the domain of the conversion"
+	if u := pl.reciprocal; u != nil {
+		why = "outside the domain of " + u.Symbol + ", which takes only positive values"
+	}
+	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), pl.fromName, why)
 }
 
 func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
 	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), u.Symbol, why)
 }
 
-// evalStepwise converts through formulas, for formulas beyond + - * /:
-// each formula runs at a working precision, and the linear maps on either
-// side of the reference unit are joined into one exact map with a single
-// rounding, so a value such as 1.000…001 mW reaches log10 whole. The
-// result is then rounded to p digits.
-func evalStepwise(out *number, x *apd.Decimal, A, B *conversion, p int, budget *Budget) (bool, error) {
-	work := workings[p]
-	var inexact bool
-	step := func(i bool, err error) error {
-		inexact = inexact || i
-		return err
-	}
-	var y apd.Decimal
-	src := x // in the unit A.post starts from
-	if f := A.formula; f != nil {
-		var in apd.Decimal
-		if err := step(A.pre.apply(&in, x, work)); err != nil {
-			return false, err
-		}
-		r, i, err := runFormula(f.to, &in, work, budget)
-		if err != nil {
-			return false, err
-		}
-		inexact = inexact || i
-		src = r
-	}
-	if f := B.formula; f != nil {
-		var in apd.Decimal
-		if err := step(link(&in, src, &A.post, &B.post, A.pi-B.pi, work)); err != nil {
-			return false, err
-		}
-		r, i, err := runFormula(f.from, &in, work, budget)
-		if err != nil {
-			return false, err
-		}
-		inexact = inexact || i
-		if err := step(B.pre.invert(&y, r, work)); err != nil {
-			return false, err
-		}
-	} else if err := step(link(&y, src, &A.post, &B.post, A.pi-B.pi, work)); err != nil {
-		return false, err
-	}
-	if optimize {
-		if i, ok := roundWords(&out.q, &y, p); ok {
-			out.fast = true
-			return inexact || i, nil
-		}
-	}
-	cond, err := arith(rounding[p].Round(&out.dec, &y))
-	return inexact || cond.Inexact(), err
+// signer finds the sign of a map's value (a·x + b)/(c·x + d) at x
+// exactly: the product of the signs of the numerator and the denominator,
+// each the sign of its leading coefficient times that of x minus its
+// root, or the sign of its constant when it does not depend on x.
+type signer struct {
+	num, den linearSign
 }
 
-// link maps x through a onto the reference unit and back through b, as
-// one exact expression rounded once at work:
-//
-//	y = (x*aA*cB + bA*cB - bB*cA) / (cA*aB) · π^pi
-func link(y, x *apd.Decimal, a, b *affine, pi int, work *apd.Context) (inexact bool, err error) {
-	var num, den, t1, t2 apd.Decimal
-	mulExact(&num, x, &a.a)
-	if !b.cIsOne {
-		mulExact(&num, &num, &b.c)
+// linearSign is the sign of a·x + b: of b when a is zero, else of a times
+// that of x - root, root = -b/a. When root is not a terminating decimal,
+// a and b are kept to compute a·x + b.
+type linearSign struct {
+	constant int // sign of b when a = 0
+	lead     int // sign of a
+	root     *apd.Decimal
+	a, b     *apd.Decimal // when root is nil and lead is not 0
+}
+
+func newSigner(m *exact.Map) *signer {
+	a, b, c, d := m.Coefficients()
+	return &signer{num: newLinearSign(a, b), den: newLinearSign(c, d)}
+}
+
+func newLinearSign(a, b *big.Int) linearSign {
+	if a.Sign() == 0 {
+		return linearSign{constant: b.Sign()}
 	}
-	if a.hasOffset || b.hasOffset {
-		mulExact(&t1, &a.b, &b.c)
-		mulExact(&t2, &b.b, &a.c)
-		if _, err := arith(exact.Sub(&t1, &t1, &t2)); err != nil {
-			return false, err
-		}
-		if _, err := arith(exact.Add(&num, &num, &t1)); err != nil {
-			return false, err
-		}
+	s := linearSign{lead: a.Sign()}
+	if r, ok := ratToDecimal(new(big.Rat).SetFrac(new(big.Int).Neg(b), a)); ok {
+		s.root = &r
+		return s
 	}
-	mulExact(&den, &a.c, &b.a)
-	// A quotient that terminates is kept whole (an input of 100 digits
-	// reaches the formula as it was written); one that does not is rounded
-	// at the working precision.
-	if den.Coeff.IsUint64() && den.Coeff.Uint64() == 1 {
-		// A power of ten: the quotient is num, shifted.
-		y.Set(&num)
-		y.Exponent -= den.Exponent
-		y.Negative = num.Negative != den.Negative && !num.IsZero()
-	} else {
-		ctx := work
-		if n := uint32(num.NumDigits()) + 2; n > work.Precision {
-			ctx = work.WithPrecision(n)
+	s.a, s.b = new(apd.Decimal), new(apd.Decimal)
+	setInt(s.a, a)
+	setInt(s.b, b)
+	return s
+}
+
+func (s *linearSign) at(x *apd.Decimal) int {
+	switch {
+	case s.lead == 0:
+		return s.constant
+	case s.root == nil:
+		var t apd.Decimal
+		mulExact(&t, x, s.a)
+		exactCtx.Add(&t, &t, s.b) //nolint:errcheck // finite operands of bounded size
+		return t.Sign()
+	case s.root.IsZero():
+		return s.lead * x.Sign()
+	}
+	return s.lead * x.Cmp(s.root)
+}
+
+// sign returns the sign of the map's value at x, 0 at its pole.
+func (s *signer) sign(x *apd.Decimal) int { return s.num.at(x) * s.den.at(x) }
+
+// Contexts shared by all conversions; none is ever modified.
+var (
+	// exactCtx adds without rounding.
+	exactCtx = func() *apd.Context {
+		c := apd.BaseContext
+		c.Rounding = apd.RoundHalfEven
+		return &c
+	}()
+	// workings[p] is the working context of formulas for precision p:
+	// well above it, so that the one final rounding decides the digits.
+	workings = func() (cs [MaxPrecision + 1]*apd.Context) {
+		for p := 1; p <= MaxPrecision; p++ {
+			cs[p] = exactCtx.WithPrecision(uint32(max(p, DefaultPrecision) + 8))
 		}
-		cond, err := arith(ctx.Quo(y, &num, &den))
+		return cs
+	}()
+	// defaultWork is the working context at the default precision.
+	defaultWork = workings[DefaultPrecision]
+)
+
+// mulExact sets d = x·y exactly, without apd's rounding machinery, which
+// an exact product of finite values never needs.
+func mulExact(d, x, y *apd.Decimal) {
+	neg := x.Negative != y.Negative
+	d.Exponent = x.Exponent + y.Exponent
+	d.Coeff.Mul(&x.Coeff, &y.Coeff)
+	d.Negative = neg && d.Coeff.Sign() != 0
+	d.Form = apd.Finite
+}
+
+// stepwise converts through a transcendental formula: each formula runs
+// in decimals at the working precision, and the exact maps on either side
+// of the reference unit are joined into one (pl.link), evaluated at the
+// working precision, so a value such as 1.000…001 mW reaches log10 whole.
+// The result is then rounded once to p digits.
+func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget, fast bool) (bool, error) {
+	work := workings[p]
+	env := formulaRun{budget: budget, fast: fast}
+	A, B := pl.from, pl.to
+	var inexact bool
+	src := x
+	if f := A.formula; f != nil {
+		in, i, err := evalAt(A.pre, x, work, fast)
 		if err != nil {
 			return false, err
 		}
-		inexact = cond.Inexact()
-	}
-	if pi != 0 && !y.IsZero() {
-		if _, err := arith(work.Mul(y, y, piDecimal(pi, int(work.Precision)+5))); err != nil {
+		r, i2, err := runFormula(f.to, &in, work, env)
+		if err != nil {
 			return false, err
 		}
-		inexact = true
+		inexact, src = i || i2, r
 	}
-	return inexact, nil
+	y, i, err := evalAt(pl.link, src, work, fast)
+	if err != nil {
+		return false, err
+	}
+	inexact = inexact || i
+	if f := B.formula; f != nil {
+		r, i, err := runFormula(f.from, &y, work, env)
+		if err != nil {
+			return false, err
+		}
+		if y, i2, err := evalAt(pl.preInv, r, work, fast); err != nil {
+			return false, err
+		} else {
+			inexact = inexact || i || i2
+			d, i3 := exact.RoundDecimal(&y, p, fast)
+			*out = d
+			return inexact || i3, nil
+		}
+	}
+	d, i3 := exact.RoundDecimal(&y, p, fast)
+	*out = d
+	return inexact || i3, nil
+}
+
+// evalAt evaluates m at x for a formula: exactly when the value is a
+// decimal that fits the working precision or x's own length (an input of
+// 100 digits reaches the formula as it was written), else rounded at that
+// precision.
+func evalAt(m *exact.Map, x *apd.Decimal, work *apd.Context, fast bool) (apd.Decimal, bool, error) {
+	var y apd.Decimal
+	if m.IsIdentity() {
+		y.Set(x)
+		return y, false, nil
+	}
+	if fast && m.ExactWords(x, &y) {
+		return y, false, nil
+	}
+	v, err := m.At(x)
+	if err != nil {
+		return y, false, err
+	}
+	if d, ok := v.Exact(); ok {
+		d.Apd(&y)
+		return y, false, nil
+	}
+	p := max(int(work.Precision), int(x.NumDigits())+2)
+	var r exact.Decimal
+	var inexact bool
+	if fast {
+		r, inexact = exact.RoundWords(&v, p)
+	} else {
+		r, inexact = exact.Round(&v, p)
+	}
+	r.Apd(&y)
+	return y, inexact, nil
 }

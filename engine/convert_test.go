@@ -10,6 +10,8 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/expr-lang/expr"
+	"github.com/unitd/unitd/engine/internal/exact"
+	piref "github.com/unitd/unitd/engine/internal/pi"
 )
 
 func TestConvert(t *testing.T) {
@@ -88,7 +90,9 @@ func TestConvertErrors(t *testing.T) {
 		{"below absolute zero F", "-460", "degF", "degC", 0, CodeValueOutOfRange, "-460 degF is out of range: below the minimum of Temperature (0 K)"},
 		{"negative kelvin", "-0.5", "K", "K", 0, CodeValueOutOfRange, "-0.5 K is out of range: below the minimum of Temperature (0 K)"},
 		{"negative kelvin to celsius", "-1e-3", "K", "degC", 0, CodeValueOutOfRange, "-0.001 K is out of range: below the minimum of Temperature (0 K)"},
-		{"reciprocal of zero", "0", "L/100km", "mpg", 0, CodeValueOutOfRange, "0 L/100km is out of range: outside the domain of the conversion"},
+		{"reciprocal of zero", "0", "L/100km", "mpg", 0, CodeValueOutOfRange, "0 L/100km is out of range: outside the domain of L/100km, which takes only positive values"},
+		{"negative consumption", "-5", "L/100km", "mpg", 0, CodeValueOutOfRange, "-5 L/100km is out of range: outside the domain of L/100km, which takes only positive values"},
+		{"negative economy to consumption", "-5", "km/L", "L/100km", 0, CodeValueOutOfRange, "-5 km/L is out of range: outside the domain of L/100km, which takes only positive values"},
 		{"log of zero", "0", "W", "dBm", 0, CodeValueOutOfRange, "0 W is out of range: outside the domain of the conversion"},
 		{"log of negative", "-1", "mW", "dBm", 0, CodeValueOutOfRange, "-1 mW is out of range: outside the domain of the conversion"},
 	}
@@ -121,34 +125,46 @@ func TestExactFlagProperty(t *testing.T) {
 	factors := []string{"1", "0.3048", "1/3", "5/9", "1200/3937", "2.54", "1e-7", "4.4482216152605", "7/8", "1000", "0.45359237*9.80665"}
 	piFactors := []string{"pi/180", "2*pi", "648000/pi", "(pi/180)^2"}
 	offsets := []string{"273.15", "-459.67*5/9", "1/7", "32"}
-	var units []UnitSpec
-	units = append(units, UnitSpec{Symbol: "b", Name: "base", Plural: "bases", System: "t", Source: "t"})
+	// Offsets and π never share a category (Build refuses it): units
+	// with offsets are in x, units with π in y.
+	units := map[string][]UnitSpec{
+		"x": {{Symbol: "b", Name: "base", Plural: "bases", System: "t", Source: "t", Exact: true}},
+		"y": {{Symbol: "c", Name: "base c", Plural: "bases c", System: "t", Source: "t", Exact: true}},
+	}
+	catOf := map[int]string{}
 	for i := range 40 {
-		def := DefinitionSpec{Unit: "b", Factor: factors[rng.IntN(len(factors))]}
+		cat := []string{"x", "y"}[i%2]
+		base := map[string]string{"x": "b", "y": "c"}[cat]
+		def := DefinitionSpec{Unit: base, Factor: factors[rng.IntN(len(factors))]}
 		sym := fmt.Sprintf("u%d", i)
 		switch {
-		case i%3 == 0: // affine, onto the base: never with pi
+		case cat == "x" && i%4 == 0: // affine, onto the base: never with pi
 			def.Offset = offsets[rng.IntN(len(offsets))]
-		case i%3 == 1: // a factor with pi, perhaps through an earlier one
+		case cat == "y" && i%4 == 1: // a factor with pi, perhaps through an earlier one
 			def.Factor = piFactors[rng.IntN(len(piFactors))]
-			if j := rng.IntN(i + 1); j < i && j%3 == 1 {
+			if j := rng.IntN(i + 1); j < i && catOf[j] == "y" {
 				def.Unit = fmt.Sprintf("u%d", j)
 			}
 		case i > 5: // linear, chained through an earlier linear unit
-			if j := rng.IntN(i); j%3 != 0 {
+			if j := rng.IntN(i); catOf[j] == cat && j%4 > 1 {
 				def.Unit = fmt.Sprintf("u%d", j)
 			}
 		}
-		units = append(units, UnitSpec{Symbol: sym, Name: fmt.Sprintf("unit %d", i), Plural: fmt.Sprintf("units %d", i), System: "t", Source: "t", Definition: def})
+		catOf[i] = cat
+		units[cat] = append(units[cat], UnitSpec{Symbol: sym, Name: fmt.Sprintf("unit %d", i), Plural: fmt.Sprintf("units %d", i), System: "t", Source: "t", Exact: true, Definition: def})
 	}
-	g, errs := Build(Spec{Categories: []CategorySpec{{ID: "x", Name: "X", Base: "b", Units: units}}})
+	g, errs := Build(Spec{Categories: []CategorySpec{
+		{ID: "x", Name: "X", Base: "b", Units: units["x"]},
+		{ID: "y", Name: "Y", Base: "c", Units: units["y"]},
+	}})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	values := []string{"0", "1", "-2.5", "3", "0.1", "12345.678", "1e-30", "7e25", "0.333", "-0.0001",
 		"0.000000123", "123456789012345678", "9999999999999999999", "18446744073709551615", "98765432109876543210.5", "5e-1000"}
-	all := g.Units()
+	cats := g.Categories()
 	for range 10000 {
+		all := cats[rng.IntN(len(cats))].Units
 		from, to := all[rng.IntN(len(all))], all[rng.IntN(len(all))]
 		v := values[rng.IntN(len(values))]
 		p := 1 + rng.IntN(MaxPrecision)
@@ -176,14 +192,14 @@ func TestExactFlagProperty(t *testing.T) {
 	}
 }
 
-// testPiPow is π^k with π to 400 decimal places (piScaled is checked
-// against published digits in TestPiDigits).
+// testPiPow is π^k with π to 400 decimal places (package pi checks its
+// digits against published ones).
 func testPiPow(k int) *big.Rat {
 	if r, ok := testPiPows[k]; ok {
 		return r
 	}
 	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil)
-	pi := new(big.Rat).SetFrac(piScaled(400).MathBigInt(), scale)
+	pi := new(big.Rat).SetFrac(piref.Scaled(400), scale)
 	out := big.NewRat(1, 1)
 	for range abs(k) {
 		out.Mul(out, pi)
@@ -204,11 +220,12 @@ func exactRational(t *testing.T, from, to *Unit, v string) (*big.Rat, int) {
 	if !ok {
 		t.Fatalf("bad value %q", v)
 	}
-	a, b := from.conv.postMap, to.conv.postMap
-	base := new(big.Rat).Mul(x, a.f)
-	base.Add(base, a.o)
-	y := base.Sub(base, b.o)
-	return y.Quo(y, b.f), a.k - b.k
+	fa, oa, _ := mapFactor(&from.conv)
+	fb, ob, _ := mapFactor(&to.conv)
+	base := new(big.Rat).Mul(x, fa.r)
+	base.Add(base, oa)
+	y := base.Sub(base, ob)
+	return y.Quo(y, fb.r), fa.k - fb.k
 }
 
 // roundRat rounds r half-even to p significant digits, formatted like
@@ -258,11 +275,10 @@ func TestRunInternalError(t *testing.T) {
 	}
 	g := testGraph(t)
 	ft := g.bySymbol["ft"]
-	bad := ft.conv
-	bad.pre = newAffine(identityMap())
-	bad.formula = &formula{to: prog, from: prog, toSrc: "text", fromSrc: "text"}
-	pl := plan{from: &bad, to: &ft.conv, fromName: "bad", unit: "ft"}
-	var out number
+	bad := conversion{pre: exact.Identity(), post: ft.conv.m, formulaUnit: true,
+		formula: &formula{to: prog, from: prog, toSrc: "text", fromSrc: "text"}}
+	pl := plan{from: &bad, to: &ft.conv, fromName: "bad", unit: "ft", compiled: compilePair(&bad, &ft.conv)}
+	var out exact.Decimal
 	_, err = pl.run(&out, apd.New(1, 0), 10, nil)
 	var e *Error
 	if err == nil || errors.As(err, &e) {

@@ -2,7 +2,7 @@
 //
 // A catalog of categories and units arrives as a Spec: plain structs, each
 // item carrying the Origin (file:line:col) it was read from. Build checks the
-// spec as a whole and compiles it into an immutable Graph, reporting every
+// spec as a whole and compiles it into a Graph, reporting every
 // problem it finds at once, each with its origin.
 //
 // # One conversion pipeline
@@ -18,41 +18,68 @@
 //  3. evaluate the result exactly;
 //  4. round it once, half-even, to the requested significant digits.
 //
-// # Exactness
+// # One compiled form, one kernel
 //
-// Linear and affine definitions are exact: rationals times an integer power
-// of π ("0.3048", "1/3", "459.67*5/9", "pi/180"). Build reduces every unit,
-// once, to an exact affine map onto its reference unit, so a conversion is
-// a fixed handful of exact decimal operations and one rounding. π is kept
-// as an exponent, so it cancels exactly where it can (rpm to deg/s is 6);
-// where it remains, the result is rounded correctly by bracketing π between
-// two decimals and widening them until both ends round alike, and Exact is
-// false. No value ever passes through float64. The Exact flag of a Result
-// is true only when no rounding happened anywhere.
+// Linear and affine definitions are exact: rationals times an integer
+// power of π ("0.3048", "1/3", "459.67*5/9", "pi/180"). Build compiles
+// every unit that is not defined through a transcendental function into
+// one exact map onto its reference unit, x ↦ (a·x + b)/(c·x + d) · π^k
+// with integer coefficients (package engine/internal/exact): linear units
+// have b = c = 0, affine ones c = 0, and a formula made of + - * / that is
+// such a map (L/100km is 100/x, degDe 100 - x*2/3) compiles into one too.
+// When a pair of units is planned, its two maps compose into one map from
+// source to target, once per pair and graph (compiled.go); a formula with
+// logarithms or exponentials (dBm) keeps its decimal evaluator, reached
+// through the same plan, with the exact maps on either side composed into
+// one.
 //
-// A category minimum that no exact decimal can state in a unit's terms (a
-// minimum of 1/3 in a unit whose map divides by 7) is a Build error, as is
-// a minimum or an offset combined with π.
+// A conversion evaluates the pair's map at the value exactly and rounds
+// once, half-even, to the requested digits, with one division (exact.Round).
+// π is kept as an exponent, so it cancels exactly where it can (rpm to
+// deg/s is 6); where it remains, the result is rounded correctly by
+// bracketing π^k between two decimals and widening them until both ends
+// round alike, and Exact is false. No value ever passes through float64.
+// The Exact flag of a Result is true only when no rounding happened
+// anywhere and every definition used (each unit's, each operand's, a
+// bridge's) is exact; Explanation.Inexact names those that are not.
+//
+// A category minimum (absolute zero) that no exact decimal can state in a
+// unit's terms is a Build error, as is a minimum or an offset combined
+// with π, and a category that mixes units with π and units with offsets
+// or formulas. A reciprocal unit (a map with a pole, L/100km) takes only
+// positive values, on either side of a conversion.
 //
 // # Accelerators
 //
-// When the value and the factors fit in machine words (most conversions),
-// steps 3 and 4 run in 128-bit integers with a digit-by-digit division that
-// yields exactly the digits apd's division would (quo.go, optimize.go).
-// Others: step 1's outcome for a pair of names is cached per graph
-// (paircache.go); a plain value is parsed in one pass (value.go); factors
-// through π bracket π^k in four-word integers, or math/big beyond that,
-// from a table (piwords.go, pifast.go); rational formulas that are Möbius
-// maps run as four exact products instead of their programs (mobius.go),
-// and a cached pair through one of them as a single Möbius map in words
-// (ratwords.go); logarithms and exponentials have a fixed-point
-// accelerator (lnexp.go); the final rounding of a formula conversion and
-// powers of ten in formulas work on machine words; coefficients are
-// printed eight digits at a time (digits.go). All of them sit behind one
-// gate, the variable optimize in optimize.go: each returns exactly what
-// the plain path returns or declines, and the package's tests run once
-// with the gate open and once closed (TestMain); TestAcceleratorsMatchPlain
-// compares the two ways directly.
+// Three accelerators sit behind one gate, the variable optimize, and
+// optimize.go holds every place that reads it: the word path of the
+// kernel (a map evaluated and rounded in 64-, 128- and 256-bit integers
+// instead of math/big, π through a table of brackets in words), the
+// fixed-point logarithms and exponentials of engine/internal/lnexp (and
+// the shift of a decimal by a power of ten in formulas, which rides with
+// them), and the pair cache of names (paircache.go). Each returns exactly
+// what the plain path returns or declines; the package's tests run once
+// with the gate open and once closed (TestMain), and
+// TestAcceleratorsMatchPlain compares the two ways directly on the
+// shipped catalog. The number machinery lives in packages of its own:
+// engine/internal/exact (maps and the rounding), engine/internal/pi (π and
+// its brackets), engine/internal/lnexp (logarithms and exponentials) and
+// engine/internal/digits (printing).
+//
+// # Seams
+//
+// What the engine's own features build on (all unexported):
+//
+//   - plan.withFactor(r *big.Rat, k int) (plan, error): the planned pair
+//     with an exact factor r·π^k between source and target (a substance's
+//     molar mass or density, gas conditions); the result is then marked
+//     inexact when the factor's definition is, by the caller.
+//   - plan.valueAt(x *apd.Decimal) (exact.Value, error): the pair's map at
+//     a decimal, exactly: a rational when Value.K is 0, r·π^k otherwise
+//     (mixed-unit output carries from it; thresholds compare with it).
+//   - roundValue(v *exact.Value, p int) (exact.Decimal, bool): the one
+//     rounding, half-even to p significant digits, with its inexact flag;
+//     exact.Decimal.Append prints it as the API does.
 //
 // # Readable answers
 //
@@ -98,15 +125,20 @@
 // Graph.Explain says where the digits of a conversion come from: the exact
 // factor and offset (or the formulas) and every catalog definition used.
 //
-// Formula definitions are expr-lang expressions in x. A formula made only of
-// + - * / (reciprocal fuel economy) runs on exact fractions, so conversions
-// through it stay exact and are rounded once. Any other formula (logarithmic
-// levels) runs in apd decimals at a working precision well above the
-// requested one (functions ln, log10, exp, pow, sqrt, abs), and its result
-// is rounded once more at the end. Literals are read by their written
-// digits.
+// Formula definitions are expr-lang expressions in x (formula.go, and
+// formulamap.go for those that are exact maps). A formula made only of
+// + - * / on x and literals, where it reads as x ↦ (a·x + b)/(c·x + d),
+// compiles into that exact map, with every intermediate coefficient
+// bounded; Build checks that its two formulas compose to the identity.
+// Any other formula (logarithmic levels) runs in apd decimals at a working
+// precision well above the requested one (functions ln, log10, exp, pow,
+// sqrt, abs), and its result is rounded once more at the end. Literals are
+// read by their written digits.
 //
 // # Concurrency
 //
-// A Graph is never modified after Build and is safe for concurrent use.
+// What a Graph says is fixed at Build; it keeps bounded caches of work
+// done since (parsed expressions, pairs of names, compiled pairs of maps)
+// and is safe for concurrent use. BuildContext stops compiling when its
+// context is done.
 package engine

@@ -1,11 +1,8 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/cockroachdb/apd/v3"
 )
 
 // Code classifies a conversion error; the values are the API's error codes.
@@ -31,6 +28,9 @@ const (
 type Error struct {
 	Code    Code
 	Message string
+	// Hint guesses what was meant, from the catalog's table of hints
+	// (hint.go): "did you mean degC → degF?". It never converts.
+	Hint string
 	// Suggestions are close matches for an unknown unit.
 	Suggestions []string
 	// Candidates are the symbols an ambiguous name could mean.
@@ -41,22 +41,6 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
-
-// errArithmetic marks a condition of apd's arithmetic (overflow,
-// underflow, an exponent out of range) raised by a value too large or too
-// small for the conversion. Errors of the engine's own making are not
-// marked, so that they reach the caller as internal errors rather than
-// as the user's fault.
-var errArithmetic = errors.New("out of the range of the arithmetic")
-
-// arith marks an error of an apd operation as errArithmetic; it wraps the
-// operation's two results: cond, err := arith(ctx.Quo(d, x, y)).
-func arith(cond apd.Condition, err error) (apd.Condition, error) {
-	if err != nil {
-		err = fmt.Errorf("%w: %v", errArithmetic, err)
-	}
-	return cond, err
-}
 
 func errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}

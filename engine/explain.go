@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // factorDigits is how many significant digits an irrational factor is
@@ -20,12 +20,9 @@ func factorText(f piRat) (string, bool) {
 	if f.k == 0 {
 		return ratText(f.r), true
 	}
-	var num, den, out apd.Decimal
-	num.Coeff.SetMathBigInt(new(big.Int).Abs(f.r.Num()))
-	num.Negative = f.r.Sign() < 0
-	den.Coeff.SetMathBigInt(f.r.Denom())
-	roundPi(&out, &num, &den, f.k, factorDigits) //nolint:errcheck // finite operands
-	return FormatDecimal(&out), false
+	v := exact.NewValue(f.r, f.k)
+	d, _ := exact.Round(&v, factorDigits)
+	return d.String(), false
 }
 
 // ratText writes r as a terminating decimal, or as p/q.
@@ -62,6 +59,10 @@ type Explanation struct {
 	// operand of an expression) down to its category's base unit, then
 	// any bridge between categories.
 	Steps []Step
+	// Inexact names the units (and bridges, by their From unit) of the
+	// steps whose definitions are not exact: a result through one of
+	// them is not exact however exact its arithmetic.
+	Inexact []string
 	// Preference says how the unit of a conversion to Auto was chosen.
 	Preference *Preference
 	// Mixed describes a mixed result; Factor and Steps then lead to its
@@ -98,23 +99,22 @@ func (g *Graph) Explain(r *Result) Explanation {
 		return ex // a result of this graph always plans again
 	}
 	A, B := pl.from, pl.to
+	f, o, affine := pl.affine()
 	switch {
-	case A.formula != nil || B.formula != nil:
+	case A.formulaUnit || B.formulaUnit || !affine:
 		ex.Kind = "formula"
 		for _, u := range []*Unit{r.From, r.To} {
-			if u != nil && u.conv.formula != nil {
+			if u != nil && u.Definition.Kind == "formula" {
 				ex.Formulas = append(ex.Formulas, FormulaStep{Unit: u.Symbol, Reference: u.Definition.Unit, To: u.Definition.To, From: u.Definition.From})
 			}
 		}
 	default:
-		// y = x·fA/fB + (oA - oB)/fB, times π^(kA-kB).
-		f := A.postMap.factor().quo(B.postMap.factor())
+		// y = x·f + o, times π^k.
 		ex.Factor, ex.FactorExact = factorText(f)
 		ex.Kind = "linear"
-		if o := new(big.Rat).Sub(A.postMap.o, B.postMap.o); o.Sign() != 0 {
+		if o.Sign() != 0 {
 			ex.Kind = "affine"
-			o.Quo(o, B.postMap.f)
-			ex.Offset, ex.OffsetExact = factorText(piRat{r: o, k: -B.postMap.k})
+			ex.Offset, ex.OffsetExact = factorText(piRat{r: o, k: f.k})
 		}
 	}
 	seen := map[*Unit]bool{}
@@ -147,7 +147,25 @@ func (g *Graph) Explain(r *Result) Explanation {
 			Exact:      br.Exact, Source: br.Source,
 		})
 	}
+	for _, s := range ex.Steps {
+		if !s.Exact && !slices.Contains(ex.Inexact, s.Unit) {
+			ex.Inexact = append(ex.Inexact, s.Unit)
+		}
+	}
 	return ex
+}
+
+// affine returns the factor and offset of a plan without a formula,
+// y = x·f + o (f with its power of π), or ok=false.
+func (pl *plan) affine() (f piRat, o *big.Rat, ok bool) {
+	if pl.m == nil {
+		return piRat{}, nil, false
+	}
+	r, off, ok := pl.m.Affine()
+	if !ok {
+		return piRat{}, nil, false
+	}
+	return piRat{r: r, k: pl.m.K()}, off, true
 }
 
 // chain lists the definitions from u down to its category's base, and the

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,5 +71,49 @@ func TestExplain(t *testing.T) {
 	ex := g.Explain(&r)
 	if ex.Kind != "formula" || len(ex.Formulas) != 1 || ex.Formulas[0] != (FormulaStep{Unit: "dBm", Reference: "mW", To: "10 ** (x / 10)", From: "10 * log10(x)"}) || ex.Factor != "" {
 		t.Errorf("formula explain = %+v", ex)
+	}
+}
+
+// TestInexactDefinitions: a result through a definition that is not exact
+// (a unit's, an operand's, one further down its chain, a bridge's) is not
+// exact, and Explain names that definition.
+func TestInexactDefinitions(t *testing.T) {
+	u := func(sym string, exact bool, def DefinitionSpec) UnitSpec {
+		return UnitSpec{Symbol: sym, Name: "unit " + sym, Plural: "units " + sym, System: "t", Source: "t", Exact: exact, Definition: def}
+	}
+	g, errs := Build(Spec{
+		Categories: []CategorySpec{
+			{ID: "length", Name: "Length", Dimension: map[string]int{"L": 1}, Base: "m", Units: []UnitSpec{
+				u("m", true, DefinitionSpec{}),
+				u("mes", false, DefinitionSpec{Unit: "m", Factor: "2"}), // measured
+				u("twomes", true, DefinitionSpec{Unit: "mes", Factor: "2"}),
+			}},
+			{ID: "time", Name: "Time", Dimension: map[string]int{"T": 1}, Base: "s", Units: []UnitSpec{u("s", true, DefinitionSpec{})}},
+			{ID: "a", Name: "A", Dimension: map[string]int{"T": -1}, Base: "ha", Units: []UnitSpec{u("ha", true, DefinitionSpec{})}},
+			{ID: "b", Name: "B", Dimension: map[string]int{"T": -1}, Base: "hb", Units: []UnitSpec{u("hb", true, DefinitionSpec{})}},
+		},
+		Bridges: []BridgeSpec{{From: "ha", To: "hb", Factor: "3", Exact: false, Source: "t"}},
+	})
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	for _, tt := range []struct {
+		from, to, want string
+		inexact        []string
+	}{
+		{"mes", "m", "2", []string{"mes"}},
+		{"twomes", "m", "4", []string{"mes"}},
+		{"m", "m", "1", nil},
+		{"mes/s", "m/s", "2", []string{"mes"}},
+		{"ha", "hb", "3", []string{"ha"}},
+	} {
+		r, err := g.Convert(Request{Value: "1", From: tt.from, To: tt.to})
+		if err != nil || r.Value != tt.want || r.Exact != (tt.inexact == nil) {
+			t.Errorf("1 %s → %s = %s (exact %v) %v; want %s, exact %v", tt.from, tt.to, r.Value, r.Exact, err, tt.want, tt.inexact == nil)
+			continue
+		}
+		if ex := g.Explain(&r); !slices.Equal(ex.Inexact, tt.inexact) {
+			t.Errorf("explain 1 %s → %s names %v as inexact, want %v", tt.from, tt.to, ex.Inexact, tt.inexact)
+		}
 	}
 }

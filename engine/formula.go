@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,6 +13,8 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/lnexp"
 )
 
 // num is the value type of formulas: an immutable decimal, the context its
@@ -21,7 +24,14 @@ type num struct {
 	d       *apd.Decimal
 	ctx     *apd.Context
 	inexact bool
-	budget  *Budget // the request's, carried from x to every result
+	run     formulaRun // the conversion's, carried from x to every result
+}
+
+// formulaRun is what a conversion lends the formulas it runs: the
+// request's budget and whether the accelerators are on.
+type formulaRun struct {
+	budget *Budget
+	fast   bool
 }
 
 // formulaEnv is the environment a formula runs in: the input value x.
@@ -35,25 +45,28 @@ var errDomain = errors.New("outside the domain")
 type binaryOp func(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error)
 type unaryOp func(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error)
 
-// budgeted adapts an operation that takes the request's Budget.
-type budgetedBinary func(c *apd.Context, d, x, y *apd.Decimal, b *Budget) (apd.Condition, error)
-type budgetedUnary func(c *apd.Context, d, x *apd.Decimal, b *Budget) (apd.Condition, error)
+// runOp is an operation that needs the conversion's formulaRun.
+type runBinary func(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error)
+type runUnary func(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error)
 
-func plainBinary(op binaryOp) budgetedBinary {
-	return func(c *apd.Context, d, x, y *apd.Decimal, _ *Budget) (apd.Condition, error) { return op(c, d, x, y) }
+func plainBinary(op binaryOp) runBinary {
+	return func(c *apd.Context, d, x, y *apd.Decimal, _ formulaRun) (apd.Condition, error) {
+		return op(c, d, x, y)
+	}
 }
 
 // mulDecimal is x·y at c's precision. Decibel formulas multiply and
 // divide by powers of ten (10 * log10(x), x / 10); when one operand is one
 // and the other fits the precision, the result is the other with its
-// exponent shifted, and apd's rounding machinery is skipped (an
-// accelerator: the same value, behind optimize).
-func mulDecimal(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
-	if optimize {
-		if e, ok := powerOfTen(y); ok && shiftTen(c, d, x, e) {
+// exponent shifted, and apd's rounding machinery is skipped: an
+// accelerator, taken when the conversion's are on (r.fast), that yields
+// the value and the inexact flag apd's product yields.
+func mulDecimal(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error) {
+	if r.fast {
+		if e, ok := lnexp.PowerOfTen(y); ok && shiftTen(c, d, x, e) {
 			return 0, nil
 		}
-		if e, ok := powerOfTen(x); ok && shiftTen(c, d, y, e) {
+		if e, ok := lnexp.PowerOfTen(x); ok && shiftTen(c, d, y, e) {
 			return 0, nil
 		}
 	}
@@ -62,9 +75,9 @@ func mulDecimal(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
 
 // quoDecimal is x/y at c's precision, shifting for a power of ten y as
 // mulDecimal does.
-func quoDecimal(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error) {
-	if optimize {
-		if e, ok := powerOfTen(y); ok && shiftTen(c, d, x, -e) {
+func quoDecimal(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error) {
+	if r.fast {
+		if e, ok := lnexp.PowerOfTen(y); ok && shiftTen(c, d, x, -e) {
 			return 0, nil
 		}
 	}
@@ -86,23 +99,29 @@ func shiftTen(c *apd.Context, d, x *apd.Decimal, e int64) bool {
 	return true
 }
 
-func plainUnary(op unaryOp) budgetedUnary {
-	return func(c *apd.Context, d, x *apd.Decimal, _ *Budget) (apd.Condition, error) { return op(c, d, x) }
+func plainUnary(op unaryOp) runUnary {
+	return func(c *apd.Context, d, x *apd.Decimal, _ formulaRun) (apd.Condition, error) { return op(c, d, x) }
 }
 
 // transcendental is fn correctly rounded, charging its slow path to the
 // request's budget.
-func transcendental(fn function) budgetedUnary {
-	return func(c *apd.Context, d, x *apd.Decimal, b *Budget) (apd.Condition, error) {
-		return crFunction(c, d, x, fn, b)
+func transcendental(fn lnexp.Func) runUnary {
+	return func(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error) {
+		return evalFunction(c, d, x, fn, r)
 	}
 }
 
-func pickBudget(a, b num) *Budget {
-	if a.budget != nil {
-		return a.budget
+// evalFunction is fn(x) correctly rounded at c's precision.
+func evalFunction(c *apd.Context, d, x *apd.Decimal, fn lnexp.Func, r formulaRun) (apd.Condition, error) {
+	var take func() bool
+	if r.budget != nil {
+		take = r.budget.take
 	}
-	return b.budget
+	cond, err := lnexp.Eval(c, d, x, fn, take, r.fast)
+	if errors.Is(err, lnexp.ErrBudget) {
+		return cond, errBudget
+	}
+	return cond, err
 }
 
 func pickCtx(a, b num) *apd.Context {
@@ -115,12 +134,15 @@ func pickCtx(a, b num) *apd.Context {
 	return defaultWork
 }
 
-func binary(name string, op budgetedBinary) func(params ...any) (any, error) {
+// binary adapts op to a call from a formula: its operands, then x, whose
+// run (the conversion's budget and accelerators) every operation takes,
+// even one of two literals (literalPatcher appends x to every call).
+func binary(name string, op runBinary) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		a, b := params[0].(num), params[1].(num)
+		a, b, x := params[0].(num), params[1].(num), params[2].(num)
 		c := pickCtx(a, b)
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact, budget: pickBudget(a, b)}
-		cond, err := op(c, r.d, a.d, b.d, r.budget)
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact, run: x.run}
+		cond, err := op(c, r.d, a.d, b.d, r.run)
 		if errors.Is(err, errBudget) {
 			return nil, err
 		}
@@ -149,15 +171,15 @@ func exactZero(name string, a, b num) bool {
 	return false
 }
 
-func unary(name string, op budgetedUnary, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {
+func unary(name string, op runUnary, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		a := params[0].(num)
-		c := pickCtx(a, a)
+		a, x := params[0].(num), params[1].(num)
+		c := pickCtx(a, x)
 		if domain != nil && !domain(a.d) {
 			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
 		}
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact, budget: a.budget}
-		cond, err := op(c, r.d, a.d, r.budget)
+		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact, run: x.run}
+		cond, err := op(c, r.d, a.d, r.run)
 		if errors.Is(err, errBudget) {
 			return nil, err
 		}
@@ -171,13 +193,13 @@ func unary(name string, op budgetedUnary, domain func(x *apd.Decimal) bool) func
 
 // pow is x^y; with the base 10 of decibel formulas it is 10^y correctly
 // rounded, exact for a whole y.
-func pow(c *apd.Context, d, x, y *apd.Decimal, b *Budget) (apd.Condition, error) {
-	var r apd.Decimal
-	r.Reduce(x)
-	if r.Negative || r.Coeff.Cmp(bigOne) != 0 || r.Exponent != 1 || c.Precision == 0 {
+func pow(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error) {
+	var t apd.Decimal
+	t.Reduce(x)
+	if t.Negative || t.Coeff.Cmp(bigOne) != 0 || t.Exponent != 1 || c.Precision == 0 {
 		return c.Pow(d, x, y)
 	}
-	return crFunction(c, d, y, fnExp10, b)
+	return evalFunction(c, d, y, lnexp.Exp10, r)
 }
 
 var bigOne = apd.NewBigInt(1)
@@ -185,9 +207,10 @@ var bigOne = apd.NewBigInt(1)
 func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
 func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
 
+// The signatures of the formula functions: the operands, then x.
 var (
-	binarySig = new(func(num, num) num)
-	unarySig  = new(func(num) num)
+	binarySig = new(func(num, num, num) num)
+	unarySig  = new(func(num, num) num)
 )
 
 // formulaOptions are the expr options every formula compiles with: x is a
@@ -200,14 +223,14 @@ var formulaOptions = []expr.Option{
 	}}),
 	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySig),
 	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySig),
-	expr.Function("_mul", binary("mul", plainBinary(mulDecimal)), binarySig),
-	expr.Function("_quo", binary("div", plainBinary(quoDecimal)), binarySig),
+	expr.Function("_mul", binary("mul", mulDecimal), binarySig),
+	expr.Function("_quo", binary("div", quoDecimal), binarySig),
 	expr.Function("pow", binary("pow", pow), binarySig),
 	expr.Function("_neg", unary("neg", plainUnary((*apd.Context).Neg), nil), unarySig),
 	expr.Function("abs", unary("abs", plainUnary((*apd.Context).Abs), nil), unarySig),
-	expr.Function("ln", unary("ln", transcendental(fnLn), positive), unarySig),
-	expr.Function("log10", unary("log10", transcendental(fnLog10), positive), unarySig),
-	expr.Function("exp", unary("exp", transcendental(fnExp), nil), unarySig),
+	expr.Function("ln", unary("ln", transcendental(lnexp.Ln), positive), unarySig),
+	expr.Function("log10", unary("log10", transcendental(lnexp.Log10), positive), unarySig),
+	expr.Function("exp", unary("exp", transcendental(lnexp.Exp), nil), unarySig),
 	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySig),
 }
 
@@ -255,7 +278,9 @@ func (v *namesVisitor) Visit(node *ast.Node) {
 // literalPatcher turns number literals into exact constants (made by
 // constant from the literal's exact decimal value), unary minus into a
 // call of _neg, and the binary operators named in operators into calls of
-// their functions. expr's own operator overloading is not used for the
+// their functions, and passes x as the last argument of every call, so
+// that each operation runs with the conversion's budget and accelerators
+// (formulaRun), even on literals alone (ln(10)). expr's own operator overloading is not used for the
 // last: it does not reach operators inside a function's arguments, so
 // log10(x / 20) would not compile.
 type literalPatcher struct {
@@ -264,10 +289,13 @@ type literalPatcher struct {
 }
 
 func (lp literalPatcher) Visit(node *ast.Node) {
+	x := func() ast.Node { return &ast.IdentifierNode{Value: "x"} }
 	switch n := (*node).(type) {
+	case *ast.CallNode:
+		n.Arguments = append(n.Arguments, x())
 	case *ast.BinaryNode:
 		if fn, ok := lp.operators[n.Operator]; ok {
-			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{n.Left, n.Right}})
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{n.Left, n.Right, x()}})
 		}
 	case *ast.IntegerNode:
 		d, _, _ := apd.NewFromString(strconv.Itoa(n.Value))
@@ -277,7 +305,7 @@ func (lp literalPatcher) Visit(node *ast.Node) {
 	case *ast.UnaryNode:
 		switch n.Operator {
 		case "-":
-			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "_neg"}, Arguments: []ast.Node{n.Node}})
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "_neg"}, Arguments: []ast.Node{n.Node, x()}})
 		case "+":
 			ast.Patch(node, n.Node)
 		}
@@ -294,63 +322,67 @@ func floatLiteral(n *ast.FloatNode) *apd.Decimal {
 }
 
 // formula is a compiled pair of formulas to and from a reference unit.
-// A rational formula uses only + - * / on x and literals; it runs on exact
-// fractions, so a conversion through it is still exact and rounded once.
-// Any other formula runs on decimals at a working precision.
+// A pair whose formulas are Möbius maps (made of + - * / on x and
+// literals, such as 100 / x) compiles into two exact maps (toMap,
+// fromMap) and needs no program: the unit's whole map is one exact map.
+// Any other pair runs as programs on decimals at a working precision.
 type formula struct {
 	to, from       *vm.Program
 	toSrc, fromSrc string
-	rational       bool
-	// toMob and fromMob are the Möbius maps of rational formulas that
-	// are one (see mobius.go), or nil.
-	toMob, fromMob *mobius
+	toMap, fromMap *exact.Map
 }
 
-// compileFormulas compiles a pair, as rational formulas when both are.
-func compileFormulas(to, from string) (*formula, error, error) {
-	f := &formula{toSrc: to, fromSrc: from, rational: true}
-	var errTo, errFrom error
-	if f.to, errTo = compileFormula(to, rationalMode); errTo == nil {
-		f.from, errFrom = compileFormula(from, rationalMode)
+// compileFormulas compiles a pair: into exact maps when both formulas are
+// Möbius maps, else into decimal programs.
+func compileFormulas(ctx context.Context, to, from string) (*formula, error, error) {
+	f := &formula{toSrc: to, fromSrc: from}
+	for _, src := range []string{to, from} {
+		if err := checkLiterals(src); err != nil {
+			return nil, pick(src == to, err), pick(src == from, err)
+		}
 	}
-	if errTo == nil && errFrom == nil {
-		f.toMob, _ = mobiusOf(to)
-		f.fromMob, _ = mobiusOf(from)
+	toMap, errTo := mapOf(to)
+	fromMap, errFrom := mapOf(from)
+	switch {
+	case errors.Is(errTo, exact.ErrTooLarge):
+		return nil, errTo, nil
+	case errors.Is(errFrom, exact.ErrTooLarge):
+		return nil, nil, errFrom
+	case toMap != nil && fromMap != nil:
+		// Build checks that they invert each other (checkFormulas).
+		f.toMap, f.fromMap = toMap, fromMap
 		return f, nil, nil
 	}
-	f.rational = false
-	f.to, errTo = compileFormula(to, decimalMode)
-	f.from, errFrom = compileFormula(from, decimalMode)
+	if err := ctx.Err(); err != nil {
+		return nil, err, nil
+	}
+	f.to, errTo = compileFormula(to)
+	f.from, errFrom = compileFormula(from)
 	return f, errTo, errFrom
 }
 
-// formulaMode is a way of running formulas: the expr options and the
-// environment holding x.
-type formulaMode struct {
-	opts []expr.Option
-	env  func(x *apd.Decimal) any
+func pick(ok bool, err error) error {
+	if ok {
+		return err
+	}
+	return nil
 }
 
-var decimalMode = formulaMode{
-	opts: formulaOptions,
-	env:  func(x *apd.Decimal) any { return formulaEnv{X: num{d: x, ctx: defaultWork}} },
-}
-
-// compileFormula compiles one formula in x.
-func compileFormula(src string, mode formulaMode) (*vm.Program, error) {
+// compileFormula compiles one formula in x to a decimal program.
+func compileFormula(src string) (*vm.Program, error) {
 	if err := checkLiterals(src); err != nil {
 		return nil, err
 	}
 	if err := checkNames(src); err != nil {
 		return nil, err
 	}
-	prog, err := expr.Compile(src, mode.opts...)
+	prog, err := expr.Compile(src, formulaOptions...)
 	if err != nil {
 		return nil, err
 	}
 	// One run at x = 10 catches what type checking cannot (10 keeps
 	// logarithms and powers of ten on their fast, exact paths).
-	if _, err := expr.Run(prog, mode.env(apd.New(10, 0))); err != nil && !errors.Is(err, errDomain) {
+	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, run: formulaRun{fast: accelerated()}}}); err != nil && !errors.Is(err, errDomain) {
 		return nil, err
 	}
 	return prog, nil
@@ -397,33 +429,17 @@ func isIdent(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
-// run evaluates prog for x in the working context.
-func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context, budget *Budget) (*apd.Decimal, bool, error) {
-	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, budget: budget}})
+// runFormula evaluates prog for x in the working context.
+func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context, r formulaRun) (*apd.Decimal, bool, error) {
+	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, run: r}})
 	if err != nil {
 		return nil, false, err
 	}
-	r, ok := out.(num)
+	v, ok := out.(num)
 	if !ok {
 		return nil, false, fmt.Errorf("formula returned %T, not a number", out)
 	}
-	return r.d, r.inexact, nil
-}
-
-// eval runs one program of the pair on x and returns the result rounded
-// to the working context, for checks at build time.
-func (f *formula) eval(prog *vm.Program, x *apd.Decimal, work *apd.Context) (*apd.Decimal, error) {
-	if !f.rational {
-		y, _, err := runFormula(prog, x, work, nil)
-		return y, err
-	}
-	r, err := runRational(prog, frac{n: *x, d: fracOne})
-	if err != nil {
-		return nil, err
-	}
-	var y apd.Decimal
-	_, err = arith(work.Quo(&y, &r.n, &r.d))
-	return &y, err
+	return v.d, v.inexact, nil
 }
 
 // vms keeps expr virtual machines for reuse: a VM may run any program, one

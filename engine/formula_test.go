@@ -21,13 +21,13 @@ func TestFormulaOperatorsInArguments(t *testing.T) {
 		{"abs(-x - 1)", "4", "5"},
 		{"let y = x * 2; log10(y / 2)", "100", "2"},
 	} {
-		prog, err := compileFormula(tt.src, decimalMode)
+		prog, err := compileFormula(tt.src)
 		if err != nil {
 			t.Errorf("compile %q: %v", tt.src, err)
 			continue
 		}
 		x, _, _ := apd.NewFromString(tt.x)
-		got, _, err := runFormula(prog, x, defaultWork, nil)
+		got, _, err := runFormula(prog, x, defaultWork, formulaRun{})
 		if err != nil {
 			t.Errorf("%q at %s: %v", tt.src, tt.x, err)
 			continue
@@ -47,7 +47,7 @@ func TestFormulaUnknownName(t *testing.T) {
 		{"log10(x / z)", "unknown name z (1:11)"},
 		{"let a = 2; a * b", "unknown name b (1:16)"},
 	} {
-		_, err := compileFormula(tt.src, decimalMode)
+		_, err := compileFormula(tt.src)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("compile %q: error %v, want %q", tt.src, err, tt.want)
 		}
@@ -65,14 +65,15 @@ func TestPowerOfTenShift(t *testing.T) {
 			x, _, _ := apd.NewFromString(xs)
 			y, _, _ := apd.NewFromString(ys)
 			for _, op := range []struct {
-				name      string
-				fast, apd func(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error)
+				name string
+				fast runBinary
+				apd  func(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error)
 			}{
 				{"mul", mulDecimal, (*apd.Context).Mul},
 				{"div", quoDecimal, (*apd.Context).Quo},
 			} {
 				var got, want apd.Decimal
-				gc, gerr := op.fast(c, &got, x, y)
+				gc, gerr := op.fast(c, &got, x, y, formulaRun{fast: true})
 				wc, werr := op.apd(c, &want, x, y)
 				if gerr != nil || werr != nil || got.Cmp(&want) != 0 || gc.Inexact() != wc.Inexact() {
 					t.Errorf("%s(%s, %s) = %s (inexact %v, %v), apd %s (inexact %v, %v)", op.name, xs, ys, &got, gc.Inexact(), gerr, &want, wc.Inexact(), werr)

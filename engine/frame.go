@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // Across categories
@@ -22,8 +24,6 @@ import (
 // and the intervals of a scale: a category with offsets (temperature) has
 // the preferred category of its dimension (temperature_interval) as its
 // intervals, and its units without offset (K, degR) name intervals too.
-
-var zeroRat = new(big.Rat)
 
 // categoryPair is an ordered pair of categories.
 type categoryPair struct{ from, to *Category }
@@ -45,10 +45,6 @@ type Bridge struct {
 	// si is the factor from the coherent SI unit of From's dimension to
 	// that of To's.
 	si piRat
-}
-
-func newLinearConversion(m ratMap) conversion {
-	return conversion{post: newAffine(m), postMap: m, pi: m.k}
 }
 
 // frames computes what conversions across categories need: the category
@@ -87,7 +83,7 @@ func (b *builder) frames(bridges []BridgeSpec) {
 	b.coherentFactors()
 	for _, c := range g.categories {
 		for _, u := range c.Units {
-			if u.conv.postMap.o != nil && u.conv.postMap.o.Sign() != 0 {
+			if m := u.conv.m; m != nil && !u.conv.formulaUnit && !m.IsLinear() {
 				if i := g.byDimension[c.dim]; i != nil && i != c {
 					c.interval = i
 				}
@@ -98,7 +94,7 @@ func (b *builder) frames(bridges []BridgeSpec) {
 			continue
 		}
 		for _, u := range c.Units {
-			if u.si != nil && u.conv.formula == nil && u.conv.postMap.o.Sign() == 0 {
+			if u.si != nil && !u.conv.formulaUnit && u.si.m.IsLinear() {
 				iv := *u.si
 				iv.minimum = nil // an interval may be negative
 				u.asInterval = &iv
@@ -122,22 +118,25 @@ func (b *builder) frames(bridges []BridgeSpec) {
 func (b *builder) coherentFactors() {
 	g := b.g
 	setUnits := func(c *Category) {
+		coh := exact.Linear(c.coherent.r, c.coherent.k)
 		for _, u := range c.Units {
-			if u.conv.postMap.f == nil {
+			cv := &u.conv
+			if cv.m == nil && cv.post == nil {
 				continue // not compiled
 			}
-			u.coherent = u.conv.postMap.factor().mul(c.coherent)
+			if f, _, ok := mapFactor(cv); ok {
+				u.coherent = f.mul(c.coherent)
+			}
 			if c.coherent.isOne() {
-				u.si = &u.conv
+				u.si = cv
 				continue
 			}
-			si := u.conv
-			coh := ratMap{f: c.coherent.r, k: c.coherent.k, o: zeroRat}
-			si.postMap = si.postMap.then(coh)
-			si.post, si.pi = newAffine(si.postMap), si.postMap.k
-			if si.minimum != nil {
-				// The minimum was scaled for the category's own map.
-				si.minimum = nil
+			si := *cv
+			si.minimum = nil // the minimum was scaled for the category's own map
+			if si.m != nil {
+				si.m, _ = si.m.Then(coh) // a linear map: always composes
+			} else {
+				si.post, _ = si.post.Then(coh)
 			}
 			u.si = &si
 		}
@@ -207,7 +206,7 @@ func (b *builder) bridges(specs []BridgeSpec) {
 			b.errorf(bs.Origin, subject, "both units are of category %s; a bridge joins two categories", from.Category.ID)
 			continue
 		}
-		if from.conv.formula != nil || to.conv.formula != nil || from.conv.postMap.o.Sign() != 0 || to.conv.postMap.o.Sign() != 0 {
+		if from.conv.formulaUnit || to.conv.formulaUnit || !from.conv.m.IsLinear() || !to.conv.m.IsLinear() {
 			b.errorf(bs.Origin, subject, "a bridge joins linear units (no offset, no formula)")
 			continue
 		}
@@ -240,4 +239,17 @@ func (b *builder) bridges(specs []BridgeSpec) {
 func siFactorText(c *Category) string {
 	t, _ := factorText(*c.siFactor)
 	return t
+}
+
+// mapFactor returns the factor and offset of a unit's map without a pole
+// (x·f + o, f with its power of π), or ok=false for a formula unit.
+func mapFactor(c *conversion) (f piRat, o *big.Rat, ok bool) {
+	if c.formulaUnit || c.m == nil {
+		return piRat{}, nil, false
+	}
+	r, off, ok := c.m.Affine()
+	if !ok {
+		return piRat{}, nil, false
+	}
+	return piRat{r: r, k: c.m.K()}, off, true
 }

@@ -23,7 +23,7 @@ func FuzzParseValue(f *testing.F) {
 			}
 			return
 		}
-		// The word-sized fast path must agree with apd's own parser.
+		// The parser must agree with apd's own.
 		if ref, _, err := apd.NewFromString(s); err != nil || ref.Cmp(&d) != 0 {
 			t.Fatalf("ParseValue(%q) = %s, apd reads %s (%v)", s, d.String(), ref, err)
 		}
@@ -106,11 +106,11 @@ func closeEnough(a, b string) bool {
 		return false
 	}
 	var diff, bound = x, y
-	exact.Sub(&diff, &x, &y)
+	exactCtx.Sub(&diff, &x, &y)
 	diff.Abs(&diff)
 	bound.Abs(&y)
-	exact.Mul(&bound, &bound, mustDecimal("1e-28"))
-	exact.Add(&bound, &bound, mustDecimal("1e-40"))
+	exactCtx.Mul(&bound, &bound, mustDecimal("1e-28"))
+	exactCtx.Add(&bound, &bound, mustDecimal("1e-40"))
 	return diff.Cmp(&bound) <= 0
 }
 
@@ -120,73 +120,4 @@ func mustDecimal(s string) *apd.Decimal {
 		panic(err)
 	}
 	return d
-}
-
-// FuzzRoundWords checks the word-sized rounding against apd's on any
-// coefficient of up to three words, exponent, sign and precision.
-func FuzzRoundWords(f *testing.F) {
-	f.Add(uint64(5), uint64(0), uint64(0), int32(0), false, uint8(1))
-	f.Add(^uint64(0), ^uint64(0), uint64(12345), int32(-40), true, uint8(34))
-	f.Add(uint64(999999999999999999), uint64(54210108624275), uint64(0), int32(3), false, uint8(36))
-	f.Fuzz(func(t *testing.T, w0, w1, w2 uint64, exp int32, neg bool, pb uint8) {
-		p := 1 + int(pb)%maxFastPrecision
-		var d apd.Decimal
-		d.Coeff.SetUint64(w2)
-		d.Coeff.Lsh(&d.Coeff, 64)
-		var t1 apd.BigInt
-		d.Coeff.Or(&d.Coeff, t1.SetUint64(w1))
-		d.Coeff.Lsh(&d.Coeff, 64)
-		d.Coeff.Or(&d.Coeff, t1.SetUint64(w0))
-		d.Exponent = exp % 1000
-		d.Negative = neg
-		var q quotient
-		inexact, ok := roundWords(&q, &d, p)
-		if !ok {
-			t.Fatalf("roundWords(%s, %d) declined", &d, p)
-		}
-		var want, got apd.Decimal
-		cond, err := rounding[p].Round(&want, &d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q.decimal(&got)
-		if FormatDecimal(&got) != FormatDecimal(&want) || inexact != cond.Inexact() {
-			t.Fatalf("roundWords(%s, %d) = %s (inexact %v), want %s (inexact %v)", &d, p, &got, inexact, &want, cond.Inexact())
-		}
-	})
-}
-
-// FuzzPiFast checks both π accelerators, piWords and piFast, against
-// roundPi wherever each decides.
-func FuzzPiFast(f *testing.F) {
-	f.Add(uint64(125), int32(-1), uint64(180), int8(1), uint8(34))
-	f.Add(uint64(1), int32(0), uint64(3), int8(-2), uint8(50))
-	f.Add(uint64(1<<64-1), int32(5), uint64(1<<63+1), int8(4), uint8(1))
-	f.Fuzz(func(t *testing.T, n uint64, exp int32, dn uint64, k int8, pb uint8) {
-		if n == 0 || dn == 0 {
-			return
-		}
-		p := 1 + int(pb)%MaxPrecision
-		num := apd.New(0, exp%200)
-		num.Coeff.SetUint64(n)
-		den := apd.New(0, 0)
-		den.Coeff.SetUint64(dn)
-		var words quotient
-		var fast, plain apd.Decimal
-		wordsOK := piWords(&words, num, den, int(k%5), p)
-		fastOK := piFast(&fast, num, den, int(k%5), p)
-		if !wordsOK && !fastOK {
-			return
-		}
-		if _, err := roundPi(&plain, num, den, int(k%5), p); err != nil {
-			t.Fatal(err)
-		}
-		want := FormatDecimal(&plain)
-		if got := string((&number{q: words, fast: true}).appendText(nil)); wordsOK && got != want {
-			t.Fatalf("%s/%s·π^%d to %d digits: piWords %s, roundPi %s", num, den, k%5, p, got, want)
-		}
-		if got := FormatDecimal(&fast); fastOK && got != want {
-			t.Fatalf("%s/%s·π^%d to %d digits: piFast %s, roundPi %s", num, den, k%5, p, got, want)
-		}
-	})
 }

@@ -10,8 +10,9 @@ import (
 
 // Graph is a compiled catalog: categories, units and the exact map of every
 // unit onto its category's base unit. What it says is fixed at Build; it
-// only remembers work done (parsed expressions, resolved pairs), and it is
-// safe for concurrent use.
+// has caches that remember work done since (parsed expressions, resolved
+// pairs of names, compiled pairs of maps), each bounded, and it is safe
+// for concurrent use.
 type Graph struct {
 	version    string
 	categories []*Category
@@ -21,8 +22,11 @@ type Graph struct {
 	byWord     map[string]*Unit // lower-cased word aliases, names, plurals
 	ambiguous  map[string]*Ambiguity
 	spellings  []spelling // every name, for suggestions
-	suggester  *suggestIndex
-	maxName    int // length in bytes of the longest spelling
+	// suggester indexes the spellings for suggestions, built on the
+	// first unknown name (suggestIndex).
+	suggester     *suggestIndex
+	suggesterOnce sync.Once
+	maxName       int // length in bytes of the longest spelling
 
 	// byDimension is the category of each dimension that several
 	// categories may share: the one marked preferred, or the only one.
@@ -37,9 +41,11 @@ type Graph struct {
 	exprs exprCache
 	// pairs caches resolved and planned pairs of names (paircache.go).
 	pairs *pairCache
-	// rationals holds the composite map of each pair of catalog units
-	// through a rational formula that has been converted (ratwords.go).
-	rationals sync.Map // [2]*Unit → *mobiusWords, nil when not composable
+	// compiledPairs caches the compiled maps of pairs of conversions
+	// (compiled.go).
+	compiledPairs *pairCompiler
+	// hints is the catalog's table of hints for failed conversions (hint.go).
+	hints []hint
 	// prefs are the unit preferences, or nil; mixed caches resolved
 	// mixed units (mixed.go).
 	prefs *preferences
@@ -143,13 +149,22 @@ type spelling struct {
 
 // BaseMap returns the exact map of the unit onto its category's base unit,
 // base = x·factor + offset, as fresh copies; ok is false for a unit whose
-// conversion goes through a formula. Factors through pi carry pi's
-// 120-digit approximation.
+// conversion goes through a formula. A factor through π is given without
+// it: the rational that multiplies π^k.
 func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
-	if u.conv.formula != nil {
+	f, o, ok := mapFactor(&u.conv)
+	if !ok {
 		return nil, nil, false
 	}
-	return new(big.Rat).Set(u.conv.postMap.f), new(big.Rat).Set(u.conv.postMap.o), true
+	return f.r, o, true
+}
+
+// suggestIndex returns the index of spellings for suggestions, building
+// it on first use: most graphs serve long before a name is unknown, and
+// Build need not pay for it.
+func (g *Graph) suggestIndex() *suggestIndex {
+	g.suggesterOnce.Do(func() { g.suggester = newSuggestIndex(g.spellings) })
+	return g.suggester
 }
 
 // Version identifies the sources the graph was built from.
@@ -208,7 +223,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		shown = shown[:64] + "…"
 	}
 	e := errorf(CodeUnknownUnit, "unknown unit %q", shown)
-	e.Suggestions = g.suggester.suggest(name, 5)
+	e.Suggestions = g.suggestIndex().suggest(name, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}

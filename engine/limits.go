@@ -1,12 +1,21 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
-
-	"github.com/cockroachdb/apd/v3"
 )
+
+// MaxUnits bounds the units one Build compiles, the ones prefixes generate
+// included: about a second and 100 MB of compiling and checking at the
+// most, where 20,000 declared units with SI prefixes would be half a
+// million units.
+const MaxUnits = 20_000
+
+// MaxSpellings bounds the symbols, names, plurals and aliases of the
+// units one Build indexes, prefixed ones included: each costs a few
+// hundred bytes of index, and a catalog giving many aliases to prefixed
+// units would otherwise index millions.
+const MaxSpellings = 100_000
 
 // Bounds on the exact numbers the compiler builds. Catalog factors have
 // tens of digits; a factor such as (((9^99)^99)^99)^99 would have ninety
@@ -49,29 +58,4 @@ func truncateText(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// Bounds on what one conversion through a rational formula may build.
-// Values have at most MaxValueLength digits and catalog literals a few
-// dozen, so honest formulas stay far below these; a formula that squares
-// its input again and again (let a = x*x; let b = a*a; …) would otherwise
-// double its digits at each step and take seconds per conversion.
-const (
-	maxFormulaBits     = 10_000 * 3322 / 1000 // about 10,000 decimal digits
-	maxFormulaExponent = 100_000              // |exponent| of a decimal
-)
-
-// errFormulaTooLarge is a formula step whose exact result would be larger
-// than the bounds above; the conversion is out of range.
-var errFormulaTooLarge = errors.New("the formula's exact intermediate result is too large to compute")
-
-// checkFracSize refuses a fraction with too many digits or too large an
-// exponent in its numerator or denominator.
-func checkFracSize(r *frac) error {
-	for _, d := range [2]*apd.Decimal{&r.n, &r.d} {
-		if d.Coeff.BitLen() > maxFormulaBits || d.Exponent > maxFormulaExponent || d.Exponent < -maxFormulaExponent {
-			return errFormulaTooLarge
-		}
-	}
-	return nil
 }

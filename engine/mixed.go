@@ -38,9 +38,15 @@ type mixedUnit struct {
 	// step[i] is part i in units of part i+1.
 	inLast []*big.Int
 	step   []*big.Int
-	// The same as apd integers, and the steps as decimals, for splitting.
-	inLastInt, stepInt []apd.BigInt
-	stepDec            []apd.Decimal
+	// stepDec holds the steps as decimals, for the carry of a rounded
+	// last part; inLastWords and stepWords hold inLast and step in words
+	// where they fit (else 0), for splitWords.
+	stepDec                []apd.Decimal
+	inLastWords, stepWords []uint64
+	wordsOK                bool // every inLast and step fits a word
+	// sources caches the source units converted from (readable.go).
+	sources  sync.Map // string → *mixedSource
+	nSources atomic.Int64
 }
 
 // Part is one part of a mixed result: a whole number of a unit, or, for
@@ -137,7 +143,7 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 		if u == nil {
 			return nil, bad("part %q is not a catalog unit; the parts of a mixed unit are units such as ft, in, st, lb", n)
 		}
-		if u.conv.formula != nil || u.conv.postMap.o.Sign() != 0 {
+		if f, o, ok := mapFactor(&u.conv); !ok || o.Sign() != 0 || f.r.Sign() <= 0 {
 			return nil, bad("part %s is not a linear unit (it has an offset or a formula), so it cannot be counted in whole units", u.Symbol)
 		}
 		if i > 0 && u.Category != m.parts[0].Category {
@@ -157,16 +163,20 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 	n := len(m.parts)
 	m.inLast = make([]*big.Int, n)
 	m.step = make([]*big.Int, n)
+	factors := make([]piRat, n)
+	for i, u := range m.parts {
+		factors[i], _, _ = mapFactor(&u.conv)
+	}
 	for i := 1; i < n; i++ {
-		pm, prev := m.parts[i].conv.postMap, m.parts[i-1].conv.postMap
-		if pm.k == prev.k && pm.f.Cmp(prev.f) >= 0 {
+		pm, prev := factors[i], factors[i-1]
+		if pm.k == prev.k && pm.r.Cmp(prev.r) >= 0 {
 			return nil, bad("the parts must go from the largest to the smallest, but %s is not smaller than %s", m.parts[i].Symbol, m.parts[i-1].Symbol)
 		}
 	}
-	last := m.parts[n-1].conv.postMap
+	last := factors[n-1]
 	for i, u := range m.parts {
-		pm := u.conv.postMap
-		r := new(big.Rat).Quo(pm.f, last.f)
+		pm := factors[i]
+		r := new(big.Rat).Quo(pm.r, last.r)
 		if pm.k != last.k || !r.IsInt() {
 			return nil, bad("%s is not a whole number of %s; each part must be a whole number of the last", u.Symbol, m.parts[n-1].Symbol)
 		}
@@ -180,13 +190,19 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 		m.step[i] = q
 	}
 	m.step[n-1] = big.NewInt(1)
-	m.inLastInt = make([]apd.BigInt, n)
-	m.stepInt = make([]apd.BigInt, n)
 	m.stepDec = make([]apd.Decimal, n)
+	m.inLastWords = make([]uint64, n)
+	m.stepWords = make([]uint64, n)
+	m.wordsOK = true
 	for i := range n {
-		m.inLastInt[i].SetMathBigInt(m.inLast[i])
-		m.stepInt[i].SetMathBigInt(m.step[i])
+		m.wordsOK = m.wordsOK && m.inLast[i].IsUint64() && m.step[i].IsUint64()
 		m.stepDec[i].Coeff.SetMathBigInt(m.step[i])
+		if m.inLast[i].IsUint64() {
+			m.inLastWords[i] = m.inLast[i].Uint64()
+		}
+		if m.step[i].IsUint64() {
+			m.stepWords[i] = m.step[i].Uint64()
+		}
 	}
 	return m, nil
 }

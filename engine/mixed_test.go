@@ -53,7 +53,7 @@ func TestMixedTarget(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.want == "" {
-				if res.Parts != nil || res.Value != "161.29" {
+				if len(res.Parts) > 0 || res.Value != "161.29" {
 					t.Fatalf("got %q %v", res.Value, res.Parts)
 				}
 				return
@@ -156,7 +156,7 @@ func TestMixedSplitProperty(t *testing.T) {
 			dec := rng.IntN(9)
 			value := fmt.Sprintf("%d", whole)
 			if dec > 0 {
-				value = fmt.Sprintf("%s.%0*d", value, dec, rng.Int64N(tenTo(dec)))
+				value = fmt.Sprintf("%s.%0*d", value, dec, rng.Int64N(tenPow64(dec)))
 			}
 			res, err := g.Convert(Request{Value: value, From: "s", To: "h+min+s", Precision: p})
 			if err != nil {
@@ -203,7 +203,7 @@ func TestMixedSplitProperty(t *testing.T) {
 	}
 }
 
-func tenTo(n int) int64 {
+func tenPow64(n int) int64 {
 	r := int64(1)
 	for range n {
 		r *= 10
@@ -222,4 +222,55 @@ func ratPow10(n int) *big.Rat {
 		r.Mul(r, ten)
 	}
 	return r
+}
+
+// TestSplitWordsMatchesSplit checks the word accelerator of mixed results
+// against the plain split on random values, units and precisions.
+func TestSplitWordsMatchesSplit(t *testing.T) {
+	g := prefGraph(t)
+	rng := rand.New(rand.NewPCG(26, 1))
+	cases := []struct{ from, to string }{
+		{"m", "ft+in"}, {"in", "ft+in"}, {"s", "h+min+s"}, {"h", "h+min+s"}, {"kg", "st+lb"}, {"g", "lb+oz"}, {"km", "mi+yd+ft+in"}, {"cm", "m+cm"},
+	}
+	served := 0
+	for range 3000 {
+		c := cases[rng.IntN(len(cases))]
+		m, err := g.resolveMixed(c.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := m.source(g, c.from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pe := src.pe
+		if !src.wf.ok {
+			t.Fatalf("%s → %s has no word factor", c.from, c.to)
+		}
+		var x apd.Decimal
+		x.Coeff.SetUint64(rng.Uint64() >> uint(rng.IntN(64)))
+		x.Exponent = int32(rng.IntN(30) - 20)
+		x.Negative = rng.IntN(3) == 0
+		p := rng.IntN(MaxPrecision) + 1
+		fast, fastInexact, ok := m.splitWords(src.wf, &x, p, nil)
+		if !ok {
+			continue
+		}
+		served++
+		v, err := pe.plan.valueAt(&x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, plainInexact, err := m.split(&v, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if PartsText(fast) != PartsText(plain) || fastInexact != plainInexact {
+			t.Fatalf("%s %s → %s at %d: words %s (inexact %v), plain %s (inexact %v)", x.String(), c.from, c.to, p,
+				PartsText(fast), fastInexact, PartsText(plain), plainInexact)
+		}
+	}
+	if served < 1000 {
+		t.Fatalf("the word path served only %d of 3000", served)
+	}
 }

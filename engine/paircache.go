@@ -17,8 +17,8 @@ import (
 // small set-associative table: a seeded hash of the two names chooses a
 // set of pairWays slots, a hit is confirmed by comparing the names, and a
 // miss is resolved the plain way and stored in a free slot of its set, or
-// over one of them. It is an accelerator (behind optimize): a hit yields
-// exactly what resolving and planning would.
+// over one of them. It is an accelerator (behind optimize, see cachedPair):
+// a hit yields exactly what resolving and planning would.
 
 // pairSets and pairWays size a graph's pair cache: 1024 pairs, in sets of
 // four, so that a few pairs whose hashes meet do not evict each other on
@@ -116,14 +116,6 @@ func (c *pairCache) put(from, to string, fs, ts side, pl *plan) {
 	set[(h/pairSets)%pairWays].Store(e)
 }
 
-// cachedPair returns the cached resolution of the pair, or nil.
-func (g *Graph) cachedPair(from, to string) *pairEntry {
-	if !optimize || g.pairs == nil {
-		return nil
-	}
-	return g.pairs.get(from, to)
-}
-
 // resolvePair resolves both names and plans the conversion into e, and
 // remembers the result in the pair cache.
 func (g *Graph) resolvePair(e *pairEntry, fromName, toName string) error {
@@ -140,8 +132,7 @@ func (g *Graph) resolvePair(e *pairEntry, fromName, toName string) error {
 		return err
 	}
 	e.fromSide, e.toSide, e.plan = from, to, pl
-	if optimize && g.pairs != nil {
-		pl.rat = g.rationalOf(from, to, &pl)
+	if g.pairs != nil {
 		g.pairs.put(fromName, toName, from, to, &pl)
 	}
 	return nil

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"github.com/cockroachdb/apd/v3"
 	"math/big"
 	"slices"
 	"sort"
@@ -53,6 +52,9 @@ type preferences struct {
 	// locales caches parsed locales (region.go).
 	locales  sync.Map // string → *localeTag
 	nLocales atomic.Int64
+	// choices caches the choices of conversions to Auto (choose.go).
+	choices  sync.Map // choiceKey → *choice
+	nChoices atomic.Int64
 }
 
 // quantity is one of CLDR's quantities with its preferences.
@@ -91,10 +93,8 @@ type prefEntry struct {
 	unit *prefUnit
 	geq  string // as the data writes it; "" is the implicit 1
 	// threshold is geq in the unit (the largest part of a mixed unit),
-	// mapped onto the category's base unit; tnum/tden is its rational
-	// part as apd integers.
-	threshold  piRat
-	tnum, tden apd.BigInt
+	// mapped onto the category's base unit.
+	threshold piRat
 }
 
 // prefUnit is a CLDR unit identifier resolved in the catalog.
@@ -308,8 +308,6 @@ func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
 				continue
 			}
 			e.threshold = t
-			e.tnum.SetMathBigInt(t.r.Num())
-			e.tden.SetMathBigInt(t.r.Denom())
 		}
 		l.entries = append(l.entries, e)
 	}
@@ -332,7 +330,7 @@ func thresholdOf(s side, geq string) (piRat, error) {
 	if s.unit == nil {
 		return piRat{}, fmt.Errorf("%s is not a catalog unit", s.symbol())
 	}
-	f, o, ok := s.unit.baseMap()
+	f, o, ok := mapFactor(&s.unit.conv)
 	if !ok {
 		return piRat{}, fmt.Errorf("%s converts through a formula; thresholds need a linear or affine unit", s.symbol())
 	}
@@ -349,13 +347,4 @@ func errorText(err error) string {
 		return e.Message
 	}
 	return err.Error()
-}
-
-// baseMap is the unit's exact map onto its category's base unit,
-// base = x·f·π^k + o, when it has no formula.
-func (u *Unit) baseMap() (f piRat, o *big.Rat, ok bool) {
-	if u.conv.formula != nil {
-		return piRat{}, nil, false
-	}
-	return piRat{r: u.conv.postMap.f, k: u.conv.postMap.k}, u.conv.postMap.o, true
 }

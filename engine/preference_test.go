@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/cockroachdb/apd/v3"
 )
 
 // prefSpec is testSpec with a few more units and unit preferences shaped
@@ -346,6 +349,27 @@ func TestParseLocale(t *testing.T) {
 		}
 		if tag.lang != tt.lang || tag.script != tt.script || tag.region != tt.region || strings.Join(ext, ",") != tt.ext {
 			t.Errorf("%s: %+v", tt.in, tag)
+		}
+	}
+}
+
+// TestCmpDecimal checks the word-sized comparison against apd's.
+func TestCmpDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 35))
+	coeffs := []uint64{0, 1, 9, 10, 99, 12345, 1<<63 + 7, 1<<64 - 1, 10_000_000_000_000_000_000, 1_844_674_407_370_955_161}
+	for range 20000 {
+		var a, b apd.Decimal
+		for _, d := range []*apd.Decimal{&a, &b} {
+			c := coeffs[rng.IntN(len(coeffs))]
+			if rng.IntN(2) == 0 {
+				c = rng.Uint64() >> uint(rng.IntN(64))
+			}
+			d.Coeff.SetUint64(c)
+			d.Exponent = int32(rng.IntN(41) - 20)
+			d.Negative = rng.IntN(2) == 0
+		}
+		if got, want := cmpDecimal(&a, &b), a.Cmp(&b); got != want {
+			t.Fatalf("cmpDecimal(%s, %s) = %d, apd says %d", a.String(), b.String(), got, want)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package engine
 
+import "math/big"
+
 // A prefix multiplies a unit by an exact power of ten or of two.
 type prefix struct {
 	Symbol string
@@ -67,3 +69,31 @@ var prefixSources = map[string]string{
 	"si":     siPrefixSource,
 	"binary": binaryPrefixSource,
 }
+
+// factor is the prefix's exact factor as a catalog writes it: "1000",
+// "1/1000", "1024".
+func (p prefix) factor() string {
+	if f, ok := prefixFactors[[2]int{p.Base, p.Power}]; ok {
+		return f
+	}
+	return prefixFactor(p.Base, p.Power)
+}
+
+func prefixFactor(base, power int) string {
+	f := new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(abs(power))), nil).String()
+	if power < 0 {
+		f = "1/" + f
+	}
+	return f
+}
+
+// prefixFactors holds every prefix's factor, computed once.
+var prefixFactors = func() map[[2]int]string {
+	m := map[[2]int]string{}
+	for _, set := range [][]prefix{siPrefixes, binaryPrefixes} {
+		for _, p := range set {
+			m[[2]int{p.Base, p.Power}] = prefixFactor(p.Base, p.Power)
+		}
+	}
+	return m
+}()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/cockroachdb/apd/v3"
 )
 
 // parseExact reads an exact factor or offset written as a product or
@@ -182,3 +184,74 @@ func countDigitsAndPoints(s string) int {
 	}
 	return n
 }
+
+// piRat is an exact number r·π^k: a rational times an integer power of π.
+// Factors carry π this way so that it cancels exactly: a degree is
+// π/180 rad and a revolution 2π rad, so revolutions to degrees is exactly
+// 360.
+type piRat struct {
+	r *big.Rat
+	k int
+}
+
+func ratOne() piRat { return piRat{r: big.NewRat(1, 1)} }
+
+func (a piRat) mul(b piRat) piRat {
+	return piRat{r: new(big.Rat).Mul(a.r, b.r), k: a.k + b.k}
+}
+
+// quo returns a/b; b must not be zero.
+func (a piRat) quo(b piRat) piRat {
+	return piRat{r: new(big.Rat).Quo(a.r, b.r), k: a.k - b.k}
+}
+
+// pow returns a^n; a must not be zero when n < 0.
+func (a piRat) pow(n int) piRat {
+	r := big.NewRat(1, 1)
+	b := a.r
+	if n < 0 {
+		b = new(big.Rat).Inv(a.r)
+	}
+	for range abs(n) {
+		r.Mul(r, b)
+	}
+	return piRat{r: r, k: a.k * n}
+}
+
+func (a piRat) isOne() bool { return a.k == 0 && a.r.Cmp(bigRatOne) == 0 }
+
+var bigRatOne = big.NewRat(1, 1)
+
+// ratToDecimal returns r as an exact decimal when its denominator has no
+// prime factors but 2 and 5.
+func ratToDecimal(r *big.Rat) (apd.Decimal, bool) {
+	var d apd.Decimal
+	den := new(big.Int).Set(r.Denom())
+	twos := int(den.TrailingZeroBits())
+	den.Rsh(den, uint(twos))
+	fives := 0
+	var q, m big.Int
+	five := big.NewInt(5)
+	for den.Cmp(bigOneInt) > 0 {
+		q.QuoRem(den, five, &m)
+		if m.Sign() != 0 {
+			return d, false
+		}
+		den.Set(&q)
+		fives++
+	}
+	// r = num / (2^twos 5^fives) = num * 2^(k-twos) 5^(k-fives) / 10^k.
+	k := max(twos, fives)
+	num := new(big.Int).Set(r.Num())
+	num.Lsh(num, uint(k-twos))
+	num.Mul(num, new(big.Int).Exp(five, big.NewInt(int64(k-fives)), nil))
+	d.Negative = num.Sign() < 0
+	num.Abs(num)
+	d.Coeff.SetMathBigInt(num)
+	d.Exponent = int32(-k)
+	var reduced apd.Decimal
+	reduced.Reduce(&d)
+	return reduced, true
+}
+
+var bigOneInt = big.NewInt(1)

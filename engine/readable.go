@@ -3,9 +3,13 @@ package engine
 import (
 	"errors"
 	"math/big"
+	"math/bits"
 	"strings"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/pi"
 )
 
 // Auto is the target that asks the engine to choose the unit from the
@@ -66,10 +70,12 @@ func isReadable(req *Request) bool {
 
 // appendReadable converts a request with a mixed source, a mixed target or
 // the target Auto.
-func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
+// parsed, when not nil, is req.Value already parsed.
+func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, parsed *apd.Decimal) ([]byte, error) {
 	var v apd.Decimal
 	from := req.From
-	if isMixedName(from) {
+	switch {
+	case isMixedName(from):
 		m, err := g.resolveMixed(from)
 		if err != nil {
 			return dst, err
@@ -78,14 +84,21 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int) ([]
 			return dst, err
 		}
 		from = m.parts[len(m.parts)-1].Symbol
-	} else if err := parseValue(&v, req.Value); err != nil {
-		return dst, err
+	case parsed != nil:
+		v.Set(parsed)
+	default:
+		if err := parseValue(&v, req.Value); err != nil {
+			return dst, err
+		}
 	}
 	var t target
 	var pref *Preference
 	if req.To == Auto {
+		// The choice is written into res, which a caller may reuse:
+		// no allocation per request.
+		pref = &res.pref
 		var err error
-		if t, pref, err = g.choose(from, &v, req); err != nil {
+		if t, err = g.choose(from, &v, req, pref); err != nil {
 			return dst, err
 		}
 	} else {
@@ -136,24 +149,52 @@ func (g *Graph) pair(from, to string) (*pairEntry, error) {
 // convertMixed converts v in the unit from to the parts of m.
 func (g *Graph) convertMixed(v *apd.Decimal, from string, m *mixedUnit, p int, res *Result) error {
 	last := m.parts[len(m.parts)-1]
-	pe, err := g.pair(from, last.Symbol)
-	if err != nil {
-		return err
+	var pe *pairEntry
+	var parts []Part
+	var inexact, done bool
+	if optimize {
+		src, err := m.source(g, from)
+		if err != nil {
+			return err
+		}
+		pe = src.pe
+		if src.wf.ok {
+			parts, inexact, done = m.splitWords(src.wf, v, p, res.Parts)
+		}
+	} else {
+		var err error
+		if pe, err = g.pair(from, last.Symbol); err != nil {
+			return err
+		}
 	}
-	num, den, k, err := pe.plan.exactValue(v)
-	if err != nil {
-		return g.exactError(err, v, pe, m)
-	}
-	parts, inexact, err := m.split(&num, &den, k, p, res.Parts)
-	if err != nil {
-		return g.exactError(err, v, pe, m)
+	if !done {
+		val, err := pe.plan.valueAt(v)
+		if err != nil {
+			return g.exactError(err, v, pe, m)
+		}
+		if parts, inexact, err = m.split(&val, p, res.Parts); err != nil {
+			return g.exactError(err, v, pe, m)
+		}
 	}
 	pl := &pe.plan
 	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, last, pe.fromSide.expr, nil
 	res.Unit, res.Category, res.CategoryID = m.symbol, pl.category, pl.categoryID
-	res.Exact, res.Bridge = !inexact, pl.bridge
+	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
 	res.Parts, res.mixed = parts, m
 	return nil
+}
+
+// exactError reports a failure to evaluate or split a value exactly in the
+// API's terms.
+func (g *Graph) exactError(err error, v *apd.Decimal, pe *pairEntry, m *mixedUnit) error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, errNotExactMap):
+		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.fromName, m.symbol, err)
+	}
+	return pe.plan.convertError(v, err)
 }
 
 // MixedExplanation describes a mixed unit: each part in units of the
@@ -199,21 +240,6 @@ func (p *Preference) Reason() string {
 	return "the magnitude of the value is below every threshold " + where + " (the smallest is " + u.Geq + " " + u.GeqUnit + "), so the last preference applies"
 }
 
-// exactError reports a failure to evaluate or split a value exactly in the
-// API's terms.
-func (g *Graph) exactError(err error, v *apd.Decimal, pe *pairEntry, m *mixedUnit) error {
-	var e *Error
-	switch {
-	case errors.As(err, &e):
-		return e
-	case errors.Is(err, errNotExact):
-		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.fromName, m.symbol, err)
-	case errors.Is(err, errDomain), errors.Is(err, errArithmetic):
-		return errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(v), pe.plan.fromName, m.symbol, err)
-	}
-	return err
-}
-
 // sum reads one value per part ("5 3.5") and sets dst to the quantity in
 // the last part, exactly. A sign may only stand on the first part that is
 // not zero, and is the sign of the whole quantity.
@@ -248,143 +274,253 @@ func (m *mixedUnit) sum(dst *apd.Decimal, value string) error {
 		var w, t apd.Decimal
 		w.Coeff.SetMathBigInt(m.inLast[i])
 		mulExact(&t, &d, &w)
-		addExact(dst, dst, &t)
+		if _, err := unrounded.Add(dst, dst, &t); err != nil {
+			return errorf(CodeInvalidValue, "value %q: the sum of its parts is out of range", truncateText(value, 40))
+		}
 	}
 	dst.Negative = neg && !dst.IsZero()
 	return nil
 }
 
-// split writes num/den·π^k (in the last part) as the parts of m, into
-// parts (reused): whole numbers, then the rest rounded to p significant
-// digits, with its carries.
-func (m *mixedUnit) split(num, den *apd.Decimal, k int, p int, parts []Part) ([]Part, bool, error) {
-	neg := num.Negative && !num.IsZero()
-	if k != 0 && !num.IsZero() {
-		r := decimalRat(num)
-		r.Quo(r, decimalRat(den))
-		r.Abs(r)
-		return m.splitPi(r, k, p, neg, parts)
+// unrounded adds exactly: precision 0 never rounds an addition.
+var unrounded = apd.BaseContext.WithPrecision(0)
+
+// split writes v (in the last part) as the parts of m, into parts
+// (reused): whole numbers, then the rest rounded to p significant digits,
+// with its carries.
+func (m *mixedUnit) split(v *exact.Value, p int, parts []Part) ([]Part, bool, error) {
+	sc := splitPool.Get().(*splitScratch)
+	defer splitPool.Put(sc)
+	neg := v.Num.Sign() < 0
+	N, D := &sc.N, &sc.D
+	N.Abs(v.Num)
+	D.Set(v.Den)
+	if v.Exp >= 0 {
+		N.Mul(N, tenTo(v.Exp))
+	} else {
+		D.Mul(D, tenTo(-v.Exp))
 	}
-	var N, D apd.BigInt
-	alignedInts(&N, &D, num, den)
-	var buf [128]byte
-	text, ends, inexact, err := m.splitInts(buf[:0], &N, &D, p)
-	if err != nil {
-		return nil, false, err
+	if v.K != 0 && N.Sign() != 0 {
+		return m.splitPi(N, D, v.K, p, neg, parts)
 	}
+	text, ends, inexact := m.splitInts(sc, sc.buf[:0], N, D, p)
 	return m.partsOf(parts, text, ends, neg), inexact, nil
 }
 
-// alignedInts sets N and D to the coefficients of |num| and den scaled to
-// one exponent, so that N/D = |num|/den.
-func alignedInts(N, D *apd.BigInt, num, den *apd.Decimal) {
-	e := min(num.Exponent, den.Exponent)
-	scaleInt(N, &num.Coeff, int(num.Exponent-e))
-	scaleInt(D, &den.Coeff, int(den.Exponent-e))
-	N.Abs(N)
+// splitScratch holds the integers of one split, reused through splitPool
+// so that a split of small values allocates nothing of its own.
+type splitScratch struct {
+	N, D, t, rem big.Int
+	whole        [maxMixedParts]big.Int
+	buf          [160]byte
 }
 
-// scaleInt sets z = x·10^n, n >= 0.
-func scaleInt(z, x *apd.BigInt, n int) {
-	if n <= maxPow10 {
-		z.Mul(x, &coeffPow10()[n])
-		return
-	}
-	var t apd.BigInt
-	t.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(n)), nil)
-	z.Mul(x, &t)
+var splitPool = sync.Pool{New: func() any { return new(splitScratch) }}
+
+// wordFactor is a linear map without π whose factor num/den fits
+// machine words, or ok false.
+type wordFactor struct {
+	num, den uint64
+	ok       bool
 }
+
+// mixedSource is a source unit of a mixed target: its pair with the last
+// part and the word factor of that pair's map.
+type mixedSource struct {
+	pe *pairEntry
+	wf wordFactor
+}
+
+// source returns the source named from, resolved once per name (an
+// accelerator: with the gate closed, convertMixed resolves the pair each
+// time and never splits in words).
+func (m *mixedUnit) source(g *Graph, from string) (*mixedSource, error) {
+	if v, ok := m.sources.Load(from); ok {
+		return v.(*mixedSource), nil
+	}
+	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
+	if err != nil {
+		return nil, err
+	}
+	src := &mixedSource{pe: pe}
+	pl := &pe.plan
+	if pl.m != nil && pl.err == nil && pl.m.IsLinear() && pl.m.K() == 0 && pl.from.minimum == nil && pl.positive == nil && m.wordsOK {
+		if f, _, ok := pl.m.Affine(); ok && f.Sign() > 0 && f.Num().IsUint64() && f.Denom().IsUint64() {
+			src.wf = wordFactor{num: f.Num().Uint64(), den: f.Denom().Uint64(), ok: true}
+		}
+	}
+	if m.nSources.Add(1) > maxCachedExpressions {
+		m.sources.Clear()
+		m.nSources.Store(1)
+	}
+	m.sources.Store(strings.Clone(from), src)
+	return src, nil
+}
+
+// splitWords is split for a linear map whose factor wf, the value and
+// the quotients fit machine words: x·num/den is split by 128-bit
+// divisions, and the rest rounded by the engine's one rounding. It is an
+// accelerator of split, which gives the same parts; done is false when it
+// cannot serve x.
+func (m *mixedUnit) splitWords(wf wordFactor, x *apd.Decimal, p int, parts []Part) (_ []Part, inexact, done bool) {
+	if x.Form != apd.Finite || !x.Coeff.IsUint64() {
+		return nil, false, false
+	}
+	// x·num/den = (hi·2^64 + lo) / den in the last part.
+	hi, lo := bits.Mul64(x.Coeff.Uint64(), wf.num)
+	den := wf.den
+	switch e := int(x.Exponent); {
+	case e > 0:
+		if e >= len(pow10Words) {
+			return nil, false, false
+		}
+		h1, l1 := bits.Mul64(lo, pow10Words[e])
+		h2, l2 := bits.Mul64(hi, pow10Words[e])
+		var c uint64
+		hi, c = bits.Add64(h1, l2, 0)
+		if h2 != 0 || c != 0 {
+			return nil, false, false
+		}
+		lo = l1
+	case e < 0:
+		if -e >= len(pow10Words) {
+			return nil, false, false
+		}
+		h, l := bits.Mul64(den, pow10Words[-e])
+		if h != 0 {
+			return nil, false, false
+		}
+		den = l
+	}
+	n := len(m.parts)
+	var whole [maxMixedParts]uint64
+	for i := range n - 1 {
+		dh, d := bits.Mul64(den, m.inLastWords[i])
+		if dh != 0 || hi >= d {
+			return nil, false, false // a divisor or a quotient beyond a word
+		}
+		whole[i], lo = bits.Div64(hi, lo, d)
+		hi = 0
+	}
+	sc := splitPool.Get().(*splitScratch)
+	defer splitPool.Put(sc)
+	last, inexact := roundValue(&exact.Value{Num: sc.N.SetUint64(lo), Den: sc.D.SetUint64(den)}, p)
+	var lastD apd.Decimal
+	last.Apd(&lastD)
+	carry := cmpDecimal(&lastD, &m.stepDec[n-2]) >= 0
+	if carry {
+		whole[n-2]++
+		for i := n - 2; i > 0; i-- {
+			if whole[i] >= m.stepWords[i-1] {
+				whole[i] -= m.stepWords[i-1]
+				whole[i-1]++
+			}
+		}
+		if whole[0] == 0 && n > 1 && m.stepWords[0] != 0 && (n == 2 || whole[1] == 0) {
+			// The first part wrapped around its word: let split answer.
+			return nil, false, false
+		}
+	}
+	var ends [maxMixedParts]int
+	buf := sc.buf[:0]
+	for i := range n - 1 {
+		var d apd.Decimal
+		d.Coeff.SetUint64(whole[i])
+		buf = appendDecimal(buf, &d)
+		ends[i] = len(buf)
+	}
+	if carry {
+		buf = append(buf, '0')
+	} else {
+		buf = last.Append(buf)
+	}
+	ends[n-1] = len(buf)
+	return m.partsOf(parts, buf, ends, x.Negative && !x.IsZero()), inexact, true
+}
+
+// pow10Words holds 10^0 … 10^19.
+var pow10Words = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
+
+// tenTo returns 10^n, n >= 0; the caller must not modify it.
+func tenTo(n int) *big.Int {
+	if n < len(powersOfTen) {
+		return powersOfTen[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+var powersOfTen = func() (t [40]*big.Int) {
+	t[0] = big.NewInt(1)
+	for i := 1; i < len(t); i++ {
+		t[i] = new(big.Int).Mul(t[i-1], big.NewInt(10))
+	}
+	return t
+}()
 
 // splitInts splits N/D >= 0 (D > 0) and appends each part's text,
 // unsigned, to buf; ends[i] is where part i's text ends.
-func (m *mixedUnit) splitInts(buf []byte, N, D *apd.BigInt, p int) ([]byte, [maxMixedParts]int, bool, error) {
+func (m *mixedUnit) splitInts(sc *splitScratch, buf []byte, N, D *big.Int, p int) ([]byte, [maxMixedParts]int, bool) {
 	var ends [maxMixedParts]int
 	n := len(m.parts)
-	var whole [maxMixedParts]apd.BigInt
-	var rem, t apd.BigInt
+	whole, t, rem := &sc.whole, &sc.t, &sc.rem
 	rem.Set(N)
 	for i := range n - 1 {
-		t.Mul(D, &m.inLastInt[i])
-		whole[i].QuoRem(&rem, &t, &rem)
+		t.Mul(D, m.inLast[i])
+		whole[i].QuoRem(rem, t, rem)
 	}
-	var numD, denD apd.Decimal
-	numD.Coeff.Set(&rem)
-	denD.Coeff.Set(D)
-	var out number
-	inexact, err := roundExact(&out, &numD, &denD, 0, p)
-	if err != nil {
-		return buf, ends, false, err
-	}
-	if out.atLeast(&m.stepDec[n-2]) {
+	last, inexact := roundValue(&exact.Value{Num: rem, Den: D}, p)
+	var lastD apd.Decimal
+	last.Apd(&lastD)
+	carry := lastD.Cmp(&m.stepDec[n-2]) >= 0
+	if carry {
 		// The rest rounded up to a whole unit of the part before it.
-		out = number{}
-		whole[n-2].Add(&whole[n-2], apd.NewBigInt(1))
+		whole[n-2].Add(&whole[n-2], bigOneInt)
 		for i := n - 2; i > 0; i-- {
-			if whole[i].Cmp(&m.stepInt[i-1]) >= 0 {
-				whole[i].Sub(&whole[i], &m.stepInt[i-1])
-				whole[i-1].Add(&whole[i-1], apd.NewBigInt(1))
+			if whole[i].Cmp(m.step[i-1]) >= 0 {
+				whole[i].Sub(&whole[i], m.step[i-1])
+				whole[i-1].Add(&whole[i-1], bigOneInt)
 			}
 		}
 	}
 	for i := range n - 1 {
 		var d apd.Decimal
-		d.Coeff.Set(&whole[i])
+		if whole[i].IsUint64() {
+			d.Coeff.SetUint64(whole[i].Uint64())
+		} else {
+			d.Coeff.SetMathBigInt(&whole[i])
+		}
 		buf = appendDecimal(buf, &d)
 		ends[i] = len(buf)
 	}
-	buf = out.appendText(buf)
-	ends[n-1] = len(buf)
-	return buf, ends, inexact, nil
-}
-
-// atLeast reports whether n >= s, for s a whole number > 0.
-func (n *number) atLeast(s *apd.Decimal) bool {
-	if optimize && n.fast && n.q.hi == 0 && !n.q.neg && s.Coeff.IsUint64() && s.Exponent == 0 {
-		v, e, step := n.q.lo, n.q.exp, s.Coeff.Uint64()
-		for ; e > 0; e-- {
-			if v >= step {
-				return true
-			}
-			v *= 10 // v < step < 2^64/10: step is a ratio of two units
-		}
-		for ; e < 0 && step != 0; e++ {
-			if step > (1<<64-1)/10 {
-				return false // step·10^-e is beyond v
-			}
-			step *= 10
-		}
-		return v >= step
+	if carry {
+		buf = append(buf, '0')
+	} else {
+		buf = last.Append(buf)
 	}
-	d := n.decimal()
-	return d.Cmp(s) >= 0
+	ends[n-1] = len(buf)
+	return buf, ends, inexact
 }
 
-// splitPi splits r·π^k, r > 0: it brackets π between two decimals and
+// maxPiDigits ends the widening of a bracket of π (as exact.Round does).
+const maxPiDigits = 5000
+
+// splitPi splits N/D·π^k > 0: it brackets π^k between two decimals and
 // splits both ends of the interval, widening the bracket until both give
 // the same parts. The result is never exact.
-func (m *mixedUnit) splitPi(r *big.Rat, k int, p int, neg bool, parts []Part) ([]Part, bool, error) {
-	for digits := 60 + 2*p; digits <= maxPiDigits; digits *= 2 {
-		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
-		lo := new(big.Rat).SetFrac(piScaled(digits).MathBigInt(), scale)
-		hi := new(big.Rat).Add(lo, new(big.Rat).SetFrac(bigOneInt, scale))
-		plo, phi := ratPow(lo, abs(k)), ratPow(hi, abs(k))
-		if k < 0 {
-			plo, phi = phi.Inv(phi), plo.Inv(plo)
-		}
-		var texts [2][]byte
-		var ends [maxMixedParts]int
-		for i, f := range []*big.Rat{plo, phi} {
-			v := new(big.Rat).Mul(r, f)
-			var N, D apd.BigInt
-			N.SetMathBigInt(v.Num())
-			D.SetMathBigInt(v.Denom())
-			var err error
-			if texts[i], ends, _, err = m.splitInts(nil, &N, &D, p); err != nil {
-				return nil, false, err
-			}
-		}
-		if string(texts[0]) == string(texts[1]) {
-			return m.partsOf(parts, texts[0], ends, neg), true, nil
+func (m *mixedUnit) splitPi(N, D *big.Int, k int, p int, neg bool, parts []Part) ([]Part, bool, error) {
+	for digits := 2*p + 60; digits <= maxPiDigits; digits *= 2 {
+		lo, w, scale := pi.Bracket(k, digits)
+		den := new(big.Int).Mul(D, tenTo(scale))
+		a, ends, _ := m.splitInts(new(splitScratch), nil, new(big.Int).Mul(N, lo), den, p)
+		b, _, _ := m.splitInts(new(splitScratch), nil, new(big.Int).Mul(N, new(big.Int).Add(lo, w)), den, p)
+		if string(a) == string(b) {
+			return m.partsOf(parts, a, ends, neg), true, nil
 		}
 	}
 	return nil, false, errorf(CodeValueOutOfRange, "the value is too close to a boundary between two roundings to be split into %s", m.symbol)

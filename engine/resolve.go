@@ -113,7 +113,7 @@ func (g *Graph) resolve(name string) (side, error) {
 }
 
 // plan is a resolved conversion: both sides mapped onto one reference
-// unit, and what the result is called.
+// unit, what the result is called, and the pair's compiled maps.
 type plan struct {
 	from, to *conversion
 	// fromUnit is the catalog unit converted from, for messages; nil for
@@ -126,9 +126,12 @@ type plan struct {
 	categoryID string
 	unit       string // the target's canonical symbol
 	bridge     *Bridge
-	// rat is the whole map of a rational pair in machine words, set on
-	// cached plans only (ratwords.go, an accelerator).
-	rat *mobiusWords
+	// exact is false when a definition used is not exact.
+	exact bool
+	// reciprocal is the catalog unit whose pole makes the pair take only
+	// positive values (compiled.positive), for messages; or nil.
+	reciprocal *Unit
+	*compiled  // shared by every plan of the pair: never written through
 }
 
 // plan maps both sides onto a common reference: the category base when
@@ -141,6 +144,7 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	if fu != nil && tu != nil && fu.Category == tu.Category {
 		pl.from, pl.to, pl.category = &fu.conv, &tu.conv, tu.Category
 		pl.categoryID = pl.category.ID
+		g.finish(&pl, from, to)
 		return pl, nil
 	}
 	if lc := logarithmicCategory(fu, tu); lc != nil {
@@ -210,7 +214,23 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	} else {
 		pl.categoryID = td.String()
 	}
+	g.finish(&pl, from, to)
 	return pl, nil
+}
+
+// finish compiles the plan's pair of maps (once per pair of conversions,
+// see compiledPair) and says whether its definitions are exact.
+func (g *Graph) finish(pl *plan, from, to side) {
+	pl.compiled = g.compiledPair(pl.from, pl.to)
+	pl.exact = pl.from.exact && pl.to.exact
+	if pl.positive != nil {
+		for _, s := range [2]side{from, to} {
+			if s.unit != nil && s.unit.conv.m != nil && s.unit.conv.m.HasPole() {
+				pl.reciprocal = s.unit
+				break
+			}
+		}
+	}
 }
 
 // frameOf maps s onto the coherent SI unit of its dimension, given the
@@ -223,7 +243,10 @@ func frameOf(s, other side) (*conversion, *Category, error) {
 	}
 	u := s.unit
 	c := u.Category
-	asInterval := c.interval != nil && (other.unit == nil || other.unit.Category == c.interval)
+	// An expression is an interval, unless it is a lone unit in
+	// parentheses, which keeps its own map ((degC) is a point).
+	otherInterval := other.unit == nil && !other.expr.point || other.unit != nil && other.unit.Category == c.interval
+	asInterval := c.interval != nil && otherInterval
 	if !asInterval {
 		return u.si, c, nil
 	}
@@ -235,13 +258,15 @@ func frameOf(s, other side) (*conversion, *Category, error) {
 
 // bridged returns c followed by the bridge's factor.
 func bridged(c *conversion, br *Bridge) (*conversion, bool) {
-	m := ratMap{f: br.si.r, k: br.si.k, o: zeroRat}
-	if !c.postMap.canCompose(m) {
+	if c.m == nil {
+		return nil, false
+	}
+	m, err := c.m.Scale(br.si.r, br.si.k)
+	if err != nil {
 		return nil, false
 	}
 	out := *c
-	out.postMap = c.postMap.then(m)
-	out.post, out.pi, out.minimum = newAffine(out.postMap), out.postMap.k, nil
+	out.m, out.minimum, out.exact = m, nil, c.exact && br.Exact
 	return &out, true
 }
 

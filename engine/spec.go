@@ -26,6 +26,8 @@ type Spec struct {
 	Categories []CategorySpec
 	// Bridges relate the units of two categories of different kinds.
 	Bridges []BridgeSpec
+	// Hints guess what a failed conversion meant (hint.go).
+	Hints []HintSpec
 	// Preferences, when set, are the unit preferences a conversion to
 	// Auto chooses its unit from.
 	Preferences *PreferencesSpec

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // Unit expressions
@@ -63,6 +65,9 @@ type Expression struct {
 	dim    dimension
 	factor piRat // onto the coherent SI unit of dim
 	conv   conversion
+	// point marks a lone catalog unit in parentheses, which keeps its
+	// own map (see parseExpression).
+	point bool
 }
 
 // DimensionText prints the expression's dimension as "L T^-1".
@@ -93,6 +98,12 @@ type exprParser struct {
 	canon    []byte
 	exclude  *Unit
 	terms    []Term // every operand so far, with its effective exponent
+	// afterSlash is set while the operand right after a '/' is read.
+	afterSlash bool
+	// trap is the canonical position of an operand written "mK" right
+	// after a '/' (W/mK), or -1.
+	trap    int
+	powered bool // an exponent was written somewhere
 }
 
 // parseExpression parses s into an Expression. Errors are *Error:
@@ -111,7 +122,7 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 	if !utf8.ValidString(s) {
 		return nil, errorf(CodeInvalidUnitExpression, "unit expression is not valid UTF-8")
 	}
-	p := &exprParser{g: g, src: s, canon: make([]byte, 0, len(s)), exclude: exclude, terms: make([]Term, 0, 8)}
+	p := &exprParser{g: g, src: s, canon: make([]byte, 0, len(s)), exclude: exclude, terms: make([]Term, 0, 8), trap: -1}
 	if err := p.expression(); err != nil {
 		return nil, err
 	}
@@ -119,6 +130,9 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 	p.skipSpace()
 	if p.pos < len(s) {
 		return nil, p.fail("unexpected %s at position %d", p.describeHere(), p.position(p.pos))
+	}
+	if p.trap >= 0 {
+		return nil, p.millikelvinTrap()
 	}
 	e := &Expression{Symbol: string(p.canon), Terms: terms}
 	// The factor is the product of the operands' factors: multiply
@@ -148,8 +162,46 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 		}
 	}
 	e.Category = g.byDimension[e.dim]
-	e.conv = newLinearConversion(ratMap{f: e.factor.r, k: e.factor.k, o: zeroRat})
+	e.conv = conversion{m: exact.Linear(e.factor.r, e.factor.k), exact: true}
+	for _, t := range terms {
+		if t.Unit != nil {
+			e.conv.exact = e.conv.exact && t.Unit.conv.exact
+		}
+	}
+	if len(terms) == 1 && terms[0].Unit != nil && terms[0].Exponent == 1 && !p.powered && terms[0].Unit.si != nil {
+		// A lone unit in parentheses keeps its own map: (degC) is a point
+		// on the Celsius scale, not an interval, while it converts, as an
+		// expression, to any unit of its dimension.
+		e.point = true
+		e.conv = *terms[0].Unit.si
+	}
 	return e, nil
+}
+
+// millikelvinTrap refuses W/mK, which reads as watt per millikelvin but is
+// nearly always meant as watt per metre kelvin, as AMBIGUOUS_UNIT with the
+// two spellings that say either unambiguously.
+func (p *exprParser) millikelvinTrap() *Error {
+	canon := string(p.canon)
+	meant := canon[:p.trap] + "(m*K)" + canon[p.trap+len("mK"):]
+	var b strings.Builder
+	for i, t := range p.terms {
+		if i > 0 {
+			b.WriteByte('*')
+		}
+		sym := "1"
+		if t.Unit != nil {
+			sym = t.Unit.Symbol
+		}
+		b.WriteString(sym)
+		if t.Exponent != 1 {
+			b.WriteString("^" + strconv.Itoa(t.Exponent))
+		}
+	}
+	parsed := b.String()
+	e := errorf(CodeAmbiguousUnit, "%q is ambiguous: mK is the millikelvin, so it reads as %s (per millikelvin, a thousand times per kelvin), but it is usually meant as %s (per metre kelvin); write one of them", shorten(p.src), parsed, meant)
+	e.Candidates = []string{meant, parsed}
+	return e
 }
 
 // position is the 1-based character position of byte offset i.
@@ -223,7 +275,10 @@ func (p *exprParser) expression() error {
 			return nil
 		}
 		start := len(p.terms)
-		if err := p.term(); err != nil {
+		p.afterSlash = sign < 0
+		err := p.term()
+		p.afterSlash = false
+		if err != nil {
 			return err
 		}
 		if sign < 0 {
@@ -340,6 +395,7 @@ func (p *exprParser) exponent(text string, at int) (int, error) {
 	}
 	p.canon = append(p.canon, '^')
 	p.canon = strconv.AppendInt(p.canon, int64(n), 10)
+	p.powered = true
 	return n, nil
 }
 
@@ -429,14 +485,20 @@ func (p *exprParser) operand() (Term, error) {
 		if err != nil {
 			return Term{}, err
 		}
-		if u.conv.formula != nil {
+		if u.conv.formulaUnit {
 			return Term{}, p.fail("%s at position %d is defined by a formula and cannot be part of a unit expression", u.Symbol, p.position(start))
 		}
 		if u.Category.Logarithmic {
 			return Term{}, p.fail("%s at position %d is a level on a logarithmic scale and cannot be part of a unit expression", u.Symbol, p.position(start))
 		}
+		if p.afterSlash && name == "mK" && start > 0 && src[start-1] == '/' {
+			if _, ok := p.g.bySymbol["m"]; ok {
+				p.trap = len(p.canon)
+			}
+		}
+		p.afterSlash = false
 		p.pos = end
-		p.canon = append(p.canon, u.Symbol...)
+		p.canon = appendOperand(p.canon, name, u.Symbol)
 		return Term{Unit: u, Exponent: 1}, nil
 	}
 	// Not in the catalog: the number 1, or an unknown unit up to the next
@@ -456,6 +518,11 @@ func (p *exprParser) operand() (Term, error) {
 		return Term{Exponent: 1}, nil
 	case countDigitsAndPoints(name) == len(name):
 		return Term{}, p.fail("the number %s at position %d is not a unit (only 1, as in 1/s, may stand alone)", name, p.position(start))
+	}
+	if p.exclude != nil {
+		// Reading a base symbol at Build: the error is not shown, so
+		// no suggestions.
+		return Term{}, errorf(CodeUnknownUnit, "unknown unit %q", name)
 	}
 	_, err := p.g.Lookup(name)
 	if e, ok := err.(*Error); ok && e.Code == CodeUnknownUnit {
@@ -509,3 +576,28 @@ func isASCIIWord(s string) bool {
 	}
 	return true
 }
+
+// appendOperand appends an operand's canonical symbol. When the operand
+// was written with a power (m/s^2, m/s²) and its symbol writes the power
+// as bare digits (m/s2), the power keeps its operator (m/s^2): the
+// expression keeps the structure it was written with.
+func appendOperand(canon []byte, written, symbol string) []byte {
+	if !strings.ContainsAny(written, "^⁰¹²³⁴⁵⁶⁷⁸⁹") && !strings.Contains(written, "**") {
+		return append(canon, symbol...)
+	}
+	i := len(symbol)
+	for i > 0 && symbol[i-1] >= '0' && symbol[i-1] <= '9' {
+		i--
+	}
+	if i > 0 && symbol[i-1] == '-' {
+		i--
+	}
+	if i == len(symbol) || i == 0 || !isLetter(symbol[i-1]) {
+		return append(canon, symbol...)
+	}
+	canon = append(canon, symbol[:i]...)
+	canon = append(canon, '^')
+	return append(canon, symbol[i:]...)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/digits"
 )
 
 // Limits on submitted values.
@@ -26,19 +27,75 @@ func ParseValue(s string) (apd.Decimal, error) {
 }
 
 // parseValue is ParseValue into d, which a conversion keeps on its stack.
+// It reads a value of up to 19 significant digits in one pass, checking
+// its syntax as it goes, into a word; anything else (a syntax error, for
+// its message, or more digits) goes through checkValueSyntax, and longer
+// values become big integers.
 func parseValue(d *apd.Decimal, s string) error {
-	if optimize && parsePlain(d, s) {
-		return nil
+	if len(s) == 0 || len(s) > MaxValueLength {
+		return checkValueSyntax(s)
 	}
-	if err := checkValueSyntax(s); err != nil {
-		return err
+	i, neg := 0, false
+	if s[0] == '-' || s[0] == '+' {
+		neg, i = s[0] == '-', 1
 	}
-	if parseSmall(d, s) {
-		return nil
+	body := s[i:]
+	var coeff uint64
+	digits, seen, frac, exp := 0, 0, -1, 0 // frac < 0: no point yet
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			if digits == 19 {
+				if err := checkValueSyntax(s); err != nil {
+					return err
+				}
+				return parseLong(d, neg, body)
+			}
+			if coeff != 0 || c != '0' {
+				digits++
+			}
+			coeff = coeff*10 + uint64(c-'0')
+			seen++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		case (c == 'e' || c == 'E') && seen > 0:
+			if err := checkValueSyntax(s); err != nil {
+				return err
+			}
+			exp, _ = strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
+			i = len(s)
+		default:
+			return checkValueSyntax(s)
+		}
 	}
-	if _, _, err := d.SetString(s); err != nil {
+	if seen == 0 {
+		return checkValueSyntax(s)
+	}
+	d.Coeff.SetUint64(coeff)
+	d.Exponent = int32(exp - max(frac, 0))
+	d.Negative = neg && coeff != 0
+	d.Form = apd.Finite
+	return nil
+}
+
+// parseLong reads the unsigned part s of a value already checked by
+// checkValueSyntax whose significant digits do not fit a word.
+func parseLong(d *apd.Decimal, neg bool, s string) error {
+	mant, expText, _ := strings.Cut(strings.ToLower(s), "e")
+	intPart, fracPart, _ := strings.Cut(mant, ".")
+	exp := 0
+	if expText != "" {
+		exp, _ = strconv.Atoi(expText)
+	}
+	if _, ok := d.Coeff.SetString(intPart+fracPart, 10); !ok {
 		return errorf(CodeInvalidValue, "value %q is not a decimal number", s)
 	}
+	d.Exponent = int32(exp - len(fracPart))
+	d.Negative = neg && d.Coeff.Sign() != 0
+	d.Form = apd.Finite
 	return nil
 }
 
@@ -92,95 +149,6 @@ func checkValueSyntax(s string) *Error {
 	return nil
 }
 
-// parseSmall reads a value already checked by checkValueSyntax whose
-// digits fit in a machine word, without apd's general parser.
-func parseSmall(d *apd.Decimal, s string) bool {
-	neg := false
-	if s[0] == '+' || s[0] == '-' {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	var coeff uint64
-	digits, exp := 0, 0
-	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			if digits == 19 {
-				return false
-			}
-			if coeff != 0 || c != '0' {
-				digits++
-			}
-			coeff = coeff*10 + uint64(c-'0')
-		case c == '.':
-			frac := 0
-			for j := i + 1; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
-				frac++
-			}
-			exp = -frac
-		default: // 'e' or 'E'
-			e, err := strconv.Atoi(s[i+1:])
-			if err != nil {
-				return false
-			}
-			exp += e
-			i = len(s)
-		}
-	}
-	d.Coeff.SetUint64(coeff)
-	d.Exponent = int32(exp)
-	d.Negative = neg && coeff != 0
-	d.Form = apd.Finite
-	return true
-}
-
-// parsePlain reads, in one pass, a value of the plain form
-// [+-]digits[.digits] (either run of digits may be empty, not both) whose
-// significant digits fit a word: what checkValueSyntax accepts without an
-// exponent and parseSmall reads. It is the accelerator of those two for
-// the common case; anything else it declines.
-func parsePlain(d *apd.Decimal, s string) bool {
-	if len(s) == 0 || len(s) > MaxValueLength {
-		return false
-	}
-	i, neg := 0, false
-	if s[0] == '-' || s[0] == '+' {
-		neg, i = s[0] == '-', 1
-	}
-	var coeff uint64
-	digits, seen, frac := 0, 0, -1 // frac < 0: no point yet
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			if digits == 19 {
-				return false
-			}
-			if coeff != 0 || c != '0' {
-				digits++
-			}
-			coeff = coeff*10 + uint64(c-'0')
-			seen++
-			if frac >= 0 {
-				frac++
-			}
-		case c == '.' && frac < 0:
-			frac = 0
-		default:
-			return false
-		}
-	}
-	if seen == 0 {
-		return false
-	}
-	d.Coeff.SetUint64(coeff)
-	d.Exponent = -int32(max(frac, 0))
-	d.Negative = neg && coeff != 0
-	d.Form = apd.Finite
-	return true
-}
-
 func countDigits(s string) int {
 	n := 0
 	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
@@ -209,81 +177,11 @@ func appendDecimal(dst []byte, d *apd.Decimal) []byte {
 		return append(dst, '0')
 	}
 	var buf [64]byte
-	var digits []byte
+	var ds []byte
 	if d.Coeff.IsUint64() {
-		digits = strconv.AppendUint(buf[:0], d.Coeff.Uint64(), 10)
-	} else if q, ok := coeff128(&d.Coeff); ok {
-		// Two words, as most results at the default precision are:
-		// formatted without math/big's general conversion.
-		digits = q.appendDigits(buf[:0])
+		ds = digits.AppendUint(buf[:0], d.Coeff.Uint64())
 	} else {
-		digits = d.Coeff.Append(buf[:0], 10)
+		ds = d.Coeff.Append(buf[:0], 10)
 	}
-	return appendFormatted(dst, d.Negative, digits, int(d.Exponent))
-}
-
-// low64 is 2^64 - 1, the mask of a coefficient's low word.
-var low64 = new(apd.BigInt).SetUint64(^uint64(0))
-
-// coeff128 returns a non-negative coefficient below 10^38 as a quotient's
-// two words, or ok=false.
-func coeff128(c *apd.BigInt) (q quotient, ok bool) {
-	if c.Sign() < 0 || c.BitLen() > 128 {
-		return q, false
-	}
-	var hi, lo apd.BigInt
-	hi.Rsh(c, 64)
-	lo.And(c, low64)
-	q.hi, q.lo = hi.Uint64(), lo.Uint64()
-	if q.hi >= 1e19 {
-		return q, false // appendDigits needs the coefficient below 10^38
-	}
-	return q, true
-}
-
-// appendFormatted appends the decimal digits × 10^exp as FormatDecimal
-// prints them.
-func appendFormatted(out []byte, neg bool, digits []byte, exp int) []byte {
-	// Strip trailing zeros of the coefficient.
-	for len(digits) > 1 && digits[len(digits)-1] == '0' {
-		digits = digits[:len(digits)-1]
-		exp++
-	}
-	if len(digits) == 1 && digits[0] == '0' {
-		return append(out, '0')
-	}
-	adjusted := exp + len(digits) - 1
-	if neg {
-		out = append(out, '-')
-	}
-	switch {
-	case adjusted < -7 || adjusted >= 21:
-		out = append(out, digits[0])
-		if len(digits) > 1 {
-			out = append(out, '.')
-			out = append(out, digits[1:]...)
-		}
-		out = append(out, 'e')
-		if adjusted >= 0 {
-			out = append(out, '+')
-		}
-		out = strconv.AppendInt(out, int64(adjusted), 10)
-	case exp >= 0:
-		out = append(out, digits...)
-		for range exp {
-			out = append(out, '0')
-		}
-	case adjusted >= 0:
-		point := len(digits) + exp
-		out = append(out, digits[:point]...)
-		out = append(out, '.')
-		out = append(out, digits[point:]...)
-	default:
-		out = append(out, '0', '.')
-		for range -adjusted - 1 {
-			out = append(out, '0')
-		}
-		out = append(out, digits...)
-	}
-	return out
+	return digits.Format(dst, d.Negative, ds, int(d.Exponent))
 }

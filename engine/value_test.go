@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/digits"
 )
 
 func TestParseValue(t *testing.T) {
@@ -121,7 +122,7 @@ func TestAppendDecimalTwoWords(t *testing.T) {
 			}
 			d.Exponent = exp
 			d.Negative = len(c)%2 == 0
-			want := string(appendFormatted(nil, d.Negative, []byte(d.Coeff.String()), int(exp)))
+			want := string(digits.Format(nil, d.Negative, []byte(d.Coeff.String()), int(exp)))
 			if got := string(appendDecimal(nil, &d)); got != want {
 				t.Errorf("appendDecimal(%se%d) = %s, want %s", c, exp, got, want)
 			}
@@ -129,38 +130,44 @@ func TestAppendDecimalTwoWords(t *testing.T) {
 	}
 }
 
-// TestParsePlainMatchesPlainPath: whatever parsePlain takes,
-// checkValueSyntax accepts and parseSmall reads to the same decimal.
-func TestParsePlainMatchesPlainPath(t *testing.T) {
+// TestParseValueMatchesApd: whatever parseValue accepts, apd reads to the
+// same coefficient, exponent and sign, long values and exponents among
+// them; and what it refuses is INVALID_VALUE.
+func TestParseValueMatchesApd(t *testing.T) {
 	r := rand.New(rand.NewPCG(37, 41))
-	alphabet := "0123456789.+-e "
-	cases := []string{"0", "-0", "+0", "00012.50", ".5", "5.", ".", "-", "", "1..2", "12345678901234567890", "1234567890123456789", "0.0000000000000000000000001", "-.0", "1e5"}
+	alphabet := "0123456789.+-eE "
+	cases := []string{"0", "-0", "+0", "00012.50", ".5", "5.", ".", "-", "", "1..2", "12345678901234567890", "1234567890123456789",
+		"0.0000000000000000000000001", "-.0", "1e5", "123456789012345678901234567890.5e-7", "99999999999999999999", "1E+1000", "0000000000000000000000000001"}
 	for range 20000 {
-		b := make([]byte, 1+r.IntN(24))
+		b := make([]byte, 1+r.IntN(30))
 		for i := range b {
 			b[i] = alphabet[r.IntN(len(alphabet))]
+			if r.IntN(3) > 0 {
+				b[i] = alphabet[r.IntN(10)]
+			}
 		}
 		cases = append(cases, string(b))
 	}
 	taken := 0
 	for _, s := range cases {
-		var fast apd.Decimal
-		if !parsePlain(&fast, s) {
+		var got apd.Decimal
+		err := parseValue(&got, s)
+		if err != nil {
+			if e, ok := err.(*Error); !ok || e.Code != CodeInvalidValue {
+				t.Fatalf("parseValue(%q): %v", s, err)
+			}
 			continue
 		}
 		taken++
-		if err := checkValueSyntax(s); err != nil {
-			t.Fatalf("parsePlain took %q, which checkValueSyntax refuses: %v", s, err)
+		want, _, err := apd.NewFromString(s)
+		if err != nil {
+			t.Fatalf("parseValue took %q, which apd refuses: %v", s, err)
 		}
-		var plain apd.Decimal
-		if !parseSmall(&plain, s) {
-			t.Fatalf("parsePlain took %q, which parseSmall declines", s)
-		}
-		if fast.Cmp(&plain) != 0 || fast.Exponent != plain.Exponent || fast.Negative != plain.Negative {
-			t.Fatalf("%q: parsePlain %s, parseSmall %s", s, &fast, &plain)
+		if got.Coeff.Cmp(&want.Coeff) != 0 || got.Exponent != want.Exponent || got.Negative != want.Negative && !want.IsZero() {
+			t.Fatalf("%q: parseValue %s, apd %s", s, &got, want)
 		}
 	}
-	if taken < 500 {
-		t.Errorf("parsePlain took only %d values", taken)
+	if taken < 2000 {
+		t.Errorf("parseValue took only %d values", taken)
 	}
 }

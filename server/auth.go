@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -46,7 +46,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 		rw.Header()["Www-Authenticate"] = []string{challengeMissing}
 		return newError(codeUnauthorized, `send an API key as "Authorization: Bearer <key>"`)
 	}
-	var set *keys.Set
+	var set *apikey.Set
 	if s.cfg.Keys != nil {
 		set = s.cfg.Keys.Current()
 	}

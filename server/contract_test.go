@@ -18,8 +18,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -470,7 +470,7 @@ func TestPanicIsInternalError(t *testing.T) {
 
 type panicKeys struct{}
 
-func (panicKeys) Current() *keys.Set { panic("secret detail") }
+func (panicKeys) Current() *apikey.Set { panic("secret detail") }
 
 func TestReloadReported(t *testing.T) {
 	f := newFixture(t, nil)
@@ -577,22 +577,22 @@ func TestHealthShowsReloadInProgress(t *testing.T) {
 	}
 }
 
-// TestHealthKeyErrorNamesNoPath: a key file error reaches the log, but the
-// public health answer does not carry its text (which names the file's
-// absolute path).
+// TestHealthKeyErrorNamesNoPath: an error loading the keys reaches the
+// log, but the public health answer does not carry its text (which may name
+// the store's absolute path).
 func TestHealthKeyErrorNamesNoPath(t *testing.T) {
-	secret := "/srv/private/unitd/keys.json"
+	secret := "/srv/private/unitd/unitd.db"
 	f := newFixture(t, func(c *Config) {
-		c.KeyStatus = func() keys.Status {
-			return keys.Status{Keys: 1, Err: fmt.Errorf("key file %s: invalid character 'x'", secret)}
+		c.KeyStatus = func() apikey.Status {
+			return apikey.Status{Keys: 1, Err: fmt.Errorf("load keys from the store: open %s: permission denied", secret)}
 		}
 	})
 	_, body := f.do(t, f.request(t, "GET", "/v1/health", "", "", ""))
-	if strings.Contains(string(body), secret) || strings.Contains(string(body), "invalid character") {
-		t.Errorf("health shows the key file error: %s", body)
+	if strings.Contains(string(body), secret) || strings.Contains(string(body), "permission denied") {
+		t.Errorf("health shows the store error: %s", body)
 	}
-	if !strings.Contains(string(body), `"ok":false`) {
-		t.Errorf("health hides that the key file failed: %s", body)
+	if !strings.Contains(string(body), `"ok":false`) || !strings.Contains(string(body), "could not be loaded from the store") {
+		t.Errorf("health hides that loading the keys failed: %s", body)
 	}
 }
 

@@ -79,7 +79,7 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	if err != nil {
 		return b[:mark], err
 	}
-	if res.Parts != nil {
+	if len(res.Parts) > 0 {
 		b = appendResultParts(b[:result], res)
 	} else {
 		b = append(b, `","unit":`...)
@@ -111,6 +111,7 @@ type explainJSON struct {
 	OffsetExact    *bool           `json:"offset_exact,omitempty"`
 	Formulas       []formulaJSON   `json:"formulas,omitempty"`
 	Steps          []stepJSON      `json:"steps"`
+	Inexact        []string        `json:"inexact,omitempty"`
 	Mixed          *mixedJSON      `json:"mixed,omitempty"`
 	Preference     *preferenceJSON `json:"preference,omitempty"`
 }
@@ -133,7 +134,7 @@ type stepJSON struct {
 // appendExplain appends ,"explain":{…} for a successful conversion.
 func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
 	ex := g.Explain(res)
-	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}}
+	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}, Inexact: ex.Inexact}
 	if ex.Factor != "" {
 		j.FactorExact = &ex.FactorExact
 	}

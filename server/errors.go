@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/engine"
 )
 
@@ -24,8 +25,16 @@ const (
 	codeInternal             = "INTERNAL_ERROR"
 )
 
-// statusOf is the one table from error code to HTTP status. INVALID_ITEM
-// only ever appears inside a batch answer, which is 200 as a whole.
+// Codes the account page (server/accountweb) sends as well as the API.
+const (
+	CodeUnauthorized      = codeUnauthorized
+	CodeRateLimitExceeded = codeRateLimitExceeded
+	CodeCrossOrigin       = codeCrossOrigin
+)
+
+// statusOf is the one table from error code to HTTP status, for the API and
+// the pages alike (see StatusOf). INVALID_ITEM only ever appears inside a
+// batch answer, which is 200 as a whole.
 var statusOf = map[string]int{
 	codeInvalidRequest:                       http.StatusBadRequest,
 	codeBatchLimitExceeded:                   http.StatusBadRequest,
@@ -45,12 +54,32 @@ var statusOf = map[string]int{
 	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
 	string(engine.CodeWorkBudgetExceeded):    http.StatusUnprocessableEntity,
 	codeInvalidItem:                          http.StatusBadRequest, // never sent as a status
-	codeCrossOrigin:                          http.StatusForbidden,  // page routes only
+	codeCrossOrigin:                          http.StatusForbidden,  // page routes and the account page
+	account.CodeConflict:                     http.StatusConflict,   // account page
+	account.CodeKeyNotUsable:                 http.StatusConflict,   // account page
+}
+
+// StatusOf returns the HTTP status of an error code: an engine code, an
+// account code or one of the request codes above. It is the one table, so
+// that the API and the account page answer a kind of error alike; an
+// unknown code is 500.
+func StatusOf(code string) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
 }
 
 // apiOnly reports whether code belongs in the OpenAPI document: INVALID_ITEM
-// lives inside batch answers, CROSS_ORIGIN_REQUEST only on the page routes.
-func apiOnly(code string) bool { return code != codeInvalidItem && code != codeCrossOrigin }
+// lives inside batch answers, CROSS_ORIGIN_REQUEST only on the page routes,
+// CONFLICT and KEY_NOT_USABLE only on the account page.
+func apiOnly(code string) bool {
+	switch code {
+	case codeInvalidItem, codeCrossOrigin, account.CodeConflict, account.CodeKeyNotUsable:
+		return false
+	}
+	return true
+}
 
 // apiError is an error with a code and a message that is safe to send.
 // cause, when set, is logged and never sent.
@@ -60,18 +89,14 @@ type apiError struct {
 	Details     map[string]any
 	Suggestions []string
 	Candidates  []string
+	Hint        string // what the catalog guesses was meant (engine.Error.Hint)
 	cause       error
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
 // status is the HTTP status of e.
-func (e *apiError) status() int {
-	if s, ok := statusOf[e.Code]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
+func (e *apiError) status() int { return StatusOf(e.Code) }
 
 func newError(code, msg string) *apiError { return &apiError{Code: code, Message: msg} }
 
@@ -90,7 +115,7 @@ func fromEngine(err error) *apiError {
 		if e.Code == engine.CodeInternal {
 			return internalError(err)
 		}
-		ae := &apiError{Code: string(e.Code), Message: e.Message, Suggestions: e.Suggestions, Candidates: e.Candidates}
+		ae := &apiError{Code: string(e.Code), Message: e.Message, Suggestions: e.Suggestions, Candidates: e.Candidates, Hint: e.Hint}
 		if len(e.Details) > 0 {
 			ae.Details = make(map[string]any, len(e.Details))
 			for k, v := range e.Details {
@@ -131,6 +156,10 @@ func appendErrorObject(b []byte, e *apiError, requestID string) []byte {
 	if e.Candidates != nil || e.Code == string(engine.CodeAmbiguousUnit) {
 		b = append(b, `,"candidates":`...)
 		b = appendStrings(b, e.Candidates)
+	}
+	if e.Hint != "" {
+		b = append(b, `,"hint":`...)
+		b = appendString(b, e.Hint)
 	}
 	return append(b, '}')
 }

@@ -97,9 +97,9 @@ func (s *Server) health(c *call) reply {
 			k.CheckedAt = &t
 		}
 		if ks.Err != nil {
-			// Key file errors name the file's absolute path: the log has
-			// them; the public answer says only what kind of problem.
-			msg := "the key file could not be loaded; the last good keys stay in use (see the server log)"
+			// Store errors may name a path or a host: the log has them;
+			// the public answer says only what kind of problem.
+			msg := "the keys could not be loaded from the store; the last good keys stay in use (see the server log)"
 			k.Error = &msg
 		}
 		b.Keys = k

@@ -12,14 +12,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/internal/testlog"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
 // testGraph is a small fixed catalog, so tests and the OpenAPI golden file
 // do not move when the shipped catalog does.
 func testGraph(t testing.TB) *engine.Graph {
+	t.Helper()
+	g, errs := engine.Build(testSpecOf(t))
+	if len(errs) > 0 {
+		t.Fatalf("test graph: %v", errs)
+	}
+	return g
+}
+
+// testSpecOf is the catalog of testGraph.
+func testSpecOf(t testing.TB) engine.Spec {
 	t.Helper()
 	src := "server test catalog"
 	spec := engine.Spec{Version: "test-1", Categories: []engine.CategorySpec{
@@ -79,36 +90,32 @@ func testGraph(t testing.TB) *engine.Graph {
 			},
 		},
 	}}
-	g, errs := engine.Build(spec)
-	if len(errs) > 0 {
-		t.Fatalf("test graph: %v", errs)
-	}
-	return g
+	return spec
 }
 
 // fakeKeys is a fixed key set.
-type fakeKeys struct{ set *keys.Set }
+type fakeKeys struct{ set *apikey.Set }
 
-func (f fakeKeys) Current() *keys.Set { return f.set }
+func (f fakeKeys) Current() *apikey.Set { return f.set }
 
 // testKeys makes a set with one usable, one revoked and one expired test
 // key, and one live key. It returns the set and the keys by name.
-func testKeys(t testing.TB) (*keys.Set, map[string]string) {
+func testKeys(t testing.TB) (*apikey.Set, map[string]string) {
 	t.Helper()
 	past := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	made := map[string]string{}
-	var recs []keys.Record
+	var recs []apikey.Record
 	for _, k := range []struct {
 		name, env string
 		revoked   bool
 		expired   bool
 	}{{"good", "test", false, false}, {"revoked", "test", true, false}, {"expired", "test", false, true}, {"live", "live", false, false}} {
-		key, err := keys.Generate(k.env)
+		key, err := apikey.Generate(k.env)
 		if err != nil {
 			t.Fatal(err)
 		}
 		h := sha256.Sum256([]byte(key))
-		rec := keys.Record{ID: "key_" + k.name, Name: k.name, Env: k.env, Prefix: key[:12], CreatedAt: past, Hash: hex.EncodeToString(h[:])}
+		rec := apikey.Record{ID: "key_" + k.name, Name: k.name, Env: k.env, Prefix: key[:12], CreatedAt: past, Hash: hex.EncodeToString(h[:])}
 		if k.revoked {
 			rec.RevokedAt = &past
 		}
@@ -118,7 +125,7 @@ func testKeys(t testing.TB) (*keys.Set, map[string]string) {
 		recs = append(recs, rec)
 		made[k.name] = key
 	}
-	return keys.NewSet(recs), made
+	return apikey.NewSet(recs), made
 }
 
 // fakeLimiter answers Take with decide.
@@ -147,24 +154,7 @@ type fixture struct {
 	ts   *httptest.Server
 	keys map[string]string
 	lim  *fakeLimiter
-	logs *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex // guards b
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs *testlog.Buffer
 }
 
 // newFixture starts the real handler on httptest.NewServer.
@@ -172,7 +162,7 @@ func newFixture(t testing.TB, edit func(*Config)) *fixture {
 	t.Helper()
 	set, ks := testKeys(t)
 	lim := &fakeLimiter{decide: allowAll}
-	logs := &syncBuffer{}
+	logs := &testlog.Buffer{}
 	cfg := Config{
 		Keys: fakeKeys{set}, Env: "test", Limiter: lim, Version: "1.2.3",
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),

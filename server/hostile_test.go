@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 // rawRequest writes head and then body on a fresh connection to addr and
@@ -143,12 +143,12 @@ func TestServeShutdown(t *testing.T) {
 
 // signalKeys closes called the first time the server asks for keys.
 type signalKeys struct {
-	set    *keys.Set
+	set    *apikey.Set
 	once   sync.Once
 	called chan struct{}
 }
 
-func (k *signalKeys) Current() *keys.Set {
+func (k *signalKeys) Current() *apikey.Set {
 	k.once.Do(func() { close(k.called) })
 	return k.set
 }

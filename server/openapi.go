@@ -397,7 +397,8 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"formulas": {Type: typ("array"), Items: closed([]string{"unit", "reference", "to", "from"}, map[string]*schema{
 			"unit": strSchema, "reference": strSchema, "to": str("Formula in x into the reference unit."), "from": str("Formula in x out of the reference unit."),
 		})},
-		"steps": {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
+		"steps":   {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
+		"inexact": {Type: typ("array"), Items: strSchema, Description: "The units (and bridges, by their from unit) of the steps whose definitions are not exact: the result is then exact:false however exact its arithmetic."},
 		"mixed": closed([]string{"unit", "last_part", "parts"}, map[string]*schema{
 			"unit": strSchema, "last_part": str("The unit factor and steps lead to."),
 			"parts": {Type: typ("array"), Items: closed([]string{"unit", "per_last"}, map[string]*schema{"unit": strSchema, "per_last": str("How many of the last part this part is.")})},
@@ -438,6 +439,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			"details":     {Type: typ("object"), Description: "Extra facts, such as the byte offset of a JSON syntax error, a limit, or the from_dimension and to_dimension of INCOMPATIBLE_UNITS."},
 			"suggestions": {Type: typ("array"), Items: strSchema, MaxItems: intp(5), Description: "Close matches of an unknown unit."},
 			"candidates":  {Type: typ("array"), Items: strSchema, Description: "Symbols an ambiguous name could mean."},
+			"hint":        str("What the catalog guesses was meant, for a few common mistakes (C → F: the coulomb and the farad; did you mean degC → degF?). Nothing is converted."),
 		}
 		if withRequestID {
 			m["request_id"] = str("The X-Request-Id of the request.")

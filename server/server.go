@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -18,9 +18,9 @@ const DefaultMaxBody = 64 << 10
 // Config configures a Server. Only Keys is needed to serve conversions;
 // every other field has a usable zero value.
 type Config struct {
-	// Keys supplies the current set of API keys (a *keys.Watcher, say).
+	// Keys supplies the current set of API keys (an account.KeySource, say).
 	// Nil refuses every key.
-	Keys interface{ Current() *keys.Set }
+	Keys interface{ Current() *apikey.Set }
 	// Env is the environment whose keys are accepted: "live" or "test".
 	Env string
 	// Limiter limits authenticated requests per key id. Nil: no limit and
@@ -50,7 +50,7 @@ type Config struct {
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
 	// KeyStatus, when set, adds the key store's status to /v1/health.
-	KeyStatus func() keys.Status
+	KeyStatus func() apikey.Status
 	// Usage, when set, is told of every authenticated request (after the
 	// rate limit let it through). It must not block: the account store's
 	// counter adds to an in-memory tally.

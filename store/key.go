@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 const keyCols = `id, account_id, name, env, prefix, hash, created_at, last_used_at, expires_at, revoked_at, replaced_by`
@@ -28,7 +28,7 @@ func bumpKeys(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-func (db *DB) insertKey(ctx context.Context, tx *sql.Tx, accountID string, r keys.Record) error {
+func (db *DB) insertKey(ctx context.Context, tx *sql.Tx, accountID string, r apikey.Record) error {
 	_, err := tx.ExecContext(ctx, db.q(`INSERT INTO api_keys (id, account_id, name, env, prefix, hash, created_at, expires_at, revoked_at, replaced_by)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`),
 		r.ID, accountID, r.Name, r.Env, r.Prefix, r.Hash, ts(r.CreatedAt), tsPtr(r.ExpiresAt), tsPtr(r.RevokedAt))
@@ -36,13 +36,13 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`),
 }
 
 func (db *DB) newKey(ctx context.Context, tx *sql.Tx, accountID, name, env string, now time.Time) (string, account.Key, error) {
-	if err := keys.CheckName(name); err != nil {
+	if err := apikey.CheckName(name); err != nil {
 		return "", account.Key{}, fmt.Errorf("%w: %v", account.ErrInvalid, err)
 	}
-	if !keys.ValidEnv(env) {
+	if !apikey.ValidEnv(env) {
 		return "", account.Key{}, fmt.Errorf("%w: environment %q is not test or live", account.ErrInvalid, env)
 	}
-	key, rec, err := keys.NewRecord(name, env, now)
+	key, rec, err := apikey.NewRecord(name, env, now)
 	if err != nil {
 		return "", account.Key{}, err
 	}
@@ -210,7 +210,7 @@ func (db *DB) KeyAccount(ctx context.Context, id string) (string, error) {
 
 // ImportKeys adds the records whose id and hash are not in the store yet,
 // with all their times, to an account.
-func (db *DB) ImportKeys(ctx context.Context, accountID string, recs []keys.Record, actor account.Actor) (int, error) {
+func (db *DB) ImportKeys(ctx context.Context, accountID string, recs []apikey.Record, actor account.Actor) (int, error) {
 	added := 0
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		if err := db.accountExists(ctx, tx, accountID); err != nil {
@@ -254,15 +254,15 @@ func (db *DB) RenewDevKey(ctx context.Context, accountID string) (string, accoun
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, db.q(`DELETE FROM key_usage WHERE key_id IN (SELECT id FROM api_keys WHERE account_id = ? AND name = ? AND env = ?)`),
-			accountID, account.DevKeyName, keys.EnvTest); err != nil {
+			accountID, account.DevKeyName, apikey.EnvTest); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, db.q(`DELETE FROM api_keys WHERE account_id = ? AND name = ? AND env = ?`),
-			accountID, account.DevKeyName, keys.EnvTest); err != nil {
+			accountID, account.DevKeyName, apikey.EnvTest); err != nil {
 			return err
 		}
 		var err error
-		if key, k, err = db.newKey(ctx, tx, accountID, account.DevKeyName, keys.EnvTest, db.now()); err != nil {
+		if key, k, err = db.newKey(ctx, tx, accountID, account.DevKeyName, apikey.EnvTest, db.now()); err != nil {
 			return err
 		}
 		return bumpKeys(ctx, tx)
@@ -284,7 +284,7 @@ func (db *DB) KeyVersion(ctx context.Context) (int64, error) {
 
 // AuthRecords returns the records of every key that is not revoked or
 // expired by now, for the in-memory set.
-func (db *DB) AuthRecords(ctx context.Context) ([]keys.Record, error) {
+func (db *DB) AuthRecords(ctx context.Context) ([]apikey.Record, error) {
 	now := ts(db.now())
 	rows, err := db.db.QueryContext(ctx, db.q(`SELECT `+keyCols+` FROM api_keys
 WHERE (revoked_at IS NULL OR revoked_at > ?) AND (expires_at IS NULL OR expires_at > ?)`), now, now)
@@ -292,7 +292,7 @@ WHERE (revoked_at IS NULL OR revoked_at > ?) AND (expires_at IS NULL OR expires_
 		return nil, fmt.Errorf("load keys: %w", err)
 	}
 	defer rows.Close()
-	var out []keys.Record
+	var out []apikey.Record
 	for rows.Next() {
 		k, err := scanKey(rows)
 		if err != nil {

@@ -1,5 +1,6 @@
 // Package store keeps unitd's accounts, users, sessions, API keys, usage
-// counts and audit log in a SQL database. It implements account.Store over
+// counts and audit log in a SQL database. It implements the account
+// domain's store interfaces (account.Directory, account.KeyManager, …) over
 // database/sql, once for both engines; the packages store/sqlite and
 // store/postgres open a database of their engine, apply its migrations and
 // hand back a *DB from this package.
@@ -46,7 +47,19 @@ type DB struct {
 	Now func() time.Time
 }
 
-var _ account.Store = (*DB)(nil)
+// DB implements every store interface of the account domain.
+var (
+	_ account.Directory   = (*DB)(nil)
+	_ account.Credentials = (*DB)(nil)
+	_ account.Sessions    = (*DB)(nil)
+	_ account.KeyManager  = (*DB)(nil)
+	_ account.KeyAdmin    = (*DB)(nil)
+	_ account.UsageReader = (*DB)(nil)
+	_ account.AuditLog    = (*DB)(nil)
+	_ account.KeyLoader   = (*DB)(nil)
+	_ account.KeyReporter = (*DB)(nil)
+	_ account.UsageWriter = (*DB)(nil)
+)
 
 // New wraps an open database whose schema is up to date.
 func New(db *sql.DB, d Dialect) *DB { return &DB{db: db, dialect: d} }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/internal/pgtest"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/postgres"
 	"github.com/unitd/unitd/store/sqlite"
@@ -201,13 +201,13 @@ func TestKeyLifecycle(t *testing.T) {
 		ada := account.Actor{Name: "ada@example.com", Addr: "192.0.2.7"}
 		v0 := must[int64](t)(db.KeyVersion(ctx))
 
-		if _, _, err := db.CreateKey(ctx, a.ID, "", keys.EnvTest, ada); !errors.Is(err, account.ErrInvalid) {
+		if _, _, err := db.CreateKey(ctx, a.ID, "", apikey.EnvTest, ada); !errors.Is(err, account.ErrInvalid) {
 			t.Errorf("empty name: %v", err)
 		}
 		if _, _, err := db.CreateKey(ctx, a.ID, "ci", "prod", ada); !errors.Is(err, account.ErrInvalid) {
 			t.Errorf("bad env: %v", err)
 		}
-		key, k, err := db.CreateKey(ctx, a.ID, "ci", keys.EnvTest, ada)
+		key, k, err := db.CreateKey(ctx, a.ID, "ci", apikey.EnvTest, ada)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,8 +215,8 @@ func TestKeyLifecycle(t *testing.T) {
 		if v1 == v0 {
 			t.Error("creating a key did not change the key version")
 		}
-		auth := func() *keys.Set { return keys.NewSet(must[[]keys.Record](t)(db.AuthRecords(ctx))) }
-		if _, err := auth().Authenticate(key, keys.EnvTest, c.Now()); err != nil {
+		auth := func() *apikey.Set { return apikey.NewSet(must[[]apikey.Record](t)(db.AuthRecords(ctx))) }
+		if _, err := auth().Authenticate(key, apikey.EnvTest, c.Now()); err != nil {
 			t.Fatalf("new key refused: %v", err)
 		}
 
@@ -249,7 +249,7 @@ func TestKeyLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if k2.Name != "ci" || k2.Env != keys.EnvTest || key2 == key {
+		if k2.Name != "ci" || k2.Env != apikey.EnvTest || key2 == key {
 			t.Errorf("successor = %+v", k2)
 		}
 		old := must[account.Key](t)(db.Key(ctx, a.ID, k.ID))
@@ -258,11 +258,11 @@ func TestKeyLifecycle(t *testing.T) {
 		}
 		set := auth()
 		for _, kk := range []string{key, key2} {
-			if _, err := set.Authenticate(kk, keys.EnvTest, c.Now()); err != nil {
+			if _, err := set.Authenticate(kk, apikey.EnvTest, c.Now()); err != nil {
 				t.Errorf("during the grace period a key is refused: %v", err)
 			}
 		}
-		if _, err := set.Authenticate(key, keys.EnvTest, c.Now().Add(24*time.Hour)); !errors.Is(err, keys.ErrUnknown) {
+		if _, err := set.Authenticate(key, apikey.EnvTest, c.Now().Add(24*time.Hour)); !errors.Is(err, apikey.ErrUnknown) {
 			t.Errorf("old key after the grace period: %v", err)
 		}
 		if _, _, err := db.RotateKey(ctx, a.ID, k.ID, time.Hour, ada); !errors.Is(err, account.ErrKeyState) {
@@ -275,10 +275,10 @@ func TestKeyLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		set = auth()
-		if _, err := set.Authenticate(key2, keys.EnvTest, c.Now()); !errors.Is(err, keys.ErrUnknown) {
+		if _, err := set.Authenticate(key2, apikey.EnvTest, c.Now()); !errors.Is(err, apikey.ErrUnknown) {
 			t.Errorf("key rotated with no grace: %v", err)
 		}
-		if _, err := set.Authenticate(key3, keys.EnvTest, c.Now()); err != nil {
+		if _, err := set.Authenticate(key3, apikey.EnvTest, c.Now()); err != nil {
 			t.Errorf("successor refused: %v", err)
 		}
 		if st := must[account.Key](t)(db.Key(ctx, a.ID, k2.ID)).State(c.Now()); st != "revoked" {
@@ -296,7 +296,7 @@ func TestKeyLifecycle(t *testing.T) {
 		if v2 := must[int64](t)(db.KeyVersion(ctx)); v2 != v {
 			t.Error("a no-op revocation moved the key version")
 		}
-		if _, err := auth().Authenticate(key3, keys.EnvTest, c.Now()); !errors.Is(err, keys.ErrUnknown) {
+		if _, err := auth().Authenticate(key3, apikey.EnvTest, c.Now()); !errors.Is(err, apikey.ErrUnknown) {
 			t.Errorf("revoked key: %v", err)
 		}
 		if err := db.RevokeKey(ctx, a.ID, "key_nosuch", ada); !errors.Is(err, account.ErrNotFound) {
@@ -330,26 +330,24 @@ func TestKeyLifecycle(t *testing.T) {
 	})
 }
 
+// The keys of testdata/keys-v1.json, a key file as earlier unitd versions
+// wrote it: "one" is active, the live key was revoked at 12:05, "rotated"
+// was rotated at 12:10 with a grace period until 14:10, and its successor
+// is active.
+const (
+	legacyOne       = "uc_test_OswMxdevDfEqzPK-oKKjgN6cPcAl22ZP8y-OAqmmaQI"
+	legacyLive      = "uc_live_GIVuJavuLTnwpN6EGu93g6dal894hLyOWBymUj3A96k"
+	legacyRotated   = "uc_test_ql9X-0_jOcuAgfh31OFW_2nqOqRfHiigedrZ2KbM_n8"
+	legacySuccessor = "uc_test_f9-ua32x2o4ItLG0j2kxIacd-Qj9KKMV3sGmWLwKht8"
+)
+
 func TestImportKeepsEverything(t *testing.T) {
 	eachEngine(t, func(t *testing.T, db *store.DB, c *clock) {
 		a := must[account.Account](t)(db.CreateAccount(ctx, account.OperatorAccountName))
-		path := filepath.Join(t.TempDir(), "keys.json")
-		fs := &keys.Store{Path: path, Now: c.Now}
-		liveKey, live, err := fs.Create("live client", keys.EnvLive)
-		if err != nil {
-			t.Fatal(err)
+		recs := must[[]apikey.Record](t)(store.ReadKeyFile(filepath.Join("testdata", "keys-v1.json")))
+		if len(recs) != 4 {
+			t.Fatalf("read %d keys from the fixture, want 4", len(recs))
 		}
-		_, gone, _ := fs.Create("gone", keys.EnvTest)
-		if err := fs.Revoke(gone.ID); err != nil {
-			t.Fatal(err)
-		}
-		rotKey, _, _ := fs.Create("rotated", keys.EnvTest)
-		recs := must[[]keys.Record](t)(keys.ReadFile(path))
-		if _, _, err := fs.Rotate(recs[2].ID, 2*time.Hour); err != nil {
-			t.Fatal(err)
-		}
-		recs = must[[]keys.Record](t)(keys.ReadFile(path))
-
 		n, err := db.ImportKeys(ctx, a.ID, recs, account.Operator)
 		if err != nil || n != len(recs) {
 			t.Fatalf("ImportKeys = %d, %v; want %d", n, err, len(recs))
@@ -369,17 +367,25 @@ func TestImportKeepsEverything(t *testing.T) {
 				t.Errorf("imported %+v\nfrom %+v", k.Record, r)
 			}
 		}
-		set := keys.NewSet(must[[]keys.Record](t)(db.AuthRecords(ctx)))
-		if _, err := set.Authenticate(liveKey, keys.EnvLive, c.Now()); err != nil {
-			t.Errorf("imported live key: %v", err)
+		set := apikey.NewSet(must[[]apikey.Record](t)(db.AuthRecords(ctx)))
+		at := func(hhmm string) time.Time {
+			return must[time.Time](t)(time.Parse(time.RFC3339, "2026-03-01T"+hhmm+":00Z"))
 		}
-		if _, err := set.Authenticate(rotKey, keys.EnvTest, c.Now().Add(time.Hour)); err != nil {
-			t.Errorf("imported key in its grace period: %v", err)
+		for _, tt := range []struct {
+			name, key, env, at string
+			ok                 bool
+		}{
+			{"active", legacyOne, apikey.EnvTest, "12:30", true},
+			{"revoked", legacyLive, apikey.EnvLive, "12:30", false},
+			{"live before its revocation", legacyLive, apikey.EnvLive, "12:04", true},
+			{"in its grace period", legacyRotated, apikey.EnvTest, "14:09", true},
+			{"after its grace period", legacyRotated, apikey.EnvTest, "14:10", false},
+			{"successor", legacySuccessor, apikey.EnvTest, "14:10", true},
+		} {
+			if _, err := set.Authenticate(tt.key, tt.env, at(tt.at)); (err == nil) != tt.ok {
+				t.Errorf("%s key at %s: %v, want ok=%v", tt.name, tt.at, err, tt.ok)
+			}
 		}
-		if _, err := set.Authenticate(rotKey, keys.EnvTest, c.Now().Add(2*time.Hour)); err == nil {
-			t.Error("imported key accepted after its expiry")
-		}
-		_ = live
 		// A second import adds nothing.
 		if n, err := db.ImportKeys(ctx, a.ID, recs, account.Operator); err != nil || n != 0 {
 			t.Errorf("second import = %d, %v; want 0", n, err)
@@ -397,7 +403,7 @@ func sameTime(a, b *time.Time) bool {
 func TestUsage(t *testing.T) {
 	eachEngine(t, func(t *testing.T, db *store.DB, c *clock) {
 		a := must[account.Account](t)(db.CreateAccount(ctx, "Acme"))
-		_, k, err := db.CreateKey(ctx, a.ID, "ci", keys.EnvTest, account.Operator)
+		_, k, err := db.CreateKey(ctx, a.ID, "ci", apikey.EnvTest, account.Operator)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -450,7 +456,7 @@ func TestRenewDevKeyDoesNotPileUp(t *testing.T) {
 		if len(ks) != 1 {
 			t.Fatalf("%d keys after three renewals, want 1", len(ks))
 		}
-		if _, err := keys.NewSet(must[[]keys.Record](t)(db.AuthRecords(ctx))).Authenticate(last, keys.EnvTest, c.Now()); err != nil {
+		if _, err := apikey.NewSet(must[[]apikey.Record](t)(db.AuthRecords(ctx))).Authenticate(last, apikey.EnvTest, c.Now()); err != nil {
 			t.Errorf("latest dev key: %v", err)
 		}
 	})

@@ -2,7 +2,7 @@
 # Installs what the test suite needs beyond Go modules, from Debian's packages
 # and the npm registry: PostgreSQL and Redis servers (started by the tests
 # themselves on loopback with temporary data directories), Chromium for the
-# browser tests, and the npm packages in e2e/. Idempotent: it installs only
+# browser tests, curl for the README's examples, and the npm packages in e2e/. Idempotent: it installs only
 # what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v curl >/dev/null 2>&1 || need+=(curl) # the README's examples, walked by a test
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
 

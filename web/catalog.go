@@ -71,15 +71,49 @@ func definitionText(u *engine.Unit) string {
 	}
 }
 
-// matches reports whether q (lower case) is part of a spelling of u, as
-// GET /v1/units?q= matches.
-func matches(u *engine.Unit, q string) bool {
-	for _, t := range slices.Concat([]string{u.Symbol, u.Name, u.Plural}, u.Symbols, u.Aliases) {
-		if strings.Contains(strings.ToLower(t), q) {
-			return true
+// catalogSearch returns the units of g in the category and system given
+// (either may be "") that q names, best first: the ranks of the
+// converter's search (exact symbol, exact spelling, symbol prefix, name or
+// alias prefix, substring), where an ambiguous name counts as an exact
+// spelling of each of its candidates ("gallon" finds gal and gal_imp
+// first), then catalog order. An empty q matches every unit, in catalog
+// order.
+func catalogSearch(g *engine.Graph, q, category, system string) []*engine.Unit {
+	lq := strings.ToLower(q)
+	candidate := map[*engine.Unit]bool{}
+	for _, a := range g.Ambiguities() {
+		if q != "" && strings.EqualFold(a.Name, q) {
+			for _, u := range a.Candidates {
+				candidate[u] = true
+			}
 		}
 	}
-	return false
+	type hit struct {
+		rank int
+		u    *engine.Unit
+	}
+	var hits []hit
+	for _, u := range g.Units() {
+		if (category != "" && u.Category.ID != category) || (system != "" && u.System != system) {
+			continue
+		}
+		r := rankSymbol
+		if q != "" {
+			r, _ = rank(u, q, lq)
+			if candidate[u] {
+				r = min(r, rankSpelling)
+			}
+		}
+		if r != noMatch {
+			hits = append(hits, hit{r, u})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.rank - b.rank })
+	units := make([]*engine.Unit, len(hits))
+	for i, h := range hits {
+		units[i] = h.u
+	}
+	return units
 }
 
 type catalogIndexPage struct {
@@ -110,13 +144,8 @@ func (p *Pages) catalogIndex(w http.ResponseWriter, r *http.Request) {
 	slices.Sort(d.Systems)
 	d.Filtered = d.Q != "" || d.Category != "" || d.System != ""
 	if d.Filtered {
-		lq := strings.ToLower(d.Q)
-		for _, u := range g.Units() {
-			if (d.Category == "" || u.Category.ID == d.Category) &&
-				(d.System == "" || u.System == d.System) &&
-				(lq == "" || matches(u, lq)) {
-				d.Units = append(d.Units, newUnitRow(u))
-			}
+		for _, u := range catalogSearch(g, d.Q, d.Category, d.System) {
+			d.Units = append(d.Units, newUnitRow(u))
 		}
 	}
 	title := "Catalog"

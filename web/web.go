@@ -32,6 +32,7 @@ var Routes = []string{
 	"/catalog",
 	"/catalog/*rest",
 	"/docs",
+	"/favicon.ico",
 	"/static/*file",
 	"/web/units",
 }
@@ -73,6 +74,7 @@ func New(cfg Config) *Pages {
 var embedded = sync.OnceValue(func() (e struct {
 	static *assets
 	pages  map[string]*template.Template
+	chrome Chrome
 }) {
 	sub, err := fs.Sub(staticFiles, "static")
 	if err != nil {
@@ -87,10 +89,29 @@ var embedded = sync.OnceValue(func() (e struct {
 	}
 	for _, name := range []string{"converter", "catalog", "category", "unit", "docs", "notfound"} {
 		t := template.New("layout.html").Funcs(funcs)
-		e.pages[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+		e.pages[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/header.html", "templates/"+name+".html"))
 	}
+	header := template.Must(template.New("header.html").ParseFS(templateFiles, "templates/header.html"))
+	var b bytes.Buffer
+	if err := header.ExecuteTemplate(&b, "header", layoutData{Nav: "account", Account: true}); err != nil {
+		panic("web: " + err.Error())
+	}
+	e.chrome = Chrome{Header: template.HTML(b.String()), Stylesheet: e.static.url("app.css"), Icon: e.static.url("favicon.ico")}
 	return e
 })
+
+// Chrome is what a page served by another package (the account page)
+// needs to look like the site and share its navigation: the site's header,
+// with the account entry current, and the addresses of its style sheet and
+// icon, which the server's pages serve.
+type Chrome struct {
+	Header     template.HTML
+	Stylesheet string
+	Icon       string
+}
+
+// SiteChrome returns the site's Chrome.
+func SiteChrome() Chrome { return embedded().chrome }
 
 // ServeHTTP serves one of Routes.
 func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -109,6 +130,8 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.unitPage(w, r, seg[2])
 	case seg[0] == "docs" && len(seg) == 1:
 		p.docs(w, r)
+	case seg[0] == "favicon.ico" && len(seg) == 1:
+		p.static.serve(w, r, "favicon.ico")
 	case seg[0] == "web" && len(seg) == 2 && seg[1] == "units":
 		p.searchUnits(w, r)
 	default:

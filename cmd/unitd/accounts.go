@@ -23,32 +23,11 @@ commands:
 Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
 `
 
-var accountsSynopsis = map[string]string{
-	"create": "create [--store FILE|URL] NAME",
-	"list":   "list [--store FILE|URL] [--format text|json]",
-}
-
 func runAccounts(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, accountsUsage)
-		return 2
-	}
-	cmd, args := args[0], args[1:]
-	var run func(*cliCmd) error
-	switch cmd {
-	case "create":
-		run = accountsCreate
-	case "list":
-		run = accountsList
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, accountsUsage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "unitd accounts: unknown command %q\n\n%s", cmd, accountsUsage)
-		return 2
-	}
-	c := newCLICmd("accounts", cmd, accountsSynopsis[cmd], args, stdout, stderr)
-	return c.finish(run(c))
+	return runGroup("accounts", accountsUsage, map[string]subcommand{
+		"create": {"create [--store FILE|URL] NAME", accountsCreate},
+		"list":   {"list [--store FILE|URL] [--format text|json]", accountsList},
+	}, args, stdout, stderr)
 }
 
 func accountsCreate(c *cliCmd) error {
@@ -73,12 +52,9 @@ func accountsCreate(c *cliCmd) error {
 }
 
 func accountsList(c *cliCmd) error {
-	format := c.flags.String("format", "text", "output `format`: text or json")
+	format := formatFlag(c.flags, "output `format`: text or json", "text", "json")
 	if _, err := c.parse(0, ""); err != nil {
 		return err
-	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format must be text or json, not %q", *format)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
@@ -147,38 +123,13 @@ Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
 $UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
 `
 
-var usersSynopsis = map[string]string{
-	"create":  "create [--store FILE|URL] --account NAME [--url BASE] EMAIL",
-	"link":    "link [--store FILE|URL] [--url BASE] EMAIL",
-	"list":    "list [--store FILE|URL] [--account NAME] [--format text|json]",
-	"disable": "disable [--store FILE|URL] EMAIL",
-}
-
 func runUsers(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usersUsage)
-		return 2
-	}
-	cmd, args := args[0], args[1:]
-	var run func(*cliCmd) error
-	switch cmd {
-	case "create":
-		run = usersCreate
-	case "link":
-		run = usersLink
-	case "list":
-		run = usersList
-	case "disable":
-		run = usersDisable
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usersUsage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "unitd users: unknown command %q\n\n%s", cmd, usersUsage)
-		return 2
-	}
-	c := newCLICmd("users", cmd, usersSynopsis[cmd], args, stdout, stderr)
-	return c.finish(run(c))
+	return runGroup("users", usersUsage, map[string]subcommand{
+		"create":  {"create [--store FILE|URL] --account NAME [--url BASE] EMAIL", usersCreate},
+		"link":    {"link [--store FILE|URL] [--url BASE] EMAIL", usersLink},
+		"list":    {"list [--store FILE|URL] [--account NAME] [--format text|json]", usersList},
+		"disable": {"disable [--store FILE|URL] EMAIL", usersDisable},
+	}, args, stdout, stderr)
 }
 
 func baseURLFlag(c *cliCmd) *string {
@@ -210,13 +161,12 @@ func usersCreate(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
-	link, expires, err := setupLink(ctx, db, *base, u.Email)
+	link, note, err := setupLink(ctx, db, *base, u.Email)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.stdout, link)
-	fmt.Fprintf(c.stderr, "Created user %s for account %q. Send them the link above: it sets their password,\n"+
-		"works once, until %s, and is not shown again (unitd users link makes a new one).\n", u.Email, acct.Name, formatTime(&expires))
+	fmt.Fprintf(c.stderr, "Created user %s for account %q. Send them the link above; it is not shown again.\n%s", u.Email, acct.Name, note)
 	return nil
 }
 
@@ -233,23 +183,20 @@ func usersLink(c *cliCmd) error {
 		return err
 	}
 	defer db.Close()
-	link, expires, err := setupLink(ctx, db, *base, pos[0])
+	link, note, err := setupLink(ctx, db, *base, pos[0])
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.stdout, link)
-	fmt.Fprintf(c.stderr, "Set-up link for %s, valid once until %s. Earlier links no longer work.\n", pos[0], formatTime(&expires))
+	fmt.Fprint(c.stderr, note)
 	return nil
 }
 
 func usersList(c *cliCmd) error {
 	acctName := c.flags.String("account", "", "list only the users of account `NAME`")
-	format := c.flags.String("format", "text", "output `format`: text or json")
+	format := formatFlag(c.flags, "output `format`: text or json", "text", "json")
 	if _, err := c.parse(0, ""); err != nil {
 		return err
-	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format must be text or json, not %q", *format)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()

@@ -16,9 +16,10 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/internal/pgtest"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/store"
 )
 
 func (d *testDaemon) status(t *testing.T, key string) int {
@@ -100,8 +101,8 @@ func TestReplicasShareKeys(t *testing.T) {
 	if a.d.db.Engine() != "postgres" || b.d.db.Engine() != "postgres" {
 		t.Fatalf("replicas run on %s and %s, want postgres", a.d.db.Engine(), b.d.db.Engine())
 	}
-	// a imported its key file, b the other: once both serve the store's
-	// latest key version, both accept both keys.
+	// a's key and b's were created in the store before each started: once
+	// both serve the store's latest key version, both accept both keys.
 	if err := confirmTakenUp(context.Background(), a.d.db, io.Discard, time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -159,16 +160,22 @@ func TestUsageSurvivesShutdown(t *testing.T) {
 	}
 }
 
+// TestJSONKeyFileImportedOnce starts on a key file of earlier versions
+// (the store package's fixture): the first start imports every key, with
+// its state, into the store beside it; the second imports nothing.
 func TestJSONKeyFileImportedOnce(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "keys.json")
-	fs := &keys.Store{Path: path}
-	k1, _, _ := fs.Create("one", keys.EnvTest)
-	_, r2, _ := fs.Create("two", keys.EnvLive)
-	fs.Revoke(r2.ID)
-	k3, r3, _ := fs.Create("three", keys.EnvTest)
-	if _, _, err := fs.Rotate(r3.ID, time.Hour); err != nil {
+	data, err := os.ReadFile(filepath.Join("..", "..", "store", "testdata", "keys-v1.json"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want, err := store.ReadKeyFile(path)
+	if err != nil || len(want) != 4 {
+		t.Fatalf("fixture: %d keys, %v", len(want), err)
 	}
 	var log bytes.Buffer
 	open := func() {
@@ -190,17 +197,15 @@ func TestJSONKeyFileImportedOnce(t *testing.T) {
 	if strings.Contains(log.String(), "imported") {
 		t.Errorf("second start imported again:\n%s", log.String())
 	}
-	for _, tt := range []struct {
-		key, env string
-		ok       bool
-	}{{k1, keys.EnvTest, true}, {k3, keys.EnvTest, true}} {
-		if err := authenticate(t, path, tt.key, tt.env); (err == nil) != tt.ok {
-			t.Errorf("imported key: %v", err)
-		}
+	ks, err := listKeys(t, path)
+	if err != nil || len(ks) != len(want) {
+		t.Fatalf("%d keys in the store, %v; want %d", len(ks), err, len(want))
 	}
-	ks, _ := listKeys(t, path)
-	if len(ks) != 4 || ks[1].RevokedAt == nil || ks[2].ExpiresAt == nil {
-		t.Errorf("imported keys lost their state: %+v", ks)
+	for i, k := range ks {
+		w := want[i]
+		if k.ID != w.ID || k.Hash != w.Hash || k.Env != w.Env || (k.RevokedAt == nil) != (w.RevokedAt == nil) || (k.ExpiresAt == nil) != (w.ExpiresAt == nil) {
+			t.Errorf("key %d in the store = %+v, want %+v", i, k.Record, w)
+		}
 	}
 }
 
@@ -265,7 +270,7 @@ func TestAccountsAndUsersCommands(t *testing.T) {
 
 func TestDevSetupDoesNotPileUp(t *testing.T) {
 	st := filepath.Join(t.TempDir(), "unitd.db")
-	cfg := serveConfig{Addr: "127.0.0.1:8080", Store: st, Env: keys.EnvTest, DevKey: true,
+	cfg := serveConfig{Addr: "127.0.0.1:8080", Store: st, Env: apikey.EnvTest, DevKey: true,
 		RateLimit: rateForTests, AuthFailLimit: rateForTests, MaxBody: 64 << 10}
 	var lastKey, lastLink string
 	for range 2 {
@@ -292,7 +297,7 @@ func TestDevSetupDoesNotPileUp(t *testing.T) {
 	if len(ks) != 1 || len(us) != 1 || us[0].Email != devUser {
 		t.Errorf("after two starts: %d keys, users %+v; want 1 key and %s", len(ks), us, devUser)
 	}
-	if err := authenticate(t, st, lastKey, keys.EnvTest); err != nil {
+	if err := authenticate(t, st, lastKey, apikey.EnvTest); err != nil {
 		t.Errorf("printed dev key: %v", err)
 	}
 	u, _ := url.Parse(lastLink)

@@ -13,8 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/server"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 )
@@ -22,7 +22,7 @@ import (
 // newRegistry returns the registry the admin listener serves: Go runtime
 // and process collectors, the server's metrics, and gauges read at scrape
 // time from the key store and the rate limiter.
-func newRegistry(keyStatus func() keys.Status, redis *redislimit.Limiter) (*prometheus.Registry, *server.Metrics) {
+func newRegistry(keyStatus func() apikey.Status, redis *redislimit.Limiter) (*prometheus.Registry, *server.Metrics) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		collectors.NewGoCollector(),

@@ -7,10 +7,64 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/unitd/unitd/store"
 )
+
+// subcommand is one subcommand of `unitd keys|accounts|users`.
+type subcommand struct {
+	synopsis string // its usage line after "unitd GROUP "
+	run      func(*cliCmd) error
+}
+
+// runGroup runs `unitd GROUP ARGS`: the subcommand ARGS[0] of cmds, or the
+// group's usage for help. It returns the exit code: 0 on success, 1 on
+// failure, 2 on a usage error.
+func runGroup(group, usage string, cmds map[string]subcommand, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	name, args := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	sub, ok := cmds[name]
+	if !ok {
+		fmt.Fprintf(stderr, "unitd %s: unknown command %q\n\n%s", group, name, usage)
+		return 2
+	}
+	c := newCLICmd(group, name, sub.synopsis, args, stdout, stderr)
+	return c.finish(sub.run(c))
+}
+
+// formatFlag registers --format on fs, restricted to formats (the first is
+// the default): any other value is a usage error that lists them.
+func formatFlag(fs *flag.FlagSet, usage string, formats ...string) *string {
+	v := &choiceValue{value: formats[0], choices: formats}
+	fs.Var(v, "format", usage)
+	return &v.value
+}
+
+// choiceValue is a flag value that must be one of choices.
+type choiceValue struct {
+	value   string
+	choices []string
+}
+
+func (v *choiceValue) String() string { return v.value }
+
+func (v *choiceValue) Set(s string) error {
+	if !slices.Contains(v.choices, s) {
+		return fmt.Errorf("unknown format %q (%s)", s, strings.Join(v.choices, ", "))
+	}
+	v.value = s
+	return nil
+}
 
 // cliCmd is one subcommand of `unitd keys|accounts|users` being run: its
 // flags (the store flags among them), arguments and output.

@@ -232,3 +232,46 @@ func TestHelpExitsZero(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatFlag: every command with --format refuses a format it does not
+// have, before doing anything, as a usage error that lists its formats.
+func TestFormatFlag(t *testing.T) {
+	st := filepath.Join(t.TempDir(), "unitd.db")
+	for _, tt := range []struct {
+		args    []string
+		formats string
+	}{
+		{[]string{"keys", "list", "--store", st, "--format", "yaml"}, "(text, json)"},
+		{[]string{"accounts", "list", "--store", st, "--format=yaml"}, "(text, json)"},
+		{[]string{"users", "list", "--format", "yaml", "--store", st}, "(text, json)"},
+		{[]string{"validate", "catalog/data", "--format", "yaml"}, "(text, json, github)"},
+		{[]string{"diff", "a", "b", "--format", "yaml"}, "(text, json, markdown, github)"},
+	} {
+		code, out, stderr := runCLI(t, "", tt.args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, `unknown format "yaml" `+tt.formats) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and the formats %s", tt.args, code, out, stderr, tt.formats)
+		}
+	}
+	if _, err := os.Stat(st); err == nil {
+		t.Error("a refused command made a store")
+	}
+}
+
+// TestGroupDispatch: keys, accounts and users answer help, a missing and
+// an unknown subcommand alike.
+func TestGroupDispatch(t *testing.T) {
+	for _, group := range []string{"keys", "accounts", "users"} {
+		if code, out, _ := runCLI(t, "", group, "help"); code != 0 || !strings.HasPrefix(out, "usage: unitd "+group+" <command>") {
+			t.Errorf("%s help: exit %d, %q", group, code, out)
+		}
+		if code, _, stderr := runCLI(t, "", group); code != 2 || !strings.HasPrefix(stderr, "usage: unitd "+group) {
+			t.Errorf("%s alone: exit %d, %q", group, code, stderr)
+		}
+		if code, _, stderr := runCLI(t, "", group, "frob"); code != 2 || !strings.HasPrefix(stderr, "unitd "+group+`: unknown command "frob"`) {
+			t.Errorf("%s frob: exit %d, %q", group, code, stderr)
+		}
+		if code, _, stderr := runCLI(t, "", group, "list", "-h"); code != 0 || !strings.Contains(stderr, "usage: unitd "+group+" list [--store FILE|URL]") {
+			t.Errorf("%s list -h: exit %d, %q", group, code, stderr)
+		}
+	}
+}

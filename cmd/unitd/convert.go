@@ -143,7 +143,7 @@ func streamFields(line string) []string {
 
 // resultText prints a result: "2.54 cm", or its parts, "5 ft 3.5 in".
 func resultText(r *engine.Result) string {
-	if r.Parts != nil {
+	if len(r.Parts) > 0 {
 		return engine.PartsText(r.Parts)
 	}
 	return r.Value + " " + r.Unit
@@ -189,10 +189,14 @@ func convertStream(g *engine.Graph, precision int, prefs engine.Request, in io.R
 	return code
 }
 
-// describe prints a conversion error as "CODE message".
+// describe prints a conversion error as "CODE message", and its hint, if
+// any, as "; hint: …".
 func describe(err error) string {
 	var e *engine.Error
 	if errors.As(err, &e) {
+		if e.Hint != "" {
+			return string(e.Code) + " " + e.Message + "; hint: " + e.Hint
+		}
 		return string(e.Code) + " " + e.Message
 	}
 	return "INVALID_REQUEST " + err.Error()

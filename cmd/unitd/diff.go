@@ -38,7 +38,7 @@ name), 2 when a catalog does not load or the arguments are wrong.
 func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output `format`: "+strings.Join(catalogdiff.Formats, ", "))
+	format := formatFlag(fs, "output `format`: "+strings.Join(catalogdiff.Formats, ", "), catalogdiff.Formats...)
 	catalogPath := fs.String("catalog", "catalog/data", "catalog directory within the repository, for git revisions")
 	repo := fs.String("repo", ".", "a directory of the git repository that revisions are read from")
 	fs.Usage = func() {
@@ -57,14 +57,6 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd diff: give OLD and NEW (directories or git revisions)")
 		return 2
 	}
-	known := false
-	for _, f := range catalogdiff.Formats {
-		known = known || f == *format
-	}
-	if !known {
-		fmt.Fprintf(stderr, "unitd diff: unknown format %q (%s)\n", *format, strings.Join(catalogdiff.Formats, ", "))
-		return 2
-	}
 	var cats [2]*catalogdiff.Catalog
 	for i, arg := range pos {
 		fsys, dir, name, err := openCatalog(arg, *repo, *catalogPath)
@@ -77,6 +69,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "unitd diff: %s does not load (%d problem(s)):\n", arg, len(errs))
 			for _, err := range errs {
 				fmt.Fprintf(stderr, "  %s: %v\n", name, err)
+				if *format == "github" {
+					p := problemOf(dir, err)
+					p.Message = name + " does not load: " + p.Message
+					p.annotate(stdout, "error")
+				}
 			}
 			return 2
 		}

@@ -80,6 +80,13 @@ func TestDiffGitRevisions(t *testing.T) {
 	if code, _, stderr := runCLI(t, "", "diff", "main", sub, "--repo", sub, "--catalog", "units"); code != 2 || !strings.Contains(stderr, "does not load") {
 		t.Errorf("diff main DIR = %d, %q; want 2, a load error", code, stderr)
 	}
+	// With --format github, each load error is also an annotation at its
+	// file and line, so that a pull request shows it where it is.
+	code, stdout, stderr = runCLI(t, "", "diff", "main", sub, "--repo", sub, "--catalog", "units", "--format", "github")
+	want := "::error file=" + filepath.ToSlash(sub) + "/length.yaml,line=1,col=1::" + filepath.ToSlash(sub) + " does not load: YAML syntax: "
+	if code != 2 || !strings.HasPrefix(stdout, want) || !strings.Contains(stderr, "does not load") {
+		t.Errorf("diff main DIR --format github = %d, %q, %q; want 2 and an annotation starting %q", code, stdout, stderr, want)
+	}
 	if code, _, stderr := runCLI(t, "", "diff", "main", "nosuchrev", "--repo", sub, "--catalog", "units"); code != 2 || !strings.Contains(stderr, "nosuchrev") {
 		t.Errorf("diff main nosuchrev = %d, %q; want 2", code, stderr)
 	}

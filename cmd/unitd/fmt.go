@@ -9,19 +9,23 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/unitd/unitd/tools/catalogfmt"
 )
 
-const fmtUsage = `usage: unitd fmt [-l] [-w] [DIR|FILE ...]
+const fmtUsage = `usage: unitd fmt [-l] [-d] [-w] [DIR|FILE ...]
 
 Lays catalog YAML files out in the one canonical form (key order, quoting,
-flow or block style), keeping every comment, like gofmt. Without -l or -w
-the formatted files are printed. A directory means its *.yaml files; the
+flow or block style), keeping every comment, like gofmt. Without -l, -d or
+-w the formatted files are printed; -d prints, for each file whose layout
+differs, the unified diff that -w would apply. A directory means its *.yaml files; the
 default is catalog/data. See catalog/README.md for the form.
 
-Exit status: 0 on success; 1 with -l when a file is not formatted (for
-CI); 2 when a file cannot be read, parsed or written.
+Exit status: 0 on success; 1 with -l or -d when a file is not formatted
+(for CI); 2 when a file cannot be read, parsed or written.
 `
 
 // runFmt runs `unitd fmt`.
@@ -29,6 +33,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd fmt", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	list := fs.Bool("l", false, "list the files whose formatting differs from unitd fmt's")
+	diff := fs.Bool("d", false, "print the diff of each file whose formatting differs from unitd fmt's")
 	write := fs.Bool("w", false, "write the result to the file instead of printing it")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, fmtUsage+"\n")
@@ -83,13 +88,17 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, name)
 			code = max(code, 1)
 		}
+		if *diff && changed {
+			writeDiff(stdout, name, src, out)
+			code = max(code, 1)
+		}
 		if *write && changed {
 			if err := writeFileAtomic(name, out); err != nil {
 				fmt.Fprintln(stderr, "unitd fmt:", err)
 				code = 2
 			}
 		}
-		if !*list && !*write {
+		if !*list && !*diff && !*write {
 			stdout.Write(out)
 		}
 	}
@@ -97,6 +106,31 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		code = 0 // the files listed were rewritten
 	}
 	return code
+}
+
+// writeDiff prints the unified diff from src to out of the file name, with
+// the a/ and b/ prefixes of git, so that patch -p1 or git apply can apply it.
+func writeDiff(w io.Writer, name string, src, out []byte) {
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: lines(src), B: lines(out),
+		FromFile: "a/" + filepath.ToSlash(name), ToFile: "b/" + filepath.ToSlash(name), Context: 3,
+	})
+	if err != nil { // only a failing writer; GetUnifiedDiffString writes to memory
+		fmt.Fprintf(w, "unitd fmt: diff of %s: %v\n", name, err)
+		return
+	}
+	io.WriteString(w, d)
+}
+
+// lines splits text into lines that keep their newline; a last line
+// without one is given one.
+func lines(text []byte) []string {
+	ls := strings.SplitAfter(string(text), "\n")
+	if ls[len(ls)-1] == "" {
+		return ls[:len(ls)-1]
+	}
+	ls[len(ls)-1] += "\n"
+	return ls
 }
 
 // writeFileAtomic replaces name's content, keeping its permissions: a

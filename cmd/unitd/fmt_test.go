@@ -25,6 +25,13 @@ func TestFmtCommand(t *testing.T) {
 	if code, stdout, _ := runCLI(t, "", "fmt", "-l", dir); code != 1 || stdout != a+"\n" {
 		t.Errorf("fmt -l = %d, %q; want 1 listing %s", code, stdout, a)
 	}
+	wantDiff := "--- a/" + a + "\n+++ b/" + a + "\n@@ -1,4 +1,6 @@\n" +
+		"+category:\n+  id: length\n+\n units:\n" +
+		"-- symbol: m\n-  name: 'metre'\n-category: {id: length}\n" +
+		"+  - symbol: m\n+    name: metre\n"
+	if code, stdout, _ := runCLI(t, "", "fmt", "-d", dir); code != 1 || stdout != wantDiff {
+		t.Errorf("fmt -d = %d,\n%s\nwant 1 and\n%s", code, stdout, wantDiff)
+	}
 	if data, _ := os.ReadFile(a); string(data) != messy {
 		t.Error("fmt -l changed a file")
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 )
 
 const keysUsage = `usage: unitd keys <command> [flags]
@@ -39,48 +39,20 @@ imported once into the store (FILE.db beside it unless --store is given);
 any other name is the store itself.
 `
 
-var keysSynopsis = map[string]string{
-	"create": "create [--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME] [--wait DURATION]",
-	"list":   "list [--store FILE|URL] [--keys FILE] [--account NAME] [--format text|json]",
-	"revoke": "revoke [--store FILE|URL] [--keys FILE] [--wait DURATION] ID",
-	"rotate": "rotate [--store FILE|URL] [--keys FILE] [--grace DURATION] [--wait DURATION] ID",
-}
-
 // runKeys runs `unitd keys ARGS` and returns the exit code: 0 on success,
 // 1 on failure, 2 on a usage error.
 func runKeys(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, keysUsage)
-		return 2
-	}
-	cmd, args := args[0], args[1:]
-	var run func(*keysCmd) error
-	switch cmd {
-	case "create":
-		run = keysCreate
-	case "list":
-		run = keysList
-	case "revoke":
-		run = keysRevoke
-	case "rotate":
-		run = keysRotate
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, keysUsage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "unitd keys: unknown command %q\n\n%s", cmd, keysUsage)
-		return 2
-	}
-	c := &keysCmd{cliCmd: newCLICmd("keys", cmd, keysSynopsis[cmd], args, stdout, stderr)}
-	return c.finish(run(c))
+	return runGroup("keys", keysUsage, map[string]subcommand{
+		"create": {"create [--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME] [--wait DURATION]", keysCreate},
+		"list":   {"list [--store FILE|URL] [--keys FILE] [--account NAME] [--format text|json]", keysList},
+		"revoke": {"revoke [--store FILE|URL] [--keys FILE] [--wait DURATION] ID", keysRevoke},
+		"rotate": {"rotate [--store FILE|URL] [--keys FILE] [--grace DURATION] [--wait DURATION] ID", keysRotate},
+	}, args, stdout, stderr)
 }
 
-// keysCmd is one `unitd keys` subcommand being run.
-type keysCmd struct{ *cliCmd }
-
-func keysCreate(c *keysCmd) error {
+func keysCreate(c *cliCmd) error {
 	name := c.flags.String("name", "", "`NAME` of the key, such as the client it is for (required)")
-	env := c.flags.String("env", keys.EnvTest, "environment of the key: test or live")
+	env := c.flags.String("env", apikey.EnvTest, "environment of the key: test or live")
 	acctName := c.flags.String("account", account.OperatorAccountName, "`NAME` of the account the key belongs to (the default account is created when missing)")
 	wait := c.waitFlag()
 	if _, err := c.parse(0, ""); err != nil {
@@ -89,7 +61,7 @@ func keysCreate(c *keysCmd) error {
 	if *name == "" {
 		return usagef("--name is required")
 	}
-	if !keys.ValidEnv(*env) {
+	if !apikey.ValidEnv(*env) {
 		return usagef("--env must be test or live, not %q", *env)
 	}
 	ctx, cancel := cliContext()
@@ -115,7 +87,7 @@ func keysCreate(c *keysCmd) error {
 }
 
 // waitFlag registers --wait, shared by the commands that change keys.
-func (c *keysCmd) waitFlag() *time.Duration {
+func (c *cliCmd) waitFlag() *time.Duration {
 	return c.flags.Duration("wait", defaultWait, "how long to wait for the running servers to take up the change (`DURATION`; 0 does not check)")
 }
 
@@ -133,14 +105,11 @@ type listItem struct {
 	ExpiresAt  *time.Time `json:"expires_at,omitempty"`
 }
 
-func keysList(c *keysCmd) error {
-	format := c.flags.String("format", "text", "output `format`: text or json")
+func keysList(c *cliCmd) error {
+	format := formatFlag(c.flags, "output `format`: text or json", "text", "json")
 	acctName := c.flags.String("account", "", "list only the keys of account `NAME`")
 	if _, err := c.parse(0, ""); err != nil {
 		return err
-	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format must be text or json, not %q", *format)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
@@ -201,7 +170,7 @@ func formatTime(t *time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func keysRevoke(c *keysCmd) error {
+func keysRevoke(c *cliCmd) error {
 	wait := c.waitFlag()
 	pos, err := c.parse(1, "key ID (see `unitd keys list`)")
 	if err != nil {
@@ -232,7 +201,7 @@ func noSuchKey(id string, err error) error {
 	return err
 }
 
-func keysRotate(c *keysCmd) error {
+func keysRotate(c *cliCmd) error {
 	grace := c.flags.Duration("grace", account.DefaultGrace, "how long the old key stays valid (`DURATION`, 0 revokes it now, at most 168h)")
 	wait := c.waitFlag()
 	pos, err := c.parse(1, "key ID (see `unitd keys list`)")

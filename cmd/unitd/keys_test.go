@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/store"
 )
 
@@ -80,7 +80,7 @@ func authenticate(t *testing.T, path, key, env string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = keys.NewSet(recs).Authenticate(key, env, time.Now())
+	_, err = apikey.NewSet(recs).Authenticate(key, env, time.Now())
 	return err
 }
 
@@ -90,11 +90,11 @@ func TestKeysCreate(t *testing.T) {
 	if !strings.HasPrefix(key, "uc_test_") {
 		t.Errorf("default environment: key %q is not a test key", key)
 	}
-	if err := authenticate(t, path, key, keys.EnvTest); err != nil {
+	if err := authenticate(t, path, key, apikey.EnvTest); err != nil {
 		t.Errorf("created key does not authenticate: %v", err)
 	}
 	live := createKey(t, path, "billing", "--env", "live")
-	if err := authenticate(t, path, live, keys.EnvLive); err != nil {
+	if err := authenticate(t, path, live, apikey.EnvLive); err != nil {
 		t.Errorf("live key: %v", err)
 	}
 
@@ -238,7 +238,7 @@ func TestKeysRevoke(t *testing.T) {
 	if code != 0 || out != "" {
 		t.Fatalf("revoke: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if err := authenticate(t, path, key, keys.EnvTest); err == nil {
+	if err := authenticate(t, path, key, apikey.EnvTest); err == nil {
 		t.Error("revoked key still authenticates")
 	}
 }
@@ -276,10 +276,10 @@ func TestKeysRotate(t *testing.T) {
 				t.Errorf("stderr %q lacks %q or the old id", errOut, tt.wantStderr)
 			}
 			newKey := strings.TrimSuffix(out, "\n")
-			if err := authenticate(t, path, newKey, keys.EnvLive); err != nil {
+			if err := authenticate(t, path, newKey, apikey.EnvLive); err != nil {
 				t.Errorf("new key: %v", err)
 			}
-			if err := authenticate(t, path, oldKey, keys.EnvLive); (err == nil) != tt.oldValid {
+			if err := authenticate(t, path, oldKey, apikey.EnvLive); (err == nil) != tt.oldValid {
 				t.Errorf("old key: err = %v, want valid=%v", err, tt.oldValid)
 			}
 		})

@@ -18,11 +18,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 	"github.com/unitd/unitd/store"
@@ -123,7 +123,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` to serve and hot-reload; default: the embedded catalog (env UNITD_CATALOG)")
 	storeLoc := fs.String("store", envDefault("UNITD_STORE", ""), "the store of accounts and keys: a SQLite `FILE` or a postgres://… URL; default unitd.db (env UNITD_STORE)")
 	keyFile := fs.String("keys", envDefault("UNITD_KEYS", ""), "a JSON key `FILE` (*.json) of earlier versions, imported into the store once; any other name is the store (env UNITD_KEYS)")
-	env := fs.String("env", envDefault("UNITD_ENV", keys.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
+	env := fs.String("env", envDefault("UNITD_ENV", apikey.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
 	public := fs.String("public-rate-limit", envDefault("UNITD_PUBLIC_RATE_LIMIT", "600/m"), "requests per client address to the routes that need no key (discovery, health, openapi.json): `N/s`, N/m or N/h (env UNITD_PUBLIC_RATE_LIMIT)")
@@ -149,7 +149,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
 		return cfg, err
 	}
-	if !keys.ValidEnv(cfg.Env) {
+	if !apikey.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
 	if cfg.RateLimit, err = ratelimit.ParseRate(*rate); err != nil {
@@ -170,7 +170,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
 	}
-	if cfg.DevKey && cfg.Env != keys.EnvTest {
+	if cfg.DevKey && cfg.Env != apikey.EnvTest {
 		return cfg, errors.New("--dev-key creates test keys; it needs --env test")
 	}
 	return cfg, nil
@@ -325,7 +325,7 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if _, err := d.db.CreateUser(ctx, acct.ID, devUser); err != nil && !errors.Is(err, account.ErrConflict) {
 		return err
 	}
-	link, _, err := setupLink(ctx, d.db, "http://"+d.cfg.Addr, devUser)
+	link, note, err := setupLink(ctx, d.db, "http://"+d.cfg.Addr, devUser)
 	if err != nil {
 		return err
 	}
@@ -333,7 +333,7 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printDevKey(stdout, d.cfg.Addr, key, k.ID, link)
+	printDevKey(stdout, d.cfg.Addr, key, k.ID, link, note)
 	return nil
 }
 
@@ -406,7 +406,7 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-func printDevKey(w io.Writer, addr, key, id, link string) {
+func printDevKey(w io.Writer, addr, key, id, link, note string) {
 	fmt.Fprintf(w, `
 unitd test key (id %s), valid until the next start:
 
@@ -416,14 +416,14 @@ Try it:
 
   curl -s -H 'Authorization: Bearer %s' 'http://%s/v1/convert?value=12.5&from=ft&to=m'
 
-Account page: sign in as %s after choosing a password with this one-time link
-(valid 72 hours; a new one is printed at every start):
+Account page http://%s/account, for the account %q (a new link at every start):
 
   %s
 
+%s
 In a browser: the converter http://%s/, the catalog http://%s/catalog and
 the API reference http://%s/docs. Metrics, liveness and readiness are on the
 admin listener (--admin-addr, default 127.0.0.1:9090).
 
-`, id, key, key, addr, devUser, link, addr, addr, addr)
+`, id, key, key, addr, addr, devAccount, link, note, addr, addr, addr)
 }

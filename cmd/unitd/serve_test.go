@@ -19,8 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -63,13 +64,10 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// --keys FILE.json names the store FILE.db beside it.
 	keyFile := filepath.Join(dir, "keys.json")
-	key, _, err := (&keys.Store{Path: keyFile}).Create("test", keys.EnvTest)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := serveConfig{
-		Addr: "127.0.0.1:0", Catalog: catDir, Keys: keyFile, Env: keys.EnvTest,
+		Addr: "127.0.0.1:0", Catalog: catDir, Keys: keyFile, Env: apikey.EnvTest,
 		RateLimit:     ratelimit.Rate{N: 1_000_000, Per: time.Second},
 		AuthFailLimit: ratelimit.Rate{N: 1_000_000, Per: time.Second},
 		MaxBody:       64 << 10,
@@ -77,6 +75,7 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	if edit != nil {
 		edit(&cfg)
 	}
+	key := newStoreKey(t, storeFlags{store: cfg.Store, keys: cfg.Keys})
 	logger := slog.New(slog.DiscardHandler)
 	d, err := newDaemon(cfg, logger, io.Discard)
 	if err != nil {
@@ -88,7 +87,11 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	started := time.Now()
 	go func() { done <- d.run(ctx, ln) }()
+	// The server serves once its key source has refreshed (and reported
+	// what it serves, so that unitd keys counts it as running).
+	waitFor(t, "the server's first key refresh", func() bool { return d.keys.Status().CheckedAt.After(started) })
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
@@ -101,6 +104,26 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	t.Cleanup(stop)
 	return &testDaemon{url: "http://" + ln.Addr().String(), key: key, dir: catDir, length: length,
 		client: &http.Client{Timeout: 10 * time.Second}, d: d, stop: stop}
+}
+
+// newStoreKey creates a test key in the store that sf names.
+func newStoreKey(t testing.TB, sf storeFlags) string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sf.open(ctx, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	acct, err := accountByName(ctx, db, account.OperatorAccountName, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := db.CreateKey(ctx, acct.ID, "test", apikey.EnvTest, account.Operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 // setFactor rewrites length.yaml with the test unit at factor f.
@@ -154,16 +177,38 @@ type convertReply struct {
 	}
 }
 
-// waitFor polls until cond holds, failing after 10 s.
+// waitFor polls until cond holds. How soon a change shows depends on the
+// machine's load, not on the code under test, so it sets no deadline of its
+// own: it gives up, naming what it waited for, only just before go test's
+// -timeout would stop the test binary.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	out := outOfTime(t)
 	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+		select {
+		case <-out:
+			t.Fatalf("still waiting for %s when the test binary's time ran out", what)
+		case <-time.After(10 * time.Millisecond):
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// outOfTime returns a channel that is closed 5 s before go test's -timeout
+// stops the test binary (never, without a timeout), so that a test that
+// waits for something can still say what it was.
+func outOfTime(t testing.TB) <-chan struct{} {
+	d, ok := t.(interface{ Deadline() (time.Time, bool) })
+	if !ok {
+		return nil
+	}
+	deadline, ok := d.Deadline()
+	if !ok {
+		return nil
+	}
+	c := make(chan struct{})
+	timer := time.AfterFunc(time.Until(deadline)-5*time.Second, func() { close(c) })
+	t.Cleanup(func() { timer.Stop() })
+	return c
 }
 
 func (d *testDaemon) zz(t testing.TB) string {
@@ -177,15 +222,19 @@ func (d *testDaemon) zz(t testing.TB) string {
 // TestHotReloadUnderLoad edits the catalog of a running server while
 // clients convert without pause: no request may fail, no batch may mix
 // two catalogs, a broken edit keeps the last good catalog serving and shows
-// in /v1/health with file and line, and the next good edit clears it.
+// in /v1/health with file and line, and the next good edit clears it. The
+// test moves to the next edit only once batches have been answered with
+// the current catalog and single conversions have run since the edit, so
+// every version is served under load however the goroutines are scheduled.
 func TestHotReloadUnderLoad(t *testing.T) {
 	d := startDaemon(t)
 	d.setFactor(t, 1)
 	waitFor(t, "zz = 1 m", func() bool { return d.zz(t) == "1" })
 
-	var failures, requests atomic.Int64
-	var mu sync.Mutex
+	var failures, requests, singles atomic.Int64
+	var mu sync.Mutex // guards failed and batches
 	var failed []string
+	batches := map[string]int{} // batch answers by the value of zz in them
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	batch := `{"conversions":[` + strings.TrimSuffix(strings.Repeat(`{"value":"1","from":"zz","to":"m"},`, 50), ",") + `]}`
@@ -194,7 +243,7 @@ func TestHotReloadUnderLoad(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			client := &http.Client{Timeout: 10 * time.Second}
-			for n := 0; n < 20000; n++ {
+			for {
 				select {
 				case <-stop:
 					return
@@ -225,21 +274,40 @@ func TestHotReloadUnderLoad(t *testing.T) {
 				case i%2 == 1 && mixed(body):
 					problem = "batch mixed two catalogs: " + string(body)
 				}
-				if problem != "" {
+				mu.Lock()
+				switch {
+				case problem != "":
 					failures.Add(1)
-					mu.Lock()
 					failed = append(failed, problem)
-					mu.Unlock()
+				case i%2 == 0:
+					singles.Add(1)
+				default:
+					batches[batchValue(body)]++
 				}
+				mu.Unlock()
 			}
 		}()
 	}
+	// underLoad waits until batches have been answered with zz = want and
+	// single conversions have run since the edit.
+	underLoad := func(want string) {
+		t.Helper()
+		since := singles.Load()
+		waitFor(t, "batches answered with zz = "+want+" m", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return batches[want] > 0
+		})
+		waitFor(t, "single conversions with zz = "+want+" m", func() bool { return singles.Load() > since })
+	}
 
 	var h healthReply
+	underLoad("1")
 	for f := 2; f <= 5; f++ {
 		d.setFactor(t, f)
 		want := fmt.Sprint(f)
 		waitFor(t, "zz = "+want+" m", func() bool { return d.zz(t) == want })
+		underLoad(want)
 	}
 	// A broken edit: the unit refers to a unit that does not exist.
 	d.writeLength(t, strings.Replace(fmt.Sprintf(testUnit, 9, 9), "unit: m}", "unit: mtr}", 1))
@@ -247,11 +315,19 @@ func TestHotReloadUnderLoad(t *testing.T) {
 		d.get(t, "/v1/health", &h)
 		return !h.Catalog.LastReload.OK
 	})
+	mu.Lock()
+	before := batches["5"]
+	mu.Unlock()
+	waitFor(t, "batches answered after the broken edit", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return batches["5"] > before
+	})
 	units, _, _ := strings.Cut(string(d.length), "\nambiguous:")
 	line := strings.Count(units, "\n") + 6 // the definition line of the test unit
-	// Public health says where and what kind; the text of the catalog
-	// (here "mtr") stays in the log.
-	if e := h.Catalog.LastReload.Error; e == nil || !strings.HasPrefix(*e, fmt.Sprintf("length.yaml:%d:17: invalid catalog entry", line)) || strings.Contains(*e, "mtr") {
+	// Public health gives the message with file and line; the values of
+	// the catalog (here "mtr") stay in the log.
+	if e := h.Catalog.LastReload.Error; e == nil || !strings.HasPrefix(*e, fmt.Sprintf(`length.yaml:%d:17: unit "…": definition refers to unknown unit "…"`, line)) || strings.Contains(*e, "mtr") {
 		t.Errorf("health error = %v, want line %d and no catalog text", derefString(h.Catalog.LastReload.Error), line)
 	}
 	if got := d.zz(t); got != "5" {
@@ -259,6 +335,7 @@ func TestHotReloadUnderLoad(t *testing.T) {
 	}
 	d.setFactor(t, 6)
 	waitFor(t, "the fix to apply", func() bool { return d.zz(t) == "6" })
+	underLoad("6")
 	d.get(t, "/v1/health", &h)
 	if !h.Catalog.LastReload.OK || h.Catalog.LastReload.Error != nil {
 		t.Errorf("health after the fix: %+v", h.Catalog.LastReload)
@@ -269,9 +346,26 @@ func TestHotReloadUnderLoad(t *testing.T) {
 	if n := failures.Load(); n > 0 {
 		t.Errorf("%d of %d requests failed during reloads; first: %v", n, requests.Load(), failed[:min(3, len(failed))])
 	}
-	if requests.Load() < 10 {
-		t.Errorf("only %d requests ran during the reloads", requests.Load())
+	mu.Lock()
+	defer mu.Unlock()
+	for v := range batches {
+		if !slices.Contains([]string{"1", "2", "3", "4", "5", "6"}, v) {
+			t.Errorf("a batch answered zz = %q m, a value no catalog version had", v)
+		}
 	}
+}
+
+// batchValue returns the first result value of a batch answer.
+func batchValue(body []byte) string {
+	var r struct {
+		Data []struct {
+			Result struct{ Value string }
+		}
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Data) == 0 {
+		return ""
+	}
+	return r.Data[0].Result.Value
 }
 
 // mixed reports whether a batch answer holds more than one result value.
@@ -298,7 +392,7 @@ func TestRevokedKeyRefused(t *testing.T) {
 	if code := d.get(t, "/v1/convert?value=1&from=m&to=ft", nil); code != http.StatusOK {
 		t.Fatalf("status %d before revoking", code)
 	}
-	list, err := (&keys.Store{Path: filepath.Join(filepath.Dir(d.dir), "keys.json")}).List()
+	list, err := listKeys(t, filepath.Join(filepath.Dir(d.dir), "keys.json"))
 	if err != nil || len(list) != 1 {
 		t.Fatal(list, err)
 	}
@@ -393,7 +487,7 @@ func TestServeRefusesBrokenCatalogAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := serveConfig{
-		Addr: "127.0.0.1:0", Catalog: dir, Store: filepath.Join(t.TempDir(), "unitd.db"), Env: keys.EnvTest,
+		Addr: "127.0.0.1:0", Catalog: dir, Store: filepath.Join(t.TempDir(), "unitd.db"), Env: apikey.EnvTest,
 		RateLimit: ratelimit.Rate{N: 10, Per: time.Second}, AuthFailLimit: ratelimit.Rate{N: 10, Per: time.Second},
 		MaxBody: 64 << 10,
 	}

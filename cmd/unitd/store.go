@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/postgres"
 	"github.com/unitd/unitd/store/sqlite"
@@ -123,7 +122,7 @@ func exists(path string) bool {
 }
 
 func importKeys(ctx context.Context, db *store.DB, path string, logger *slog.Logger) error {
-	recs, err := keys.ReadFile(path)
+	recs, err := store.ReadKeyFile(path)
 	if err != nil {
 		return err
 	}
@@ -146,7 +145,7 @@ func importKeys(ctx context.Context, db *store.DB, path string, logger *slog.Log
 }
 
 // accountByName finds an account, creating it if create is set.
-func accountByName(ctx context.Context, db account.Store, name string, create bool) (account.Account, error) {
+func accountByName(ctx context.Context, db account.Directory, name string, create bool) (account.Account, error) {
 	a, err := db.AccountByName(ctx, name)
 	if err == nil || !create || !errors.Is(err, account.ErrNotFound) {
 		return a, err
@@ -158,17 +157,24 @@ func accountByName(ctx context.Context, db account.Store, name string, create bo
 	return a, err
 }
 
-// setupLink makes a one-time set-up link for a user and returns it.
-func setupLink(ctx context.Context, db account.Store, baseURL, email string) (string, time.Time, error) {
+// setupLink makes a one-time set-up link for a user and returns it with
+// the note that tells the operator what it does: the one message of
+// `unitd users create`, `unitd users link` and `unitd serve --dev-key`.
+func setupLink(ctx context.Context, db account.Directory, baseURL, email string) (link, note string, err error) {
 	token, err := account.NewToken()
 	if err != nil {
-		return "", time.Time{}, err
+		return "", "", err
 	}
 	expires := time.Now().Add(account.SetupTokenTTL).UTC()
-	if _, err := db.CreateSetupToken(ctx, email, account.HashToken(token), expires); err != nil {
-		return "", time.Time{}, err
+	u, err := db.CreateSetupToken(ctx, email, account.HashToken(token), expires)
+	if err != nil {
+		return "", "", err
 	}
-	return strings.TrimSuffix(baseURL, "/") + "/account/setup?token=" + token, expires, nil
+	link = strings.TrimSuffix(baseURL, "/") + "/account/setup?token=" + token
+	note = fmt.Sprintf("The set-up link lets %s choose a password and sign in on the account page. It works once,\n"+
+		"until %s (%d hours); earlier links no longer work, and unitd users link makes a new one.\n",
+		u.Email, formatTime(&expires), int(account.SetupTokenTTL.Hours()))
+	return link, note, nil
 }
 
 // cliContext bounds a command-line command's store work.

@@ -22,7 +22,7 @@ import (
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output `format`: text (file:line:col: message), json, or github (workflow annotations)")
+	format := formatFlag(fs, "output `format`: text (file:line:col: message), json, or github (workflow annotations)", "text", "json", "github")
 	strict := fs.Bool("strict", false, "treat lint warnings as errors (exit 1 on any)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict]
@@ -54,10 +54,6 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 	dir := "catalog/data"
 	if len(pos) == 1 {
 		dir = pos[0]
-	}
-	if *format != "text" && *format != "json" && *format != "github" {
-		fmt.Fprintf(stderr, "unitd validate: unknown format %q (text, json, github)\n", *format)
-		return 2
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		fmt.Fprintf(stderr, "unitd validate: %s is not a directory\n", dir)
@@ -91,10 +87,10 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		enc.Encode(report)
 	case "github":
 		for _, p := range report.Problems {
-			fmt.Fprintf(stdout, "::error file=%s,line=%d,col=%d::%s\n", p.Path, p.Line, p.Column, githubEscape(p.Message))
+			p.annotate(stdout, "error")
 		}
 		for _, p := range report.Warnings {
-			fmt.Fprintf(stdout, "::warning file=%s,line=%d,col=%d::%s\n", p.Path, p.Line, p.Column, githubEscape(p.Message))
+			p.annotate(stdout, "warning")
 		}
 		report.summary(stdout)
 	default:
@@ -175,6 +171,12 @@ func lintProblem(dir string, f catalogcheck.Finding, strict bool) problem {
 		p.Path = filepath.Join(dir, p.File)
 	}
 	return p
+}
+
+// annotate writes p as a GitHub workflow annotation of level (error,
+// warning), shown at its file and line in a pull request.
+func (p problem) annotate(w io.Writer, level string) {
+	fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d::%s\n", level, p.Path, p.Line, p.Column, githubEscape(p.Message))
 }
 
 // githubEscape escapes a workflow command's message.

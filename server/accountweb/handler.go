@@ -3,9 +3,11 @@
 // account's keys (create, rotate with a grace period, revoke), watch each
 // key's traffic and read the audit log.
 //
-// Pages are server-rendered with html/template from html/*.html; the
-// stylesheet and the one small script (the copy button) are embedded from
-// assets/. The Content-Security-Policy allows nothing but same-origin
+// Pages are server-rendered with html/template from html/*.html, under the
+// site's header and style sheet (web.SiteChrome); the page's own style
+// sheet and the one small script (the copy button) are embedded from
+// assets/. An error page's status comes from the code of its error through
+// the API's table (server.StatusOf). The Content-Security-Policy allows nothing but same-origin
 // resources: no inline script or style.
 //
 // Security: sessions are server-side (the cookie holds a random token, the
@@ -33,7 +35,9 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/web"
 )
 
 //go:embed html/*.html
@@ -51,9 +55,18 @@ var (
 // contentSecurityPolicy allows same-origin resources only.
 const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
 
+// Store is what the account page needs from the account store.
+type Store interface {
+	account.Credentials
+	account.Sessions
+	account.KeyManager
+	account.UsageReader
+	account.AuditLog
+}
+
 // Config configures the account page.
 type Config struct {
-	Store account.Store
+	Store Store
 	// Env is the environment of keys created on the page ("test" or
 	// "live"): the one the server accepts.
 	Env string
@@ -147,7 +160,7 @@ func New(cfg Config) (*Handler, error) {
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.errorPage(w, r, http.StatusForbidden, "This request came from another site and was refused.")
+		h.errorPage(w, r, server.CodeCrossOrigin, "This request came from another site and was refused.")
 	}))
 	h.handler = cop.Handler(mux)
 	return h, nil
@@ -173,7 +186,7 @@ func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
-	h.errorPage(w, r, http.StatusNotFound, "There is no such page.")
+	h.errorPage(w, r, account.CodeNotFound, "There is no such page.")
 }
 
 // parsePages parses one template set per page: the layout plus the page.
@@ -211,6 +224,9 @@ var funcs = template.FuncMap{
 		return ""
 	},
 	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	// site is the site's header, style sheet and icon, so that the
+	// account page looks like the other pages and shares their navigation.
+	"site": web.SiteChrome,
 }
 
 // render writes page with data and status.
@@ -244,15 +260,28 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, pag
 	w.Write([]byte(buf.String()))
 }
 
-// errorPage shows a message with status.
-func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+// errorPage shows msg with the status of code, from the table the API
+// uses too (server.StatusOf).
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, code, msg string) {
+	status := server.StatusOf(code)
 	h.render(w, r, status, "error", map[string]any{"Title": http.StatusText(status), "Message": msg, "Status": status})
+}
+
+// fail shows the page for a store error: the message that msgs gives for
+// its code, or, for any other error, the internal-error page.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, msgs map[string]string) {
+	code := account.ErrorCode(err)
+	if msg, ok := msgs[code]; ok {
+		h.errorPage(w, r, code, msg)
+		return
+	}
+	h.internalError(w, r, err)
 }
 
 // internalError logs err and shows a page that says nothing of it.
 func (h *Handler) internalError(w http.ResponseWriter, r *http.Request, err error) {
 	h.logger.Error("account page", "path", r.URL.Path, "error", err)
-	h.errorPage(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again.")
+	h.errorPage(w, r, account.CodeInternal, "Something went wrong on our side. Please try again.")
 }
 
 // clientAddr is the host of the connection's peer; forwarding headers are

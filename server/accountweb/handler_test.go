@@ -16,10 +16,12 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server/keys"
+	"github.com/unitd/unitd/apikey"
+	"github.com/unitd/unitd/internal/testlog"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/sqlite"
+	"github.com/unitd/unitd/web"
 )
 
 // testParams make password hashing cheap in tests.
@@ -43,7 +45,7 @@ func newFixture(t *testing.T, tlsServer bool, edit func(*Config)) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	cfg := Config{Store: db, Env: keys.EnvTest, Params: testParams,
+	cfg := Config{Store: db, Env: apikey.EnvTest, Params: testParams,
 		SignInPerAddr: ratelimit.Rate{N: 1000, Per: time.Minute}, SignInPerUser: ratelimit.Rate{N: 1000, Per: time.Minute}}
 	if edit != nil {
 		edit(&cfg)
@@ -404,7 +406,7 @@ func TestRotateRevokeAndTraffic(t *testing.T) {
 	}
 	id2 := mid[1]
 	old, _ := f.db.Key(ctx, f.acctA.ID, id1)
-	if old.ExpiresAt == nil || old.ExpiresAt.Sub(time.Now()) < 23*time.Hour || old.ExpiresAt.Sub(time.Now()) > 24*time.Hour {
+	if old.ExpiresAt == nil || time.Until(*old.ExpiresAt) < 23*time.Hour || time.Until(*old.ExpiresAt) > 24*time.Hour {
 		t.Errorf("old key expires at %v, want in 24 h", old.ExpiresAt)
 	}
 	if _, body = c.get("/account"); !strings.Contains(body, "expiring at") {
@@ -543,7 +545,7 @@ func TestUnknownPathsAndMethods(t *testing.T) {
 }
 
 func TestKeysAndPasswordsNeverLogged(t *testing.T) {
-	var logs syncBuffer
+	var logs testlog.Buffer
 	f := newFixture(t, false, func(c *Config) {
 		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
@@ -573,20 +575,31 @@ func TestKeysAndPasswordsNeverLogged(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// TestSharesTheSiteHeader: signed in or not, the account page shows the
+// site's header and navigation (Account current) with the site's style
+// sheet and icon, as the converter and the catalog do.
+func TestSharesTheSiteHeader(t *testing.T) {
+	f := newFixture(t, false, nil)
+	f.user(f.acctA, "ada@example.com")
+	chrome := web.SiteChrome()
+	signedOut := f.client()
+	_, outBody := signedOut.get("/account")
+	c, _ := f.signedIn("ada@example.com")
+	_, inBody := c.get("/account")
+	for name, body := range map[string]string{"signed out": outBody, "signed in": inBody} {
+		for _, want := range []string{
+			string(chrome.Header),
+			`<a href="/catalog">Catalog</a>`,
+			`<a href="/account" aria-current="page">Account</a>`,
+			`<link rel="stylesheet" href="` + chrome.Stylesheet + `">`,
+			`<link rel="icon" href="` + chrome.Icon + `">`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the page lacks %q", name, want)
+			}
+		}
+	}
+	if !strings.Contains(inBody, "Signed in as <strong>ada@example.com</strong>") || strings.Contains(outBody, "Signed in as") {
+		t.Error("the account bar does not follow the session")
+	}
 }

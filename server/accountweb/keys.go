@@ -1,7 +1,6 @@
 package accountweb
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -67,11 +66,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, s account.Se
 	name := r.PostFormValue("name")
 	key, k, err := h.cfg.Store.CreateKey(r.Context(), s.AccountID, name, h.cfg.Env, actor(r, s))
 	if err != nil {
-		if errors.Is(err, account.ErrInvalid) {
-			h.errorPage(w, r, http.StatusBadRequest, "A key needs a name of 1 to 100 characters, without control characters.")
-			return
-		}
-		h.internalError(w, r, err)
+		h.fail(w, r, err, map[string]string{account.CodeInvalid: "A key needs a name of 1 to 100 characters, without control characters."})
 		return
 	}
 	h.newKeyPage(w, r, s, key, k, nil)
@@ -84,16 +79,15 @@ func (h *Handler) newKeyPage(w http.ResponseWriter, r *http.Request, s account.S
 	})
 }
 
+// noSuchKey is what the page says of a key id that is not the account's.
+var noSuchKey = map[string]string{account.CodeNotFound: "Your account has no such key."}
+
 // ownKey loads the path's key of the session's account; another account's
 // key is "not found", like a key that does not exist.
 func (h *Handler) ownKey(w http.ResponseWriter, r *http.Request, s account.Session) (account.Key, bool) {
 	k, err := h.cfg.Store.Key(r.Context(), s.AccountID, r.PathValue("id"))
 	if err != nil {
-		if errors.Is(err, account.ErrNotFound) {
-			h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
-		} else {
-			h.internalError(w, r, err)
-		}
+		h.fail(w, r, err, noSuchKey)
 		return k, false
 	}
 	return k, true
@@ -154,19 +148,15 @@ func (h *Handler) rotateKey(w http.ResponseWriter, r *http.Request, s account.Se
 	hours, err := strconv.Atoi(r.PostFormValue("grace_hours"))
 	grace := time.Duration(hours) * time.Hour
 	if err != nil || account.CheckGrace(grace) != nil {
-		h.errorPage(w, r, http.StatusBadRequest, "The grace period must be a whole number of hours from 0 to 168 (7 days).")
+		h.errorPage(w, r, account.CodeInvalid, "The grace period must be a whole number of hours from 0 to 168 (7 days).")
 		return
 	}
 	key, nk, err := h.cfg.Store.RotateKey(r.Context(), s.AccountID, k.ID, grace, actor(r, s))
-	switch {
-	case errors.Is(err, account.ErrNotFound):
-		h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
-		return
-	case errors.Is(err, account.ErrKeyState):
-		h.errorPage(w, r, http.StatusConflict, "This key is revoked, expired or already rotated; create a new key instead.")
-		return
-	case err != nil:
-		h.internalError(w, r, err)
+	if err != nil {
+		h.fail(w, r, err, map[string]string{
+			account.CodeNotFound:     noSuchKey[account.CodeNotFound],
+			account.CodeKeyNotUsable: "This key is revoked, expired or already rotated; create a new key instead.",
+		})
 		return
 	}
 	old, err := h.cfg.Store.Key(r.Context(), s.AccountID, k.ID)
@@ -184,11 +174,7 @@ func (h *Handler) revokeKey(w http.ResponseWriter, r *http.Request, s account.Se
 		return
 	}
 	if err := h.cfg.Store.RevokeKey(r.Context(), s.AccountID, k.ID, actor(r, s)); err != nil {
-		if errors.Is(err, account.ErrNotFound) {
-			h.errorPage(w, r, http.StatusNotFound, "Your account has no such key.")
-			return
-		}
-		h.internalError(w, r, err)
+		h.fail(w, r, err, noSuchKey)
 		return
 	}
 	http.Redirect(w, r, "/account/keys/"+k.ID, http.StatusSeeOther)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/server"
 )
 
 // cookieName is the session cookie. Its value is a random token; the store
@@ -39,16 +40,16 @@ func (h *Handler) withSession(next func(http.ResponseWriter, *http.Request, acco
 		s, ok := h.session(r)
 		if !ok {
 			if r.Method == http.MethodGet {
-				h.signInForm(w, r, http.StatusUnauthorized, "Please sign in.")
+				h.signInForm(w, r, server.StatusOf(server.CodeUnauthorized), "Please sign in.")
 				return
 			}
-			h.errorPage(w, r, http.StatusForbidden, "Your session has ended. Please sign in again.")
+			h.errorPage(w, r, server.CodeUnauthorized, "Your session has ended. Please sign in again.")
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			tok := r.PostFormValue("csrf")
 			if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.CSRF)) != 1 {
-				h.errorPage(w, r, http.StatusForbidden, "This form is out of date or did not come from this page. Reload the page and try again.")
+				h.errorPage(w, r, server.CodeCrossOrigin, "This form is out of date or did not come from this page. Reload the page and try again.")
 				return
 			}
 		}
@@ -105,7 +106,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	if !dAddr.Allowed || !dUser.Allowed {
 		wait := max(dAddr.RetryAfterSeconds(), dUser.RetryAfterSeconds(), 1)
 		w.Header().Set("Retry-After", strconv.FormatInt(wait, 10))
-		h.signInForm(w, r, http.StatusTooManyRequests, "Too many sign-in attempts. Please wait "+minutes(wait)+" and try again.")
+		h.signInForm(w, r, server.StatusOf(server.CodeRateLimitExceeded), "Too many sign-in attempts. Please wait "+minutes(wait)+" and try again.")
 		return
 	}
 	var u account.User
@@ -117,7 +118,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case err == nil && stored != "":
 			hash, known = stored, true
-		case err != nil && !errors.Is(err, account.ErrNotFound):
+		case err != nil && account.ErrorCode(err) != account.CodeNotFound:
 			h.internalError(w, r, err)
 			return
 		}
@@ -135,7 +136,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		if verr != nil && known {
 			h.logger.Error("account page: stored password hash unreadable", "user", u.ID, "error", verr)
 		}
-		h.render(w, r, http.StatusUnauthorized, "signin", map[string]any{"Title": "Sign in", "Error": errSignIn, "Email": r.PostFormValue("email")})
+		h.render(w, r, server.StatusOf(server.CodeUnauthorized), "signin", map[string]any{"Title": "Sign in", "Error": errSignIn, "Email": r.PostFormValue("email")})
 		return
 	}
 	token, err := account.NewToken()
@@ -194,16 +195,16 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request, s account.Sess
 	http.Redirect(w, r, "/account", http.StatusSeeOther)
 }
 
+// badSetupLink is what the page says of a set-up token that is unknown,
+// spent or expired.
+var badSetupLink = map[string]string{account.CodeNotFound: "This set-up link is not valid: it may have been used already or have expired. Ask your operator for a new one."}
+
 // setupForm is GET /account/setup?token=…: the form to choose a password.
 func (h *Handler) setupForm(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("token")
 	u, err := h.cfg.Store.SetupUser(r.Context(), account.HashToken(token), h.cfg.Now())
 	if err != nil {
-		if errors.Is(err, account.ErrNotFound) {
-			h.errorPage(w, r, http.StatusNotFound, "This set-up link is not valid: it may have been used already or have expired. Ask your operator for a new one.")
-			return
-		}
-		h.internalError(w, r, err)
+		h.fail(w, r, err, badSetupLink)
 		return
 	}
 	h.render(w, r, http.StatusOK, "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "MinLen": account.MinPasswordLen})
@@ -216,11 +217,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 	th := account.HashToken(token)
 	u, err := h.cfg.Store.SetupUser(r.Context(), th, h.cfg.Now())
 	if err != nil {
-		if errors.Is(err, account.ErrNotFound) {
-			h.errorPage(w, r, http.StatusNotFound, "This set-up link is not valid: it may have been used already or have expired. Ask your operator for a new one.")
-			return
-		}
-		h.internalError(w, r, err)
+		h.fail(w, r, err, badSetupLink)
 		return
 	}
 	msg := ""
@@ -230,7 +227,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		msg = "The two passwords differ."
 	}
 	if msg != "" {
-		h.render(w, r, http.StatusBadRequest, "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "Error": msg, "MinLen": account.MinPasswordLen})
+		h.render(w, r, server.StatusOf(account.CodeInvalid), "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "Error": msg, "MinLen": account.MinPasswordLen})
 		return
 	}
 	hash, err := account.HashPassword(pw, h.cfg.Params)
@@ -239,11 +236,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, err := h.cfg.Store.SetPassword(r.Context(), th, hash, h.cfg.Now(), account.Actor{Addr: clientAddr(r)}); err != nil {
-		if errors.Is(err, account.ErrNotFound) {
-			h.errorPage(w, r, http.StatusNotFound, "This set-up link is not valid: it may have been used already or have expired.")
-			return
-		}
-		h.internalError(w, r, err)
+		h.fail(w, r, err, badSetupLink)
 		return
 	}
 	http.Redirect(w, r, "/account?ready=1", http.StatusSeeOther)

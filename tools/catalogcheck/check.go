@@ -8,6 +8,7 @@ package catalogcheck
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
 	"sort"
@@ -43,11 +44,14 @@ func (f Finding) Error() string {
 // Check lints the catalog spec compiled into g (both from the same
 // sources) and returns the findings sorted by position.
 func Check(spec engine.Spec, g *engine.Graph) []Finding {
-	c := &checker{g: g, specs: map[string]engine.UnitSpec{}}
+	c := &checker{g: g, specs: map[string]engine.UnitSpec{}, order: map[*engine.Unit]int{}}
 	for _, cs := range spec.Categories {
 		for _, us := range cs.Units {
 			c.specs[us.Symbol] = us
 		}
+	}
+	for i, u := range g.Units() {
+		c.order[u] = i
 	}
 	c.powerOfTen()
 	c.examples()
@@ -69,7 +73,9 @@ func Check(spec engine.Spec, g *engine.Graph) []Finding {
 type checker struct {
 	g        *engine.Graph
 	specs    map[string]engine.UnitSpec // hand-defined units by symbol
+	order    map[*engine.Unit]int       // position in the catalog
 	findings []Finding
+	compared int // pairs of units powerOfTen looked at
 }
 
 func (c *checker) add(rule Rule, o engine.Origin, format string, args ...any) {
@@ -92,29 +98,70 @@ func (c *checker) handUnits() []*engine.Unit {
 // factors differ by a power of ten, within 0.1 %: the typical slip of a
 // decimal point or an exponent. Units whose names differ by an SI prefix
 // are meant to be powers of ten apart and are left alone.
+//
+// Factors a power of ten apart within 0.1 % have the fractional parts of
+// their decimal logarithms within log10(1.001) of each other, so the units
+// are sorted by category and that fraction, and only neighbours within it
+// are compared: the check grows with the catalog, not with its square.
 func (c *checker) powerOfTen() {
-	units := c.handUnits()
-	for i, a := range units {
-		fa, oa, ok := a.BaseMap()
-		if !ok || oa.Sign() != 0 {
+	type entry struct {
+		u    *engine.Unit
+		f    *big.Rat
+		frac float64 // fractional part of log10 f, in [0, 1)
+	}
+	var es []entry
+	for _, u := range c.handUnits() {
+		f, o, ok := u.BaseMap()
+		if !ok || o.Sign() != 0 {
 			continue
 		}
-		for _, b := range units[i+1:] {
-			if b.Category != a.Category || !similarNames(a, b) {
+		v, _ := f.Float64()
+		if v <= 0 || math.IsInf(v, 0) {
+			continue
+		}
+		l := math.Log10(v)
+		e := entry{u, f, l - math.Floor(l)}
+		es = append(es, e)
+		if e.frac < window { // near 0: also a neighbour of those near 1
+			e.frac++
+			es = append(es, e)
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].u.Category != es[j].u.Category {
+			return es[i].u.Category.ID < es[j].u.Category.ID
+		}
+		return es[i].frac < es[j].frac
+	})
+	seen := map[[2]*engine.Unit]bool{}
+	for i, a := range es {
+		for _, b := range es[i+1:] {
+			if b.u.Category != a.u.Category || b.frac-a.frac > window {
+				break
+			}
+			c.compared++
+			x, y := a, b
+			if c.order[y.u] < c.order[x.u] {
+				x, y = y, x // report on the later unit, as catalog order reads
+			}
+			key := [2]*engine.Unit{x.u, y.u}
+			if x.u == y.u || seen[key] || !similarNames(x.u, y.u) {
 				continue
 			}
-			fb, ob, ok := b.BaseMap()
-			if !ok || ob.Sign() != 0 {
-				continue
-			}
-			if k, ok := powerOfTenApart(fb, fa); ok {
-				c.add(PowerOfTen, c.specs[b.Symbol].Definition.Origin,
+			seen[key] = true
+			if k, ok := powerOfTenApart(y.f, x.f); ok {
+				c.add(PowerOfTen, c.specs[y.u.Symbol].Definition.Origin,
 					"unit %q: its factor is 10^%d times that of %q (%s), whose name is similar; a misplaced decimal point or exponent?",
-					b.Symbol, k, a.Symbol, a.Name)
+					y.u.Symbol, k, x.u.Symbol, x.u.Name)
 			}
 		}
 	}
 }
+
+// window is how far apart the fractional parts of the decimal logarithms
+// of two factors within 0.1 % of a power of ten may lie: log10(1.001),
+// with a margin for float64.
+const window = 0.000435
 
 // powerOfTenApart reports whether x/y is within 0.1 % of 10^k, k ≠ 0.
 func powerOfTenApart(x, y *big.Rat) (int, bool) {

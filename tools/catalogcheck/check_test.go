@@ -1,10 +1,13 @@
 package catalogcheck
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"math/big"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -134,5 +137,46 @@ func TestCitesDocument(t *testing.T) {
 		if got := document.MatchString(tt.source); got != tt.want {
 			t.Errorf("cites a document: %q = %v, want %v", tt.source, got, tt.want)
 		}
+	}
+}
+
+// TestPowerOfTenScales: the check of factors a power of ten apart looks at
+// neighbours only, not every pair of a category's units, so a catalog at
+// the unit limit validates in about a second; and it still finds the slip
+// among them.
+func TestPowerOfTenScales(t *testing.T) {
+	const n = 5000
+	units := []engine.UnitSpec{{Symbol: "b", Name: "base", Plural: "bases", System: "t", Exact: true, Source: "t"}}
+	// Names far apart from each other (a hash of the index), factors
+	// that are often a power of ten apart.
+	name := func(i int) string {
+		h := sha256.Sum256([]byte(strconv.Itoa(i)))
+		return hex.EncodeToString(h[:6])
+	}
+	for i := range n {
+		units = append(units, engine.UnitSpec{Symbol: "u" + strconv.Itoa(i), Name: name(i), Plural: name(i) + "s",
+			System: "t", Exact: true, Source: "t", Definition: engine.DefinitionSpec{Unit: "b", Factor: strconv.Itoa(1000 + 7*i)}})
+	}
+	// A slip: unit 10's factor written ten times too large, under a similar name.
+	units = append(units, engine.UnitSpec{Symbol: "slip", Name: name(10) + "x", Plural: name(10) + "xs", System: "t", Exact: true, Source: "t",
+		Definition: engine.DefinitionSpec{Unit: "b", Factor: strconv.Itoa(10 * (1000 + 7*10))}})
+	spec := engine.Spec{Categories: []engine.CategorySpec{{ID: "x", Name: "X", Base: "b", Units: units}}}
+	g, errs := engine.Build(spec)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	c := &checker{g: g, specs: map[string]engine.UnitSpec{}, order: map[*engine.Unit]int{}}
+	for _, us := range units {
+		c.specs[us.Symbol] = us
+	}
+	for i, u := range g.Units() {
+		c.order[u] = i
+	}
+	c.powerOfTen()
+	if c.compared > 20*n {
+		t.Errorf("compared %d pairs of %d units", c.compared, n)
+	}
+	if len(c.findings) != 1 || !strings.Contains(c.findings[0].Message, `unit "slip": its factor is 10^1 times that of "u10"`) {
+		t.Errorf("findings %v, want the slip of u10", c.findings)
 	}
 }

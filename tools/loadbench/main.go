@@ -67,10 +67,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/internal/batchmix"
 	"github.com/unitd/unitd/server"
-	"github.com/unitd/unitd/server/keys"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 )
@@ -265,9 +265,9 @@ func run(o options) error {
 }
 
 // keySet hands the server one fixed set of keys.
-type keySet struct{ set *keys.Set }
+type keySet struct{ set *apikey.Set }
 
-func (k keySet) Current() *keys.Set { return k.set }
+func (k keySet) Current() *apikey.Set { return k.set }
 
 // startUnitd serves the embedded catalog through the real server stack on a
 // fresh 127.0.0.1 port and returns its base URL and a usable test key.
@@ -285,18 +285,18 @@ func startUnitdWith(ctx context.Context, limiter ratelimit.Limiter, key string) 
 		return "", "", nil, fmt.Errorf("embedded catalog: %w", errors.Join(errs...))
 	}
 	if key == "" {
-		if key, err = keys.Generate(keys.EnvTest); err != nil {
+		if key, err = apikey.Generate(apikey.EnvTest); err != nil {
 			return "", "", nil, err
 		}
 	}
-	rec, err := keys.RecordOf(key, "key_loadbench000000", "loadbench", time.Now())
+	rec, err := apikey.RecordOf(key, "key_loadbench000000", "loadbench", time.Now())
 	if err != nil {
 		return "", "", nil, err
 	}
-	set := keys.NewSet([]keys.Record{rec})
+	set := apikey.NewSet([]apikey.Record{rec})
 	srv := server.New(server.Config{
 		Keys:            keySet{set},
-		Env:             keys.EnvTest,
+		Env:             apikey.EnvTest,
 		Limiter:         limiter,
 		Logger:          slog.New(slog.DiscardHandler),
 		Metrics:         server.NewMetrics(prometheus.NewRegistry()), // as served

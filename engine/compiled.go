@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"errors"
+	"math/big"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/exact"
+)
+
+// compiled is what a pair of conversions compiles into: one exact map
+// from source to target, or, through a transcendental formula, the exact
+// map between the two formulas' sides (link) and the inverse of the
+// target's map before its formula (preInv). It is immutable and shared.
+type compiled struct {
+	m            *exact.Map
+	link, preInv *exact.Map
+	// positive, when set, requires the source's reference value to be
+	// positive: a reciprocal unit (L/100km) is on one side.
+	positive *signer
+	// err is a pair that cannot be compiled (π inside an offset).
+	err error
+}
+
+// maxCompiledPairs bounds the compiled pairs a graph keeps: a flood of
+// distinct pairs empties the cache rather than growing it.
+const maxCompiledPairs = 1 << 16
+
+// pairCompiler caches compiled pairs by their two conversions.
+type pairCompiler struct {
+	m sync.Map // [2]*conversion → *compiled
+	n atomic.Int64
+}
+
+// compiledPair returns the pair's compiled maps: composed once per pair
+// of conversions and graph, the compiled form of a conversion, which the
+// caches of names (paircache.go) and of expressions then share.
+func (g *Graph) compiledPair(from, to *conversion) *compiled {
+	key := [2]*conversion{from, to}
+	if v, ok := g.compiledPairs.m.Load(key); ok {
+		return v.(*compiled)
+	}
+	c := compilePair(from, to)
+	if g.compiledPairs.n.Add(1) > maxCompiledPairs {
+		g.compiledPairs.m.Clear()
+		g.compiledPairs.n.Store(1)
+	}
+	g.compiledPairs.m.Store(key, c)
+	return c
+}
+
+// compilePair composes the maps of a pair.
+func compilePair(A, B *conversion) *compiled {
+	c := &compiled{}
+	var err error
+	switch {
+	case A.m != nil && B.m != nil:
+		c.m, err = exact.Pair(A.m, B.m)
+	default:
+		from, to := A.m, B.m
+		if from == nil {
+			from = A.post
+		}
+		if to == nil {
+			to = B.post
+		}
+		c.link, err = exact.Pair(from, to)
+		if err == nil && B.pre != nil {
+			c.preInv, err = B.pre.Inverse()
+		}
+	}
+	if err != nil {
+		c.err = errors.New("the units' maps cannot be composed: " + err.Error())
+		return c
+	}
+	if A.m != nil && (A.m.HasPole() || B.m != nil && B.m.HasPole()) {
+		c.positive = newSigner(A.m)
+	}
+	return c
+}
+
+// withFactor returns the plan with an exact factor r·π^k between source
+// and target: the target's reference value is r·π^k times the source's (a
+// substance's molar mass, density or gas conditions turn a mass into an
+// amount or a volume). The map is composed afresh, not cached, and the
+// plan's results are not exact: such a factor is a measured value. r must
+// not be zero.
+func (pl plan) withFactor(r *big.Rat, k int) (plan, error) {
+	A, B := pl.from, pl.to
+	from, to := A.m, B.m
+	if from == nil {
+		from = A.post
+	}
+	if to == nil {
+		to = B.post
+	}
+	scaled, err := from.Scale(r, k)
+	if err != nil {
+		return pl, err
+	}
+	c := &compiled{}
+	m, err := exact.Pair(scaled, to)
+	if err != nil {
+		return pl, err
+	}
+	if A.m != nil && B.m != nil {
+		c.m = m
+	} else {
+		c.link = m
+		if B.pre != nil {
+			if c.preInv, err = B.pre.Inverse(); err != nil {
+				return pl, err
+			}
+		}
+	}
+	if pl.compiled != nil {
+		c.positive = pl.positive
+	}
+	pl.compiled, pl.exact = c, false
+	return pl, nil
+}
+
+// errNotExactMap is valueAt of a pair through a logarithm or an
+// exponential, which has no exact value.
+var errNotExactMap = errors.New("the conversion goes through a formula with logarithms or exponentials: it has no exact value")
+
+// valueAt returns the pair's map at x exactly, without rounding: a
+// rational when the Value's K is 0, r·π^k otherwise. It checks x against
+// the source's domain as a conversion does.
+func (pl *plan) valueAt(x *apd.Decimal) (exact.Value, error) {
+	if pl.err != nil {
+		return exact.Value{}, pl.err
+	}
+	if pl.m == nil {
+		return exact.Value{}, errNotExactMap
+	}
+	if b := pl.from.minimum; b != nil {
+		if err := checkMinimum(x, b, pl.fromUnit); err != nil {
+			return exact.Value{}, err
+		}
+	}
+	if pl.positive != nil {
+		if err := pl.checkPositive(x); err != nil {
+			return exact.Value{}, err
+		}
+	}
+	v, err := pl.m.At(x)
+	if err != nil {
+		return exact.Value{}, pl.convertError(x, err)
+	}
+	return v, nil
+}
+
+// roundValue is the one rounding of the engine: v half-even to p
+// significant digits, and whether that changed it. Print the result with
+// exact.Decimal.Append, as conversions do.
+func roundValue(v *exact.Value, p int) (exact.Decimal, bool) {
+	if accelerated() {
+		return exact.RoundWords(v, p)
+	}
+	return exact.Round(v, p)
+}

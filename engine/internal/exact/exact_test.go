@@ -1,0 +1,282 @@
+package exact
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/pi"
+)
+
+// roundRat rounds r half-even to p significant digits with big.Rat alone
+// and prints it as Decimal.String does: the reference of these tests.
+func roundRat(r *big.Rat, p int) string {
+	if r.Sign() == 0 {
+		return "0"
+	}
+	a := new(big.Rat).Abs(r)
+	// e with 10^e <= a < 10^(e+1).
+	e := len(new(big.Int).Quo(a.Num(), a.Denom()).String()) - 1
+	if a.Cmp(big.NewRat(1, 1)) < 0 {
+		e = -1
+		for t := new(big.Rat).Mul(a, big.NewRat(10, 1)); t.Cmp(big.NewRat(1, 1)) < 0; t.Mul(t, big.NewRat(10, 1)) {
+			e--
+		}
+	}
+	shift := p - 1 - e
+	scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(shift, -shift))), nil))
+	s := new(big.Rat).Set(a)
+	if shift >= 0 {
+		s.Mul(s, scale)
+	} else {
+		s.Quo(s, scale)
+	}
+	q, m := new(big.Int).QuoRem(s.Num(), s.Denom(), new(big.Int))
+	if c := new(big.Int).Lsh(m, 1).Cmp(s.Denom()); c > 0 || c == 0 && q.Bit(0) == 1 {
+		q.Add(q, big.NewInt(1))
+	}
+	d := Decimal{big: q, Exp: -shift, Neg: r.Sign() < 0}
+	return d.String()
+}
+
+// piPow is π^k from π to 600 places (package pi checks its digits against
+// published ones).
+func piPow(k int) *big.Rat {
+	p := new(big.Rat).SetFrac(pi.Scaled(600), new(big.Int).Exp(big.NewInt(10), big.NewInt(600), nil))
+	out := big.NewRat(1, 1)
+	for range max(k, -k) {
+		out.Mul(out, p)
+	}
+	if k < 0 {
+		out.Inv(out)
+	}
+	return out
+}
+
+func randomInt(r *rand.Rand) *big.Int {
+	var s strings.Builder
+	switch r.IntN(6) {
+	case 0:
+		return big.NewInt(0)
+	case 1:
+		s.WriteString("1")
+	default:
+		for range 1 + r.IntN([]int{3, 10, 19, 40}[r.IntN(4)]) {
+			s.WriteByte(byte('0' + r.IntN(10)))
+		}
+	}
+	n, _ := new(big.Int).SetString(s.String(), 10)
+	if r.IntN(3) == 0 {
+		n.Neg(n)
+	}
+	return n
+}
+
+func randomDecimal(r *rand.Rand) *apd.Decimal {
+	var s strings.Builder
+	if r.IntN(3) == 0 {
+		s.WriteByte('-')
+	}
+	n := 1 + r.IntN([]int{2, 8, 19, 30, 60}[r.IntN(5)])
+	for range n {
+		s.WriteByte(byte('0' + r.IntN(10)))
+	}
+	fmt.Fprintf(&s, "e%d", r.IntN(50)-30)
+	d, _, err := apd.NewFromString(s.String())
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func decimalRat(d *apd.Decimal) *big.Rat {
+	r, _ := new(big.Rat).SetString(d.Text('f'))
+	return r
+}
+
+// TestRoundProperty evaluates random maps (linear, affine, with a pole,
+// through π) at random decimals (zero and the pole among them) and
+// precisions 1–50, in words and in big integers, and compares both with
+// big.Rat: the correctly rounded digits, exact exactly when they equal
+// the value, ErrPole at the pole.
+func TestRoundProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	checked, wordsServed := 0, 0
+	for range 3000 {
+		a, b, c, d := randomInt(r), randomInt(r), randomInt(r), randomInt(r)
+		switch r.IntN(3) {
+		case 0:
+			b, c = new(big.Int), new(big.Int)
+		case 1:
+			c = new(big.Int)
+		}
+		k := 0
+		if c.Sign() == 0 && b.Sign() == 0 && r.IntN(2) == 0 {
+			k = r.IntN(9) - 4
+		}
+		m, err := New(new(big.Rat).SetInt(a), new(big.Rat).SetInt(b), new(big.Rat).SetInt(c), new(big.Rat).SetInt(d), k)
+		if err != nil {
+			continue // constant
+		}
+		for range 5 {
+			x := randomDecimal(r)
+			switch r.IntN(8) {
+			case 0:
+				x.SetInt64(0)
+			case 1:
+				if c.Sign() != 0 { // the pole, when it is a decimal
+					if pole, err := New(new(big.Rat).SetInt(d), new(big.Rat), new(big.Rat), new(big.Rat).SetInt(new(big.Int).Neg(c)), 0); err == nil {
+						if v, err := pole.At(apd.New(1, 0)); err == nil {
+							if p, exact := Round(&v, 50); !exact {
+								p.Apd(x)
+							}
+						}
+					}
+				}
+			}
+			p := 1 + r.IntN(50)
+			xr := decimalRat(x)
+			den := new(big.Rat).Add(new(big.Rat).Mul(new(big.Rat).SetInt(c), xr), new(big.Rat).SetInt(d))
+			for _, words := range []bool{true, false} {
+				got, inexact, err := m.Round(x, p, words)
+				name := fmt.Sprintf("(%s·x + %s)/(%s·x + %s)·π^%d at %s, p=%d, words=%v", a, b, c, d, k, x, p, words)
+				if den.Sign() == 0 {
+					if err != ErrPole {
+						t.Fatalf("%s: err %v, want ErrPole", name, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				num := new(big.Rat).Add(new(big.Rat).Mul(new(big.Rat).SetInt(a), xr), new(big.Rat).SetInt(b))
+				want := new(big.Rat).Quo(num, den)
+				wantExact := true
+				if k != 0 && want.Sign() != 0 {
+					want.Mul(want, piPow(k))
+					wantExact = false
+				}
+				ref := roundRat(want, p)
+				if got.String() != ref {
+					t.Fatalf("%s = %s, want %s", name, got.String(), ref)
+				}
+				if wantExact {
+					wantExact = got.Rat().Cmp(want) == 0
+				}
+				if inexact == wantExact {
+					t.Fatalf("%s = %s: inexact %v", name, ref, inexact)
+				}
+				if words && got.Words() {
+					wordsServed++
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 20000 || wordsServed < checked/8 {
+		t.Errorf("checked %d evaluations, %d of them in words", checked, wordsServed)
+	}
+}
+
+// FuzzDivide checks the word division against the big one on any
+// numerator of four words, divisor, exponent and precision.
+func FuzzDivide(f *testing.F) {
+	f.Add(uint64(381), uint64(0), uint64(0), uint64(0), uint64(1250), int16(-1), uint8(34))
+	f.Add(uint64(1), uint64(0), uint64(0), uint64(0), uint64(3), int16(0), uint8(50))
+	f.Add(^uint64(0), ^uint64(0), ^uint64(0), uint64(1<<40), uint64(7), int16(5), uint8(1))
+	f.Add(uint64(25), uint64(0), uint64(0), uint64(0), uint64(10), int16(0), uint8(1))
+	f.Add(uint64(999999999999999999), uint64(0), uint64(0), uint64(0), uint64(1), int16(0), uint8(3))
+	f.Fuzz(func(t *testing.T, w0, w1, w2, w3, d uint64, exp int16, pb uint8) {
+		p := 1 + int(pb)%50
+		u := u256{w0, w1, w2, w3}
+		var got Decimal
+		gi, ok := divWords(&got, u, d, int(exp), false, p)
+		if !ok {
+			return
+		}
+		n := new(big.Int)
+		for i := 3; i >= 0; i-- {
+			n.Lsh(n, 64).Or(n, new(big.Int).SetUint64(u[i]))
+		}
+		want, wi := divBig(n, new(big.Int).SetUint64(d), int(exp), false, p)
+		if got.Rat().Cmp(want.Rat()) != 0 || gi != wi {
+			t.Fatalf("%s/%d e%d at %d: words %s (inexact %v), big %s (inexact %v)", n, d, exp, p, got.String(), gi, want.String(), wi)
+		}
+	})
+}
+
+// TestRoundDecimal rounds long decimals, ties among them, both ways and
+// against big.Rat.
+func TestRoundDecimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for range 3000 {
+		n := 1 + r.IntN(75)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		if r.IntN(4) == 0 && n > 2 { // a tie or a near-tie
+			for i := n / 2; i < n; i++ {
+				b[i] = '0'
+			}
+			b[n/2] = '5'
+		}
+		x, _, _ := apd.NewFromString(fmt.Sprintf("%s%se%d", []string{"", "-"}[r.IntN(2)], b, r.IntN(80)-40))
+		p := 1 + r.IntN(50)
+		want := roundRat(decimalRat(x), p)
+		for _, words := range []bool{true, false} {
+			got, inexact := RoundDecimal(x, p, words)
+			if got.String() != want || inexact != (got.Rat().Cmp(decimalRat(x)) != 0) {
+				t.Fatalf("RoundDecimal(%s, %d, %v) = %s (inexact %v), want %s", x, p, words, got.String(), inexact, want)
+			}
+		}
+	}
+}
+
+// TestCompose checks Then, Inverse, Scale and Pair against evaluating
+// the maps one after another in big.Rat.
+func TestCompose(t *testing.T) {
+	rat := func(s string) *big.Rat { v, _ := new(big.Rat).SetString(s); return v }
+	ftm := Linear(rat("0.3048"), 0)
+	degF, _ := Affine(rat("5/9"), new(big.Rat).Mul(rat("459.67"), rat("5/9")), 0)
+	per100, _ := New(new(big.Rat), rat("100"), rat("1"), new(big.Rat), 0) // 100/x
+	deg := Linear(rat("1/180"), 1)
+	x := apd.New(125, -1)
+	for _, tt := range []struct {
+		name string
+		m    func() (*Map, error)
+		want string
+	}{
+		{"ft then m back", func() (*Map, error) { return Pair(ftm, ftm) }, "12.5"},
+		{"degF to K", func() (*Map, error) { return degF, nil }, "262.3166666666666666666666666666667"},
+		{"degF to degF", func() (*Map, error) { return Pair(degF, degF) }, "12.5"},
+		{"L/100km twice", func() (*Map, error) { return per100.Then(per100) }, "12.5"},
+		{"deg to rad", func() (*Map, error) { return deg, nil }, "0.2181661564992911971154613460610766"},
+		{"deg to deg", func() (*Map, error) { return Pair(deg, deg) }, "12.5"},
+		{"scaled", func() (*Map, error) { return ftm.Scale(rat("2"), 0) }, "7.62"},
+		{"pi cancels in a scale", func() (*Map, error) { return deg.Scale(rat("180"), -1) }, "12.5"},
+	} {
+		m, err := tt.m()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		for _, words := range []bool{true, false} {
+			got, _, err := m.Round(x, 34, words)
+			if err != nil || got.String() != tt.want {
+				t.Errorf("%s at 12.5 (words %v) = %s %v, want %s", tt.name, words, got.String(), err, tt.want)
+			}
+		}
+	}
+	if _, err := deg.Then(degF); err != ErrPiInside {
+		t.Errorf("π into an offset: %v, want ErrPiInside", err)
+	}
+	if _, err := New(rat("2"), rat("4"), rat("1"), rat("2"), 0); err != ErrConstant {
+		t.Errorf("(2x+4)/(x+2): %v, want ErrConstant", err)
+	}
+	if _, err := New(new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), MaxBits+1)), new(big.Rat), new(big.Rat), rat("1"), 0); err != ErrTooLarge {
+		t.Errorf("a huge coefficient: %v, want ErrTooLarge", err)
+	}
+}

@@ -1,0 +1,400 @@
+package exact
+
+import (
+	"errors"
+	"math/big"
+	"math/bits"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Map is the map x ↦ (A·x + B)/(C·x + D) · π^K with integer coefficients:
+// a Möbius map times a power of π. A linear map (x·f) has B = C = 0, an
+// affine one (x·f + o) has C = 0, and a reciprocal one (100/x) has C ≠ 0,
+// a pole where C·x + D is zero. A Map is immutable and safe for concurrent
+// use.
+//
+// The coefficients are kept in lowest terms with the first non-zero of C
+// and D positive, so that equal maps have equal coefficients, and a
+// linear or affine map has D > 0.
+type Map struct {
+	a, b, c, d *big.Int
+	k          int
+	w          wordMap
+	id         bool // x ↦ x
+}
+
+// wordMap is the map's coefficients in machine words when all four fit
+// in 62 bits.
+type wordMap struct {
+	a, b, c, d     uint64 // magnitudes
+	an, bn, cn, dn bool   // signs
+	ok             bool
+}
+
+// MaxBits bounds every coefficient a Map may have, and so every exact
+// intermediate of building and composing maps: far above any catalog's
+// (whose factors have tens of digits) and far below what would take
+// noticeable time to multiply.
+const MaxBits = 8192
+
+// Errors of building and evaluating maps.
+var (
+	// ErrTooLarge is a map or value whose exact numbers would exceed
+	// MaxBits.
+	ErrTooLarge = errors.New("exact number too large (more than 2466 digits)")
+	// ErrPiInside is a composition that would put π inside a map that
+	// is not linear (an offset or a pole applied to a multiple of π),
+	// which no Map can state.
+	ErrPiInside = errors.New("a factor involving pi cannot meet an offset or a formula")
+	// ErrConstant is a map that does not depend on x.
+	ErrConstant = errors.New("the map is constant: it does not depend on x")
+	// ErrPole is a value at the pole of a map: a division by zero.
+	ErrPole = errors.New("division by zero")
+)
+
+// New returns (a·x + b)/(c·x + d) · π^k.
+func New(a, b, c, d *big.Rat, k int) (*Map, error) {
+	// Scale the four to integers by the lcm of their denominators.
+	lcm := big.NewInt(1)
+	for _, r := range [4]*big.Rat{a, b, c, d} {
+		if r.Denom().Cmp(bigOne) == 0 {
+			continue
+		}
+		g := new(big.Int).GCD(nil, nil, lcm, r.Denom())
+		lcm.Mul(lcm, new(big.Int).Quo(r.Denom(), g))
+		if lcm.BitLen() > MaxBits {
+			return nil, ErrTooLarge
+		}
+	}
+	ints := func(r *big.Rat) *big.Int {
+		n := new(big.Int).Mul(r.Num(), lcm)
+		return n.Quo(n, r.Denom())
+	}
+	return newMap(ints(a), ints(b), ints(c), ints(d), k)
+}
+
+// newMap takes ownership of a, b, c and d and normalises them.
+func newMap(a, b, c, d *big.Int, k int) (*Map, error) {
+	linear := b.Sign() == 0 && c.Sign() == 0
+	if linear {
+		if a.Sign() == 0 || d.Sign() == 0 {
+			return nil, ErrConstant
+		}
+	} else if new(big.Int).Mul(a, d).Cmp(new(big.Int).Mul(b, c)) == 0 {
+		return nil, ErrConstant
+	}
+	g := new(big.Int)
+	for _, x := range [4]*big.Int{a, b, c, d} {
+		if x.Sign() != 0 {
+			g.GCD(nil, nil, g, x) // GCD takes either sign and is never negative
+		}
+	}
+	if c.Sign() < 0 || c.Sign() == 0 && d.Sign() < 0 {
+		g.Neg(g)
+	}
+	m := &Map{a: a, b: b, c: c, d: d, k: k}
+	one := g.IsInt64() && g.Int64() == 1
+	for _, x := range [4]*big.Int{a, b, c, d} {
+		if !one && x.Sign() != 0 {
+			x.Quo(x, g)
+		}
+		if x.BitLen() > MaxBits {
+			return nil, ErrTooLarge
+		}
+	}
+	m.w = wordsOf(a, b, c, d)
+	m.id = k == 0 && linear && a.Cmp(d) == 0
+	return m, nil
+}
+
+func wordsOf(a, b, c, d *big.Int) wordMap {
+	var w wordMap
+	coef := [4]*uint64{&w.a, &w.b, &w.c, &w.d}
+	neg := [4]*bool{&w.an, &w.bn, &w.cn, &w.dn}
+	for i, x := range [4]*big.Int{a, b, c, d} {
+		if x.BitLen() > 62 || bitsPerWord != 64 {
+			return wordMap{}
+		}
+		if ws := x.Bits(); len(ws) > 0 {
+			*coef[i] = uint64(ws[0])
+		}
+		*neg[i] = x.Sign() < 0
+	}
+	w.ok = true
+	return w
+}
+
+// Identity returns x ↦ x.
+func Identity() *Map { return Linear(big.NewRat(1, 1), 0) }
+
+// Linear returns x ↦ x·f·π^k; f must not be zero.
+func Linear(f *big.Rat, k int) *Map {
+	m, err := New(f, new(big.Rat), new(big.Rat), big.NewRat(1, 1), k)
+	if err != nil {
+		panic("exact.Linear: " + err.Error())
+	}
+	return m
+}
+
+// Affine returns x ↦ (x·f + o)·π^k; f must not be zero.
+func Affine(f, o *big.Rat, k int) (*Map, error) {
+	return New(f, o, new(big.Rat), big.NewRat(1, 1), k)
+}
+
+// K is the map's power of π.
+func (m *Map) K() int { return m.k }
+
+// IsLinear reports whether the map is x ↦ x·f·π^k.
+func (m *Map) IsLinear() bool { return m.b.Sign() == 0 && m.c.Sign() == 0 }
+
+// HasPole reports whether the map divides by an expression in x (C ≠ 0).
+func (m *Map) HasPole() bool { return m.c.Sign() != 0 }
+
+// Affine returns the factor f and offset o of an affine map, x ↦ (x·f +
+// o)·π^k, or ok=false for a map with a pole.
+func (m *Map) Affine() (f, o *big.Rat, ok bool) {
+	if m.HasPole() {
+		return nil, nil, false
+	}
+	return new(big.Rat).SetFrac(m.a, m.d), new(big.Rat).SetFrac(m.b, m.d), true
+}
+
+// Coefficients returns copies of A, B, C and D.
+func (m *Map) Coefficients() (a, b, c, d *big.Int) {
+	return new(big.Int).Set(m.a), new(big.Int).Set(m.b), new(big.Int).Set(m.c), new(big.Int).Set(m.d)
+}
+
+// Then returns the map that applies m first and n second. π passes
+// through a linear n; it cannot pass into an n with an offset or a pole
+// (ErrPiInside).
+func (m *Map) Then(n *Map) (*Map, error) {
+	if m.k != 0 && !n.IsLinear() {
+		return nil, ErrPiInside
+	}
+	if m.IsLinear() && n.IsLinear() {
+		return newMap(new(big.Int).Mul(n.a, m.a), new(big.Int), new(big.Int), new(big.Int).Mul(n.d, m.d), m.k+n.k)
+	}
+	dot := func(x, y, z, w *big.Int) *big.Int {
+		s := new(big.Int).Mul(x, y)
+		return s.Add(s, new(big.Int).Mul(z, w))
+	}
+	// The matrix product n·m.
+	return newMap(dot(n.a, m.a, n.b, m.c), dot(n.a, m.b, n.b, m.d),
+		dot(n.c, m.a, n.d, m.c), dot(n.c, m.b, n.d, m.d), m.k+n.k)
+}
+
+// Inverse returns the map that undoes m. A map with π must be linear to
+// have an inverse of this form (ErrPiInside).
+func (m *Map) Inverse() (*Map, error) {
+	if m.k != 0 && !m.IsLinear() {
+		return nil, ErrPiInside
+	}
+	return newMap(new(big.Int).Set(m.d), new(big.Int).Neg(m.b), new(big.Int).Neg(m.c), new(big.Int).Set(m.a), -m.k)
+}
+
+// Scale returns the map m followed by a multiplication by r·π^k; r must
+// not be zero.
+func (m *Map) Scale(r *big.Rat, k int) (*Map, error) {
+	return m.Then(Linear(r, k))
+}
+
+// Pair returns the map of a conversion from the unit whose map onto a
+// common reference is from to the unit whose map is to: to⁻¹ after from.
+func Pair(from, to *Map) (*Map, error) {
+	inv, err := to.Inverse()
+	if err != nil {
+		return nil, err
+	}
+	return from.Then(inv)
+}
+
+// maxDigits bounds the digits (coefficient and exponent together) of a
+// value a map with an offset or a pole evaluates exactly: it must write
+// the value out in full.
+const maxDigits = 4000
+
+// At returns m(x) exactly: ErrPole at the pole, ErrTooLarge for a value
+// too long to write out in full where the map needs it (an offset or a
+// pole, and an exponent beyond ±4000).
+func (m *Map) At(x *apd.Decimal) (Value, error) {
+	X := x.Coeff.MathBigInt()
+	if x.Negative {
+		X.Neg(X)
+	}
+	e := int(x.Exponent)
+	if m.IsLinear() {
+		return Value{Num: X.Mul(X, m.a), Den: new(big.Int).Set(m.d), Exp: e, K: m.k}, nil
+	}
+	if e > maxDigits || e < -maxDigits {
+		return Value{}, ErrTooLarge
+	}
+	// x = X·up/down; m(x) = (a·X·up + b·down) / (c·X·up + d·down).
+	up, down := bigOne, bigOne
+	if e >= 0 {
+		up = pow10Big(e)
+	} else {
+		down = pow10Big(-e)
+	}
+	xu := new(big.Int).Mul(X, up)
+	num := new(big.Int).Mul(m.a, xu)
+	num.Add(num, new(big.Int).Mul(m.b, down))
+	if !m.HasPole() {
+		// The denominator d·down is d times a power of ten: keep it as
+		// the exponent.
+		exp := 0
+		if e < 0 {
+			exp = e
+		}
+		return Value{Num: num, Den: new(big.Int).Set(m.d), Exp: exp, K: m.k}, nil
+	}
+	den := new(big.Int).Mul(m.c, xu)
+	den.Add(den, new(big.Int).Mul(m.d, down))
+	switch den.Sign() {
+	case 0:
+		return Value{}, ErrPole
+	case -1:
+		num.Neg(num)
+		den.Neg(den)
+	}
+	return Value{Num: num, Den: den, K: m.k}, nil
+}
+
+// Round returns m(x) rounded half-even to p significant digits and whether
+// that changed it (see Round). With words set it computes in machine words
+// when the coefficients, x and p allow, and in big integers otherwise;
+// both give the same digits.
+func (m *Map) Round(x *apd.Decimal, p int, words bool) (Decimal, bool, error) {
+	var r Decimal
+	inexact, err := m.RoundTo(&r, x, p, words)
+	return r, inexact, err
+}
+
+// RoundTo is Round into *r, which a conversion keeps on its stack.
+func (m *Map) RoundTo(r *Decimal, x *apd.Decimal, p int, words bool) (inexact bool, err error) {
+	if words {
+		if inexact, ok := m.roundWords(r, x, p); ok {
+			return inexact, nil
+		}
+	}
+	v, err := m.At(x)
+	if err != nil {
+		return false, err
+	}
+	*r, inexact = Round(&v, p)
+	return inexact, nil
+}
+
+// roundWords is Round in machine words: x of one word and an exponent
+// within ±19, numerators within 256 bits, a denominator below 2^59.
+func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
+	w := &m.w
+	if !w.ok || p > maxWordDigits || x.Form != apd.Finite || !x.Coeff.IsUint64() {
+		return false, false
+	}
+	X, e, xn := x.Coeff.Uint64(), int(x.Exponent), x.Negative
+	if w.b == 0 && w.c == 0 && m.k == 0 && w.d < 1<<59 {
+		// x·a/d: the most common map, in two words.
+		hi, lo := bits.Mul64(w.a, X)
+		if hi|lo == 0 {
+			*r = Decimal{}
+			return false, true
+		}
+		if inexact, ok := div128(r, hi, lo, w.d, e, w.an != xn, p); ok {
+			return inexact, true
+		}
+		return divWords(r, u256{lo, hi}, w.d, e, w.an != xn, p)
+	}
+	var num s256
+	var den uint64
+	var dneg bool
+	exp := 0
+	switch {
+	case w.b == 0 && w.c == 0: // x·a/d, through π
+		num, den, exp = s256{mul64(w.a, X), w.an != xn}, w.d, e
+	case w.c == 0: // (x·a + b)/d
+		den = w.d
+		if e >= 0 {
+			if e > 19 {
+				return false, false
+			}
+			ax, ok1 := mul64(w.a, X).mulWord(pow10[e])
+			s, ok2 := s256{ax, w.an != xn}.add(s256{u256{w.b}, w.bn})
+			if !ok1 || !ok2 {
+				return false, false
+			}
+			num = s
+		} else {
+			if e < -19 {
+				return false, false
+			}
+			s, ok1 := s256{mul64(w.a, X), w.an != xn}.add(s256{mul64(w.b, pow10[-e]), w.bn})
+			if !ok1 {
+				return false, false
+			}
+			num, exp = s, e
+		}
+	default: // (x·a + b)/(x·c + d)
+		up, down := uint64(1), uint64(1)
+		switch {
+		case e > 19 || e < -19:
+			return false, false
+		case e >= 0:
+			up = pow10[e]
+		default:
+			down = pow10[-e]
+		}
+		xu := mul64(X, up)
+		if xu[1] != 0 {
+			return false, false
+		}
+		n, ok1 := s256{mul64(w.a, xu[0]), w.an != xn}.add(s256{mul64(w.b, down), w.bn})
+		dd, ok2 := s256{mul64(w.c, xu[0]), w.cn != xn}.add(s256{mul64(w.d, down), w.dn})
+		if !ok1 || !ok2 || dd.m[1] != 0 || dd.m[0] == 0 {
+			return false, false // also the pole: At reports it
+		}
+		num, den, dneg = n, dd.m[0], dd.neg
+	}
+	return roundWords(r, num.m, num.neg != dneg, den, exp, m.k, p)
+}
+
+// IsIdentity reports whether m is x ↦ x.
+func (m *Map) IsIdentity() bool { return m.id }
+
+// ExactWords sets out to m(x) when that is a decimal computed in machine
+// words without rounding: a linear map without π whose denominator is a
+// power of ten (x·0.3048 is x·381/1250: no), and x of one word, or of any
+// length when the factor is a power of ten (x·1000, x/1000). It is the word path of
+// At followed by Value.Exact, and reports whether it could serve x.
+func (m *Map) ExactWords(x *apd.Decimal, out *apd.Decimal) bool {
+	w := &m.w
+	if !w.ok || w.b != 0 || w.c != 0 || m.k != 0 || x.Form != apd.Finite {
+		return false
+	}
+	j := digits64(w.d) - 1
+	if w.d != pow10[j] {
+		return false
+	}
+	if i := digits64(w.a) - 1; w.a == pow10[i] {
+		// A power of ten over a power of ten: x shifted, of any length.
+		out.Set(x)
+		out.Exponent += int32(i - j)
+		out.Negative = x.Negative != w.an && !x.IsZero()
+		return true
+	}
+	if !x.Coeff.IsUint64() {
+		return false
+	}
+	hi, lo := bits.Mul64(w.a, x.Coeff.Uint64())
+	if hi == 0 {
+		out.Coeff.SetUint64(lo)
+	} else if bitsPerWord == 64 {
+		out.Coeff.SetBits([]big.Word{big.Word(lo), big.Word(hi)})
+	} else {
+		return false
+	}
+	out.Form = apd.Finite
+	out.Exponent = x.Exponent - int32(j)
+	out.Negative = x.Negative != w.an && (hi|lo) != 0
+	return true
+}

@@ -1,0 +1,175 @@
+package exact
+
+import "math/bits"
+
+// u256 is an unsigned integer of four words, least significant first: the
+// numerators of the word path (a value times a coefficient, or times a
+// bracket of π^k) fit it.
+type u256 [4]uint64
+
+func (x *u256) isZero() bool { return x[0]|x[1]|x[2]|x[3] == 0 }
+
+// mul64 returns a·b.
+func mul64(a, b uint64) u256 {
+	hi, lo := bits.Mul64(a, b)
+	return u256{lo, hi}
+}
+
+// mulWord returns x·y, or ok=false beyond 256 bits.
+func (x u256) mulWord(y uint64) (z u256, ok bool) {
+	var carry uint64
+	for i, w := range x {
+		hi, lo := bits.Mul64(w, y)
+		var c uint64
+		z[i], c = bits.Add64(lo, carry, 0)
+		carry = hi + c
+	}
+	return z, carry == 0
+}
+
+// mul returns x·y, or ok=false beyond 256 bits.
+func (x u256) mul(y u256) (z u256, ok bool) {
+	ok = true
+	for j, w := range y {
+		if w == 0 {
+			continue
+		}
+		p, fits := x.mulWord(w)
+		if !fits {
+			return z, false
+		}
+		// Shift p up by j words; what falls off must be zero.
+		for i := 3; i >= 4-j; i-- {
+			if p[i] != 0 {
+				return z, false
+			}
+		}
+		var s u256
+		copy(s[j:], p[:4-j])
+		if z, fits = z.add(s); !fits {
+			return z, false
+		}
+	}
+	return z, ok
+}
+
+// divWord returns x/y and x mod y; y > 0.
+func (x u256) divWord(y uint64) (q u256, r uint64) {
+	i := len(x) - 1
+	for i > 0 && x[i] == 0 {
+		i-- // a hardware division per word is the cost: skip the zero ones
+	}
+	for ; i >= 0; i-- {
+		q[i], r = bits.Div64(r, x[i], y)
+	}
+	return q, r
+}
+
+// add returns x + y, or ok=false beyond 256 bits.
+func (x u256) add(y u256) (z u256, ok bool) {
+	var c uint64
+	for i := range x {
+		z[i], c = bits.Add64(x[i], y[i], c)
+	}
+	return z, c == 0
+}
+
+// sub returns x − y for x >= y.
+func (x u256) sub(y u256) (z u256) {
+	var b uint64
+	for i := range x {
+		z[i], b = bits.Sub64(x[i], y[i], b)
+	}
+	return z
+}
+
+// shl1 returns 2·x, or ok=false beyond 256 bits.
+func (x u256) shl1() (z u256, ok bool) {
+	for i := range x {
+		z[i] = x[i] << 1
+		if i > 0 {
+			z[i] |= x[i-1] >> 63
+		}
+	}
+	return z, x[3]>>63 == 0
+}
+
+func (x u256) cmp(y u256) int {
+	for i := len(x) - 1; i >= 0; i-- {
+		switch {
+		case x[i] < y[i]:
+			return -1
+		case x[i] > y[i]:
+			return 1
+		}
+	}
+	return 0
+}
+
+// digits counts the decimal digits of x, 0 for zero.
+func (x u256) digits() int {
+	n := 0
+	for i := len(x) - 1; i >= 0; i-- {
+		if x[i] != 0 {
+			n = (i*64 + bits.Len64(x[i])) * 1233 >> 12 // the count or one less
+			break
+		}
+	}
+	if x.cmp(pow10Words[n]) >= 0 {
+		n++
+	}
+	return n
+}
+
+// s256 is a signed u256.
+type s256 struct {
+	m   u256
+	neg bool
+}
+
+// add returns x + y, or ok=false on overflow.
+func (x s256) add(y s256) (s256, bool) {
+	if x.neg == y.neg {
+		m, ok := x.m.add(y.m)
+		return s256{m, x.neg}, ok
+	}
+	if x.m.cmp(y.m) < 0 {
+		x, y = y, x
+	}
+	m := x.m.sub(y.m)
+	return s256{m, x.neg && !m.isZero()}, true
+}
+
+// pow10 holds 10^0 … 10^19.
+var pow10 = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
+
+// pow10Words holds 10^0 … 10^77 in four words.
+var pow10Words = func() (t [78]u256) {
+	t[0] = u256{1}
+	for i := 1; i < len(t); i++ {
+		t[i], _ = t[i-1].mulWord(10)
+	}
+	return t
+}()
+
+// digits64 counts the decimal digits of x, 0 for zero.
+func digits64(x uint64) int {
+	// Len64·log10(2) rounded down (1233/4096) is the count or one less.
+	n := bits.Len64(x) * 1233 >> 12
+	if x >= pow10[n] {
+		n++
+	}
+	return n
+}
+
+// mulPow10 returns (hi·2^64 + lo)·f, which must fit two words.
+func mulPow10(hi, lo, f uint64) (uint64, uint64) {
+	h, l := bits.Mul64(lo, f)
+	return hi*f + h, l
+}

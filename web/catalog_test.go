@@ -1,0 +1,71 @@
+package web
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/unitd/unitd/catalog"
+)
+
+// TestCatalogSearchRanksExactMatchesFirst: on the shipped catalog, the
+// catalog page's search lists the unit a text names before the units whose
+// spellings merely contain it, and keeps every match.
+func TestCatalogSearchRanksExactMatchesFirst(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, tt := range []struct {
+		q     string
+		first []string // in any order
+	}{
+		{"gallon", []string{"gal", "gal_imp"}}, // an ambiguous name: its candidates
+		{"ft", []string{"ft"}},                 // a symbol
+		{"metre", []string{"m"}},               // a name
+		{"Feet", []string{"ft"}},               // a plural, in another case
+		{"mph", []string{"mph"}},
+	} {
+		units := catalogSearch(g, tt.q, "", "")
+		if len(units) < len(tt.first) {
+			t.Fatalf("%q: %d matches", tt.q, len(units))
+		}
+		var got []string
+		for _, u := range units[:len(tt.first)] {
+			got = append(got, u.Symbol)
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(tt.first))
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: first %v, want %v", tt.q, got, want)
+		}
+		// The same units as a plain substring filter, in another order.
+		n := 0
+		lq := strings.ToLower(tt.q)
+		for _, u := range g.Units() {
+			for _, s := range slices.Concat([]string{u.Symbol, u.Name, u.Plural}, u.Symbols, u.Aliases) {
+				if strings.Contains(strings.ToLower(s), lq) {
+					n++
+					break
+				}
+			}
+		}
+		if len(units) != n {
+			t.Errorf("%q: %d matches, want the %d units whose spellings contain it", tt.q, len(units), n)
+		}
+	}
+}
+
+// TestFavicon: /favicon.ico, which browsers ask for by themselves, is an
+// icon, and every page names it.
+func TestFavicon(t *testing.T) {
+	p := newPages(t)
+	rec := get(t, p, "/favicon.ico")
+	body := rec.Body.Bytes()
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "image/") || len(body) < 22 || string(body[:4]) != "\x00\x00\x01\x00" {
+		t.Errorf("/favicon.ico: %d %q, %d bytes", rec.Code, rec.Header().Get("Content-Type"), len(body))
+	}
+	if page := get(t, p, "/catalog").Body.String(); !strings.Contains(page, `<link rel="icon" href="/static/favicon.ico?v=`) {
+		t.Error("the catalog page does not name the icon")
+	}
+}
