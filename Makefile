@@ -4,6 +4,7 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 RUNDIR    ?= .run
 FUZZTIME  ?= 30s
+TESTFUZZTIME ?= 10s
 BENCHTIME ?= 1s
 BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
@@ -22,13 +23,16 @@ build:
 ## account page. The README's examples use bin/unitd and this store.
 run: build
 	@mkdir -p $(RUNDIR)
-	bin/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key
+	bin/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key --access-log all
 
-## test: vet, format check, staticcheck, the whole test suite with the race detector, catalog
-## validation, browser tests. Installs what the tests need (Debian packages, npm) when it is missing.
+## test: vet, format check, staticcheck, the whole test suite with the race detector, every fuzz
+## target for TESTFUZZTIME, catalog validation, browser tests. Installs what the tests need
+## (Debian packages, npm) when it is missing.
 test: test-deps vet fmt-check staticcheck
 	@echo ">> running all tests"
 	$(GO) test -race -count=1 ./...
+	@echo ">> every fuzz target for $(TESTFUZZTIME)"
+	@GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
 	@echo ">> validating the shipped catalog and its layout"
 	$(GO) run ./cmd/unitd validate catalog/data
 	$(GO) run ./cmd/unitd fmt -l catalog/data
@@ -108,17 +112,9 @@ bench-load:
 	@echo ">> HTTP load on 127.0.0.1: unitd beside a bare net/http handler of the same body size"
 	$(GO) run ./tools/loadbench
 
-## fuzz: run every fuzz target for $(FUZZTIME) (not part of CI)
+## fuzz: run every fuzz target for $(FUZZTIME) (make test runs each for $(TESTFUZZTIME))
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParseValue$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzConvertRoundTrip$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzParseExpression$$' -fuzztime $(FUZZTIME) ./engine
-	$(GO) test -run '^$$' -fuzz '^FuzzDivide$$' -fuzztime $(FUZZTIME) ./engine/internal/exact
-	$(GO) test -run '^$$' -fuzz '^FuzzAppendUint128$$' -fuzztime $(FUZZTIME) ./engine/internal/digits
-	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./catalog
-	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./tools/catalogfmt
-	$(GO) test -run '^$$' -fuzz '^FuzzBatchDecode$$' -fuzztime $(FUZZTIME) ./server
+	@GO=$(GO) FUZZTIME=$(FUZZTIME) ./tools/fuzz.sh
 
 lint: vet fmt-check staticcheck
 

@@ -1,6 +1,7 @@
 package account
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -45,19 +46,48 @@ func CheckPassword(pw string) error {
 // HashPassword returns the Argon2id hash of pw in the PHC string format:
 //
 //	$argon2id$v=19$m=65536,t=2,p=2$<salt>$<hash>
+//
+// It runs at once in this process, whatever else is running: a server
+// hashes through a [Hasher], which bounds the memory of the hashes running
+// together.
 func HashPassword(pw string, p Params) (string, error) {
+	return hashPassword(context.Background(), pw, p, InProcess)
+}
+
+// KeyFunc computes the Argon2id key of pw and salt with the time, memory
+// and threads of p, KeyLen bytes long: [InProcess], or the same computation
+// somewhere else (a helper process, say).
+type KeyFunc func(ctx context.Context, pw, salt []byte, p Params) ([]byte, error)
+
+// InProcess computes an Argon2id key in this process (argon2.IDKey).
+func InProcess(_ context.Context, pw, salt []byte, p Params) ([]byte, error) {
+	return argon2.IDKey(pw, salt, p.Time, p.Memory, p.Threads, p.KeyLen), nil
+}
+
+func hashPassword(ctx context.Context, pw string, p Params, key KeyFunc) (string, error) {
 	salt := make([]byte, p.SaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
-	key := argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
+	k, err := key(ctx, []byte(pw), salt, p)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	if len(k) != int(p.KeyLen) {
+		return "", fmt.Errorf("hash password: a key of %d bytes, want %d", len(k), p.KeyLen)
+	}
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(k)), nil
 }
 
 // VerifyPassword reports whether pw matches the encoded hash, comparing in
-// constant time with the parameters stored in the hash.
+// constant time with the parameters stored in the hash. Like HashPassword,
+// it runs at once in this process; a server checks through a [Hasher].
 func VerifyPassword(encoded, pw string) (bool, error) {
+	return verifyPassword(context.Background(), encoded, pw, InProcess)
+}
+
+func verifyPassword(ctx context.Context, encoded, pw string, key KeyFunc) (bool, error) {
 	p, salt, want, err := decodeHash(encoded)
 	if err != nil {
 		return false, err
@@ -65,7 +95,10 @@ func VerifyPassword(encoded, pw string) (bool, error) {
 	if len(pw) > MaxPasswordLen {
 		pw = pw[:MaxPasswordLen] // still do the work: no shortcut to time
 	}
-	got := argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, uint32(len(want)))
+	got, err := key(ctx, []byte(pw), salt, p)
+	if err != nil {
+		return false, fmt.Errorf("verify password: %w", err)
+	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 

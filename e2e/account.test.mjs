@@ -176,9 +176,18 @@ test('set up, sign in, create, use, rotate and revoke keys, read the audit log',
   await until('a key rotated with no grace is refused', 1000, async () => (await convert(key2)) === 401);
   await until('its successor converts', 1000, async () => (await convert(key3)) === 200);
 
-  // Revoke the first key early, as the rotation sequence ends.
+  // Revoke the first key early, as the rotation sequence ends. "Revoke
+  // now" asks first; cancelling keeps the key.
   await page.goto(`${base}/account/keys/${id1}`);
   await page.getByRole('button', { name: 'Revoke now' }).click();
+  assert.match(await page.textContent('h1'), new RegExp(`Revoke billing service ${id1}\\?`));
+  assert.match(await page.textContent('#revoke-warning'), /never works again/);
+  assert.equal(await convert(key1), 200, 'one click on Revoke now leaves the key working');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await page.waitForURL(`${base}/account/keys/${id1}`);
+  assert.doesNotMatch(await page.textContent('#key-state'), /revoked/);
+  await page.getByRole('button', { name: 'Revoke now' }).click();
+  await page.getByRole('button', { name: 'Yes, revoke this key' }).click();
   await page.waitForURL(`${base}/account/keys/${id1}`);
   assert.match(await page.textContent('#key-state'), /revoked/);
   await until('the revoked key is refused', 1000, async () => (await convert(key1)) === 401);
@@ -228,7 +237,7 @@ test('failures: wrong password, POST without CSRF token, another account\'s key'
   const view = await page.goto(`${base}/account/keys/${bobKeyId}`);
   assert.equal(view.status(), 404);
   for (const action of ['rotate', 'revoke']) {
-    const r = await page.request.post(`${base}/account/keys/${bobKeyId}/${action}`, { form: { csrf, grace_hours: '0' } });
+    const r = await page.request.post(`${base}/account/keys/${bobKeyId}/${action}`, { form: { csrf, grace_hours: '0', confirm: 'yes' } });
     assert.equal(r.status(), 404, `${action} of another account's key`);
   }
   assert.equal(await convert(bobKey), 200, "the other account's key still works");

@@ -136,8 +136,9 @@ func bearerToken(h []string) (string, bool) {
 	return tok, tok != ""
 }
 
-// clientAddr is the host of the connection's peer. Forwarding headers are
-// not trusted.
+// clientAddr is the host of the connection's peer: the client, or behind
+// one of Config.Proxies the client it forwarded for (serve resolves
+// RemoteAddr before routing; see package forwarded).
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

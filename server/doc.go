@@ -31,7 +31,20 @@
 // with Retry-After). The route is not in routeTable and not in
 // /openapi.json: it serves the pages, not programs. Pages, static files and
 // page routes need no key, so each of their requests also counts against
-// the address's public budget (Config.PublicLimiter), as discovery does.
+// the address's public budget (Config.PublicLimiter), as discovery does; a
+// page rendered afresh rather than from the pages' cache is charged its
+// cost beyond that (web.Config.Charge, ratelimit.Charger).
+//
+// # Deployment
+//
+// Behind reverse proxies named in Config.Proxies, the client's address and
+// scheme come from X-Forwarded-For and X-Forwarded-Proto (package
+// forwarded); with an https:// Config.PublicURL, or a request that came
+// over HTTPS, answers carry Strict-Transport-Security; Config.TLS makes
+// Serve speak HTTPS itself. Serve bounds connections per address and in
+// all, closing idle keep-alive ones under pressure (conns.go). The access
+// log records what Config.AccessLog chooses, and always server errors and
+// slow requests (accesslog.go).
 //
 // # Conversion requests
 //
@@ -53,8 +66,8 @@
 //     (RFC 6750 invalid_token), like unknown, revoked, expired and
 //     wrong-environment keys; UNAUTHORIZED means no usable "Bearer <token>".
 //   - With Config.AuthFailLimiter, each refused key takes a token from the
-//     bucket of the client address (host of RemoteAddr; forwarding headers
-//     are not trusted). The request that empties the bucket is still 401;
+//     bucket of the client address (host of RemoteAddr, or behind a trusted
+//     proxy the client's; see Config.Proxies). The request that empties the bucket is still 401;
 //     from then on the address gets 429 RATE_LIMIT_EXCEEDED with Retry-After
 //     for every request without a valid key, until a token is back; a valid
 //     key still gets through, so a client that shares an address with a

@@ -117,7 +117,7 @@ func earlyResponse(status int, detail, requestID string) []byte {
 	} else {
 		b = append(b, "Bad Request"...)
 	}
-	b = append(b, "\r\nContent-Type: application/json\r\nContent-Length: "...)
+	b = append(b, "\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: "...)
 	b = strconv.AppendInt(b, int64(len(body)), 10)
 	b = append(b, "\r\nX-Request-Id: "...)
 	b = append(b, requestID...)

@@ -27,7 +27,7 @@ func TestEarlyRefusalsAreJSON(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			resp := rawRequest(t, addr, tt.head, nil)
 			body, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != "application/json" {
+			if resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != "application/json" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 				t.Fatalf("status %d, Content-Type %q, want %d and JSON\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), tt.status, body)
 			}
 			var e struct {

@@ -30,6 +30,9 @@ const (
 	CodeUnauthorized      = codeUnauthorized
 	CodeRateLimitExceeded = codeRateLimitExceeded
 	CodeCrossOrigin       = codeCrossOrigin
+	// CodeUnavailable is the account page's answer when its store does
+	// not answer, or too many passwords are being checked at once.
+	CodeUnavailable = "SERVICE_UNAVAILABLE"
 )
 
 // statusOf is the one table from error code to HTTP status, for the API and
@@ -53,10 +56,11 @@ var statusOf = map[string]int{
 	string(engine.CodeIncompatibleUnits):     http.StatusUnprocessableEntity,
 	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
 	string(engine.CodeWorkBudgetExceeded):    http.StatusUnprocessableEntity,
-	codeInvalidItem:                          http.StatusBadRequest, // never sent as a status
-	codeCrossOrigin:                          http.StatusForbidden,  // page routes and the account page
-	account.CodeConflict:                     http.StatusConflict,   // account page
-	account.CodeKeyNotUsable:                 http.StatusConflict,   // account page
+	codeInvalidItem:                          http.StatusBadRequest,         // never sent as a status
+	codeCrossOrigin:                          http.StatusForbidden,          // page routes and the account page
+	account.CodeConflict:                     http.StatusConflict,           // account page
+	account.CodeKeyNotUsable:                 http.StatusConflict,           // account page
+	CodeUnavailable:                          http.StatusServiceUnavailable, // account page
 }
 
 // StatusOf returns the HTTP status of an error code: an engine code, an
@@ -75,7 +79,7 @@ func StatusOf(code string) int {
 // CONFLICT and KEY_NOT_USABLE only on the account page.
 func apiOnly(code string) bool {
 	switch code {
-	case codeInvalidItem, codeCrossOrigin, account.CodeConflict, account.CodeKeyNotUsable:
+	case codeInvalidItem, codeCrossOrigin, account.CodeConflict, account.CodeKeyNotUsable, CodeUnavailable:
 		return false
 	}
 	return true

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/unitd/unitd/server/forwarded"
 )
 
 // respWriter records what was written, for the access log, and carries the
@@ -23,6 +25,7 @@ type respWriter struct {
 	reqID  string
 	keyID  string // id of the authenticated key, for the access log
 	idHdr  [1]string
+	hsts   [1]string // Strict-Transport-Security, when sent
 	// rlHdr holds the three RateLimit header values: like idHdr, slices
 	// of the pooled writer rather than new ones per request (net/http
 	// copies the header map when the status is written).
@@ -76,6 +79,13 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 	rw.reqID = requestID(r.Header["X-Request-Id"])
 	rw.idHdr[0] = rw.reqID
 	w.Header()["X-Request-Id"] = rw.idHdr[:]
+	if !s.cfg.Proxies.Empty() {
+		r = s.cfg.Proxies.Resolve(r) // the client's address and scheme
+	}
+	if s.httpsPublic || r.TLS != nil || (!s.cfg.Proxies.Empty() && forwarded.HTTPS(r)) {
+		rw.hsts[0] = hsts
+		w.Header()["Strict-Transport-Security"] = rw.hsts[:]
+	}
 
 	if r.URL.RawPath != "" {
 		// Route /v1/units/km%2Fh as one segment; param unescapes it.
@@ -86,29 +96,47 @@ func (s *Server) serve(router http.Handler, w http.ResponseWriter, r *http.Reque
 		r = &r2
 	}
 	router.ServeHTTP(rw, r)
-	s.cfg.Metrics.request(rw.route, r.Method, rw.status, time.Since(start))
+	took := time.Since(start)
+	s.cfg.Metrics.request(rw.route, r.Method, rw.status, took)
 
-	if s.logger.Enabled(r.Context(), slog.LevelInfo) {
-		route := rw.route
-		if route == "" {
-			route = "unmatched"
-		}
-		attrs := [...]slog.Attr{
-			slog.String("request_id", rw.reqID),
-			slog.String("method", r.Method),
-			slog.String("route", route),
-			slog.Int("status", rw.status),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-			slog.Int64("bytes", rw.bytes),
-			slog.String("key_id", rw.keyID),
-		}
-		n := len(attrs)
-		if rw.keyID == "" {
-			n-- // no key was authenticated
-		}
-		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
+	if log, slow := s.logged(rw.status, took); log {
+		s.logRequest(r, rw, took, slow)
 	}
 	s.release(rw)
+}
+
+// logRequest writes the access log line of a request: at INFO, or WARN
+// when it was slow or answered with a server error.
+func (s *Server) logRequest(r *http.Request, rw *respWriter, took time.Duration, slow bool) {
+	level := slog.LevelInfo
+	if slow || rw.status >= 500 {
+		level = slog.LevelWarn
+	}
+	if !s.logger.Enabled(r.Context(), level) {
+		return
+	}
+	route := rw.route
+	if route == "" {
+		route = "unmatched"
+	}
+	attrs := [8]slog.Attr{
+		slog.String("request_id", rw.reqID),
+		slog.String("method", r.Method),
+		slog.String("route", route),
+		slog.Int("status", rw.status),
+		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
+		slog.Int64("bytes", rw.bytes),
+	}
+	n := 6
+	if slow {
+		attrs[n] = slog.Bool("slow", true)
+		n++
+	}
+	if rw.keyID != "" { // a key was authenticated
+		attrs[n] = slog.String("key_id", rw.keyID)
+		n++
+	}
+	s.logger.LogAttrs(r.Context(), level, "request", attrs[:n]...)
 }
 
 func (s *Server) release(rw *respWriter) {
@@ -125,6 +153,9 @@ func (s *Server) release(rw *respWriter) {
 	rw.items = rw.items[:0]
 	writerPool.Put(rw)
 }
+
+// hsts tells browsers to come back over HTTPS only, for a year.
+const hsts = "max-age=31536000"
 
 // maxRequestID is the longest X-Request-Id echoed.
 const maxRequestID = 128
@@ -226,8 +257,19 @@ func (s *Server) HTTPServer(handler http.Handler) *http.Server {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := s.HTTPServer(s.Handler())
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
+	guard := newConnGuard(ln, s.cfg.MaxConnsPerAddr, s.cfg.MaxConns, s.cfg.Proxies.Trusts, s.logger)
+	guard.onRefuse = s.cfg.Metrics.connRefused
+	s.conns.Store(guard)
+	srv.ConnState = guard.connState
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(earlyListener{Listener: ln, logger: s.logger}) }()
+	if s.cfg.TLS != nil {
+		// net/http must see the TLS connection itself (for r.TLS and
+		// HTTP/2), so its few refusals before routing stay plain text.
+		srv.TLSConfig = s.cfg.TLS.Clone()
+		go func() { errc <- srv.ServeTLS(guard, "", "") }()
+	} else {
+		go func() { errc <- srv.Serve(earlyListener{Listener: guard, logger: s.logger}) }()
+	}
 	select {
 	case err := <-errc:
 		return err

@@ -22,6 +22,7 @@ type Metrics struct {
 	reloads      *prometheus.CounterVec
 	lastGoodLoad prometheus.Gauge
 	reloadOK     prometheus.Gauge
+	connRefusals *prometheus.CounterVec
 	// successes and counters cache the conversion counters, of successes
 	// by category and of any label pair: WithLabelValues hashes and looks
 	// up its labels on every call, which cost a fifth of a batch. Labels
@@ -82,10 +83,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "unitd_catalog_last_reload_successful",
 			Help: "1 if the last catalog reload attempt succeeded, 0 if the last good catalog is serving after a failure.",
 		}),
+		connRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_connections_refused_total",
+			Help: "Connections closed at once on arrival: per_address (the address holds its maximum) or total (the server holds its maximum, none idle).",
+		}, []string{"reason"}),
 	}
 	reg.MustRegister(m.requests, m.latency, m.conversions, m.batchSize, m.rejections,
-		m.reloads, m.lastGoodLoad, m.reloadOK)
+		m.reloads, m.lastGoodLoad, m.reloadOK, m.connRefusals)
 	return m
+}
+
+// connRefused counts a connection refused for reason.
+func (m *Metrics) connRefused(reason string) {
+	if m == nil {
+		return
+	}
+	m.connRefusals.WithLabelValues(reason).Inc()
 }
 
 // statusText holds the status labels in use, so that a request does not

@@ -40,7 +40,8 @@ func (s *Server) pageRoutes() []route {
 func (s *Server) mountPages(r interface {
 	Handler(method, path string, h http.Handler)
 }) {
-	pages := web.New(web.Config{Graph: s.graph, Version: s.cfg.Version, AccountPage: s.cfg.Account != nil})
+	pages := web.New(web.Config{Graph: s.graph, Version: s.cfg.Version, AccountPage: s.cfg.Account != nil,
+		PublicURL: s.cfg.PublicURL, Charge: s.chargePublic})
 	for _, p := range web.Routes {
 		h := s.routed(p, pages)
 		r.Handler(http.MethodGet, p, h)
@@ -78,6 +79,17 @@ func (s *Server) routed(pattern string, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(rw, r)
 	})
+}
+
+// chargePublic spends n more tokens of the client's public budget for a
+// page that cost more than an ordinary request (see web.Config.Charge),
+// when the public limiter can: a page that did not come from the cache is
+// paid for by its cost, so no address can spend more of the server than
+// its budget buys.
+func (s *Server) chargePublic(r *http.Request, n int) {
+	if c, ok := s.cfg.PublicLimiter.(ratelimit.Charger); ok {
+		c.Charge(clientAddr(r), n)
+	}
 }
 
 // crossOrigin is the standard library's CSRF check (Sec-Fetch-Site, then

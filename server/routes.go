@@ -70,14 +70,28 @@ func (s *Server) mountAccount(api http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if p == accountPrefix || strings.HasPrefix(p, accountPrefix+"/") {
-			if rw, ok := w.(*respWriter); ok {
-				rw.route = accountPrefix
-			}
 			s.cfg.Account.ServeHTTP(w, r)
+			if rw, ok := w.(*respWriter); ok {
+				rw.route = accountRoute(r.Pattern)
+			}
 			return
 		}
 		api.ServeHTTP(w, r)
 	})
+}
+
+// accountRoute names an account-page request in the access log and the
+// metrics: the pattern its ServeMux matched (r.Pattern, such as "POST
+// /account/keys/{id}/rotate"), without the method, so that the key id in
+// the path never becomes a label; "/account" when no pattern matched.
+func accountRoute(pattern string) string {
+	if _, path, ok := strings.Cut(pattern, " "); ok {
+		pattern = path
+	}
+	if !strings.HasPrefix(pattern, accountPrefix) {
+		return accountPrefix
+	}
+	return pattern
 }
 
 // param returns the path parameter name, percent-decoded: a request whose
@@ -142,6 +156,7 @@ func (s *Server) wrap(rt route) http.Handler {
 		}
 		h := rw.Header()
 		h["Content-Type"] = []string{jsonContentType}
+		h["X-Content-Type-Options"] = []string{nosniff}
 		if rep.etag != "" {
 			h["Etag"] = []string{rep.etag}
 			h["Cache-Control"] = []string{noCache}

@@ -1,14 +1,17 @@
 package server
 
 import (
+	"crypto/tls"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -45,6 +48,9 @@ type Config struct {
 	MaxBody int64
 	// Logger receives access logs and internal errors; nil discards them.
 	Logger *slog.Logger
+	// AccessLog chooses which requests Logger records at INFO (the zero
+	// value: every one). Server errors and slow requests always are.
+	AccessLog AccessLog
 	// Version is the server's version, shown by /v1/health.
 	Version string
 	// Now returns the current time; nil means time.Now.
@@ -71,6 +77,32 @@ type Config struct {
 	// backend decides (redis or local) and why.
 	Limits func() LimitsStatus
 
+	// Proxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed (see package forwarded): behind them,
+	// every limit, log line and audit event sees the client's address, and
+	// a request the client sent over HTTPS counts as HTTPS. The zero value
+	// believes no one.
+	Proxies forwarded.Proxies
+	// PublicURL is the address people reach the server at, such as
+	// https://unitd.example.com ("": the address each request names). When
+	// it is https://, every answer carries Strict-Transport-Security (as
+	// does every answer to a request that came over HTTPS).
+	PublicURL string
+	// TLS, when set, makes Serve speak HTTPS itself with this
+	// configuration (its certificates, or GetCertificate).
+	TLS *tls.Config
+
+	// MaxConnsPerAddr bounds the connections one client address holds
+	// open at once (trusted proxies excepted); past it, new ones are
+	// closed at once. 0: no bound.
+	MaxConnsPerAddr int
+	// MaxConns bounds the connections open at once. Past three quarters
+	// of it, idle keep-alive connections are closed, the longest idle
+	// first, down to half; at it, with none idle, new connections are
+	// closed at once. 0: no bound. unitd serve sizes it from the file
+	// descriptor limit.
+	MaxConns int
+
 	// Timeouts of Serve; zero values take the defaults below.
 	ReadHeaderTimeout time.Duration // 5s
 	ReadTimeout       time.Duration // 15s: a whole request, body included
@@ -96,6 +128,15 @@ type Server struct {
 	ready, draining atomic.Bool
 
 	inflight atomic.Int64 // requests being served, for the shutdown log
+	// httpsPublic is true when PublicURL is https://: every answer
+	// carries HSTS.
+	httpsPublic bool
+	// slow is AccessLog.Slow or its default; sampled counts requests for
+	// AccessLogSample.
+	slow    time.Duration
+	sampled atomic.Uint64
+	// conns guards the listener of Serve, once it runs.
+	conns atomic.Pointer[connGuard]
 
 	mu         sync.Mutex // guards lastReload and reloading
 	lastReload *reloadStatus
@@ -118,7 +159,10 @@ func New(cfg Config) *Server {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, logger: cfg.Logger}
+	s := &Server{cfg: cfg, logger: cfg.Logger, httpsPublic: strings.HasPrefix(cfg.PublicURL, "https://"), slow: cfg.AccessLog.Slow}
+	if s.slow <= 0 {
+		s.slow = DefaultSlowRequest
+	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/unitd/unitd/engine"
@@ -71,17 +72,17 @@ func definitionText(u *engine.Unit) string {
 	}
 }
 
-// catalogSearch returns the units of g in the category and system given
-// (either may be "") that q names, best first: the ranks of the
+// catalogSearch returns the rows of v's units in the category and system
+// given (either may be "") that q names, best first: the ranks of the
 // converter's search (exact symbol, exact spelling, symbol prefix, name or
 // alias prefix, substring), where an ambiguous name counts as an exact
 // spelling of each of its candidates ("gallon" finds gal and gal_imp
 // first), then catalog order. An empty q matches every unit, in catalog
 // order.
-func catalogSearch(g *engine.Graph, q, category, system string) []*engine.Unit {
+func catalogSearch(v *view, q, category, system string) []unitRow {
 	lq := strings.ToLower(q)
 	candidate := map[*engine.Unit]bool{}
-	for _, a := range g.Ambiguities() {
+	for _, a := range v.g.Ambiguities() {
 		if q != "" && strings.EqualFold(a.Name, q) {
 			for _, u := range a.Candidates {
 				candidate[u] = true
@@ -90,30 +91,34 @@ func catalogSearch(g *engine.Graph, q, category, system string) []*engine.Unit {
 	}
 	type hit struct {
 		rank int
-		u    *engine.Unit
+		row  *unitRow
 	}
 	var hits []hit
-	for _, u := range g.Units() {
-		if (category != "" && u.Category.ID != category) || (system != "" && u.System != system) {
+	for i := range v.units {
+		vu := &v.units[i]
+		if (category != "" && vu.u.Category.ID != category) || (system != "" && vu.u.System != system) {
 			continue
 		}
 		r := rankSymbol
 		if q != "" {
-			r, _ = rank(u, q, lq)
-			if candidate[u] {
+			if !vu.matches(lq) && !candidate[vu.u] {
+				continue // no spelling holds q: the common case, decided at once
+			}
+			r, _ = rank(vu, q, lq)
+			if candidate[vu.u] {
 				r = min(r, rankSpelling)
 			}
 		}
 		if r != noMatch {
-			hits = append(hits, hit{r, u})
+			hits = append(hits, hit{r, &vu.row})
 		}
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return a.rank - b.rank })
-	units := make([]*engine.Unit, len(hits))
+	rows := make([]unitRow, len(hits))
 	for i, h := range hits {
-		units[i] = h.u
+		rows[i] = *h.row
 	}
-	return units
+	return rows
 }
 
 type catalogIndexPage struct {
@@ -123,36 +128,76 @@ type catalogIndexPage struct {
 	Category   string
 	System     string
 	Filtered   bool
-	Units      []unitRow
-	Total      int // units in the catalog
+	Units      []unitRow // this page of the matches
+	Total      int       // units in the catalog
+	Matches    int       // units that match
+	// Page of Pages (from 1), the first and last match shown, and the
+	// addresses of the pages before and after ("" at either end).
+	Page, Pages, First, Last int
+	Prev, Next               string
 }
 
+// perPage is how many matching units one page of a catalog search shows.
+const perPage = 50
+
+// maxPage bounds the page number a search accepts (the shipped catalog
+// needs fewer than 50).
+const maxPage = 1000
+
 func (p *Pages) catalogIndex(w http.ResponseWriter, r *http.Request) {
-	g := p.cfg.Graph()
 	q := r.URL.Query()
-	d := catalogIndexPage{Q: strings.TrimSpace(q.Get("q")), Category: q.Get("category"), System: q.Get("system"), Total: len(g.Units())}
-	for _, c := range g.Categories() {
-		d.Categories = append(d.Categories, newCategoryRow(c))
-	}
-	systems := map[string]bool{}
-	for _, u := range g.Units() {
-		if u.System != "" && !systems[u.System] {
-			systems[u.System] = true
-			d.Systems = append(d.Systems, u.System)
+	d := catalogIndexPage{Q: truncate(strings.TrimSpace(q.Get("q")), 100), Category: truncate(q.Get("category"), 100),
+		System: truncate(q.Get("system"), 100), Page: 1}
+	if s := q.Get("page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > maxPage {
+			p.notFound(w, r, "There is no page “"+truncate(s, 20)+"” of this search: pages are numbered from 1.", nil)
+			return
 		}
+		d.Page = n
 	}
-	slices.Sort(d.Systems)
-	d.Filtered = d.Q != "" || d.Category != "" || d.System != ""
-	if d.Filtered {
-		for _, u := range catalogSearch(g, d.Q, d.Category, d.System) {
-			d.Units = append(d.Units, newUnitRow(u))
+	v := p.view()
+	key := "catalog\x00" + d.Q + "\x00" + d.Category + "\x00" + d.System + "\x00" + strconv.Itoa(d.Page)
+	p.cached(w, r, v, key, func() (*cachedPage, int) {
+		d.Categories, d.Systems, d.Total = v.categories, v.systems, len(v.units)
+		d.Filtered = d.Q != "" || d.Category != "" || d.System != ""
+		title := "Catalog"
+		scanned := 0
+		if d.Filtered {
+			title = "Catalog search"
+			rows := catalogSearch(v, strings.ReplaceAll(d.Q, "\x00", ""), d.Category, d.System)
+			scanned = len(v.units)
+			d.Matches = len(rows)
+			d.Pages = max(1, (len(rows)+perPage-1)/perPage)
+			if d.Page > d.Pages {
+				return p.renderPage(v.g, http.StatusNotFound, "notfound", "Not found", "", notFoundPage{
+					Message: "This search has " + strconv.Itoa(d.Pages) + " page(s) of results, not " + strconv.Itoa(d.Page) + ".",
+				}), scanned
+			}
+			from := (d.Page - 1) * perPage
+			d.Units = rows[from:min(from+perPage, len(rows))]
+			d.First, d.Last = from+1, from+len(d.Units)
+			pageURL := func(n int) string {
+				vals := url.Values{}
+				for k, s := range map[string]string{"q": d.Q, "category": d.Category, "system": d.System} {
+					if s != "" {
+						vals.Set(k, s)
+					}
+				}
+				if n > 1 {
+					vals.Set("page", strconv.Itoa(n))
+				}
+				return "/catalog?" + vals.Encode()
+			}
+			if d.Page > 1 {
+				d.Prev = pageURL(d.Page - 1)
+			}
+			if d.Page < d.Pages {
+				d.Next = pageURL(d.Page + 1)
+			}
 		}
-	}
-	title := "Catalog"
-	if d.Filtered {
-		title = "Catalog search"
-	}
-	p.render(w, r, http.StatusOK, "catalog", title, "catalog", g, d)
+		return p.renderPage(v.g, http.StatusOK, "catalog", title, "catalog", d), scanned
+	})
 }
 
 type ambiguityRow struct {
@@ -168,7 +213,8 @@ type categoryPage struct {
 }
 
 func (p *Pages) categoryPage(w http.ResponseWriter, r *http.Request, id string) {
-	g := p.cfg.Graph()
+	v := p.view()
+	g := v.g
 	c, ok := g.Category(id)
 	if !ok {
 		var sugg []string
@@ -180,21 +226,23 @@ func (p *Pages) categoryPage(w http.ResponseWriter, r *http.Request, id string) 
 		p.notFound(w, r, "There is no category “"+id+"” in the catalog.", sugg)
 		return
 	}
-	d := categoryPage{categoryRow: newCategoryRow(c), Minimum: c.Minimum}
-	for _, u := range c.Units {
-		d.Units = append(d.Units, newUnitRow(u))
-	}
-	for _, a := range g.Ambiguities() {
-		if len(a.Candidates) == 0 || a.Candidates[0].Category != c {
-			continue
+	p.cached(w, r, v, "category\x00"+c.ID, func() (*cachedPage, int) {
+		d := categoryPage{categoryRow: newCategoryRow(c), Minimum: c.Minimum}
+		for _, u := range c.Units {
+			d.Units = append(d.Units, newUnitRow(u))
 		}
-		row := ambiguityRow{Name: a.Name, Note: a.Note}
-		for _, u := range a.Candidates {
-			row.Candidates = append(row.Candidates, u.Symbol)
+		for _, a := range g.Ambiguities() {
+			if len(a.Candidates) == 0 || a.Candidates[0].Category != c {
+				continue
+			}
+			row := ambiguityRow{Name: a.Name, Note: a.Note}
+			for _, u := range a.Candidates {
+				row.Candidates = append(row.Candidates, u.Symbol)
+			}
+			d.Ambiguous = append(d.Ambiguous, row)
 		}
-		d.Ambiguous = append(d.Ambiguous, row)
-	}
-	p.render(w, r, http.StatusOK, "category", c.Name, "catalog", g, d)
+		return p.renderPage(g, http.StatusOK, "category", c.Name, "catalog", d), len(c.Units)
+	})
 }
 
 type unitPage struct {
@@ -208,7 +256,8 @@ type unitPage struct {
 }
 
 func (p *Pages) unitPage(w http.ResponseWriter, r *http.Request, name string) {
-	g := p.cfg.Graph()
+	v := p.view()
+	g := v.g
 	u, err := g.Lookup(name)
 	if err != nil {
 		var e *engine.Error
@@ -228,6 +277,10 @@ func (p *Pages) unitPage(w http.ResponseWriter, r *http.Request, name string) {
 		http.Redirect(w, r, unitURL(u.Symbol), http.StatusMovedPermanently)
 		return
 	}
+	p.cached(w, r, v, "unit\x00"+u.Symbol, func() (*cachedPage, int) { return p.renderUnit(g, u), 0 })
+}
+
+func (p *Pages) renderUnit(g *engine.Graph, u *engine.Unit) *cachedPage {
 	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description}
 	if ref := u.Definition.Unit; ref != "" && ref != u.Symbol {
 		d.RefUnit = ref
@@ -243,5 +296,5 @@ func (p *Pages) unitPage(w http.ResponseWriter, r *http.Request, name string) {
 		to = u.Category.Units[1].Symbol
 	}
 	d.ConvertURL = "/?" + url.Values{"value": {"1"}, "from": {u.Symbol}, "to": {to}}.Encode()
-	p.render(w, r, http.StatusOK, "unit", u.Symbol+" ("+u.Name+")", "catalog", g, d)
+	return p.renderPage(g, http.StatusOK, "unit", u.Symbol+" ("+u.Name+")", "catalog", d)
 }

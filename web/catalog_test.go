@@ -26,7 +26,7 @@ func TestCatalogSearchRanksExactMatchesFirst(t *testing.T) {
 		{"Feet", []string{"ft"}},               // a plural, in another case
 		{"mph", []string{"mph"}},
 	} {
-		units := catalogSearch(g, tt.q, "", "")
+		units := catalogSearch(newView(g), tt.q, "", "")
 		if len(units) < len(tt.first) {
 			t.Fatalf("%q: %d matches", tt.q, len(units))
 		}

@@ -16,6 +16,13 @@
 // templates carry the file's hash (?v=…), and such requests may be cached for
 // a year; others revalidate.
 //
+// What pages need of a catalog (category rows, systems, each unit's row
+// and lower-case spellings) is computed once per catalog, and rendered
+// answers are kept in a cache per catalog (bounded in bytes and entries),
+// so a page is rendered once and then served from memory. An answer
+// rendered afresh is charged to the client's public budget by its cost
+// (Config.Charge); catalog searches show 50 units to a page.
+//
 // The converter finds units through GET /web/units?q=… (a ranked search over
 // symbols, names and aliases, served here) and converts through the server's
 // keyless same-origin route POST /web/convert, which runs the very code of

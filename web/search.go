@@ -44,20 +44,21 @@ const (
 	noMatch
 )
 
-// rank says how well q (and its lower-case form lq) names u, and which
-// spelling matched.
-func rank(u *engine.Unit, q, lq string) (int, string) {
+// rank says how well q (and its lower-case form lq) names the unit, and
+// which spelling matched.
+func rank(vu *viewUnit, q, lq string) (int, string) {
+	u := vu.u
 	if u.Symbol == q {
 		return rankSymbol, ""
 	}
-	spellings := slices.Concat([]string{u.Name, u.Plural}, u.Symbols, u.Aliases)
 	best, which := noMatch, ""
 	consider := func(r int, s string) {
 		if r < best {
 			best, which = r, s
 		}
 	}
-	ls := strings.ToLower(u.Symbol)
+	// The symbol first (spellings[0]), then every other spelling.
+	ls := vu.spellings[0].lower
 	if ls == lq {
 		consider(rankSpelling, u.Symbol)
 	} else if strings.HasPrefix(ls, lq) {
@@ -65,16 +66,14 @@ func rank(u *engine.Unit, q, lq string) (int, string) {
 	} else if strings.Contains(ls, lq) {
 		consider(rankContains, "")
 	}
-	for _, s := range spellings {
-		l := strings.ToLower(s)
-		switch {
-		case s == "":
+	for _, sp := range vu.spellings[1:] {
+		switch l := sp.lower; {
 		case l == lq:
-			consider(rankSpelling, s)
+			consider(rankSpelling, sp.s)
 		case strings.HasPrefix(l, lq):
-			consider(rankPrefix, s)
+			consider(rankPrefix, sp.s)
 		case strings.Contains(l, lq):
-			consider(rankContains, s)
+			consider(rankContains, sp.s)
 		}
 	}
 	if which == u.Name || which == u.Symbol {
@@ -92,10 +91,10 @@ func newMatch(u *engine.Unit, matched string) match {
 // units of the category prefer (the other side's, say) come first, then
 // the units the catalog lists before those made by a prefix, then catalog
 // order.
-func search(g *engine.Graph, q, prefer string) searchAnswer {
+func search(v *view, q, prefer string) searchAnswer {
 	ans := searchAnswer{Data: []match{}}
 	q = strings.TrimSpace(q)
-	if q == "" {
+	if q == "" || strings.ContainsRune(q, 0) {
 		return ans
 	}
 	lq := strings.ToLower(q)
@@ -106,8 +105,13 @@ func search(g *engine.Graph, q, prefer string) searchAnswer {
 		m           match
 	}
 	var hits []hit
-	for i, u := range g.Units() {
-		if r, which := rank(u, q, lq); r != noMatch {
+	for i := range v.units {
+		vu := &v.units[i]
+		if !vu.matches(lq) {
+			continue // one substring test rules out most units
+		}
+		if r, which := rank(vu, q, lq); r != noMatch {
+			u := vu.u
 			hits = append(hits, hit{r, i, prefer != "" && u.Category.ID != prefer, u.Prefixed != nil, newMatch(u, which)})
 		}
 	}
@@ -132,7 +136,7 @@ func search(g *engine.Graph, q, prefer string) searchAnswer {
 	for _, h := range hits[:min(len(hits), maxMatches)] {
 		ans.Data = append(ans.Data, h.m)
 	}
-	for _, a := range g.Ambiguities() {
+	for _, a := range v.g.Ambiguities() {
 		if strings.EqualFold(a.Name, q) {
 			am := &ambiguousMatch{Name: a.Name, Note: a.Note, Candidates: []match{}}
 			for _, u := range a.Candidates {
@@ -149,18 +153,16 @@ func search(g *engine.Graph, q, prefer string) searchAnswer {
 // converter's unit fields; category names the category to list first.
 func (p *Pages) searchUnits(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	body, err := json.Marshal(search(p.cfg.Graph(), truncate(q.Get("q"), 100), truncate(q.Get("category"), 100)))
-	if err != nil {
-		http.Error(w, "the search could not be rendered", http.StatusInternalServerError)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		w.Write(append(body, '\n'))
-	}
+	text, prefer := truncate(q.Get("q"), 100), truncate(q.Get("category"), 100)
+	v := p.view()
+	p.cached(w, r, v, "units\x00"+text+"\x00"+prefer, func() (*cachedPage, int) {
+		body, err := json.Marshal(search(v, text, prefer))
+		if err != nil {
+			return &cachedPage{status: http.StatusInternalServerError, ctype: "text/plain; charset=utf-8",
+				body: []byte("the search could not be rendered\n")}, 0
+		}
+		return &cachedPage{status: http.StatusOK, ctype: "application/json", body: append(body, '\n')}, len(v.units)
+	})
 }
 
 // truncate cuts s to at most n bytes on a rune boundary.

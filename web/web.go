@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/forwarded"
 )
 
 // ContentSecurityPolicy is sent with every page and static file: nothing
@@ -47,11 +48,19 @@ type Config struct {
 	// AccountPage adds a link to /account (served elsewhere) to the
 	// navigation.
 	AccountPage bool
+	// PublicURL is the address people reach the server at, for the curl
+	// examples of /docs; "" means the scheme and host of each request.
+	PublicURL string
+	// Charge, when set, is told that the answer to r cost n tokens of the
+	// client's budget beyond the one every request spends: a page that was
+	// not in the cache, by the units it searched and the bytes it rendered.
+	Charge func(r *http.Request, n int)
 }
 
 // Pages serves the pages. It is safe for concurrent use.
 type Pages struct {
 	cfg    Config
+	views  views
 	pages  map[string]*template.Template // by page name; shared, read-only
 	static *assets                       // shared, read-only
 }
@@ -187,33 +196,90 @@ type layoutData struct {
 	Page    any
 }
 
-// render executes page into a buffer, then writes it with an ETag of its
-// bytes, answering a matching If-None-Match with 304.
-func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, page, title, nav string, g *engine.Graph, data any) {
+// renderPage executes page for the view's catalog: HTML with an ETag of
+// its bytes when status is 200.
+func (p *Pages) renderPage(g *engine.Graph, status int, page, title, nav string, data any) *cachedPage {
 	var buf bytes.Buffer
 	ld := layoutData{Title: title, Nav: nav, Version: p.cfg.Version, Account: p.cfg.AccountPage, Page: data}
 	if g != nil {
 		ld.Catalog = g.Version()
 	}
 	if err := p.pages[page].Execute(&buf, ld); err != nil {
-		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
+		return &cachedPage{status: http.StatusInternalServerError, ctype: "text/plain; charset=utf-8",
+			body: []byte("the page could not be rendered\n")}
+	}
+	cp := &cachedPage{status: status, ctype: "text/html; charset=utf-8", body: buf.Bytes()}
+	if status == http.StatusOK {
+		sum := sha256.Sum256(cp.body)
+		cp.etag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	}
+	return cp
+}
+
+// render renders page and writes it, uncached.
+func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, page, title, nav string, g *engine.Graph, data any) {
+	cp := p.renderPage(g, status, page, title, nav, data)
+	p.charge(r, cp, 0)
+	writePage(w, r, cp)
+}
+
+// The cost of an answer in tokens of the client's public budget: one for
+// the request, which the server takes before the page runs, and more for
+// the work of an answer that was not in the cache: a token for every
+// unitsPerToken units searched and every bytesPerToken bytes rendered. A
+// token is about what an ordinary request costs the server (tens of
+// microseconds); rendering a page with html/template costs about that
+// much for every 2 KiB (BenchmarkPages measures both). Answers from the
+// cache cost the one token.
+const (
+	unitsPerToken = 200
+	bytesPerToken = 2 << 10
+)
+
+// cost is the tokens an answer rendered afresh costs.
+func cost(cp *cachedPage, scanned int) int {
+	return 1 + scanned/unitsPerToken + len(cp.body)/bytesPerToken
+}
+
+// charge spends the cost of a fresh answer beyond its first token.
+func (p *Pages) charge(r *http.Request, cp *cachedPage, scanned int) {
+	if n := cost(cp, scanned) - 1; n > 0 && p.cfg.Charge != nil {
+		p.cfg.Charge(r, n)
+	}
+}
+
+// cached answers r with the page that key names in v's cache, or builds it
+// (charging its cost) and keeps it. build returns the answer and the number
+// of units it searched.
+func (p *Pages) cached(w http.ResponseWriter, r *http.Request, v *view, key string, build func() (*cachedPage, int)) {
+	if cp, ok := v.cache.get(key); ok {
+		writePage(w, r, cp)
 		return
 	}
+	cp, scanned := build()
+	cp.key = key
+	if cp.status < 500 {
+		v.cache.put(cp)
+	}
+	p.charge(r, cp, scanned)
+	writePage(w, r, cp)
+}
+
+// writePage writes an answer, answering a matching If-None-Match with 304.
+func writePage(w http.ResponseWriter, r *http.Request, cp *cachedPage) {
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Type", cp.ctype)
 	h.Set("Cache-Control", "no-cache")
-	if status == http.StatusOK {
-		sum := sha256.Sum256(buf.Bytes())
-		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
-		h.Set("ETag", etag)
-		if etagMatch(r.Header.Get("If-None-Match"), etag) {
+	if cp.etag != "" {
+		h.Set("ETag", cp.etag)
+		if etagMatch(r.Header.Get("If-None-Match"), cp.etag) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 	}
-	w.WriteHeader(status)
+	w.WriteHeader(cp.status)
 	if r.Method != http.MethodHead {
-		w.Write(buf.Bytes())
+		w.Write(cp.body)
 	}
 }
 
@@ -239,9 +305,14 @@ func (p *Pages) notFound(w http.ResponseWriter, r *http.Request, msg string, sug
 }
 
 func (p *Pages) converter(w http.ResponseWriter, r *http.Request) {
-	g := p.cfg.Graph()
-	p.render(w, r, http.StatusOK, "converter", "Convert units", "convert", g, nil)
+	v := p.view()
+	p.cached(w, r, v, "converter", func() (*cachedPage, int) {
+		return p.renderPage(v.g, http.StatusOK, "converter", "Convert units", "convert", nil), 0
+	})
 }
+
+// view is the view of the catalog being served now.
+func (p *Pages) view() *view { return p.views.of(p.cfg.Graph()) }
 
 type docsPage struct {
 	Base string // scheme and host for the curl examples
@@ -249,9 +320,15 @@ type docsPage struct {
 
 func (p *Pages) docs(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Security-Policy", docsContentSecurityPolicy)
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+	base := strings.TrimSuffix(p.cfg.PublicURL, "/")
+	if base == "" {
+		base = "http://" + r.Host
+		if forwarded.HTTPS(r) {
+			base = "https://" + r.Host
+		}
 	}
-	p.render(w, r, http.StatusOK, "docs", "API reference", "docs", p.cfg.Graph(), docsPage{Base: scheme + "://" + r.Host})
+	v := p.view()
+	p.cached(w, r, v, "docs\x00"+base, func() (*cachedPage, int) {
+		return p.renderPage(v.g, http.StatusOK, "docs", "API reference", "docs", docsPage{Base: base}), 0
+	})
 }

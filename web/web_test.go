@@ -140,7 +140,7 @@ func TestSearchRanking(t *testing.T) {
 		{"Kilometre Per H", "km/h", "Speed"},
 		{"gal_imp", "gal_imp", "Volume"},
 	} {
-		ans := search(g, tt.q, "")
+		ans := search(newView(g), tt.q, "")
 		if len(ans.Data) == 0 || ans.Data[0].Symbol != tt.first || ans.Data[0].CategoryName != tt.cat {
 			t.Errorf("search %q: %+v, want %s (%s) first", tt.q, ans.Data, tt.first, tt.cat)
 		}
@@ -148,14 +148,14 @@ func TestSearchRanking(t *testing.T) {
 			t.Errorf("search %q: %d matches", tt.q, len(ans.Data))
 		}
 	}
-	ans := search(g, "Gallon", "")
+	ans := search(newView(g), "Gallon", "")
 	if ans.Ambiguous == nil || len(ans.Ambiguous.Candidates) != 2 || ans.Ambiguous.Candidates[0].Symbol != "gal" || ans.Ambiguous.Candidates[1].Symbol != "gal_imp" {
 		t.Errorf("gallon: ambiguous %+v", ans.Ambiguous)
 	}
-	if ans := search(g, "  ", ""); len(ans.Data) != 0 || ans.Ambiguous != nil {
+	if ans := search(newView(g), "  ", ""); len(ans.Data) != 0 || ans.Ambiguous != nil {
 		t.Errorf("blank: %+v", ans)
 	}
-	if ans := search(g, "zzqxj", ""); len(ans.Data) != 0 {
+	if ans := search(newView(g), "zzqxj", ""); len(ans.Data) != 0 {
 		t.Errorf("nonsense: %+v", ans)
 	}
 }
@@ -169,12 +169,12 @@ func TestSearchPrefersACategory(t *testing.T) {
 		}
 		return strings.Join(s, " ")
 	}
-	if got := symbols(search(g, "k", "")); got != "K km/L km/h km L/100km" {
+	if got := symbols(search(newView(g), "k", "")); got != "K km/L km/h km L/100km" {
 		t.Errorf("k, no preference: %s", got)
 	}
 	// The kelvin is k spelled exactly (case aside); then the symbols that
 	// start with k (listed before made by a prefix), the speed unit first.
-	if got := symbols(search(g, "k", "speed")); got != "K km/h km/L km L/100km" {
+	if got := symbols(search(newView(g), "k", "speed")); got != "K km/h km/L km L/100km" {
 		t.Errorf("k, prefer speed: %s", got)
 	}
 }

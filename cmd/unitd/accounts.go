@@ -109,9 +109,9 @@ Manage the people who sign in on the account page. A new user chooses a
 password through a one-time link (valid 72 hours) that create prints once.
 
 commands:
-  create --account NAME EMAIL [--url BASE]
+  create --account NAME EMAIL [--public-url URL]
                    add a user and print their set-up link
-  link EMAIL [--url BASE]
+  link EMAIL [--public-url URL]
                    print a new set-up link (to reset a password); earlier
                    links stop working
   list [--account NAME] [--format text|json]
@@ -119,21 +119,28 @@ commands:
   disable EMAIL    stop a user from signing in and end their sessions
 
 Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
---url is the address the account page is reached at (default
-$UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
+--public-url (or --url) is the address the server is reached at, as unitd
+serve's --public-url (default $UNITD_PUBLIC_URL, else http://127.0.0.1:8080).
 `
 
 func runUsers(args []string, stdout, stderr io.Writer) int {
 	return runGroup("users", usersUsage, map[string]subcommand{
-		"create":  {"create [--store FILE|URL] --account NAME [--url BASE] EMAIL", usersCreate},
-		"link":    {"link [--store FILE|URL] [--url BASE] EMAIL", usersLink},
+		"create":  {"create [--store FILE|URL] --account NAME [--public-url URL] EMAIL", usersCreate},
+		"link":    {"link [--store FILE|URL] [--public-url URL] EMAIL", usersLink},
 		"list":    {"list [--store FILE|URL] [--account NAME] [--format text|json]", usersList},
 		"disable": {"disable [--store FILE|URL] EMAIL", usersDisable},
 	}, args, stdout, stderr)
 }
 
+// baseURLFlag is --public-url (or its older name --url): the address the
+// server is reached at, which set-up links start with. Like unitd serve's,
+// it defaults to $UNITD_PUBLIC_URL.
 func baseURLFlag(c *cliCmd) *string {
-	return c.flags.String("url", envDefault("UNITD_PUBLIC_URL", "http://127.0.0.1:8080"), "`BASE` address of the account page, for the link (env UNITD_PUBLIC_URL)")
+	base := new(string)
+	def := envDefault("UNITD_PUBLIC_URL", "http://127.0.0.1:8080")
+	c.flags.StringVar(base, "public-url", def, "`URL` the server is reached at, which the link starts with: the --public-url of unitd serve (env UNITD_PUBLIC_URL)")
+	c.flags.StringVar(base, "url", def, "the same as --public-url")
+	return base
 }
 
 func usersCreate(c *cliCmd) error {
@@ -145,6 +152,10 @@ func usersCreate(c *cliCmd) error {
 	}
 	if *acctName == "" {
 		return usagef("--account is required")
+	}
+	baseURL, err := parsePublicURL(*base)
+	if err != nil {
+		return usagef("--public-url: %v", err)
 	}
 	ctx, cancel := cliContext()
 	defer cancel()
@@ -161,7 +172,7 @@ func usersCreate(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
-	link, note, err := setupLink(ctx, db, *base, u.Email)
+	link, note, err := setupLink(ctx, db, baseURL, u.Email)
 	if err != nil {
 		return err
 	}
@@ -176,6 +187,10 @@ func usersLink(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
+	baseURL, err := parsePublicURL(*base)
+	if err != nil {
+		return usagef("--public-url: %v", err)
+	}
 	ctx, cancel := cliContext()
 	defer cancel()
 	db, err := c.open(ctx)
@@ -183,7 +198,7 @@ func usersLink(c *cliCmd) error {
 		return err
 	}
 	defer db.Close()
-	link, note, err := setupLink(ctx, db, *base, pos[0])
+	link, note, err := setupLink(ctx, db, baseURL, pos[0])
 	if err != nil {
 		return err
 	}

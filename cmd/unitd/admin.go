@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -52,6 +54,21 @@ func newRegistry(keyStatus func() apikey.Status, redis *redislimit.Limiter) (*pr
 		}, func() float64 { return boolGauge(redis.Status().Up) }))
 	}
 	return reg, m
+}
+
+// registerConnGauges adds the API listener's open and idle connections to
+// reg, read at scrape time.
+func registerConnGauges(reg *prometheus.Registry, conns func() (open, idle int)) {
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "unitd_connections_open",
+			Help: "Connections the public listener holds open.",
+		}, func() float64 { n, _ := conns(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "unitd_connections_idle",
+			Help: "Of the open connections, idle keep-alive ones: closed first when connections run short.",
+		}, func() float64 { _, n := conns(); return float64(n) }),
+	)
 }
 
 func boolGauge(b bool) float64 {
@@ -128,6 +145,27 @@ func serveAdmin(ctx context.Context, ln net.Listener, h http.Handler, logger *sl
 	return err
 }
 
+// defaultAdminAddr is where the admin listener listens unless told: port
+// 9612, marked free in Prometheus' published default port allocations
+// (github.com/prometheus/prometheus/wiki/Default-port-allocations), where
+// 9090, the port of the Prometheus server itself, and the ports of the
+// well-known exporters are taken.
+const defaultAdminAddr = "127.0.0.1:9612"
+
+// listen listens on addr, and says which flag named it when it cannot: a
+// port in use is most often another unitd or a Prometheus on the host.
+func listen(flagName, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		hint := ""
+		if errors.Is(err, syscall.EADDRINUSE) {
+			hint = " (another program, or another unitd, listens there)"
+		}
+		return nil, fmt.Errorf("%s %s: %w%s; give another address with %s", flagName, addr, err, hint, flagName)
+	}
+	return ln, nil
+}
+
 // checkAdminAddr refuses an admin address that is the public one: metrics
 // and readiness are for operators, never for API consumers.
 func checkAdminAddr(admin, public string) error {
@@ -146,4 +184,37 @@ func checkAdminAddr(admin, public string) error {
 		return fmt.Errorf("--admin-addr %s would share the public listener %s; give the admin endpoints a port of their own", admin, public)
 	}
 	return nil
+}
+
+// Connection bounds of unitd serve.
+const (
+	// fileReserve is kept out of the connection bound: the store's
+	// connections, catalog files, the password worker's pipes, the admin
+	// listener's connections.
+	fileReserve = 1024
+	// maxConnsCeiling bounds connections whatever the file limit: an idle
+	// connection holds about 20 KB, so 50,000 hold about 1 GB.
+	maxConnsCeiling = 50_000
+)
+
+// connBound is the bound on open connections for a file limit: the limit
+// less a reserve for everything else (a quarter of it for small limits),
+// and at most maxConnsCeiling. Zero when the limit is unknown.
+func connBound(fileLimit uint64) int {
+	if fileLimit == 0 {
+		return maxConnsCeiling
+	}
+	n := max(fileLimit*3/4, fileLimit-min(fileLimit, fileReserve))
+	return int(min(n, maxConnsCeiling))
+}
+
+// intDefault reads a whole number from the environment variable name, or
+// returns def when it is unset or not a number.
+func intDefault(name string, def int) int {
+	if v := os.Getenv(name); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+	}
+	return def
 }

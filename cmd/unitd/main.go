@@ -65,6 +65,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runAccounts(args, stdout, stderr)
 	case "users":
 		return runUsers(args, stdout, stderr)
+	case passwordWorkerCommand: // not in the usage: unitd serve runs it
+		return runPasswordWorker(args, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "unitd", version)
 		return 0

@@ -23,10 +23,12 @@ import (
 
 // TestMain lets the test binary stand in for unitd: with UNITD_TEST_MAIN=1
 // it runs the command line instead of the tests, so that end-to-end tests
-// can start real unitd processes without a separate build. The tests share
-// one PostgreSQL server, stopped at the end.
+// can start real unitd processes without a separate build; and it is the
+// password worker that `unitd serve` starts (this binary, with the worker's
+// command as its first argument). The tests share one PostgreSQL server,
+// stopped at the end.
 func TestMain(m *testing.M) {
-	if os.Getenv("UNITD_TEST_MAIN") == "1" {
+	if os.Getenv("UNITD_TEST_MAIN") == "1" || len(os.Args) > 1 && os.Args[1] == passwordWorkerCommand {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(pgtest.Main(m))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,8 +22,10 @@ import (
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/internal/hashworker"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 	"github.com/unitd/unitd/store"
@@ -46,6 +49,27 @@ type serveConfig struct {
 	AdminAddr     string // "off": no admin listener
 	Redis         string // shared rate limits; "" limits in this process
 	RedisTimeout  time.Duration
+	// PasswordMemory is the memory budget of the Argon2id hashes of
+	// sign-ins and set-ups running at once.
+	PasswordMemory int64
+	// PublicURL is the address people reach the server at ("" when it is
+	// the listen address); https:// makes cookies Secure and adds HSTS.
+	PublicURL string
+	// Proxies are the reverse proxies whose forwarding headers are
+	// believed (--trusted-proxies).
+	Proxies forwarded.Proxies
+	// TLSCert and TLSKey, when set, make the server speak HTTPS itself.
+	TLSCert, TLSKey string
+	// AccessLog chooses which requests are logged (--access-log,
+	// --slow-request).
+	AccessLog server.AccessLog
+	// MaxConnsPerAddr and MaxConns bound the open connections per client
+	// address and in all (0: sized from the file limit at start).
+	MaxConnsPerAddr, MaxConns int
+	// PasswordWorker computes the hashes in a helper process at the lowest
+	// CPU priority (this binary, `unitd password-worker`); the command line
+	// always does, tests that build a serveConfig hash in process.
+	PasswordWorker bool
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -60,6 +84,35 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	if limit, ok := raiseFileLimit(); ok {
+		if cfg.MaxConns == 0 {
+			cfg.MaxConns = connBound(limit)
+		}
+		logger.Info("open-file limit", "limit", limit, "max_conns", cfg.MaxConns, "max_conns_per_addr", cfg.MaxConnsPerAddr)
+	} else if cfg.MaxConns == 0 {
+		cfg.MaxConns = connBound(0)
+	}
+	// The addresses are taken first, so that a port in use is reported
+	// at once, naming its flag, before any start-up work.
+	ln, err := listen("--addr", cfg.Addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "unitd serve:", err)
+		return 1
+	}
+	var aln net.Listener
+	if cfg.AdminAddr != "off" {
+		if aln, err = listen("--admin-addr", cfg.AdminAddr); err != nil {
+			ln.Close()
+			fmt.Fprintln(stderr, "unitd serve:", err)
+			return 1
+		}
+	}
+	closeListeners := func() {
+		ln.Close()
+		if aln != nil {
+			aln.Close()
+		}
+	}
 	// Start-up (the first catalog load above all) runs aside, so that
 	// SIGINT and SIGTERM still end the process while it runs.
 	type started struct {
@@ -74,26 +127,18 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	var d *daemon
 	select {
 	case <-ctx.Done():
+		closeListeners()
 		fmt.Fprintln(stderr, "unitd serve: interrupted during start-up")
 		return 1
 	case st := <-startc:
 		if st.err != nil {
+			closeListeners()
 			fmt.Fprintln(stderr, "unitd serve:", st.err)
 			return 1
 		}
 		d = st.d
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		fmt.Fprintln(stderr, "unitd serve:", err)
-		return 1
-	}
-	if cfg.AdminAddr != "off" {
-		aln, err := net.Listen("tcp", cfg.AdminAddr)
-		if err != nil {
-			fmt.Fprintln(stderr, "unitd serve: admin listener:", err)
-			return 1
-		}
+	if aln != nil {
 		logger.Info("admin listening", "addr", "http://"+aln.Addr().String(), "paths", "/metrics /livez /readyz")
 		go func() {
 			if err := serveAdmin(ctx, aln, d.srv.AdminHandler(d.registry), logger); err != nil {
@@ -131,8 +176,17 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`: bytes, or with KiB, MiB, KB, MB (env UNITD_MAX_BODY)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "for make run: create the account \"dev\" and its user dev@localhost if missing, print a set-up link for them and a fresh test key (env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
-	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", "127.0.0.1:9090"), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
+	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", defaultAdminAddr), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
 	redisURL := fs.String("redis", envDefault("UNITD_REDIS", ""), "Redis `URL` (redis://host:6379/0, unix:///path) that shares per-key rate limits among replicas (env UNITD_REDIS)")
+	pwMemory := fs.String("password-memory", envDefault("UNITD_PASSWORD_MEMORY", "160MiB"), "memory `size` of password hashing: the helper process that hashes stays under it, 32 MiB its own and 64 MiB for each sign-in checked at once; more sign-ins wait briefly, then get 503 (env UNITD_PASSWORD_MEMORY)")
+	publicURL := fs.String("public-url", envDefault("UNITD_PUBLIC_URL", ""), "`URL` people reach the server at, such as https://unitd.example.com behind a proxy that ends TLS: links and /docs use it, and https:// makes cookies Secure and adds Strict-Transport-Security; default: the listen address (env UNITD_PUBLIC_URL)")
+	proxies := fs.String("trusted-proxies", envDefault("UNITD_TRUSTED_PROXIES", ""), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: comma-separated `addresses or CIDR prefixes`; default none (env UNITD_TRUSTED_PROXIES)")
+	tlsCert := fs.String("tls-cert", envDefault("UNITD_TLS_CERT", ""), "PEM certificate `FILE` (chain included) to serve HTTPS with, with --tls-key; reread on SIGHUP (env UNITD_TLS_CERT)")
+	tlsKey := fs.String("tls-key", envDefault("UNITD_TLS_KEY", ""), "PEM private key `FILE` of --tls-cert (env UNITD_TLS_KEY)")
+	accessLog := fs.String("access-log", envDefault("UNITD_ACCESS_LOG", "errors"), "which requests get a log line: all, errors (answers of 400 and above), sample:N (one in N) or off; server errors and slow requests always do (env UNITD_ACCESS_LOG)")
+	slowRequest := fs.Duration("slow-request", durationDefault("UNITD_SLOW_REQUEST", server.DefaultSlowRequest), "a request that takes this long is logged whatever --access-log says (env UNITD_SLOW_REQUEST)")
+	perAddr := fs.Int("max-conns-per-addr", intDefault("UNITD_MAX_CONNS_PER_ADDR", 256), "open connections one client address may hold (trusted proxies excepted); 0 for no bound (env UNITD_MAX_CONNS_PER_ADDR)")
+	maxConns := fs.Int("max-conns", intDefault("UNITD_MAX_CONNS", 0), "open connections in all; past three quarters idle ones are closed; 0 sizes it from the open-file limit, raised at start (env UNITD_MAX_CONNS)")
 	redisTimeout := fs.Duration("redis-timeout", durationDefault("UNITD_REDIS_TIMEOUT", 100*time.Millisecond), "longest wait for Redis on a request before this replica limits on its own (env UNITD_REDIS_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
@@ -145,10 +199,26 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if len(pos) > 0 {
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL, RedisTimeout: *redisTimeout}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL, RedisTimeout: *redisTimeout, PasswordWorker: true}
 	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
 		return cfg, err
 	}
+	if *publicURL != "" {
+		if cfg.PublicURL, err = parsePublicURL(*publicURL); err != nil {
+			return cfg, fmt.Errorf("--public-url: %w", err)
+		}
+	}
+	if cfg.Proxies, err = forwarded.ParseProxies(*proxies); err != nil {
+		return cfg, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if err := checkTLSFlags(*tlsCert, *tlsKey); err != nil {
+		return cfg, err
+	}
+	cfg.TLSCert, cfg.TLSKey = *tlsCert, *tlsKey
+	if *perAddr < 0 || *maxConns < 0 {
+		return cfg, errors.New("--max-conns-per-addr and --max-conns must not be negative")
+	}
+	cfg.MaxConnsPerAddr, cfg.MaxConns = *perAddr, *maxConns
 	if !apikey.ValidEnv(cfg.Env) {
 		return cfg, fmt.Errorf("--env must be test or live, not %q", cfg.Env)
 	}
@@ -167,6 +237,20 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if cfg.MaxBody, err = parseSize(*maxBody); err != nil {
 		return cfg, fmt.Errorf("--max-body: %w", err)
 	}
+	if cfg.PasswordMemory, err = parseSize(*pwMemory); err != nil {
+		return cfg, fmt.Errorf("--password-memory: %w", err)
+	}
+	if _, err := account.NewHasher(account.HasherConfig{Memory: hashBudget(cfg.PasswordMemory)}); err != nil {
+		return cfg, fmt.Errorf("--password-memory %s is too small: the password worker needs %d MiB of its own and %d MiB for each hash, so at least %dMiB",
+			*pwMemory, hashworker.Overhead>>20, account.DefaultParams.Memory>>10, (hashworker.Overhead+int64(account.DefaultParams.Memory)<<10)>>20)
+	}
+	if cfg.AccessLog, err = server.ParseAccessLog(*accessLog); err != nil {
+		return cfg, fmt.Errorf("--access-log: %w", err)
+	}
+	if *slowRequest <= 0 {
+		return cfg, errors.New("--slow-request must be positive")
+	}
+	cfg.AccessLog.Slow = *slowRequest
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
 	}
@@ -209,6 +293,9 @@ type daemon struct {
 	keys    *account.KeySource
 	usage   *account.UsageCounter
 
+	hashWorker *hashworker.Worker // nil when passwords are hashed in process
+	cert       *certificate       // nil without --tls-cert
+
 	registry *prometheus.Registry // what the admin listener serves
 	redis    *redislimit.Limiter  // nil without --redis
 }
@@ -231,10 +318,13 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	if d.db, err = sf.open(ctx, logger, true); err != nil {
 		return nil, err
 	}
-	db := d.db // d is nil when an error is returned
+	db, started := d.db, d // d is nil when an error is returned
 	defer func() {
 		if err != nil {
 			db.Close()
+			if started.hashWorker != nil {
+				started.hashWorker.Close()
+			}
 		}
 	}()
 	logger.Info("store open", "store", describeStore(location), "engine", d.db.Engine())
@@ -254,11 +344,30 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	host, _ := os.Hostname()
 	d.keys.Announce(ctx, instance, fmt.Sprintf("%s pid %d, %s, env %s", host, os.Getpid(), cfg.Addr, cfg.Env))
 	d.usage = account.NewUsageCounter(d.db, logger)
+	hcfg := account.HasherConfig{Memory: hashBudget(cfg.PasswordMemory)}
+	if cfg.PasswordWorker {
+		if d.hashWorker, err = startHashWorker(hcfg.Memory, logger); err != nil {
+			return nil, err
+		}
+		hcfg.Key = d.hashWorker.Key
+	}
+	hasher, err := account.NewHasher(hcfg)
+	if err != nil {
+		return nil, err
+	}
 	page, err := accountweb.New(accountweb.Config{
-		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush,
+		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush, Hasher: hasher,
+		HTTPS: strings.HasPrefix(cfg.PublicURL, "https://"),
 	})
 	if err != nil {
 		return nil, err
+	}
+	var tlsConfig *tls.Config
+	if cfg.TLSCert != "" {
+		if d.cert, err = newCertificate(cfg.TLSCert, cfg.TLSKey); err != nil {
+			return nil, err
+		}
+		tlsConfig = d.cert.config()
 	}
 	limiter, redis, limits, err := newLimiter(cfg.RateLimit, cfg.Redis, cfg.RedisTimeout, logger)
 	if err != nil {
@@ -294,7 +403,14 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		MaxBody:         cfg.MaxBody,
 		Logger:          logger,
 		Version:         version,
+		Proxies:         cfg.Proxies,
+		AccessLog:       cfg.AccessLog,
+		MaxConnsPerAddr: cfg.MaxConnsPerAddr,
+		MaxConns:        cfg.MaxConns,
+		PublicURL:       cfg.PublicURL,
+		TLS:             tlsConfig,
 	})
+	registerConnGauges(d.registry, d.srv.Connections)
 	if cfg.Catalog == "" {
 		g, errs := catalog.Load(catalog.Embedded())
 		if len(errs) > 0 {
@@ -325,7 +441,8 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if _, err := d.db.CreateUser(ctx, acct.ID, devUser); err != nil && !errors.Is(err, account.ErrConflict) {
 		return err
 	}
-	link, note, err := setupLink(ctx, d.db, "http://"+d.cfg.Addr, devUser)
+	base := publicBase(d.cfg.PublicURL, d.cfg.Addr, d.cfg.TLSCert != "")
+	link, note, err := setupLink(ctx, d.db, base, devUser)
 	if err != nil {
 		return err
 	}
@@ -333,7 +450,7 @@ func (d *daemon) setUpDev(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printDevKey(stdout, d.cfg.Addr, key, k.ID, link, note)
+	printDevKey(stdout, base, key, k.ID, link, note)
 	return nil
 }
 
@@ -361,8 +478,13 @@ func (d *daemon) applyCatalog(g *engine.Graph, errs []error) {
 	d.srv.ReportReload(time.Now(), err)
 }
 
-// reload rereads the catalog and the keys (SIGHUP).
+// reload rereads the catalog, the keys and the TLS certificate (SIGHUP).
 func (d *daemon) reload() {
+	if d.cert != nil {
+		if err := d.cert.load(); err != nil {
+			d.logger.Error("TLS certificate reload failed; the last good one stays in use", "err", err)
+		}
+	}
 	if d.catalog != nil {
 		d.catalog.Reload()
 	}
@@ -394,7 +516,11 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	usageDone := make(chan struct{})
 	go func() { d.usage.Run(usageCtx); close(usageDone) }()
 	defer d.db.Close()
-	d.logger.Info("listening", "addr", "http://"+ln.Addr().String(), "env", d.cfg.Env, "account_page", "http://"+ln.Addr().String()+"/account")
+	if d.hashWorker != nil {
+		defer d.hashWorker.Close()
+	}
+	listen := schemeOf(d.cert != nil) + "://" + ln.Addr().String()
+	d.logger.Info("listening", "addr", listen, "env", d.cfg.Env, "account_page", publicBase(d.cfg.PublicURL, ln.Addr().String(), d.cert != nil)+"/account")
 	err := d.srv.Serve(ctx, ln)
 	stopUsage()
 	<-usageDone
@@ -406,7 +532,7 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-func printDevKey(w io.Writer, addr, key, id, link, note string) {
+func printDevKey(w io.Writer, base, key, id, link, note string) {
 	fmt.Fprintf(w, `
 unitd test key (id %s), valid until the next start:
 
@@ -414,16 +540,16 @@ unitd test key (id %s), valid until the next start:
 
 Try it:
 
-  curl -s -H 'Authorization: Bearer %s' 'http://%s/v1/convert?value=12.5&from=ft&to=m'
+  curl -s -H 'Authorization: Bearer %s' '%s/v1/convert?value=12.5&from=ft&to=m'
 
-Account page http://%s/account, for the account %q (a new link at every start):
+Account page %s/account, for the account %q (a new link at every start):
 
   %s
 
 %s
-In a browser: the converter http://%s/, the catalog http://%s/catalog and
-the API reference http://%s/docs. Metrics, liveness and readiness are on the
-admin listener (--admin-addr, default 127.0.0.1:9090).
+In a browser: the converter %s/, the catalog %s/catalog and
+the API reference %s/docs. Metrics, liveness and readiness are on the
+admin listener (--admin-addr, default `+defaultAdminAddr+`).
 
-`, id, key, key, addr, addr, devAccount, link, note, addr, addr, addr)
+`, id, key, key, base, base, devAccount, link, note, base, base, base)
 }

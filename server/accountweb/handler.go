@@ -12,13 +12,15 @@
 //
 // Security: sessions are server-side (the cookie holds a random token, the
 // store its SHA-256) with HttpOnly, SameSite=Strict, Path=/account and
-// Secure whenever the request came over TLS. Every state change passes
-// net/http's CrossOriginProtection and, once signed in, must carry the
-// session's CSRF token. Sign-in is rate-limited per client address and per
-// e-mail address, answers unknown users, disabled users and wrong passwords
-// alike, and verifies a password hash in every case, so that the time taken
-// does not tell them apart. Every key lookup is scoped to the session's
-// account: another account's key id is "not found".
+// Secure whenever the page is public over HTTPS (Config.HTTPS) or the
+// request came over HTTPS. Every state change passes net/http's
+// CrossOriginProtection and, once signed in, must carry the session's CSRF
+// token. Sign-in is limited per client address and, with OWASP's device
+// cookies, per user for unknown browsers and per browser that has signed in
+// as the user before (see signIn); it answers unknown users, disabled users
+// and wrong passwords alike, and verifies a password hash in every case, so
+// that the time taken does not tell them apart. Every key lookup is scoped
+// to the session's account: another account's key id is "not found".
 package accountweb
 
 import (
@@ -36,6 +38,7 @@ import (
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/server"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/web"
 )
@@ -71,11 +74,21 @@ type Config struct {
 	// "live"): the one the server accepts.
 	Env string
 	// Params are the Argon2id parameters for new password hashes
-	// (account.DefaultParams if zero).
+	// (account.DefaultParams if zero), when Hasher is nil.
 	Params account.Params
-	// SignInPerAddr and SignInPerUser limit sign-in attempts per client
-	// address and per e-mail address (defaults above).
+	// Hasher hashes and checks passwords within a memory budget; nil
+	// means one with Params and account.DefaultHashMemory. A sign-in or
+	// set-up that finds it busy gets 503 with Retry-After.
+	Hasher *account.Hasher
+	// SignInPerAddr limits sign-in attempts per client address;
+	// SignInPerUser limits failed sign-ins per user from unknown devices,
+	// and per device that has signed in as the user before (defaults
+	// above). Both count within a sliding window of their period.
 	SignInPerAddr, SignInPerUser ratelimit.Rate
+	// HTTPS says the page is reached over HTTPS (the server's public
+	// address is https://, behind a proxy that ends TLS, say): cookies are
+	// then Secure whatever the request's own scheme.
+	HTTPS bool
 	// FlushUsage, if set, is called before usage is shown, so that the page
 	// includes this process's latest counts.
 	FlushUsage func(context.Context) error
@@ -95,10 +108,14 @@ type Handler struct {
 	pages     map[string]*template.Template // nil in Dir mode
 	assets    http.Handler
 	dummyHash string // verified for unknown users, so they take as long
-	addrLim   ratelimit.Limiter
-	userLim   ratelimit.Limiter
-	// verify checks a password; tests count its calls.
-	verify func(hash, pw string) (bool, error)
+	// addrLog counts every sign-in attempt per client address; failLog
+	// counts failed ones per user (unknown devices) and per known device.
+	addrLog, failLog *attemptLog
+	hasher           *account.Hasher
+	// verify checks a password and hash hashes a new one: the hasher's,
+	// which tests replace to count calls or to be busy.
+	verify func(ctx context.Context, hash, pw string) (bool, error)
+	hash   func(ctx context.Context, pw string) (string, error)
 }
 
 // New returns the account page's handler.
@@ -118,14 +135,22 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	h := &Handler{cfg: cfg, logger: cfg.Logger, verify: account.VerifyPassword}
+	h := &Handler{cfg: cfg, logger: cfg.Logger, hasher: cfg.Hasher}
+	if h.hasher == nil {
+		var err error
+		if h.hasher, err = account.NewHasher(account.HasherConfig{Params: cfg.Params}); err != nil {
+			return nil, err
+		}
+	}
+	h.verify, h.hash = h.hasher.Verify, h.hasher.Hash
 	if h.logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	}
-	clock := ratelimit.WithClock(cfg.Now)
-	h.addrLim = ratelimit.NewMemory(cfg.SignInPerAddr, clock, ratelimit.WithMaxKeys(50_000))
-	h.userLim = ratelimit.NewMemory(cfg.SignInPerUser, clock, ratelimit.WithMaxKeys(50_000))
-	dummy, err := account.HashPassword("not a password: makes unknown users take as long", cfg.Params)
+	h.addrLog = newAttemptLog(cfg.SignInPerAddr.N, cfg.SignInPerAddr.Per, 50_000)
+	h.failLog = newAttemptLog(cfg.SignInPerUser.N, cfg.SignInPerUser.Per, 50_000)
+	// Made by the hasher, so that its memory is spent where every other
+	// hash's is (in unitd serve, the password worker).
+	dummy, err := h.hasher.Hash(context.Background(), "not a password: makes unknown users take as long")
 	if err != nil {
 		return nil, err
 	}
@@ -268,14 +293,27 @@ func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, code, msg st
 }
 
 // fail shows the page for a store error: the message that msgs gives for
-// its code, or, for any other error, the internal-error page.
+// its code, or, for any other error (the store did not answer), the page
+// that says the store is unavailable.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, msgs map[string]string) {
 	code := account.ErrorCode(err)
 	if msg, ok := msgs[code]; ok {
 		h.errorPage(w, r, code, msg)
 		return
 	}
-	h.internalError(w, r, err)
+	h.storeDown(w, r, err)
+}
+
+// busyRetry is the Retry-After of a sign-in or set-up refused because the
+// password hashes running at once fill their memory budget.
+const busyRetry = "2"
+
+// busy answers 503 with Retry-After: too many passwords are being checked
+// at once. Nothing was checked, so the attempt counts for nothing.
+func (h *Handler) busy(w http.ResponseWriter, r *http.Request, page string, data map[string]any) {
+	w.Header().Set("Retry-After", busyRetry)
+	data["Error"] = "Too many people are signing in at this moment. Please try again in a few seconds."
+	h.render(w, r, server.StatusOf(server.CodeUnavailable), page, data)
 }
 
 // internalError logs err and shows a page that says nothing of it.
@@ -284,8 +322,28 @@ func (h *Handler) internalError(w http.ResponseWriter, r *http.Request, err erro
 	h.errorPage(w, r, account.CodeInternal, "Something went wrong on our side. Please try again.")
 }
 
-// clientAddr is the host of the connection's peer; forwarding headers are
-// not trusted.
+// secure reports whether cookies set in answer to r must be Secure: the
+// page is public over HTTPS, or r came over HTTPS (over TLS, or through a
+// trusted proxy that says so; see package forwarded).
+func (h *Handler) secure(r *http.Request) bool { return h.cfg.HTTPS || forwarded.HTTPS(r) }
+
+// storeDown answers a request the store could not serve: 503 with a page
+// that says so. A session cookie stays as it is: the session may well be
+// valid once the store answers again.
+func (h *Handler) storeDown(w http.ResponseWriter, r *http.Request, err error) {
+	h.logger.Error("account page: the store failed", "path", r.URL.Path, "error", err)
+	w.Header().Set("Retry-After", "10")
+	msg := "The account store is unavailable at the moment, so nothing could be shown or changed. Please try again in a minute."
+	if c, err := r.Cookie(cookieName); err == nil && c.Value != "" {
+		msg += " You are still signed in."
+	}
+	h.errorPage(w, r, server.CodeUnavailable, msg)
+}
+
+// clientAddr is the host of the request's RemoteAddr: the connection's
+// peer, or the client behind a trusted proxy when the server mounting the
+// page has resolved it (see package forwarded); the page itself believes
+// no forwarding header.
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

@@ -2,6 +2,7 @@ package accountweb
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,14 +11,17 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/internal/testlog"
+	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/sqlite"
@@ -230,9 +234,12 @@ func TestSetupAndSignIn(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-in: %d", resp.StatusCode)
 	}
-	ck := resp.Cookies()
-	if len(ck) != 1 || ck[0].Name != cookieName || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != "/account" || ck[0].Secure {
-		t.Errorf("session cookie over plain HTTP = %+v; want HttpOnly, SameSite=Strict, Path=/account, not Secure", ck)
+	ck := []*http.Cookie{cookieNamed(resp, cookieName)}
+	if ck[0] == nil || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != "/account" || ck[0].Secure {
+		t.Fatalf("session cookie over plain HTTP = %+v; want HttpOnly, SameSite=Strict, Path=/account, not Secure", resp.Cookies())
+	}
+	if dc := cookieNamed(resp, deviceCookieName); dc == nil || !dc.HttpOnly || dc.SameSite != http.SameSiteStrictMode || dc.Path != "/account/signin" || dc.Secure {
+		t.Errorf("device cookie over plain HTTP = %+v; want HttpOnly, SameSite=Strict, Path=/account/signin, not Secure", dc)
 	}
 	_, body := c.get("/account")
 	if !strings.Contains(body, "Signed in as <strong>ada@example.com</strong>") {
@@ -264,10 +271,61 @@ func TestSecureCookieOverTLS(t *testing.T) {
 	f := newFixture(t, true, nil)
 	f.user(f.acctA, "ada@example.com")
 	resp, _ := f.client().signIn("ada@example.com", password)
-	ck := resp.Cookies()
-	if resp.StatusCode != http.StatusSeeOther || len(ck) != 1 || !ck[0].Secure || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode {
-		t.Errorf("session cookie over TLS = %+v, want Secure, HttpOnly, SameSite=Strict", ck)
+	for _, name := range []string{cookieName, deviceCookieName} {
+		ck := cookieNamed(resp, name)
+		if resp.StatusCode != http.StatusSeeOther || ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode {
+			t.Errorf("%s cookie over TLS = %+v, want Secure, HttpOnly, SameSite=Strict", name, ck)
+		}
 	}
+}
+
+// TestSecureCookieBehindHTTPS: over plain HTTP from a proxy that ends TLS,
+// the cookies are Secure when the page's public address is https://, or
+// when a trusted proxy says the client came over HTTPS.
+func TestSecureCookieBehindHTTPS(t *testing.T) {
+	trusted, err := forwarded.ParseProxies("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		https  bool   // Config.HTTPS: the public URL is https://
+		proto  string // X-Forwarded-Proto from the trusted proxy
+		secure bool
+	}{
+		{"public URL https", true, "", true},
+		{"trusted proxy says https", false, "https", true},
+		{"trusted proxy says http", false, "http", false},
+		{"neither", false, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, false, func(c *Config) { c.HTTPS = tt.https })
+			f.ts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				f.h.ServeHTTP(w, trusted.Resolve(r)) // as the server mounts the page
+			})
+			f.user(f.acctA, "ada@example.com")
+			c := f.client()
+			if tt.proto != "" {
+				c.header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			resp, _ := c.signIn("ada@example.com", password)
+			for _, name := range []string{cookieName, deviceCookieName} {
+				if ck := cookieNamed(resp, name); ck == nil || ck.Secure != tt.secure {
+					t.Errorf("%s cookie %+v, want Secure %v", name, ck, tt.secure)
+				}
+			}
+		})
+	}
+}
+
+// cookieNamed returns the cookie name that resp sets, or nil.
+func cookieNamed(resp *http.Response, name string) *http.Cookie {
+	for _, c := range resp.Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 func TestPagesHaveStrictCSP(t *testing.T) {
@@ -276,8 +334,17 @@ func TestPagesHaveStrictCSP(t *testing.T) {
 	c, csrf := f.signedIn("ada@example.com")
 	_, id := c.createKey(csrf, "ci")
 	inline := regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|\sstyle=|\son[a-z]+=|<style|javascript:`)
-	for _, path := range []string{"/account", "/account/keys/" + id, "/account/nope"} {
-		resp, body := c.get(path)
+	for _, path := range []string{"/account", "/account/keys/" + id, "/account/nope", "the revoke confirmation"} {
+		var resp *http.Response
+		var body string
+		if strings.HasPrefix(path, "/") {
+			resp, body = c.get(path)
+		} else { // the answer to a POST
+			resp, body = c.postForm("/account/keys/"+id+"/revoke", url.Values{"csrf": {csrf}})
+			if !strings.Contains(body, "Yes, revoke") {
+				t.Fatalf("%s:\n%s", path, body)
+			}
+		}
 		if got := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(got, "default-src 'self';") || strings.Contains(got, "unsafe") {
 			t.Errorf("%s: CSP %q", path, got)
 		}
@@ -355,7 +422,7 @@ func TestAnotherAccountsKeyIsNotFound(t *testing.T) {
 		if tt.method == "GET" {
 			resp, body = cb.get(tt.path)
 		} else {
-			resp, body = cb.postForm(tt.path, url.Values{"csrf": {csrfB}, "grace_hours": {"0"}})
+			resp, body = cb.postForm(tt.path, url.Values{"csrf": {csrfB}, "grace_hours": {"0"}, "confirm": {"yes"}})
 		}
 		if resp.StatusCode != 404 || strings.Contains(body, idA+"</code>") {
 			t.Errorf("%s %s as bob: %d, want 404", tt.method, tt.path, resp.StatusCode)
@@ -394,10 +461,15 @@ func TestRotateRevokeAndTraffic(t *testing.T) {
 		t.Errorf("traffic chart missing the 42 requests:\n%s", body)
 	}
 
-	for _, bad := range []string{"-1", "169", "soon", ""} {
-		if resp, _ := c.postForm("/account/keys/"+id1+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {bad}}); resp.StatusCode != 400 {
-			t.Errorf("grace %q: %d, want 400", bad, resp.StatusCode)
+	// 2251799813685272 hours overflow a time.Duration into 1.5 hours.
+	for _, bad := range []string{"-1", "169", "soon", "", "2251799813685272", "99999999999999999999"} {
+		resp, body := c.postForm("/account/keys/"+id1+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {bad}})
+		if resp.StatusCode != 400 || !strings.Contains(body, "from 0 to 168") {
+			t.Errorf("grace %q: %d, want 400 saying the bounds", bad, resp.StatusCode)
 		}
+	}
+	if k, _ := f.db.Key(ctx, f.acctA.ID, id1); k.ReplacedBy != "" || k.ExpiresAt != nil {
+		t.Fatalf("a refused grace period rotated the key: %+v", k)
 	}
 	resp, body := c.postForm("/account/keys/"+id1+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {"24"}})
 	m, mid := newKeyRe.FindStringSubmatch(body), newKeyIDRe.FindStringSubmatch(body)
@@ -422,7 +494,16 @@ func TestRotateRevokeAndTraffic(t *testing.T) {
 	if resp, _ := c.postForm("/account/keys/"+id2+"/rotate", url.Values{"csrf": {csrf}, "grace_hours": {"0"}}); resp.StatusCode != 409 {
 		t.Errorf("rotating a revoked key: %d, want 409", resp.StatusCode)
 	}
-	resp, _ = c.postForm("/account/keys/"+id1+"/revoke", url.Values{"csrf": {csrf}})
+	// "Revoke now" asks first: one click revokes nothing.
+	resp, body = c.postForm("/account/keys/"+id1+"/revoke", url.Values{"csrf": {csrf}})
+	if resp.StatusCode != 200 || !strings.Contains(body, "Yes, revoke this key") || !strings.Contains(body, id1) ||
+		!strings.Contains(body, `name="confirm" value="yes"`) {
+		t.Fatalf("revoke without confirmation: %d, want the question\n%s", resp.StatusCode, body)
+	}
+	if k, _ := f.db.Key(ctx, f.acctA.ID, id1); k.RevokedAt != nil {
+		t.Fatal("one click on Revoke now revoked the key")
+	}
+	resp, _ = c.postForm("/account/keys/"+id1+"/revoke", url.Values{"csrf": {csrf}, "confirm": {"yes"}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("revoke: %d", resp.StatusCode)
 	}
@@ -446,7 +527,7 @@ type countingVerify struct {
 	hashes []string
 }
 
-func (c *countingVerify) verify(hash, pw string) (bool, error) {
+func (c *countingVerify) verify(_ context.Context, hash, pw string) (bool, error) {
 	c.mu.Lock()
 	c.hashes = append(c.hashes, hash)
 	c.mu.Unlock()
@@ -550,6 +631,10 @@ func TestKeysAndPasswordsNeverLogged(t *testing.T) {
 		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
 	f.user(f.acctA, "ada@example.com")
+	device := cookieNamed(f.signInFrom("192.0.2.1", "ada@example.com", password), deviceCookieName)
+	if device == nil {
+		t.Fatal("no device cookie")
+	}
 	c, csrf := f.signedIn("ada@example.com")
 	c.signIn("ada@example.com", "a wrong password")
 	key, id := c.createKey(csrf, "ci")
@@ -565,7 +650,7 @@ func TestKeysAndPasswordsNeverLogged(t *testing.T) {
 	// Force the error paths that log, too.
 	f.db.Close()
 	c.get("/account")
-	for _, secret := range []string{key, key2[1], k.Hash, password, "a wrong password", csrf} {
+	for _, secret := range []string{key, key2[1], k.Hash, password, "a wrong password", csrf, device.Value} {
 		if strings.Contains(logs.String(), secret) {
 			t.Errorf("a secret is in the log:\n%s", logs.String())
 		}
@@ -601,5 +686,272 @@ func TestSharesTheSiteHeader(t *testing.T) {
 	}
 	if !strings.Contains(inBody, "Signed in as <strong>ada@example.com</strong>") || strings.Contains(outBody, "Signed in as") {
 		t.Error("the account bar does not follow the session")
+	}
+}
+
+// TestBusyHasherAnswers503 checks what a sign-in or set-up gets when the
+// password hashes running at once fill their memory budget (the Hasher's
+// own tests check the bound): 503 with Retry-After and a page that says so.
+func TestBusyHasherAnswers503(t *testing.T) {
+	f := newFixture(t, false, nil)
+	f.user(f.acctA, "ada@example.com")
+	ctx := context.Background()
+	if _, err := f.db.CreateUser(ctx, f.acctA.ID, "bob@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := account.NewToken()
+	if _, err := f.db.CreateSetupToken(ctx, "bob@example.com", account.HashToken(tok), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	f.h.verify = func(context.Context, string, string) (bool, error) { return false, account.ErrBusy }
+	f.h.hash = func(context.Context, string) (string, error) { return "", account.ErrBusy }
+	c := f.client()
+	for _, try := range []func() (*http.Response, string){
+		func() (*http.Response, string) { return c.signIn("ada@example.com", password) },
+		func() (*http.Response, string) {
+			return c.postForm("/account/setup", url.Values{"token": {tok}, "password": {password}, "password2": {password}})
+		},
+	} {
+		resp, body := try()
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+			!strings.Contains(body, "Too many people are signing in") || len(resp.Cookies()) != 0 {
+			t.Errorf("%s while the hashes are busy: %d, Retry-After %q\n%s", resp.Request.URL.Path, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+	}
+	// The set-up link was not spent by the refused attempt.
+	if _, err := f.db.SetupUser(ctx, account.HashToken(tok), time.Now()); err != nil {
+		t.Errorf("set-up link after a busy answer: %v", err)
+	}
+}
+
+// signInFrom posts a sign-in straight to the handler from addr, with the
+// cookies given, and returns the answer.
+func (f *fixture) signInFrom(addr, email, pw string, cookies ...*http.Cookie) *http.Response {
+	req := httptest.NewRequest("POST", "/account/signin", strings.NewReader(url.Values{"email": {email}, "password": {pw}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.RemoteAddr = addr + ":40000"
+	for _, c := range cookies {
+		if c != nil {
+			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+		}
+	}
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+// TestDeviceCookiesKeepTheirAllowance checks OWASP's device-cookie design:
+// wrong passwords from anywhere lock out only the unknown devices; a
+// browser that signed in as the user before keeps its own allowance, and
+// loses it only by its own failures.
+func TestDeviceCookiesKeepTheirAllowance(t *testing.T) {
+	f := newFixture(t, false, func(c *Config) { c.SignInPerUser = ratelimit.Rate{N: 3, Per: time.Hour} })
+	f.user(f.acctA, "ada@example.com")
+	f.user(f.acctB, "bob@example.com")
+	resp := f.signInFrom("192.0.2.1", "ada@example.com", password)
+	laptop := cookieNamed(resp, deviceCookieName)
+	if resp.StatusCode != http.StatusSeeOther || laptop == nil {
+		t.Fatalf("first sign-in: %d, device cookie %v", resp.StatusCode, laptop)
+	}
+	phone := cookieNamed(f.signInFrom("192.0.2.2", "ada@example.com", password), deviceCookieName)
+	bobs := cookieNamed(f.signInFrom("192.0.2.3", "bob@example.com", password), deviceCookieName)
+
+	// Someone guesses from three addresses until the unknown devices are
+	// locked out.
+	for i, addr := range []string{"198.51.100.1", "198.51.100.2", "198.51.100.3"} {
+		if resp := f.signInFrom(addr, "ada@example.com", "guess number "+strconv.Itoa(i)); resp.StatusCode != 401 {
+			t.Fatalf("guess %d: %d", i, resp.StatusCode)
+		}
+	}
+	if resp := f.signInFrom("203.0.113.9", "ada@example.com", password); resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("the right password from an unknown device once the guesses are spent: %d, want 429 with Retry-After", resp.StatusCode)
+	}
+	// Forged, altered or another user's device cookies are unknown devices.
+	for name, c := range map[string]*http.Cookie{
+		"bob's cookie":      bobs,
+		"altered signature": {Name: deviceCookieName, Value: laptop.Value[:len(laptop.Value)-2] + "AA"},
+		"another nonce":     {Name: deviceCookieName, Value: strings.Replace(laptop.Value, ".", ".x", 1)},
+	} {
+		if resp := f.signInFrom("203.0.113.9", "ada@example.com", password, c); resp.StatusCode != 429 {
+			t.Errorf("%s: %d, want 429 like any unknown device", name, resp.StatusCode)
+		}
+	}
+	// Ada's laptop signs in from a fresh address all the same, and gets a
+	// fresh device cookie.
+	resp = f.signInFrom("203.0.113.10", "ada@example.com", password, laptop)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the right password from a known device: %d, want 303", resp.StatusCode)
+	}
+	if c := cookieNamed(resp, deviceCookieName); c == nil || c.Value == laptop.Value {
+		t.Error("a successful sign-in did not renew the device cookie")
+	}
+	// A known device that fails three times is locked out, alone.
+	for range 3 {
+		if resp := f.signInFrom("203.0.113.10", "ada@example.com", "a wrong password", laptop); resp.StatusCode != 401 {
+			t.Fatalf("the laptop's wrong password: %d", resp.StatusCode)
+		}
+	}
+	if resp := f.signInFrom("203.0.113.10", "ada@example.com", password, laptop); resp.StatusCode != 429 {
+		t.Errorf("the laptop after its own three failures: %d, want 429", resp.StatusCode)
+	}
+	if resp := f.signInFrom("203.0.113.11", "ada@example.com", password, phone); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the phone while the laptop is locked out: %d, want 303", resp.StatusCode)
+	}
+	// A new password (a reset) makes every device cookie unknown.
+	ctx := context.Background()
+	tok, _ := account.NewToken()
+	if _, err := f.db.CreateSetupToken(ctx, "ada@example.com", account.HashToken(tok), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.SetPassword(ctx, account.HashToken(tok), hashWith(t, password), time.Now(), account.Operator); err != nil {
+		t.Fatal(err)
+	}
+	if resp := f.signInFrom("203.0.113.11", "ada@example.com", password, phone); resp.StatusCode != 429 {
+		t.Errorf("the phone's cookie after a password reset: %d, want 429 like an unknown device", resp.StatusCode)
+	}
+}
+
+func hashWith(t *testing.T, pw string) string {
+	t.Helper()
+	h, err := account.HashPassword(pw, testParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestGuessesFromManyAddressesAreBounded: however many addresses guess at
+// once, no more passwords are checked than the per-user limit allows.
+func TestGuessesFromManyAddressesAreBounded(t *testing.T) {
+	f := newFixture(t, false, func(c *Config) { c.SignInPerUser = ratelimit.Rate{N: 5, Per: time.Hour} })
+	f.user(f.acctA, "ada@example.com")
+	cv := &countingVerify{}
+	f.h.verify = cv.verify
+	var wg sync.WaitGroup
+	codes := make(chan int, 60)
+	for i := range 60 {
+		wg.Go(func() {
+			codes <- f.signInFrom("198.51.100."+strconv.Itoa(i+1), "ada@example.com", "guess "+strconv.Itoa(i)).StatusCode
+		})
+	}
+	wg.Wait()
+	close(codes)
+	n := map[int]int{}
+	for c := range codes {
+		n[c]++
+	}
+	if n[401] != 5 || n[429] != 55 || len(cv.hashes) != 5 {
+		t.Errorf("60 guesses at once from 60 addresses: answers %v, %d passwords checked; want 5 checked (401) and 55 refused (429)", n, len(cv.hashes))
+	}
+}
+
+// failingStore fails, while down is set, the reads and writes a signed-in
+// page and a sign-in start with, as a store that does not answer would.
+type failingStore struct {
+	*store.DB
+	down atomic.Bool
+}
+
+var errRefused = errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+
+func (s *failingStore) PasswordHash(ctx context.Context, email string) (account.User, string, error) {
+	if s.down.Load() {
+		return account.User{}, "", errRefused
+	}
+	return s.DB.PasswordHash(ctx, email)
+}
+
+func (s *failingStore) Session(ctx context.Context, tokenHash string, now time.Time) (account.Session, error) {
+	if s.down.Load() {
+		return account.Session{}, errRefused
+	}
+	return s.DB.Session(ctx, tokenHash, now)
+}
+
+func (s *failingStore) Keys(ctx context.Context, accountID string) ([]account.Key, error) {
+	if s.down.Load() {
+		return nil, errRefused
+	}
+	return s.DB.Keys(ctx, accountID)
+}
+
+// TestStoreOutageKeepsTheSession: while the store does not answer, a
+// signed-in user gets 503 and a page that says the store is unavailable,
+// not the sign-in form or "your session has ended"; the cookie is left
+// alone, and once the store answers the session goes on.
+func TestStoreOutageKeepsTheSession(t *testing.T) {
+	var fs *failingStore
+	f := newFixture(t, false, func(c *Config) {
+		fs = &failingStore{DB: c.Store.(*store.DB)}
+		c.Store = fs
+	})
+	f.user(f.acctA, "ada@example.com")
+	c, csrf := f.signedIn("ada@example.com")
+	fs.down.Store(true)
+	for _, try := range []struct {
+		name string
+		do   func() (*http.Response, string)
+	}{
+		{"GET /account", func() (*http.Response, string) { return c.get("/account") }},
+		{"GET a key's page", func() (*http.Response, string) { return c.get("/account/keys/key_x") }},
+		{"POST /account/keys", func() (*http.Response, string) {
+			return c.postForm("/account/keys", url.Values{"csrf": {csrf}, "name": {"ci"}})
+		}},
+		{"sign-in", func() (*http.Response, string) { return c.signIn("ada@example.com", password) }},
+	} {
+		resp, body := try.do()
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "The account store is unavailable") ||
+			resp.Header.Get("Retry-After") == "" || strings.Contains(body, `action="/account/signin"`) {
+			t.Errorf("%s with the store down: %d\n%s", try.name, resp.StatusCode, body)
+		}
+		if try.name != "sign-in" && !strings.Contains(body, "You are still signed in") {
+			t.Errorf("%s with the store down does not say the session is kept", try.name)
+		}
+		if ck := cookieNamed(resp, cookieName); ck != nil {
+			t.Errorf("%s with the store down touched the session cookie: %+v", try.name, ck)
+		}
+	}
+	fs.down.Store(false)
+	if _, body := c.get("/account"); !strings.Contains(body, "Signed in as <strong>ada@example.com</strong>") {
+		t.Errorf("the session after the store came back:\n%s", body)
+	}
+}
+
+// TestServerErrorsAreNotFailures: attempts the server could not check
+// (the store down, the hashes busy, the password worker gone) count for
+// no limit.
+func TestServerErrorsAreNotFailures(t *testing.T) {
+	var fs *failingStore
+	f := newFixture(t, false, func(c *Config) {
+		fs = &failingStore{DB: c.Store.(*store.DB)}
+		c.Store = fs
+		c.SignInPerUser = ratelimit.Rate{N: 2, Per: time.Hour}
+		c.SignInPerAddr = ratelimit.Rate{N: 2, Per: time.Hour}
+	})
+	f.user(f.acctA, "ada@example.com")
+	fs.down.Store(true)
+	for range 5 {
+		if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("sign-in with the store down: %d, want 503", resp.StatusCode)
+		}
+	}
+	fs.down.Store(false)
+	f.h.verify = func(context.Context, string, string) (bool, error) { return false, account.ErrBusy }
+	for range 5 {
+		if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("sign-in with the hashes busy: %d, want 503", resp.StatusCode)
+		}
+	}
+	f.h.verify = func(context.Context, string, string) (bool, error) {
+		return false, errors.New("the password worker exited")
+	}
+	for range 5 {
+		if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusInternalServerError {
+			t.Fatalf("sign-in with the password worker gone: %d, want 500", resp.StatusCode)
+		}
+	}
+	f.h.verify = f.h.hasher.Verify
+	if resp := f.signInFrom("192.0.2.1", "ada@example.com", password); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the right password after 15 server errors at a limit of 2: %d, want 303", resp.StatusCode)
 	}
 }

@@ -26,17 +26,17 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request, s account.Ses
 	now := h.cfg.Now()
 	ks, err := h.cfg.Store.Keys(ctx, s.AccountID)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	counts, err := h.cfg.Store.RequestsSince(ctx, s.AccountID, now.Add(-24*time.Hour))
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	events, err := h.cfg.Store.Audit(ctx, s.AccountID, auditLimit)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	rows := make([]keyRow, 0, len(ks))
@@ -111,17 +111,17 @@ func (h *Handler) keyPage(w http.ResponseWriter, r *http.Request, s account.Sess
 	now := h.cfg.Now()
 	day, err := h.cfg.Store.Usage(ctx, s.AccountID, k.ID, now.Add(-24*time.Hour), 15*time.Minute)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	week, err := h.cfg.Store.Usage(ctx, s.AccountID, k.ID, now.Add(-7*24*time.Hour), 2*time.Hour)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	events, err := h.cfg.Store.Audit(ctx, s.AccountID, 500)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	var mine []account.AuditEvent
@@ -145,13 +145,14 @@ func (h *Handler) rotateKey(w http.ResponseWriter, r *http.Request, s account.Se
 	if !ok {
 		return
 	}
+	// The hours are checked before they become a Duration, which a huge
+	// number would overflow into the allowed range.
 	hours, err := strconv.Atoi(r.PostFormValue("grace_hours"))
-	grace := time.Duration(hours) * time.Hour
-	if err != nil || account.CheckGrace(grace) != nil {
+	if err != nil || hours < 0 || hours > int(account.MaxGrace/time.Hour) {
 		h.errorPage(w, r, account.CodeInvalid, "The grace period must be a whole number of hours from 0 to 168 (7 days).")
 		return
 	}
-	key, nk, err := h.cfg.Store.RotateKey(r.Context(), s.AccountID, k.ID, grace, actor(r, s))
+	key, nk, err := h.cfg.Store.RotateKey(r.Context(), s.AccountID, k.ID, time.Duration(hours)*time.Hour, actor(r, s))
 	if err != nil {
 		h.fail(w, r, err, map[string]string{
 			account.CodeNotFound:     noSuchKey[account.CodeNotFound],
@@ -161,16 +162,26 @@ func (h *Handler) rotateKey(w http.ResponseWriter, r *http.Request, s account.Se
 	}
 	old, err := h.cfg.Store.Key(r.Context(), s.AccountID, k.ID)
 	if err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	h.newKeyPage(w, r, s, key, nk, &old)
 }
 
-// revokeKey is POST /account/keys/{id}/revoke.
+// revokeKey is POST /account/keys/{id}/revoke. Without confirm=yes it
+// only asks: the key page's "Revoke now" leads to a page that names the
+// key and its last use, whose own button revokes it.
 func (h *Handler) revokeKey(w http.ResponseWriter, r *http.Request, s account.Session) {
 	k, ok := h.ownKey(w, r, s)
 	if !ok {
+		return
+	}
+	if r.PostFormValue("confirm") != "yes" {
+		if k.RevokedAt != nil {
+			http.Redirect(w, r, "/account/keys/"+k.ID, http.StatusSeeOther)
+			return
+		}
+		h.render(w, r, http.StatusOK, "revoke", map[string]any{"Title": "Revoke key " + k.Name, "Session": s, "Key": k})
 		return
 	}
 	if err := h.cfg.Store.RevokeKey(r.Context(), s.AccountID, k.ID, actor(r, s)); err != nil {

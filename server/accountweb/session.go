@@ -4,40 +4,47 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/server"
+	"github.com/unitd/unitd/server/ratelimit"
 )
 
 // cookieName is the session cookie. Its value is a random token; the store
 // has only the token's hash.
 const cookieName = "unitd_session"
 
-// session returns the signed-in session of r, if any.
-func (h *Handler) session(r *http.Request) (account.Session, bool) {
+// session returns the signed-in session of r, if any. An error means the
+// store could not tell: the cookie may well name a valid session.
+func (h *Handler) session(r *http.Request) (account.Session, bool, error) {
 	c, err := r.Cookie(cookieName)
 	if err != nil || c.Value == "" || len(c.Value) > 100 {
-		return account.Session{}, false
+		return account.Session{}, false, nil
 	}
 	s, err := h.cfg.Store.Session(r.Context(), account.HashToken(c.Value), h.cfg.Now())
-	if err != nil {
-		if !errors.Is(err, account.ErrNotFound) {
-			h.logger.Error("account page: read session", "error", err)
-		}
-		return account.Session{}, false
+	if errors.Is(err, account.ErrNotFound) {
+		return account.Session{}, false, nil
 	}
-	return s, true
+	if err != nil {
+		return account.Session{}, false, err
+	}
+	return s, true, nil
 }
 
 // withSession runs next for a signed-in user, after checking the CSRF
 // token on state changes. Without a session, GETs show the sign-in form
-// and POSTs are refused.
+// and POSTs are refused; when the store cannot tell, 503.
 func (h *Handler) withSession(next func(http.ResponseWriter, *http.Request, account.Session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		s, ok := h.session(r)
+		s, ok, err := h.session(r)
+		if err != nil {
+			h.storeDown(w, r, err)
+			return
+		}
 		if !ok {
 			if r.Method == http.MethodGet {
 				h.signInForm(w, r, server.StatusOf(server.CodeUnauthorized), "Please sign in.")
@@ -64,14 +71,18 @@ func (h *Handler) setCookie(w http.ResponseWriter, r *http.Request, value string
 		Path:     "/account",
 		MaxAge:   maxAge,
 		HttpOnly: true,
-		Secure:   r.TLS != nil,
+		Secure:   h.secure(r),
 		SameSite: http.SameSiteStrictMode,
 	})
 }
 
 // home is GET /account: the sign-in form, or the account's keys.
 func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.session(r)
+	s, ok, err := h.session(r)
+	if err != nil {
+		h.storeDown(w, r, err)
+		return
+	}
 	if !ok {
 		msg := ""
 		if r.URL.Query().Get("ready") == "1" {
@@ -92,53 +103,99 @@ func (h *Handler) signInForm(w http.ResponseWriter, r *http.Request, status int,
 const errSignIn = "Wrong e-mail address or password."
 
 // signIn is POST /account/signin.
+//
+// Attempts are limited as OWASP's device cookies have it ("Slow Down Online
+// Guessing Attacks with Device Cookies"): a browser that has signed in as
+// the user before carries a device cookie for that user and gets its own
+// allowance of failures; every other client shares the user's allowance for
+// unknown devices; a device or the unknown devices that spend theirs are
+// locked out for the rest of the window, the others are not. Only failures
+// count (a success and an attempt the server could not check are given
+// back), so no one can lock the user out of their own browser, and guessers
+// from any number of addresses get at most SignInPerUser wrong passwords an
+// hour. Apart from that, each client address may try SignInPerAddr times an
+// hour, whatever the outcome.
 func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	addr := clientAddr(r)
 	email, err := account.NormalizeEmail(r.PostFormValue("email"))
 	pw := r.PostFormValue("password")
-	userKey := email
-	if err != nil {
-		userKey = "invalid"
-	}
-	// Both buckets are spent whatever the outcome, so the limits also
-	// bound guessing across many addresses or many users.
-	dAddr, dUser := h.addrLim.Take(addr), h.userLim.Take(userKey)
-	if !dAddr.Allowed || !dUser.Allowed {
-		wait := max(dAddr.RetryAfterSeconds(), dUser.RetryAfterSeconds(), 1)
-		w.Header().Set("Retry-After", strconv.FormatInt(wait, 10))
-		h.signInForm(w, r, server.StatusOf(server.CodeRateLimitExceeded), "Too many sign-in attempts. Please wait "+minutes(wait)+" and try again.")
+	form := map[string]any{"Title": "Sign in", "Email": r.PostFormValue("email")}
+	now := h.cfg.Now()
+	addrTicket, addrWait, ok := h.addrLog.count(addr, now)
+	if !ok {
+		h.tooMany(w, r, addrWait)
 		return
 	}
 	var u account.User
-	hash := h.dummyHash
-	known := false
+	var stored string
 	if err == nil {
-		var stored string
 		u, stored, err = h.cfg.Store.PasswordHash(r.Context(), email)
-		switch {
-		case err == nil && stored != "":
-			hash, known = stored, true
-		case err != nil && account.ErrorCode(err) != account.CodeNotFound:
-			h.internalError(w, r, err)
+		if err != nil && !errors.Is(err, account.ErrNotFound) {
+			h.addrLog.forget(addrTicket)
+			h.storeDown(w, r, err)
 			return
 		}
 	}
+	known := err == nil && stored != ""
+	// The allowance this attempt spends: its device's, or the one the
+	// user's unknown devices share, kept by the e-mail address whether or
+	// not anyone has it, so that a 429 tells nothing about who exists.
+	limitKey := "user " + email
+	if email == "" {
+		limitKey = "user (not an e-mail address)"
+	}
+	if known {
+		if dev, ok := h.trustedDevice(r, u.ID, stored); ok {
+			limitKey = "device " + dev
+		}
+	}
+	failTicket, failWait, ok := h.failLog.count(limitKey, now)
+	if !ok {
+		h.addrLog.forget(addrTicket)
+		h.tooMany(w, r, failWait)
+		return
+	}
+	// notCounted gives both attempts back: nothing was decided.
+	notCounted := func() {
+		h.addrLog.forget(addrTicket)
+		h.failLog.forget(failTicket)
+	}
+	hash := h.dummyHash
+	if known {
+		hash = stored
+	}
 	// Always one Argon2id verification, against the dummy hash when there
 	// is no real one, so unknown users take as long as known ones.
-	ok, verr := h.verify(hash, pw)
-	if verr != nil || !ok || !known {
+	match, verr := h.verify(r.Context(), hash, pw)
+	if errors.Is(verr, account.ErrBusy) {
+		notCounted()
+		h.busy(w, r, "signin", form)
+		return
+	}
+	if verr != nil && r.Context().Err() != nil {
+		notCounted()
+		return // the client went away while waiting its turn
+	}
+	if verr != nil {
+		// No answer either way (the password worker failed, or a stored
+		// hash is unreadable): the server's fault, not a wrong password.
+		notCounted()
+		h.internalError(w, r, fmt.Errorf("checking the password of %q: %w", u.ID, verr))
+		return
+	}
+	if !match || !known {
 		if known {
 			// Written off the request's path: a database write only for
 			// known users would make them answer measurably later.
 			h.auditLater(account.AuditEvent{AccountID: u.AccountID, Actor: u.Email,
 				Action: account.ActionSignInFail, Addr: addr})
 		}
-		if verr != nil && known {
-			h.logger.Error("account page: stored password hash unreadable", "user", u.ID, "error", verr)
-		}
-		h.render(w, r, server.StatusOf(server.CodeUnauthorized), "signin", map[string]any{"Title": "Sign in", "Error": errSignIn, "Email": r.PostFormValue("email")})
+		form["Error"] = errSignIn
+		h.render(w, r, server.StatusOf(server.CodeUnauthorized), "signin", form)
 		return
 	}
+	// The right password: it spends nothing of the failures' allowance.
+	h.failLog.forget(failTicket)
 	token, err := account.NewToken()
 	if err != nil {
 		h.internalError(w, r, err)
@@ -149,10 +206,11 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		h.internalError(w, r, err)
 		return
 	}
-	now := h.cfg.Now().UTC()
+	now = now.UTC()
 	s := account.Session{TokenHash: account.HashToken(token), UserID: u.ID, CSRF: csrf, CreatedAt: now, ExpiresAt: now.Add(account.SessionTTL)}
 	if err := h.cfg.Store.CreateSession(r.Context(), s); err != nil {
-		h.internalError(w, r, err)
+		h.addrLog.forget(addrTicket)
+		h.storeDown(w, r, err)
 		return
 	}
 	// A session that came with the request is ended: a new token on every
@@ -162,7 +220,17 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	h.cfg.Store.AddAudit(r.Context(), account.AuditEvent{AccountID: u.AccountID, Actor: u.Email, Action: account.ActionSignIn, Addr: addr})
 	h.setCookie(w, r, token, int(account.SessionTTL.Seconds()))
+	if err := h.setDeviceCookie(w, r, u.ID, stored); err != nil {
+		h.logger.Warn("account page: no device cookie", "error", err)
+	}
 	http.Redirect(w, r, "/account", http.StatusSeeOther)
+}
+
+// tooMany answers a sign-in past its limit: 429 with Retry-After.
+func (h *Handler) tooMany(w http.ResponseWriter, r *http.Request, wait time.Duration) {
+	sec := max(ratelimit.CeilSeconds(wait), 1)
+	w.Header().Set("Retry-After", strconv.FormatInt(sec, 10))
+	h.signInForm(w, r, http.StatusTooManyRequests, "Too many sign-in attempts. Please wait "+minutes(sec)+" and try again.")
 }
 
 // auditLater records ev in the background, within 10 s.
@@ -187,7 +255,7 @@ func minutes(sec int64) string {
 // signOut is POST /account/signout.
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request, s account.Session) {
 	if err := h.cfg.Store.DeleteSession(r.Context(), s.TokenHash); err != nil {
-		h.internalError(w, r, err)
+		h.storeDown(w, r, err)
 		return
 	}
 	h.cfg.Store.AddAudit(r.Context(), account.AuditEvent{AccountID: s.AccountID, Actor: s.Email, Action: account.ActionSignOut, Addr: clientAddr(r)})
@@ -230,7 +298,11 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, server.StatusOf(account.CodeInvalid), "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "Error": msg, "MinLen": account.MinPasswordLen})
 		return
 	}
-	hash, err := account.HashPassword(pw, h.cfg.Params)
+	hash, err := h.hash(r.Context(), pw)
+	if errors.Is(err, account.ErrBusy) {
+		h.busy(w, r, "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "MinLen": account.MinPasswordLen})
+		return
+	}
 	if err != nil {
 		h.internalError(w, r, err)
 		return

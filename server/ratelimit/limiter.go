@@ -13,6 +13,16 @@ type Limiter interface {
 	Take(key string) Decision
 }
 
+// Charger is a Limiter that can also spend tokens after the fact, for a
+// request that turned out to cost more than the one token Take spent.
+type Charger interface {
+	Limiter
+	// Charge spends n more tokens of key's bucket, going into debt if
+	// need be: Take refuses key until the debt is paid back at the rate.
+	// The debt is bounded by one more burst.
+	Charge(key string, n int)
+}
+
 // Decision is the outcome of one Take.
 type Decision struct {
 	Allowed   bool
@@ -160,6 +170,31 @@ func (m *Memory) Take(key string) Decision {
 		RetryAfter: time.Duration(max(0, next+m.interval-m.window-now)),
 	}
 }
+
+// Charge spends n more tokens of key's bucket, into a debt of at most one
+// burst (N tokens) beyond an empty bucket.
+func (m *Memory) Charge(key string, n int) {
+	if n <= 0 {
+		return
+	}
+	now := m.elapsed()
+	sh := m.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	full, ok := sh.full[key]
+	if !ok || full < now {
+		full = now
+	}
+	full = min(full+int64(n)*m.interval, now+2*m.window)
+	if !ok && len(sh.full) >= sh.max {
+		if sh.sweep(now) == 0 {
+			sh.evictFullest()
+		}
+	}
+	sh.full[key] = full
+}
+
+var _ Charger = (*Memory)(nil)
 
 // Sweep drops the buckets that are full again, which are the same as no
 // bucket at all, and returns how many it dropped. Take sweeps each shard at

@@ -234,3 +234,33 @@ func TestCeilSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryCharge(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	m := NewMemory(Rate{N: 10, Per: 10 * time.Second}, WithClock(clock)) // one token a second
+	if d := m.Take("a"); !d.Allowed || d.Remaining != 9 {
+		t.Fatalf("first take: %+v", d)
+	}
+	m.Charge("a", 4) // the request cost 5 in all
+	if d := m.Take("a"); !d.Allowed || d.Remaining != 4 {
+		t.Errorf("after a charge of 4: %+v, want 4 remaining", d)
+	}
+	m.Charge("a", 30) // into debt, at most one burst beyond empty
+	d := m.Take("a")
+	if d.Allowed || d.RetryAfter != 11*time.Second {
+		t.Errorf("in debt: %+v, want refused for 11 s (the debt of one burst, then a token)", d)
+	}
+	now = now.Add(11 * time.Second)
+	if d := m.Take("a"); !d.Allowed {
+		t.Errorf("after the debt is paid back: %+v", d)
+	}
+	if d := m.Take("b"); !d.Allowed || d.Remaining != 9 {
+		t.Errorf("another key: %+v", d)
+	}
+	m.Charge("c", 0)
+	m.Charge("c", -3)
+	if m.Len() != 2 {
+		t.Errorf("a charge of nothing made a bucket: %d buckets", m.Len())
+	}
+}

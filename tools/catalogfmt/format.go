@@ -319,11 +319,20 @@ func (p *printer) inline(n *yaml.Node, s *shape, inFlow bool) string {
 func scalar(n *yaml.Node, quote, inFlow bool) string {
 	tag := n.ShortTag()
 	if n.Style&yaml.TaggedStyle != 0 && tag != "!!str" {
-		// An explicit tag the loader may rely on: keep it.
-		return n.Tag + " " + scalar(&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}, quote, inFlow)
+		// An explicit tag the loader may rely on: keep it, with the text
+		// plain when it reads back as itself and quoted otherwise (an
+		// empty text, say), so that a second pass writes the same.
+		v := n.Value
+		if !quote && readsBackPlain(v, (&yaml.Node{Kind: yaml.ScalarNode, Value: v}).ShortTag(), inFlow) {
+			return n.Tag + " " + v
+		}
+		return n.Tag + " " + strconv.Quote(v)
 	}
 	if !quote && readsBackPlain(n.Value, tag, inFlow) {
 		return n.Value
+	}
+	if tag == "!!null" && !quote {
+		return "null" // a key with nothing after it ("0:") is null
 	}
 	if tag != "!!str" {
 		// A quoted non-string (rare: "1" is a string); keep its tag.

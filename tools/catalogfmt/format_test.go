@@ -209,3 +209,21 @@ func TestFormatFileRefusesAChange(t *testing.T) {
 		t.Error("withoutOrigins keeps a position")
 	}
 }
+
+// TestFormatIsIdempotent: a second pass writes what the first wrote, for
+// the inputs that once changed again (an empty value gained a space at
+// every pass).
+func TestFormatIsIdempotent(t *testing.T) {
+	for _, src := range []string{"0:", "0:\n", "units:\n  - 0:\n", "a: ~\n", "a: null\n", "0: !!null \"\"\n",
+		"k: !!null\n", "k: [!!int 1, !!float \"\"]\n", "k: {a: !!null \"\", b:}\n"} {
+		out, err := Format([]byte(src))
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		again, err := Format(out)
+		if err != nil || string(again) != string(out) {
+			t.Errorf("%q: %q, then %q (%v)", src, out, again, err)
+		}
+	}
+}

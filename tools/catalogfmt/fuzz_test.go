@@ -19,6 +19,9 @@ func FuzzFormat(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte("units:\n  - &a {symbol: x, aliases: [\"a, b\", 'c' # c\n  ]}\n  - *a\n"))
+	// Found by this target: an empty value once gained a space a pass.
+	f.Add([]byte("0:"))
+	f.Add([]byte("0: !!null \"\"\nk: [!!int 1, !!float \"\"]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, err := Format(src)
 		if err != nil {

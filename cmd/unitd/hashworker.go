@@ -1,0 +1,63 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/unitd/unitd/internal/hashworker"
+)
+
+// passwordWorkerCommand is the hidden command that `unitd serve` runs as
+// its password-hashing helper.
+const passwordWorkerCommand = "password-worker"
+
+// hashBudget is the memory of the hashes running at once within the
+// --password-memory size: what the helper does not need for itself. Zero
+// (a serveConfig built by a test) is the Hasher's default.
+func hashBudget(size int64) int64 {
+	if size == 0 {
+		return 0
+	}
+	return max(size-hashworker.Overhead, 1)
+}
+
+// startHashWorker starts this binary as the helper that computes password
+// hashes at the lowest CPU priority, within budget bytes. It does not wait
+// for the helper to answer: on a busy machine a process at the lowest
+// priority may take seconds to come up, and only sign-ins need it.
+func startHashWorker(budget int64, logger *slog.Logger) (*hashworker.Worker, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("password worker: %w", err)
+	}
+	w := &hashworker.Worker{Logger: logger, Command: func() *exec.Cmd {
+		return hashworker.Command(exe, passwordWorkerCommand, "--memory", strconv.FormatInt(budget, 10))
+	}}
+	if err := w.Launch(); err != nil {
+		return nil, fmt.Errorf("password worker: %w", err)
+	}
+	return w, nil
+}
+
+// runPasswordWorker is `unitd password-worker --memory BYTES`: it computes
+// Argon2id keys asked for on stdin until stdin ends (see hashworker.Serve).
+func runPasswordWorker(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("unitd "+passwordWorkerCommand, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	budget := fs.Int64("memory", 0, "memory budget of the keys computed at once, in bytes")
+	if err := fs.Parse(args); err != nil || *budget <= 0 {
+		fmt.Fprintln(stderr, "usage: unitd password-worker --memory BYTES (run by unitd serve)")
+		return 2
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	if err := hashworker.Serve(stdin, stdout, *budget, logger); err != nil {
+		logger.Error("password worker", "error", err)
+		return 1
+	}
+	return 0
+}

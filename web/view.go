@@ -1,0 +1,91 @@
+package web
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// view is what the pages need of one catalog, computed once when the
+// catalog is first served rather than at every request: the category rows,
+// the systems, and each unit's row and spellings in lower case for search.
+// A new graph (a reload) gets a new view, and with it an empty page cache.
+type view struct {
+	g          *engine.Graph
+	categories []categoryRow
+	systems    []string
+	units      []viewUnit // catalog order
+	cache      *pageCache
+}
+
+// viewUnit is a unit with what search and the tables need, ready.
+type viewUnit struct {
+	u   *engine.Unit
+	row unitRow
+	// spellings are the symbol, name, plural, symbols and aliases, each
+	// with its lower-case form; all is every lower-case form joined by
+	// NUL, for a substring test in one call.
+	spellings []spelling
+	all       string
+}
+
+type spelling struct{ s, lower string }
+
+func newView(g *engine.Graph) *view {
+	v := &view{g: g, cache: newPageCache(pageCacheBytes, pageCacheEntries)}
+	for _, c := range g.Categories() {
+		v.categories = append(v.categories, newCategoryRow(c))
+	}
+	seen := map[string]bool{}
+	for _, u := range g.Units() {
+		if u.System != "" && !seen[u.System] {
+			seen[u.System] = true
+			v.systems = append(v.systems, u.System)
+		}
+		vu := viewUnit{u: u, row: newUnitRow(u)}
+		var all []string
+		for _, s := range slices.Concat([]string{u.Symbol, u.Name, u.Plural}, u.Symbols, u.Aliases) {
+			if s == "" {
+				continue
+			}
+			l := strings.ToLower(s)
+			vu.spellings = append(vu.spellings, spelling{s, l})
+			all = append(all, l)
+		}
+		vu.all = strings.Join(all, "\x00")
+		v.units = append(v.units, vu)
+	}
+	slices.Sort(v.systems)
+	return v
+}
+
+// matches reports whether lq (lower case, without NUL) is part of one of
+// the unit's spellings, as GET /v1/units?q= matches.
+func (vu *viewUnit) matches(lq string) bool { return strings.Contains(vu.all, lq) }
+
+// views keeps the view of the graph being served.
+type views struct {
+	mu  sync.Mutex // serialises building
+	cur atomic.Pointer[view]
+}
+
+// of returns the view of g, building it if g is new.
+func (vs *views) of(g *engine.Graph) *view {
+	if g == nil { // no catalog yet: nothing to search, nothing kept
+		return &view{cache: newPageCache(0, 0)}
+	}
+	if v := vs.cur.Load(); v != nil && v.g == g {
+		return v
+	}
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	if v := vs.cur.Load(); v != nil && v.g == g {
+		return v
+	}
+	v := newView(g)
+	vs.cur.Store(v)
+	return v
+}
