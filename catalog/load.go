@@ -80,8 +80,9 @@ type decodeCache struct {
 type decoded struct {
 	sum     [sha256.Size]byte
 	cs      *engine.CategorySpec
-	bridges []engine.BridgeSpec // of bridgesFile
-	hints   []engine.HintSpec   // of hintsFile
+	bridges []engine.BridgeSpec     // of bridgesFile
+	hints   []engine.HintSpec       // of hintsFile
+	prefs   *engine.PreferencesSpec // of PreferencesFile
 	errs    []error
 }
 
@@ -114,12 +115,16 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if f.name == bridgesFile {
+			switch f.name {
+			case bridgesFile:
 				bs, ferrs := parseBridges(f.name, f.src)
 				results[i] = decoded{sum: sum, bridges: bs, errs: ferrs}
 				return
-			}
-			if f.name == hintsFile {
+			case PreferencesFile:
+				ps, ferrs := parsePreferences(f.name, f.src)
+				results[i] = decoded{sum: sum, prefs: ps, errs: ferrs}
+				return
+			case hintsFile:
 				hs, ferrs := parseHints(f.name, f.src)
 				results[i] = decoded{sum: sum, hints: hs, errs: ferrs}
 				return
@@ -137,11 +142,17 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 	}
 	for i, r := range results {
 		errs = append(errs, r.errs...)
-		if files[i].name == bridgesFile {
+		switch files[i].name {
+		case bridgesFile:
 			spec.Bridges = r.bridges
 			continue
-		}
-		if files[i].name == hintsFile {
+		case PreferencesFile:
+			spec.Preferences = r.prefs
+			if r.prefs == nil {
+				complete = false
+			}
+			continue
+		case hintsFile:
 			spec.Hints = r.hints
 			continue
 		}

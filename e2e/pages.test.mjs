@@ -240,6 +240,66 @@ test("converter: unit expressions are sent as typed", { timeout: 120_000 }, asyn
   await closePage(page);
 });
 
+test("converter: Auto picks the unit for a usage and region, and a mixed result shows its parts", { timeout: 120_000 }, async () => {
+  const page = await newPage({ locale: "de-DE" });
+  await page.goto(main.base + "/");
+  await page.locator("#value").fill("1.75");
+  await pickUnit(page, "#from", "m", "m");
+  assert.equal(await page.locator("#auto-options").isHidden(), true);
+  await page.locator("#auto").check();
+  assert.equal(await page.locator("#auto-options").isVisible(), true);
+  assert.equal(await page.locator("#to").inputValue(), "auto");
+  assert.equal(await page.locator("#to").getAttribute("readonly"), "");
+  // The usages are those of length, from GET /v1/preferences.
+  await page.locator('#usage option[value="person-height"]').waitFor({ state: "attached" });
+  const usages = await page.locator("#usage option").evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(usages.includes("road") && !usages.includes("weather"), `usages: ${usages}`);
+  await page.locator("#usage").selectOption("person-height");
+  await page.locator("#region").fill("GB");
+  await page.locator("#precision").fill("2");
+  await page.locator("#go").click();
+  await page.locator("#result .answer .part").nth(1).waitFor();
+  const parts = await page.locator("#result .answer .part").allTextContents();
+  assert.deepEqual(parts, ["5 ft", "8.9 in"]);
+  assert.equal(await page.locator("#result .badge").textContent(), "Rounded to 2 significant digits");
+  assert.match(await page.locator("#result").textContent(), /1\.75 m = 5 ft 8\.9 in/);
+  assert.equal(await page.locator("#convert-status").textContent(), "1.75 m = 5 ft 8.9 in, rounded to 2 significant digits.");
+  const q = new URL(page.url()).searchParams;
+  assert.deepEqual([q.get("to"), q.get("usage"), q.get("region")], ["auto", "person-height", "GB"]);
+  await screenshot(page, "converter-auto");
+
+  // Without a region, the browser's locale decides: de-DE is Germany, cm.
+  await page.locator("#region").fill("");
+  await page.locator("#precision").fill("34");
+  await page.locator("#explain").check();
+  await page.locator("#go").click();
+  await page.locator("#result output").filter({ hasText: /^175$/ }).waitFor();
+  const facts = await page.locator("#result .explain dl.facts").textContent();
+  assert.match(facts, /Chosencm is the only preference for person-height in 001/);
+  assert.match(facts, /RegionDE \(the locale's region\)/);
+  assert.ok(page.sent.at(-1).includes('"locale":"de-DE"'), page.sent.at(-1));
+
+  // The address keeps it all: opening it converts again.
+  await page.goto(main.base + "/?value=70&from=kg&to=auto&usage=person&region=GB&precision=3");
+  await page.locator("#result .answer .part").nth(1).waitFor();
+  assert.deepEqual(await page.locator("#result .answer .part").allTextContents(), ["11 st", "0.324 lb"]);
+  assert.equal(await page.locator("#auto").isChecked(), true);
+  assert.equal(await page.locator("#usage").inputValue(), "person");
+
+  // A mixed source takes a value per part; unchecking Auto restores the target.
+  await page.locator("#auto").uncheck();
+  assert.equal(await page.locator("#to").inputValue(), "");
+  await page.locator("#value").fill("5 3.5");
+  await page.locator("#precision").fill("34");
+  await page.locator("#from").fill("ft+in");
+  await page.locator("#to").fill("cm");
+  await page.locator("#go").click();
+  await page.locator("#result output").filter({ hasText: "161.29" }).waitFor();
+  assert.match(await page.locator("#result").textContent(), /5 3\.5 ft\+in = 161\.29 cm/);
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
 test("converter: the suggestions show the category of each unit", { timeout: 120_000 }, async () => {
   const page = await newPage();
   await page.goto(main.base + "/");

@@ -74,6 +74,9 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		return nil, b.errs
 	}
 	b.hints(spec.Hints)
+	if len(b.errs) == 0 && spec.Preferences != nil {
+		b.preferences(spec.Preferences)
+	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}

@@ -51,9 +51,10 @@ type Request struct {
 	// Budget, when set, bounds the slow work of the conversion and is
 	// shared by every conversion of one request (see Budget).
 	Budget *Budget
-	// Locale is the reader's BCP 47 locale ("de-AT"), for choices that
-	// depend on where the reader is; the engine writes no text by it.
-	Locale string
+	// Usage, Region and Locale choose the unit when To is Auto: CLDR's
+	// usage ("person-height"; "default" when empty), and the region (ISO
+	// 3166-1 or UN M.49), else the locale (BCP 47) it is found from.
+	Usage, Region, Locale string
 }
 
 // Result is a successful conversion.
@@ -77,6 +78,15 @@ type Result struct {
 	Exact bool
 	// Bridge is the catalog bridge the conversion went through, or nil.
 	Bridge *Bridge
+	// Parts is the result in a mixed unit (Unit is then "ft+in" and Value
+	// empty): whole numbers of each part but the last, which carries the
+	// precision. To is then the last part. It is empty for any other
+	// result.
+	Parts []Part
+	// Preference says how the unit was chosen when To was Auto, else nil.
+	Preference *Preference
+	mixed      *mixedUnit
+	pref       Preference // what Preference points to
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error
@@ -87,7 +97,9 @@ func (g *Graph) Convert(req Request) (res Result, err error) {
 	if err != nil {
 		return Result{}, g.withHint(err, &req)
 	}
-	res.Value = string(text)
+	if len(res.Parts) == 0 {
+		res.Value = string(text)
+	}
 	return res, nil
 }
 
@@ -114,6 +126,8 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 // appendConvert is AppendConvert filling in *res, which it leaves
 // incomplete on error.
 func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, error) {
+	// A caller may reuse res: keep the parts' storage, drop the rest.
+	res.Parts, res.Preference, res.mixed = res.Parts[:0], nil, nil
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision
@@ -123,10 +137,19 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	}
 	var v apd.Decimal
 	if err := parseValue(&v, req.Value); err != nil {
+		if isMixedName(req.From) {
+			return g.appendReadable(dst, req, res, p, nil)
+		}
 		return dst, err
+	}
+	if req.To == Auto {
+		return g.appendReadable(dst, req, res, p, &v)
 	}
 	if pe := g.cachedPair(req.From, req.To); pe != nil {
 		return pe.convert(dst, &v, p, req.Budget, res)
+	}
+	if isReadable(req) {
+		return g.appendReadable(dst, req, res, p, &v)
 	}
 	var pe pairEntry
 	if err := g.resolvePair(&pe, req.From, req.To); err != nil {

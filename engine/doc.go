@@ -81,6 +81,22 @@
 //     rounding, half-even to p significant digits, with its inexact flag;
 //     exact.Decimal.Append prints it as the API does.
 //
+// # Readable answers
+//
+// The target Auto chooses the unit from CLDR's unit preferences
+// (PreferencesSpec; preference.go has the algorithm of UTS #35 Part 6):
+// the source unit's quantity, Request.Usage with its fall-back, the region
+// of Request.Region or Request.Locale with its fall-back through the
+// regions containing it, and the first threshold the magnitude of the value
+// reaches, compared exactly. Result.Preference says what was chosen. A
+// mixed unit ("ft+in", "h+min+s", CLDR's "foot-and-inch") is split exactly
+// as a target (Result.Parts: whole numbers and a last part rounded once,
+// with exact carries) and summed exactly as a source (a value per part,
+// "5 3.5"). Two accelerators serve them: a list's thresholds are kept as
+// decimals in each source unit they were compared in, so that a value
+// clear of them is compared as it was written; and parsed locales are
+// cached.
+//
 // # Unit expressions
 //
 // Where a unit is accepted, an expression of catalog units may stand:

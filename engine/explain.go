@@ -63,6 +63,11 @@ type Explanation struct {
 	// steps whose definitions are not exact: a result through one of
 	// them is not exact however exact its arithmetic.
 	Inexact []string
+	// Preference says how the unit of a conversion to Auto was chosen.
+	Preference *Preference
+	// Mixed describes a mixed result; Factor and Steps then lead to its
+	// last part.
+	Mixed *MixedExplanation
 }
 
 // FormulaStep is a formula unit's pair of formulas, in x, into and out of
@@ -85,7 +90,7 @@ type Step struct {
 
 // Explain explains a successful conversion of this graph.
 func (g *Graph) Explain(r *Result) Explanation {
-	ex := Explanation{CatalogVersion: g.version}
+	ex := Explanation{CatalogVersion: g.version, Preference: r.Preference, Mixed: r.mixedExplanation()}
 	if (r.From == nil) == (r.FromExpression == nil) || (r.To == nil) == (r.ToExpression == nil) {
 		return ex // not a result of a conversion
 	}

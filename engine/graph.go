@@ -46,6 +46,10 @@ type Graph struct {
 	compiledPairs *pairCompiler
 	// hints is the catalog's table of hints for failed conversions (hint.go).
 	hints []hint
+	// prefs are the unit preferences, or nil; mixed caches resolved
+	// mixed units (mixed.go).
+	prefs *preferences
+	mixed mixedCache
 	// codes are the standard code tables and the catalog's claims on
 	// them (codes.go).
 	codes *codeIndex

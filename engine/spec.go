@@ -28,6 +28,9 @@ type Spec struct {
 	Bridges []BridgeSpec
 	// Hints guess what a failed conversion meant (hint.go).
 	Hints []HintSpec
+	// Preferences, when set, are the unit preferences a conversion to
+	// Auto chooses its unit from.
+	Preferences *PreferencesSpec
 	// Codes are the standard code systems' tables, or nil.
 	Codes *CodeTables
 }

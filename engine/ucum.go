@@ -590,15 +590,6 @@ func (p *ucumParser) appendCanon(code string, exp int) {
 	}
 }
 
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
 // lookup finds a simple unit: an atom, or a prefix and a metric atom.
 func (t *ucumTable) lookup(name string) (*ucumAtom, *big.Rat) {
 	if a := t.atoms[name]; a != nil {

@@ -112,28 +112,38 @@ func appendRune(dst []byte, r rune) []byte {
 	return append(dst, string(r)...)
 }
 
+// fieldAt returns the text of a unit key's field at width w exactly, or "".
+func (l *Locale) fieldAt(key string, w Width, f string) string {
+	if tab := l.table[key]; tab != nil {
+		if fi := fieldIndex(f); fi >= 0 {
+			return tab[w][fi]
+		}
+		return ""
+	}
+	return l.units[widthNames[w]+"/"+key+"/"+f]
+}
+
 // field returns the text of a unit key's field at width w, falling back
 // as CLDR's root does: narrow to short, short to long.
 func (l *Locale) field(key string, w Width, f string) string {
-	fi := fieldIndex(f)
-	tab := l.table[key]
-	for {
-		if tab != nil && fi >= 0 {
-			if t := tab[w][fi]; t != "" {
-				return t
-			}
-		} else if t, ok := l.units[widthNames[w]+"/"+key+"/"+f]; ok {
+	for ok := true; ok; w, ok = wider(w) {
+		if t := l.fieldAt(key, w, f); t != "" {
 			return t
 		}
-		switch w {
-		case Narrow:
-			w = Short
-		case Short:
-			w = Long
-		default:
-			return ""
-		}
 	}
+	return ""
+}
+
+// wider is the width a missing field falls back to: narrow to short,
+// short to long; long has none.
+func wider(w Width) (Width, bool) {
+	switch w {
+	case Narrow:
+		return Short, true
+	case Short:
+		return Long, true
+	}
+	return w, false
 }
 
 // fields are the fields of a unit entry, as the table holds them.
@@ -174,12 +184,19 @@ func buildTable(units map[string]string) map[string]*unitTable {
 }
 
 // pattern returns a unit's pattern for a plural category, or its
-// "other" pattern when the locale has none for the category.
+// "other" pattern when the locale has none for the category at that
+// width; only a width with neither falls back to the next wider one (de
+// short has "{0} m" for every count, not long's "{0} Meter" for one).
 func (l *Locale) pattern(key string, w Width, category string) string {
-	if p := l.field(key, w, category); p != "" {
-		return p
+	for ok := true; ok; w, ok = wider(w) {
+		if p := l.fieldAt(key, w, category); p != "" {
+			return p
+		}
+		if p := l.fieldAt(key, w, Other); p != "" {
+			return p
+		}
 	}
-	return l.field(key, w, Other)
+	return ""
 }
 
 // cldrID is the CLDR unit identifier of a catalog symbol, or of a

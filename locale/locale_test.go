@@ -164,8 +164,13 @@ func TestFormat(t *testing.T) {
 		{"pl", "5", "km", Long, "5 kilometrów"},
 		{"pl", "22", "km", Long, "22 kilometry"},
 		{"pl", "1.5", "km", Long, "1,5 kilometra"},
-		{"pl", "1000", "m", Short, "1000 metrów"},
-		{"pl", "10000", "m", Short, "10\u00a0000 metrów"},
+		// Short widths with one pattern for every count keep it: CLDR's
+		// count fall-back is to "other" at the same width before a wider one.
+		{"pl", "1000", "m", Short, "1000 m"},
+		{"pl", "10000", "m", Short, "10\u00a0000 m"},
+		{"pl", "5", "m", Long, "5 metrów"},
+		{"de", "1", "m", Short, "1 m"},
+		{"de", "1", "m", Long, "1 Meter"},
 		{"uk", "2", "km", Long, "2 кілометри"},
 		{"uk", "5", "km", Long, "5 кілометрів"},
 		{"cs", "2", "km", Long, "2 kilometry"},

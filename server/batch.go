@@ -79,12 +79,12 @@ func (req *batchRequest) batchLocale() (*locale.Locale, *apiError) {
 	if _, e := parseWidth(req.unitDisplay); e != nil {
 		return nil, e
 	}
-	if !req.hasLoc {
+	if !req.shared.hasLoc {
 		return nil, nil
 	}
-	l, err := locale.Match(req.loc)
+	l, err := locale.Match(req.shared.locale)
 	if err != nil {
-		return nil, invalidRequest("locale " + strconv.Quote(truncate(req.loc, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
+		return nil, invalidRequest("locale " + strconv.Quote(truncate(req.shared.locale, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
 	}
 	return l, nil
 }
@@ -104,7 +104,10 @@ func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
 		}
 	} else {
 		p := it.effectivePrecision(r.opts.precision, r.opts.precisionInput)
-		creq := engine.Request{Value: it.value, From: it.from, To: it.to, Precision: p, Budget: r.budget}
+		// After prepareText, which read the item's text in r.loc when
+		// the item named no locale of its own.
+		it.inherit(&r.opts.shared)
+		creq := it.request(p, r.budget)
 		var err error
 		mark := len(b)
 		b = append(b, `,"status":"success",`...)

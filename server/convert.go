@@ -45,8 +45,7 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 		return errReply(e)
 	}
 	var res engine.Result
-	req := engine.Request{Value: conv.value, From: conv.from, To: conv.to, Precision: conv.effectivePrecision(0, false),
-		Budget: engine.NewBudget(engine.DefaultBudget)}
+	req := conv.request(conv.effectivePrecision(0, false), engine.NewBudget(engine.DefaultBudget))
 	b := append(c.w.buf[:0], `{"data":{`...)
 	b, err := appendSuccessMembers(b, conv, c.snap.graph, &req, &res)
 	if err != nil {
@@ -78,14 +77,17 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	// Both values are decimal numbers (the input passed the value syntax,
 	// or was read from free text as digits; the result is formatted by the
 	// engine): nothing in them needs escaping.
-	b = append(b, `"value":"`...)
-	b = append(b, conv.value...)
-	b = append(b, `","unit":`...)
-	b = appendString(b, conv.from)
-	b = append(b, `},"result":{"value":"`...)
-	if conv.lc != nil {
-		req.Locale = conv.lc.Tag
+	if conv.parts != nil {
+		b = appendInputParts(b, conv)
+	} else {
+		b = append(b, `"value":"`...)
+		b = append(b, conv.value...)
+		b = append(b, `","unit":`...)
+		b = appendString(b, conv.from)
 	}
+	b = append(b, `},"result":{`...)
+	result := len(b)
+	b = append(b, `"value":"`...)
 	start := len(b)
 	var err error
 	if conv.read != nil {
@@ -99,11 +101,16 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	if err != nil {
 		return b[:mark], err
 	}
-	value := b[start:]
-	b = append(b, `","unit":`...)
-	b = appendString(b, res.Unit)
-	b = appendResultText(b, conv, value, res.Unit)
-	b = appendCodeMembers(b, conv, res, value)
+	if len(res.Parts) > 0 {
+		b = appendResultParts(b[:result], res)
+		b = appendMixedText(b, conv, res.Parts)
+	} else {
+		value := b[start:]
+		b = append(b, `","unit":`...)
+		b = appendString(b, res.Unit)
+		b = appendResultText(b, conv, value, res.Unit)
+		b = appendCodeMembers(b, conv, res, value)
+	}
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
@@ -123,15 +130,17 @@ func metricCategory(res *engine.Result) string {
 
 // explainJSON is the "explain" member of a successful result.
 type explainJSON struct {
-	CatalogVersion string        `json:"catalog_version"`
-	Kind           string        `json:"kind"`
-	Factor         string        `json:"factor,omitempty"`
-	FactorExact    *bool         `json:"factor_exact,omitempty"`
-	Offset         string        `json:"offset,omitempty"`
-	OffsetExact    *bool         `json:"offset_exact,omitempty"`
-	Formulas       []formulaJSON `json:"formulas,omitempty"`
-	Steps          []stepJSON    `json:"steps"`
-	Inexact        []string      `json:"inexact,omitempty"`
+	CatalogVersion string          `json:"catalog_version"`
+	Kind           string          `json:"kind"`
+	Factor         string          `json:"factor,omitempty"`
+	FactorExact    *bool           `json:"factor_exact,omitempty"`
+	Offset         string          `json:"offset,omitempty"`
+	OffsetExact    *bool           `json:"offset_exact,omitempty"`
+	Formulas       []formulaJSON   `json:"formulas,omitempty"`
+	Steps          []stepJSON      `json:"steps"`
+	Inexact        []string        `json:"inexact,omitempty"`
+	Mixed          *mixedJSON      `json:"mixed,omitempty"`
+	Preference     *preferenceJSON `json:"preference,omitempty"`
 }
 
 type formulaJSON struct {
@@ -165,6 +174,15 @@ func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
 	for _, s := range ex.Steps {
 		j.Steps = append(j.Steps, stepJSON(s))
 	}
+	if m := ex.Mixed; m != nil {
+		j.Mixed = &mixedJSON{Unit: m.Unit, LastPart: m.LastPart}
+		for _, p := range m.Parts {
+			j.Mixed.Parts = append(j.Mixed.Parts, mixedPartJSON(p))
+		}
+	}
+	if ex.Preference != nil {
+		j.Preference = newPreferenceJSON(ex.Preference)
+	}
 	b = append(b, `,"explain":`...)
 	return append(b, mustJSON(j)...)
 }
@@ -193,7 +211,7 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 	c.to, c.hasTo = q.get(2)
 	c.quantity, c.hasQuantity = q.get(5)
 	c.q, c.hasQ = q.get(6)
-	c.loc, c.hasLoc = q.get(7)
+	c.locale, c.hasLoc = q.get(7)
 	c.unitDisplay, _ = q.get(8)
 	if v, ok := q.get(3); ok && v == "input" {
 		c.precisionInput = true
@@ -210,6 +228,13 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 			return c, invalidRequest(`explain must be true or false`)
 		}
 		c.explain = e
+	}
+	c.usage, _ = q.get(9)
+	c.region, _ = q.get(10)
+	for _, i := range [...]int{7, 9, 10} {
+		if v, _ := q.get(i); len(v) > maxPreferenceField {
+			return c, invalidRequest("query parameter " + strconv.Quote(q.names[i]) + " is longer than " + strconv.Itoa(maxPreferenceField) + " characters")
+		}
 	}
 	if c.hasQ || c.hasQuantity {
 		c.checkRequired()
@@ -229,12 +254,12 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 // convertParams and unitsParams are the query parameters of GET
 // /v1/convert and GET /v1/units, in the order query.get reads them.
 var (
-	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display"}
+	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display", "usage", "region"}
 	unitsParams   = []string{"category", "q", "dimension", "locale"}
 )
 
 // maxQueryParams is the most parameters a route takes.
-const maxQueryParams = 9
+const maxQueryParams = 11
 
 // query is a decoded query string of known parameters.
 type query struct {

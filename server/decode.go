@@ -31,6 +31,10 @@ type conversion struct {
 	// fhir is a FHIR Quantity given (as a JSON object) in place of value
 	// and from (see fhir.go).
 	fhir *fhirQuantity
+	// usage, region and locale choose the unit of to "auto"; parts is a
+	// mixed quantity given part by part, in place of value and from.
+	usage, region, locale string
+	parts                 []partIn
 	// has records which fields were read, for the batch input echo.
 	hasValue, hasFrom, hasTo bool
 	// err is an item-level problem (INVALID_ITEM in a batch).
@@ -38,14 +42,15 @@ type conversion struct {
 
 	// Free text and locale (see quantity.go): quantity stands for value
 	// and from, q for the whole question; text is what input.text echoes
-	// once either has been read.
-	quantity, q, loc, unitDisplay string
-	hasQuantity, hasQ, hasLoc     bool
-	text                          string
-	rounded                       bool
-	read                          *quantity.Quantity // free text whose number was rounded
-	lc                            *locale.Locale
-	width                         locale.Width
+	// once either has been read. hasLoc says locale was given: it sets
+	// result.text's language as well as the region of to "auto".
+	quantity, q, unitDisplay  string
+	hasQuantity, hasQ, hasLoc bool
+	text                      string
+	rounded                   bool
+	read                      *quantity.Quantity // free text whose number was rounded
+	lc                        *locale.Locale
+	width                     locale.Width
 }
 
 // Field bits for duplicate detection.
@@ -60,6 +65,9 @@ const (
 	fQ
 	fLocale
 	fUnitDisplay
+	fUsage
+	fRegion
+	fParts
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -169,6 +177,12 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		bit = fLocale
 	case "unit_display":
 		bit = fUnitDisplay
+	case "usage":
+		bit = fUsage
+	case "region":
+		bit = fRegion
+	case "parts":
+		bit = fParts
 	case "explain":
 		// Top level only: in a batch, explain applies to every item.
 		if depth == 0 {
@@ -177,7 +191,7 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		}
 		fallthrough
 	default:
-		known := "value, from, to, precision, quantity, q, locale, unit_display"
+		known := "value, from, to, precision, quantity, q, locale, unit_display, usage, region, parts"
 		if depth == 0 {
 			known += ", explain"
 		}
@@ -207,11 +221,13 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		return s.Skip(depth + 1)
 	case fQ:
 		return readUnit(s, &c.q, &c.hasQ, "q", c, depth+1)
-	case fLocale:
-		return readUnit(s, &c.loc, &c.hasLoc, "locale", c, depth+1)
 	case fUnitDisplay:
 		var has bool
 		return readUnit(s, &c.unitDisplay, &has, "unit_display", c, depth+1)
+	case fUsage, fRegion, fLocale:
+		return readPreferenceField(s, c, key, depth+1)
+	case fParts:
+		return readParts(s, c, depth+1)
 	case fExplain:
 		e, msg, err := readBool(s, "explain", depth+1)
 		if msg != "" {
@@ -233,6 +249,9 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 // missing records the first missing required field: value, from and
 // to; or quantity (free text) and to; or q (a whole question) alone.
 func (c *conversion) checkRequired() {
+	if c.parts != nil {
+		c.joinParts()
+	}
 	switch {
 	case c.hasQ && (c.hasValue || c.hasFrom || c.hasTo || c.hasQuantity || c.fhir != nil):
 		c.setErr(`"q" holds the whole question ("5 ft 3 in to cm"); leave out value, from, to and quantity`)
@@ -289,9 +308,11 @@ type batchRequest struct {
 	// precisionInput is a batch-wide precision "input".
 	precisionInput bool
 	explain        bool
-	// loc and unitDisplay apply to every item that names none.
-	loc, unitDisplay string
-	hasLoc           bool
+	// shared holds the batch-wide usage, region and locale, for the items
+	// that give none of their own; unitDisplay applies to every item that
+	// names none.
+	shared      conversion
+	unitDisplay string
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -320,13 +341,17 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			bit = fPrecision
 		case "explain":
 			bit = fExplain
+		case "usage":
+			bit = fUsage
+		case "region":
+			bit = fRegion
 		case "locale":
 			bit = fLocale
 		case "unit_display":
 			bit = fUnitDisplay
 		default:
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, locale, unit_display)")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, usage, region, locale, unit_display)")
 			}
 			return s.Skip(1)
 		}
@@ -345,19 +370,22 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			req.explain = e
 			return err
 		}
-		if bit == fLocale || bit == fUnitDisplay {
+		if bit == fUsage || bit == fRegion || bit == fLocale {
+			err := readPreferenceField(&s, &req.shared, key, 1)
+			if req.shared.err != "" && fieldErr == nil {
+				fieldErr = invalidRequest(req.shared.err)
+			}
+			return err
+		}
+		if bit == fUnitDisplay {
 			if s.Peek() != '"' {
 				if fieldErr == nil {
-					fieldErr = invalidRequest(strconv.Quote(key) + " must be a string")
+					fieldErr = invalidRequest(`"unit_display" must be a string`)
 				}
 				return s.Skip(1)
 			}
 			v, err := s.ReadString()
-			if bit == fLocale {
-				req.loc, req.hasLoc = v, true
-			} else {
-				req.unitDisplay = v
-			}
+			req.unitDisplay = v
 			return err
 		}
 		if bit == fPrecision {

@@ -158,7 +158,23 @@
 //     only, so discovery stays cacheable without Vary; the pages follow
 //     it. A malformed tag is INVALID_REQUEST; a well-formed one CLDR has no
 //     data for gets its closest language, else English. result.text is
-//     added only when a locale was asked for in one of these ways.
+//     added only when a locale was asked for in one of these ways; a
+//     mixed result's text has every part ("5 Fuß 3,5 Zoll").
+//   - to=auto takes usage, region and locale (query, body, batch item, or
+//     batch-wide beside conversions for the items that give none). An
+//     unknown usage or region, or a malformed locale, is INVALID_REQUEST
+//     (400; an item error in a batch) whose message names the valid ones
+//     (details.usages, details.regions). Given with another to, they are
+//     ignored. They are at most 64 characters.
+//   - A mixed result has "result":{"unit":"ft+in","parts":[…]} and no
+//     value; a mixed source given as "parts" (in place of value and from)
+//     is echoed as "input":{"parts":[…],"unit":"ft+in"}. "parts" holds 1
+//     to 6 objects {"value","unit"}; with value or from beside it, or any
+//     other shape, it is INVALID_REQUEST (INVALID_ITEM in a batch).
+//   - GET /v1/preferences[?category=…][&region=…|&locale=…] is public
+//     discovery: without a region every list with its regions, with one
+//     the list that applies there. An unknown category is 404; a category
+//     without preferences an empty list.
 //   - /v1/health is "ok" whenever a catalog is serving; last_reload shows
 //     the initial load until a reload is reported, and "keys" is added when
 //     Config.KeyStatus is set.

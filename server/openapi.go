@@ -38,7 +38,7 @@ type paramDoc struct {
 const freeTextDoc = "Free text that cannot be read without guessing is 400 INVALID_QUANTITY, whose message and `details.position` name the position (in characters from 1), with `candidates` for an ambiguous name and `suggestions` for an unknown one. The answer echoes `input.text` and the `input.value` and `input.unit` understood (a mixed quantity as `\"5 3\"` of `ft+in`). `locale` (else the best match of `Accept-Language`) adds `result.text`, the result in that locale's words, plural forms and digits (CLDR), and free text is read with the locale's decimal separator and unit names."
 
 var (
-	localeParam      = paramDoc{"locale", "BCP 47 language tag (`de`, `fr-CA`, `ar-SA`, `hi-u-nu-deva`); the best match among CLDR's modern locales is used. Else `Accept-Language`.", false, strSchema, "de"}
+	localeParam      = paramDoc{"locale", "BCP 47 language tag (`de`, `fr-CA`, `ar-SA`, `hi-u-nu-deva`) for `result.text` and for reading free text; the best match among CLDR's modern locales is used, else `Accept-Language`. With `to=auto` and no `region`, its region is used too (its `-u-rg-` or region subtag, else its language's likely region; `-u-ms-` and `-u-mu-` are honoured).", false, strSchema, "de"}
 	unitDisplayParam = paramDoc{"unit_display", "Width of unit names in `result.text`: `short` (default, `96,56064 km/h`), `long` (`96,56064 Kilometer pro Stunde`) or `narrow`.", false,
 		&schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"}
 	discoveryLocaleParam = paramDoc{"locale", "BCP 47 language tag: unit records add `display_name` in that locale (CLDR's long, short and narrow names, for the units CLDR names), and `q` also matches the locale's names.", false, strSchema, "de"}
@@ -49,9 +49,14 @@ var (
 )
 
 var (
+	usageParam  = paramDoc{"usage", "With `to=auto`: CLDR's usage (`default`, `person-height`, `road`, `fluid`, `food`, `weather`, `rainfall`, `vehicle-fuel`, `blood-glucose`, …); GET /v1/preferences lists them. A usage the data does not know, even shortened by its last parts, is INVALID_REQUEST naming the category's usages.", false, strSchema, "person-height"}
+	regionParam = paramDoc{"region", "With `to=auto`: ISO 3166-1 alpha-2 code or UN M.49 area (`001`, the default); an unknown one is INVALID_REQUEST.", false, strSchema, "GB"}
+)
+
+var (
 	docConvertGET = opDoc{
 		id: "convertGet", tag: "conversion", summary: "Convert a value (query parameters)",
-		description: "Converts `value` from unit `from` to unit `to`; or a free-text `quantity` (in place of `value` and `from`) to `to`; or a whole question `q` (\"5 ft 3 in to cm\") alone. Needs a Bearer key. Check order: authentication, rate limit, parameters. " + freeTextDoc,
+		description: "Converts `value` from unit `from` to unit `to`; or a free-text `quantity` (in place of `value` and `from`) to `to`; or a whole question `q` (\"5 ft 3 in to cm\") alone. Needs a Bearer key. Check order: authentication, rate limit, parameters. `to=auto` chooses the unit people use for the quantity from CLDR's unit preferences (with `usage` and `region` or `locale`). A mixed unit (`ft+in`, `st+lb`, `h+min+s`, CLDR's `foot-and-inch`) as `to` answers `result.parts` instead of `result.value`; as `from` it takes one value per part, separated by spaces (`5 3.5`). " + freeTextDoc,
 		query: []paramDoc{
 			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most " + strconv.Itoa(engine.MaxValueLength) +
 				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + "). Required unless `quantity` or `q` is given.", false, strSchema, "12.5"},
@@ -63,6 +68,7 @@ var (
 			{"q", "A whole question: a quantity, then `to`, `in`, `as`, `->` or `→`, then a unit (`5 ft 3 in to cm`). Leaves out value, from, to and quantity.", false, strSchema, "5 ft 3 in to cm"},
 			localeParam,
 			unitDisplayParam,
+			usageParam, regionParam,
 		},
 		ok:     "ConvertResponse",
 		errors: []int{400, 422},
@@ -116,6 +122,16 @@ var (
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
 		query:       []paramDoc{discoveryLocaleParam},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
+	}
+	docPreferences = opDoc{
+		id: "listPreferences", tag: "discovery", summary: "List unit preferences",
+		description: "The unit preferences of Unicode CLDR that `to=auto` chooses from: for each category (and CLDR quantity), its usages and their units, largest first, each used from its threshold `geq` (in `geq_unit`). Without `region` or `locale`, every list with its regions; with one, the list that applies there (`matched_region`: the region itself, or the nearest region containing it that has a list of its own, up to 001). An unknown category is 404; an unknown region or a malformed locale is 400.",
+		query: []paramDoc{
+			{"category", "Only this category id.", false, strSchema, "length"},
+			{"region", "ISO 3166-1 alpha-2 code or UN M.49 area (`001` is the world).", false, strSchema, "GB"},
+			{"locale", "BCP 47 locale whose region (or its language's likely region) to use when no region is given.", false, strSchema, "en-GB"},
+		},
+		ok: "PreferenceList", conditional: true, errors: []int{400, 404},
 	}
 	docHealth = opDoc{
 		id: "health", tag: "operations", summary: "Service health",
@@ -339,7 +355,7 @@ func unitSymbols(g *engine.Graph, n int) []string {
 func requestExample(schema string) any {
 	switch schema {
 	case "ConvertRequest":
-		return obj{"value": "12.5", "from": "ft", "to": "m"}
+		return obj{"value": "1.75", "from": "m", "to": "auto", "usage": "person-height", "region": "GB", "precision": 2}
 	case "BatchRequest":
 		return obj{"conversions": []obj{{"value": "12.5", "from": "ft", "to": "m"}, {"value": "abc", "from": "ft", "to": "m"}}, "precision": 10}
 	}
@@ -350,6 +366,10 @@ func responseExample(schema string) any {
 	switch schema {
 	case "ConvertResponse":
 		return obj{"data": obj{"input": obj{"value": "12.5", "unit": "ft"}, "result": obj{"value": "3.81", "unit": "m"}, "category": "length", "exact": true}}
+	case "PreferenceList":
+		return obj{"data": []obj{{"category": "length", "quantity": "length", "usage": "person-height", "region": "GB", "matched_region": "GB",
+			"units": []obj{{"unit": "ft+in", "cldr": "foot-and-inch", "geq": "3.0", "geq_unit": "ft"}, {"unit": "in", "cldr": "inch"}}}},
+			"meta": obj{"total": 1, "cldr_version": "48", "licence": "Unicode-3.0", "region": "GB", "region_from": "region"}}
 	case "BatchResponse":
 		return obj{"data": []obj{
 			{"index": 0, "status": "success", "input": obj{"value": "12.5", "unit": "ft"}, "result": obj{"value": "3.81", "unit": "m"}, "category": "length", "exact": true},
@@ -376,10 +396,20 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	closed := func(required []string, props map[string]*schema) *schema {
 		return &schema{Type: typ("object"), Required: required, Properties: props, AdditionalProperties: boolp(false)}
 	}
+	part := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the part's unit.")})
 	input := closed(nil, map[string]*schema{
 		"text":  str("The free text submitted (`quantity` or `q`), as sent."),
 		"value": str("The submitted value, as sent; for free text, the value understood (a mixed quantity's values separated by spaces, \"5 3\")."),
-		"unit":  str("The submitted unit, as sent; for free text, the unit understood (\"ft\", or \"ft+in\" for a mixed quantity)."),
+		"unit":  str("The submitted unit, as sent; for free text, the unit understood (\"ft\", or \"ft+in\" for a mixed quantity); for parts, their units joined with +."),
+		"parts": {Type: typ("array"), Items: closed([]string{"value", "unit"}, map[string]*schema{"value": strSchema, "unit": strSchema}), Description: "The submitted parts of a mixed quantity."},
+	})
+	result := closed([]string{"unit"}, map[string]*schema{
+		"value":    decimal,
+		"unit":     str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"), or a mixed unit (\"ft+in\"); a code no catalog unit claims stays namespaced (\"ucum:/nL\")."),
+		"parts":    {Type: typ("array"), Items: part, Description: "A mixed result, in place of value: every part but the last a whole number, the last rounded to the precision; a negative quantity has its sign on its first part that is not zero."},
+		"text":     str("The result for a reader of the request's locale: CLDR's unit pattern in the plural form the number takes, with the locale's number symbols and digits (\"96,56064 km/h\", \"5 километров\", \"5 Fuß 3,5 Zoll\")."),
+		"code":     str("The target in its code system, when `to` named one (\"ucum:mmol/L\")."),
+		"quantity": withDescription(ref("FHIRQuantity"), "With a FHIR `quantity` in the request: the result as a FHIR Quantity, with the input's comparator."),
 	})
 	fhirQuantity := closed([]string{"value"}, map[string]*schema{
 		"value":      {Type: typ("number"), Description: "The value, read (or written) by its literal digits."},
@@ -389,13 +419,6 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"code":       str("The unit's code in system."),
 	})
 	fhirQuantity.Description = "An HL7 FHIR Quantity."
-	result := closed([]string{"value", "unit"}, map[string]*schema{
-		"value":    decimal,
-		"text":     str("The result for a reader of the request's locale: CLDR's unit pattern in the plural form the number takes, with the locale's number symbols and digits (\"96,56064 km/h\", \"5 километров\")."),
-		"unit":     str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"); a code no catalog unit claims stays namespaced (\"ucum:/nL\")."),
-		"code":     str("The target in its code system, when `to` named one (\"ucum:mmol/L\")."),
-		"quantity": withDescription(ref("FHIRQuantity"), "With a `quantity` in the request: the result as a FHIR Quantity, with the input's comparator."),
-	})
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
 	resultCategory := &schema{Type: typ("string"), Description: "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", Examples: []any{"length", "M T^-3 Θ^-1"}}
 	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
@@ -424,6 +447,11 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		})},
 		"steps":   {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
 		"inexact": {Type: typ("array"), Items: strSchema, Description: "The units (and bridges, by their from unit) of the steps whose definitions are not exact: the result is then exact:false however exact its arithmetic."},
+		"mixed": closed([]string{"unit", "last_part", "parts"}, map[string]*schema{
+			"unit": strSchema, "last_part": str("The unit factor and steps lead to."),
+			"parts": {Type: typ("array"), Items: closed([]string{"unit", "per_last"}, map[string]*schema{"unit": strSchema, "per_last": str("How many of the last part this part is.")})},
+		}),
+		"preference": ref("PreferenceChoice"),
 	})
 	explainField := boolean("Add an explain object to each successful result.")
 	itemError := closed([]string{"index", "status", "input", "error"}, map[string]*schema{
@@ -442,15 +470,19 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			// type per schema.
 			"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}},
 				Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
-			"from": str("Unit to convert from: symbol, alias, unit expression, or standard code (`ucum:mg/dL`, `cldr:foot`, `unece:KGM`, `qudt:FT`)."),
+			"from": str("Unit to convert from: symbol, alias, unit expression, or standard code (`ucum:mg/dL`, `cldr:foot`, `unece:KGM`, `qudt:FT`); or a mixed unit (\"ft+in\") with one value per part (\"5 3.5\")."),
 			"to": {OneOf: []*schema{{Type: typ("string")}, closed([]string{"system", "code"}, map[string]*schema{"system": strSchema, "code": strSchema})},
-				Description: "Unit to convert to, as from; or, as in FHIR, {\"system\": \"http://unitsofmeasure.org\", \"code\": \"mmol/L\"}."},
+				Description: "Unit to convert to, as from, a mixed unit (\"ft+in\"), or \"auto\"; or, as in FHIR, {\"system\": \"http://unitsofmeasure.org\", \"code\": \"mmol/L\"}."},
 			"precision": precision,
 			"quantity": {OneOf: []*schema{{Type: typ("string")}, ref("FHIRQuantity")},
 				Description: "In place of value and from: free text as people write it (\"5 ft 3 in\"), or a FHIR Quantity object (its system and code name the unit; without a code its unit text does; precision then defaults to \"input\")."},
 			"q":            str("A whole question (\"5 ft 3 in to cm\"), alone."),
-			"locale":       str("BCP 47 language tag for result.text and for reading free text."),
+			"locale":       str(localeParam.description),
 			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text (default short)."},
+			"usage":        str(usageParam.description),
+			"region":       str(regionParam.description),
+			"parts": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxParts), Description: "A mixed quantity part by part, in place of value and from.",
+				Items: closed([]string{"value", "unit"}, map[string]*schema{"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}}}, "unit": strSchema})},
 		}
 	}
 	errorProps := func(withRequestID bool) map[string]*schema {
@@ -520,6 +552,36 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"exact": boolean("Every operand's definition is exact."),
 		"terms": {Type: typ("array"), Items: closed([]string{"unit", "exponent"}, map[string]*schema{"unit": strSchema, "exponent": {Type: typ("integer")}})},
 	})
+	preferenceUnit := closed([]string{"unit", "cldr"}, map[string]*schema{
+		"unit":      str("The catalog unit (\"ft+in\")."),
+		"cldr":      str("CLDR's identifier (\"foot-and-inch\")."),
+		"geq":       str("Threshold from which this unit is used, in geq_unit; absent on the last unit, which takes every smaller value."),
+		"geq_unit":  str("The unit of geq: the unit, or the largest part of a mixed unit."),
+		"substance": str("What a unit of mass concentration is of (\"glucose\")."),
+	})
+	preferenceChoice := closed([]string{"quantity", "usage", "matched_usage", "region", "region_from", "matched_region", "units", "chosen", "threshold_reached", "reason", "source"}, map[string]*schema{
+		"quantity":          str("CLDR's quantity of the source unit."),
+		"usage":             str("The usage asked for (default when none)."),
+		"matched_usage":     str("The usage whose preferences were used, after UTS #35's fall-back (without the last parts, then default)."),
+		"region":            str("The region the preferences were looked up for."),
+		"region_from":       {Type: typ("string"), Enum: []string{"region", "locale", "locale-ms", "locale-rg", "likely", "default"}},
+		"locale":            str("The locale the region came from."),
+		"matched_region":    str("The region whose list was used: the region, or the nearest containing it that has one, up to 001."),
+		"units":             {Type: typ("array"), Items: ref("PreferenceUnit")},
+		"chosen":            {Type: typ("integer"), Description: "Index of the chosen unit in units (-1 when a -u-mu- override chose it)."},
+		"threshold_reached": boolean("False when the value reached no threshold and the last unit was taken."),
+		"override":          str("The locale's -u-mu- unit that chose a temperature's unit."),
+		"reason":            str("Why, in a sentence."),
+		"source":            str("The data's source."),
+	})
+	preferenceSet := closed([]string{"category", "quantity", "usage"}, map[string]*schema{
+		"category": catIDSchema, "quantity": str("CLDR's quantity."), "usage": str("CLDR's usage."),
+		"preferences": {Type: typ("array"), Description: "Without a region: every list, with its regions.",
+			Items: closed([]string{"regions", "units"}, map[string]*schema{"regions": {Type: typ("array"), Items: strSchema}, "units": {Type: typ("array"), Items: ref("PreferenceUnit")}})},
+		"region":         str("With a region: the region looked up."),
+		"matched_region": str("With a region: the region whose list applies."),
+		"units":          {Type: typ("array"), Items: ref("PreferenceUnit"), Description: "With a region: the units that apply, largest first."},
+	})
 	categoryProps := func() map[string]*schema {
 		return map[string]*schema{
 			"id": catIDSchema, "name": strSchema, "description": strSchema,
@@ -543,6 +605,8 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			"conversions":  {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
 			"precision":    precision,
 			"explain":      explainField,
+			"usage":        str("Usage of every item that gives none."),
+			"region":       str("Region of every item that gives none."),
 			"locale":       str("BCP 47 language tag for every item that names none."),
 			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text for every item that names none."},
 		}),
@@ -577,6 +641,16 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"UnitResponse":     closed([]string{"data"}, map[string]*schema{"data": {OneOf: []*schema{ref("Unit"), ref("ExpressionUnit")}}}),
 		"ExpressionUnit":   expressionUnit,
 		"Explain":          explain,
+		"PreferenceUnit":   preferenceUnit,
+		"PreferenceChoice": preferenceChoice,
+		"PreferenceSet":    preferenceSet,
+		"PreferenceList": closed([]string{"data", "meta"}, map[string]*schema{
+			"data": {Type: typ("array"), Items: ref("PreferenceSet")},
+			"meta": closed([]string{"total"}, map[string]*schema{
+				"total": integer(0), "source": str("The data's source."), "cldr_version": str("CLDR's version."), "licence": str("The data's licence (SPDX)."),
+				"region": str("The region looked up."), "region_from": str("How the region was found: region, locale, locale-ms, locale-rg, likely or default."),
+			}),
+		}),
 		"Health": closed([]string{"status", "version", "catalog"}, map[string]*schema{
 			"status":  {Const: "ok"},
 			"version": str("Server version."),

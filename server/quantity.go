@@ -29,9 +29,9 @@ import (
 // else the batch's, else the Accept-Language header, else none.
 func requestLocale(r *http.Request, conv *conversion, batch *locale.Locale) (*locale.Locale, *apiError) {
 	if conv.hasLoc {
-		l, err := locale.Match(conv.loc)
+		l, err := locale.Match(conv.locale)
 		if err != nil {
-			return nil, invalidRequest("locale " + strconv.Quote(truncate(conv.loc, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
+			return nil, invalidRequest("locale " + strconv.Quote(truncate(conv.locale, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
 		}
 		return l, nil
 	}
@@ -148,4 +148,18 @@ func appendResultText(b []byte, conv *conversion, value []byte, unit string) []b
 	t := conv.lc.AppendUnit(buf[:0], string(value), unit, conv.width)
 	b = append(b, `,"text":`...)
 	return appendString(b, string(t))
+}
+
+// appendMixedText appends ,"text":… for a mixed result ("5 ft 3.5 in",
+// "5 Fuß 3,5 Zoll") when the conversion has a locale.
+func appendMixedText(b []byte, conv *conversion, parts []engine.Part) []byte {
+	if conv.lc == nil {
+		return b
+	}
+	lp := make([]locale.Part, len(parts))
+	for i, p := range parts {
+		lp[i] = locale.Part{Value: p.Value, Unit: p.Unit.Symbol}
+	}
+	b = append(b, `,"text":`...)
+	return appendString(b, conv.lc.FormatMixed(lp, conv.width))
 }

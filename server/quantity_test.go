@@ -45,6 +45,10 @@ func TestFreeTextAndLocale(t *testing.T) {
 		{name: "quantity object", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":5,"to":"m"}`, status: 400, code: "INVALID_REQUEST"},
 
 		// Locales.
+		{name: "mixed result in German", method: "GET", target: "/v1/convert?value=161.29&from=cm&to=ft%2Bin&locale=de&unit_display=long", key: "good", status: 200,
+			contains: []string{`"parts":[{"value":"5","unit":"ft"},{"value":"3.5","unit":"in"}],"text":"5 Fuß 3,5 Zoll"`}},
+		{name: "free text to a mixed unit", method: "GET", target: "/v1/convert?q=" + q("63.5 in to ft+in"), key: "good", status: 200,
+			contains: []string{`"input":{"text":"63.5 in to ft+in","value":"63.5","unit":"in"},"result":{"unit":"ft+in","parts":[{"value":"5","unit":"ft"},{"value":"3.5","unit":"in"}]}`}},
 		{name: "locale de short", method: "GET", target: "/v1/convert?value=26.8224&from=m%2Fs&to=km%2Fh&locale=de", key: "good", status: 200,
 			contains: []string{`"result":{"value":"96.56064","unit":"km/h","text":"96,56064 km/h"}`}},
 		{name: "locale de long", method: "GET", target: "/v1/convert?value=26.8224&from=m%2Fs&to=km%2Fh&locale=de&unit_display=long", key: "good", status: 200,

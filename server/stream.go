@@ -93,7 +93,7 @@ const codeServiceUnavailable = "SERVICE_UNAVAILABLE"
 
 // streamParams are the query parameters of a stream, in the order
 // query.get reads them.
-var streamParams = []string{"precision", "explain", "locale", "unit_display"}
+var streamParams = []string{"precision", "explain", "locale", "unit_display", "usage", "region"}
 
 // isNDJSON reports whether the one Content-Type is application/x-ndjson.
 func isNDJSON(h []string) bool { return isMediaType(h, ndjsonContentType) }
@@ -226,10 +226,17 @@ func (req *batchRequest) fromQuery(raw string) *apiError {
 		req.explain = e
 	}
 	if v, ok := q.get(2); ok {
-		req.loc, req.hasLoc = v, true
+		req.shared.locale, req.shared.hasLoc = v, true
 	}
 	if v, ok := q.get(3); ok {
 		req.unitDisplay = v
+	}
+	req.shared.usage, _ = q.get(4)
+	req.shared.region, _ = q.get(5)
+	for _, i := range [...]int{2, 4, 5} {
+		if v, _ := q.get(i); len(v) > maxPreferenceField {
+			return invalidRequest("query parameter " + strconv.Quote(streamParams[i]) + " is longer than " + strconv.Itoa(maxPreferenceField) + " characters")
+		}
 	}
 	return nil
 }

@@ -63,6 +63,16 @@ func TestConvertCommand(t *testing.T) {
 			"  factor:   6 (exact)\n" +
 			"  steps:\n", ""},
 		{"explain stream", []string{"convert", "-", "--explain"}, 2, "", "--explain takes a single conversion"},
+		{"auto by usage and region", []string{"convert", "1.75", "m", "auto", "--usage", "person-height", "--region", "GB", "--precision", "2"}, 0, "5 ft 8.9 in\n", ""},
+		{"auto by locale", []string{"convert", "1.75", "m", "auto", "--usage", "person-height", "--locale", "fr-FR"}, 0, "1\u202fm 75\u202fcm\n", ""}, // --locale also writes the answer in French
+		{"auto by region", []string{"convert", "1.75", "m", "auto", "--usage", "person-height", "--region", "FR"}, 0, "1 m 75 cm\n", ""},
+		{"auto by default", []string{"convert", "1500", "m", "auto"}, 0, "1.5 km\n", ""},
+		{"mixed target", []string{"convert", "5400", "s", "h+min+s"}, 0, "1 h 30 min 0 s\n", ""},
+		{"mixed source", []string{"convert", "5 3.5", "ft+in", "cm"}, 0, "161.29 cm\n", ""},
+		{"CLDR mixed unit", []string{"convert", "70", "kg", "stone-and-pound", "--precision", "3"}, 0, "11 st 0.324 lb\n", ""},
+		{"unknown usage", []string{"convert", "1", "m", "auto", "--usage", "bogus"}, 1, "", "error: INVALID_REQUEST unknown usage \"bogus\" for length: its usages are default,"},
+		{"unknown region", []string{"convert", "1", "m", "auto", "--region", "XX"}, 1, "", "error: INVALID_REQUEST unknown region \"XX\""},
+		{"mixed of two kinds", []string{"convert", "1", "m", "ft+lb"}, 1, "", "error: INCOMPATIBLE_UNITS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,6 +125,35 @@ func TestConvertStream(t *testing.T) {
 	code, stdout, _ = runCLI(t, "1 km m\n2 km m\n", "convert", "-")
 	if code != 0 || stdout != "1000 m\n2000 m\n" {
 		t.Errorf("clean stream = %d %q", code, stdout)
+	}
+}
+
+// TestConvertStreamReadable streams values per part and auto targets,
+// with the usage and region of the flags.
+func TestConvertStreamReadable(t *testing.T) {
+	in := "5 3.5 ft+in cm\n1.75 m auto\n1 2 3 h+min+s s\n5 3.5\tft+in\tin\n"
+	code, stdout, stderr := runCLI(t, in, "convert", "-", "--usage", "person-height", "--region", "US", "--precision", "3")
+	want := "161 cm\n5 ft 8.9 in\n3720 s\n63.5 in\n"
+	if code != 0 || stdout != want {
+		t.Errorf("stream = %d %q %s\nwant %q", code, stdout, stderr, want)
+	}
+}
+
+// TestConvertExplainPreference checks that --explain says which preference
+// was chosen and why.
+func TestConvertExplainPreference(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "convert", "1.75", "m", "auto", "--usage", "person-height", "--region", "GB", "--explain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"  parts:    ft = 12 in, in = 1 in (factor and steps lead to in)\n",
+		"  chosen:   length/person-height for GB (region), preferences of GB: the magnitude of the value reaches the threshold of ft+in, 3.0 ft",
+		"  list:     ft+in from 3.0 ft, in [Unicode CLDR 48",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, stdout)
+		}
 	}
 }
 

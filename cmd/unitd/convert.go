@@ -35,10 +35,13 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&job.from, "from", "", "with --csv: the `UNIT` of every value")
 	fs.StringVar(&job.fromColumn, "from-column", "", "with --csv: the `NAME` of the column that holds each row's unit, instead of --from")
 	fs.StringVar(&job.to, "to", "", "with --csv: the `UNIT` to convert to")
-	tag := fs.String("locale", "", "BCP 47 `tag` (de, fr-CA, ar-SA): read free text with its separators and unit names, print the result in its words and digits")
+	var prefs engine.Request
+	fs.StringVar(&prefs.Usage, "usage", "", "with TO auto: CLDR's `usage` (person-height, road, weather, …; default when not given)")
+	fs.StringVar(&prefs.Region, "region", "", "with TO auto: the `region` (ISO 3166-1 alpha-2, or 001, the default)")
+	tag := fs.String("locale", "", "BCP 47 `tag` (de, fr-CA, ar-SA): read free text with its separators and unit names, print the result in its words and digits; with TO auto and no --region, its region is used")
 	display := fs.String("unit-display", "short", "width of unit names with --locale: long, short or narrow")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain] [--locale TAG]\n       unitd convert QUANTITY TO           (free text: unitd convert '5 ft 3 in' cm)\n       unitd convert QUESTION              (unitd convert '5 ft 3 in to cm')\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\n       unitd convert --csv FILE --column NAME (--from UNIT | --from-column NAME) --to UNIT [--precision N]\nFROM and TO are units or unit expressions such as kg*m/s^2.")
+		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain] [--locale TAG] [--usage U --region R]\n       unitd convert QUANTITY TO           (free text: unitd convert '5 ft 3 in' cm)\n       unitd convert QUESTION              (unitd convert '5 ft 3 in to cm')\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\n       unitd convert --csv FILE --column NAME (--from UNIT | --from-column NAME) --to UNIT [--precision N]\nFROM and TO are units or unit expressions such as kg*m/s^2. TO may be auto (the unit people use for --usage in\n--region) or a mixed unit such as ft+in; a mixed FROM takes one value per part: unitd convert \"5 3.5\" ft+in cm.")
 		printFlags(fs)
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -73,6 +76,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var lc *locale.Locale
 	if *tag != "" {
+		prefs.Locale = *tag
 		if lc, err = locale.Match(*tag); err != nil {
 			fmt.Fprintf(stderr, "unitd convert: --locale %q is not a BCP 47 language tag\n", *tag)
 			return 2
@@ -90,12 +94,13 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd convert: --explain takes a single conversion (a stream prints one line per input line)")
 		return 2
 	case len(pos) == 1 && pos[0] == "-":
-		return convertStream(g, *precision, stdin, stdout, isTerminal(stdin))
+		return convertStream(g, *precision, prefs, stdin, stdout, isTerminal(stdin))
 	case len(pos) < 1 || len(pos) > 3:
 		fs.Usage()
 		return 2
 	}
-	req := engine.Request{Precision: *precision}
+	req := prefs
+	req.Precision = *precision
 	var read *quantity.Quantity
 	switch len(pos) {
 	case 3:
@@ -125,10 +130,17 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	if lc != nil {
+	switch {
+	case lc != nil && len(r.Parts) > 0:
+		lp := make([]locale.Part, len(r.Parts))
+		for i, p := range r.Parts {
+			lp[i] = locale.Part{Value: p.Value, Unit: p.Unit.Symbol}
+		}
+		fmt.Fprintln(stdout, lc.FormatMixed(lp, width))
+	case lc != nil:
 		fmt.Fprintln(stdout, lc.FormatUnit(r.Value, r.Unit, width))
-	} else {
-		fmt.Fprintln(stdout, r.Value, r.Unit)
+	default:
+		fmt.Fprintln(stdout, resultText(&r))
 	}
 	if *explain {
 		printExplanation(stdout, g.Explain(&r), r.Exact)
@@ -170,6 +182,25 @@ func printExplanation(w io.Writer, ex engine.Explanation, exact bool) {
 	for _, f := range ex.Formulas {
 		fmt.Fprintf(w, "  formula:  %s = %s %s; back: %s\n", f.Unit, f.To, f.Reference, f.From)
 	}
+	if m := ex.Mixed; m != nil {
+		var parts []string
+		for _, p := range m.Parts {
+			parts = append(parts, p.Unit+" = "+p.PerLast+" "+m.LastPart)
+		}
+		fmt.Fprintf(w, "  parts:    %s (factor and steps lead to %s)\n", strings.Join(parts, ", "), m.LastPart)
+	}
+	if p := ex.Preference; p != nil {
+		fmt.Fprintf(w, "  chosen:   %s/%s for %s (%s), preferences of %s: %s\n", p.Quantity, p.MatchedUsage, p.Region, p.RegionFrom, p.MatchedRegion, p.Reason())
+		var units []string
+		for _, u := range p.Units {
+			s := u.Unit
+			if u.Geq != "" {
+				s += " from " + u.Geq + " " + u.GeqUnit
+			}
+			units = append(units, s)
+		}
+		fmt.Fprintf(w, "  list:     %s [%s]\n", strings.Join(units, ", "), p.Source)
+	}
 	fmt.Fprintln(w, "  steps:")
 	for _, s := range ex.Steps {
 		unit := s.Unit
@@ -200,7 +231,15 @@ func streamFields(line string) []string {
 	return f
 }
 
-func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, interactive bool) int {
+// resultText prints a result: "2.54 cm", or its parts, "5 ft 3.5 in".
+func resultText(r *engine.Result) string {
+	if len(r.Parts) > 0 {
+		return engine.PartsText(r.Parts)
+	}
+	return r.Value + " " + r.Unit
+}
+
+func convertStream(g *engine.Graph, precision int, prefs engine.Request, in io.Reader, out io.Writer, interactive bool) int {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	sc := bufio.NewScanner(in)
@@ -212,14 +251,22 @@ func convertStream(g *engine.Graph, precision int, in io.Reader, out io.Writer, 
 			continue // blank lines and comments
 		}
 		f := streamFields(line)
+		if len(f) > 3 && !strings.Contains(line, "\t") {
+			// A value per part of a mixed unit: "5 3.5 ft+in cm".
+			f = []string{strings.Join(f[:len(f)-2], " "), f[len(f)-2], f[len(f)-1]}
+		}
+		req := prefs
+		if len(f) == 3 {
+			req.Value, req.From, req.To, req.Precision = f[0], f[1], f[2], precision
+		}
 		if len(f) != 3 {
 			fmt.Fprintln(w, "error: INVALID_REQUEST expected \"VALUE FROM TO\"")
 			code = 1
-		} else if r, err := g.Convert(engine.Request{Value: f[0], From: f[1], To: f[2], Precision: precision}); err != nil {
+		} else if r, err := g.Convert(req); err != nil {
 			fmt.Fprintln(w, "error:", describe(err))
 			code = 1
 		} else {
-			fmt.Fprintln(w, r.Value, r.Unit)
+			fmt.Fprintln(w, resultText(&r))
 		}
 		if interactive {
 			w.Flush()

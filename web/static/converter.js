@@ -13,6 +13,12 @@
   const result = document.getElementById("result");
   const resultBody = document.getElementById("result-body");
   const status = document.getElementById("unit-status");
+  const auto = document.getElementById("auto");
+  const autoOptions = document.getElementById("auto-options");
+  const usage = document.getElementById("usage");
+  const region = document.getElementById("region");
+  const browserLocale = navigator.language || "en";
+  document.getElementById("browser-locale").textContent = browserLocale;
   const convertStatus = document.getElementById("convert-status");
 
   function el(tag, attrs, ...children) {
@@ -239,6 +245,45 @@
     toBox.close();
   });
 
+  // Auto: the target is "auto", chosen by usage and region (or the
+  // browser's locale) from the unit preferences of GET /v1/preferences.
+  let toBeforeAuto = "";
+  let usagesFor = null; // the category whose usages the select lists
+  async function loadUsages() {
+    const cat = fromBox.category || "";
+    if (usagesFor === cat) return;
+    usagesFor = cat;
+    let names = [];
+    try {
+      const res = await fetch("/v1/preferences" + (cat ? "?category=" + encodeURIComponent(cat) : ""), { credentials: "same-origin" });
+      const ans = await res.json();
+      for (const s of Array.isArray(ans.data) ? ans.data : []) if (!names.includes(s.usage)) names.push(s.usage);
+    } catch (e) {
+      names = [];
+    }
+    const keep = usage.value;
+    usage.replaceChildren(el("option", { value: "" }, "default"),
+      ...names.filter((n) => n !== "default").map((n) => el("option", { value: n }, n)));
+    if (names.includes(keep)) usage.value = keep;
+  }
+  function setAuto(on) {
+    auto.checked = on;
+    autoOptions.hidden = !on;
+    if (on) {
+      if (to.value.trim() !== "auto") toBeforeAuto = to.value;
+      to.value = "auto";
+      loadUsages();
+    } else if (to.value.trim() === "auto") {
+      to.value = toBeforeAuto;
+    }
+    to.readOnly = on;
+    to.setAttribute("aria-readonly", on ? "true" : "false");
+  }
+  auto.addEventListener("change", () => setAuto(auto.checked));
+  from.addEventListener("change", () => {
+    if (auto.checked) loadUsages();
+  });
+
   function definitionText(d) {
     if (typeof d === "string") return d;
     if (!d || typeof d !== "object") return String(d);
@@ -267,6 +312,19 @@
     }
     for (const f of Array.isArray(x.formulas) ? x.formulas : []) {
       fact("Formula of " + f.unit, el("code", {}, "to " + f.reference + ": " + f.to), "; ", el("code", {}, "back: " + f.from));
+    }
+    if (x.mixed) {
+      fact("Parts", x.mixed.parts.map((p) => p.unit + " = " + p.per_last + " " + x.mixed.last_part).join(", "),
+        " (the factor leads to " + x.mixed.last_part + ")");
+    }
+    if (x.preference) {
+      const pr = x.preference;
+      fact("Chosen", pr.reason);
+      fact("Preferences", pr.quantity + " / " + pr.matched_usage + " in " + pr.matched_region + ": ",
+        pr.units.map((u, i) => (i === pr.chosen ? "▸ " : "") + u.unit + (u.geq ? " from " + u.geq + " " + u.geq_unit : "")).join(", "));
+      fact("Region", pr.region + " (" + ({ region: "as given", locale: "the locale's region", "locale-ms": "the locale's measurement system",
+        "locale-rg": "the locale's region override", likely: "the likely region of the locale's language", default: "the default" }[pr.region_from] || pr.region_from) + ")");
+      fact("Data", pr.source);
     }
     if (x.catalog_version) fact("Catalog", el("code", {}, x.catalog_version));
     sec.append(facts);
@@ -343,6 +401,11 @@
     }
     const body = { value: value.value.trim(), from: from.value.trim(), to: to.value.trim(), precision: +p };
     if (explain.checked) body.explain = true;
+    if (body.to === "auto") {
+      if (usage.value) body.usage = usage.value;
+      if (region.value.trim()) body.region = region.value.trim();
+      else body.locale = browserLocale;
+    }
     let res, ans;
     try {
       res = await fetch("/web/convert", {
@@ -363,22 +426,32 @@
       return;
     }
     const d = ans.data;
+    const unitLink = (u) => el("a", { href: "/catalog/units/" + encodeURIComponent(u) }, u);
+    // A mixed result is a list of parts (5 ft 3.5 in), each with its unit.
+    const parts = Array.isArray(d.result.parts) ? d.result.parts : null;
+    const answer = parts
+      ? el("p", { class: "answer" }, ...parts.map((pt) => el("span", { class: "part" }, el("output", { for: "value from to precision" }, pt.value), " ", unitLink(pt.unit))))
+      : el("p", { class: "answer" }, el("output", { for: "value from to precision" }, d.result.value), " ", unitLink(d.result.unit));
+    const resultText = parts ? parts.map((pt) => pt.value + " " + pt.unit).join(" ") : d.result.value + " " + d.result.unit;
+    const inputText = Array.isArray(d.input.parts) ? d.input.parts.map((pt) => pt.value + " " + pt.unit).join(" ")
+      : d.input.value + " " + d.input.unit;
     const nodes = [
-      el("p", { class: "answer" }, el("output", { for: "value from to precision" }, d.result.value), " ",
-        el("a", { href: "/catalog/units/" + encodeURIComponent(d.result.unit) }, d.result.unit)),
+      answer,
       el("p", {},
         d.exact ? el("span", { class: "badge exact" }, "Exact")
           : el("span", { class: "badge rounded" }, "Rounded to " + p + " significant digit" + (p === "1" ? "" : "s")),
-        " ", d.input.value + " " + d.input.unit + " = " + d.result.value + " " + d.result.unit,
+        " ", inputText + " = " + resultText,
         " · ", el("a", { href: "/catalog/" + encodeURIComponent(d.category) }, d.category)),
     ];
     if (!d.exact) nodes.push(el("p", { class: "hint" }, "The exact result has more digits than shown; it was rounded once, half to even."));
     if (d.explain) nodes.push(explainView(d.explain));
     const rounded = d.exact ? ", exact." : ", rounded to " + p + " significant digits.";
-    show(d.input.value + " " + d.input.unit + " = " + d.result.value + " " + d.result.unit + rounded, ...nodes);
+    show(inputText + " = " + resultText + rounded, ...nodes);
     const q = new URLSearchParams({ value: body.value, from: body.from, to: body.to });
     if (p !== "34") q.set("precision", p);
     if (explain.checked) q.set("explain", "true");
+    if (body.usage) q.set("usage", body.usage);
+    if (body.region) q.set("region", body.region);
     history.replaceState(null, "", "/?" + q.toString());
   }
 
@@ -401,5 +474,16 @@
   if (params.has("to")) to.value = params.get("to");
   if (params.has("precision")) precision.value = params.get("precision");
   if (params.get("explain") === "true") explain.checked = true;
+  if (params.has("region")) region.value = params.get("region");
+  if (to.value.trim() === "auto") {
+    setAuto(true);
+    if (params.has("usage")) {
+      // The select is filled from the preferences; until then it holds
+      // the usage of the address alone.
+      usage.replaceChildren(el("option", { value: "" }, "default"), el("option", { value: params.get("usage") }, params.get("usage")));
+      usage.value = params.get("usage");
+      usagesFor = null;
+    }
+  }
   if (from.value && to.value) convert();
 })();

@@ -1,0 +1,339 @@
+// Command cldrprefs regenerates catalog/data/preferences.yaml, the unit
+// preferences of Unicode CLDR, from the npm package cldr-core.
+//
+//	go run ./tools/cldrprefs [-version 48.2.0] [-tarball cldr-core-48.2.0.tgz] [-catalog catalog/data] [-out catalog/data/preferences.yaml]
+//
+// Without -tarball it fetches the package with `npm pack`. From the package
+// it reads supplemental/unitPreferenceData.json (the preferences),
+// units.json (CLDR's exact factor of each unit the preferences name),
+// territoryContainment.json (the regions' tree, groupings left out),
+// likelySubtags.json (the likely region of a language) and aliases.json
+// (deprecated region codes), and the package's LICENSE, which the output
+// carries as its licence text (the Unicode License v3 asks for the notice
+// with every copy of the data).
+//
+// Each CLDR unit the preferences name is mapped to the catalog unit whose
+// exact factor (and offset) to the coherent SI unit equals CLDR's: among
+// several, the one the catalog finds by CLDR's name ("cubic-centimeter" as
+// "cubic centimeter"), else the one named in the table overrides below,
+// which says why. A CLDR unit that no catalog unit matches stops the
+// tool: add the unit to the catalog, with its source, first.
+package main
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
+)
+
+// overrides choose among catalog units of the same exact factor, or name
+// an expression where the catalog has no unit, for CLDR units whose name
+// the catalog does not know.
+var overrides = map[string]string{
+	// CLDR's food calorie is the kilocalorie (4184 J), named apart for
+	// nutrition labels, as the catalog's Cal is; its kilocalorie is the
+	// thermochemical one.
+	"foodcalorie": "Cal",
+	"kilocalorie": "kcal",
+	// Rainfall rate: the catalog writes it as an expression.
+	"centimeter-per-hour": "cm/h",
+	// A number of entities per cubic metre: CLDR counts items, a mole
+	// being 6.02214076e23 of them; the catalog's entity is 1/N_A mol.
+	"item-per-cubic-meter": "entity/m3",
+	// CLDR 48 relates year and month to no other unit (its quantity
+	// year-duration has the base unit year); the catalog reads them as
+	// the mean Gregorian year (365.2425 d) and its twelfth.
+	"year":         "yr_greg",
+	"month":        "mo_greg",
+	"year-person":  "yr_greg",
+	"month-person": "mo_greg",
+}
+
+// bases maps CLDR's base units to the catalog's coherent units.
+var bases = map[string]string{
+	"meter": "m", "kilogram": "kg", "second": "s", "ampere": "A", "kelvin": "K",
+	"candela": "cd", "item": "entity", "revolution": "rev", "bit": "bit", "year": "yr_greg",
+}
+
+// extra are CLDR units mapped although no preference names them: the
+// values of the -u-mu- locale key.
+var extra = []string{"celsius", "fahrenheit", "kelvin"}
+
+func main() {
+	version := flag.String("version", "48.2.0", "version of the npm package cldr-core")
+	tarball := flag.String("tarball", "", "read this cldr-core tarball instead of running npm pack")
+	catDir := flag.String("catalog", "catalog/data", "the catalog directory to map units against")
+	out := flag.String("out", "catalog/data/preferences.yaml", "the file to write")
+	flag.Parse()
+	if err := run(*version, *tarball, *catDir, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "cldrprefs:", err)
+		os.Exit(1)
+	}
+}
+
+func run(version, tarball, catDir, out string) error {
+	if tarball == "" {
+		dir, err := os.MkdirTemp("", "cldrprefs")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		cmd := exec.Command("npm", "pack", "--silent", "--pack-destination", dir, "cldr-core@"+version)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("npm pack cldr-core@%s: %w", version, err)
+		}
+		tarball = filepath.Join(dir, "cldr-core-"+version+".tgz")
+	}
+	files, err := readTarball(tarball)
+	if err != nil {
+		return err
+	}
+	var pkg struct{ Name, Version, License string }
+	if err := json.Unmarshal(files["package/package.json"], &pkg); err != nil {
+		return fmt.Errorf("package.json: %w", err)
+	}
+	if pkg.Name != "cldr-core" || pkg.Version != version {
+		return fmt.Errorf("the tarball is %s %s, not cldr-core %s", pkg.Name, pkg.Version, version)
+	}
+	g, errs := catalog.Load(withoutFile{os.DirFS(catDir), "preferences.yaml"})
+	if len(errs) > 0 {
+		return fmt.Errorf("catalog %s: %v", catDir, errs[0])
+	}
+	gen, err := newGenerator(files, g)
+	if err != nil {
+		return err
+	}
+	text, err := gen.yaml(pkg.Version, pkg.License, string(files["package/LICENSE"]))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, text, 0o644)
+}
+
+// withoutFile hides one file of a catalog directory: the file being
+// regenerated, which may not load against a changed catalog.
+type withoutFile struct {
+	fs.FS
+	name string
+}
+
+func (w withoutFile) Open(name string) (fs.File, error) {
+	if name == w.name {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return w.FS.Open(name)
+}
+
+func (w withoutFile) ReadDir(name string) ([]fs.DirEntry, error) {
+	es, err := fs.ReadDir(w.FS, name)
+	return slices.DeleteFunc(es, func(e fs.DirEntry) bool { return name == "." && e.Name() == w.name }), err
+}
+
+func readTarball(name string) (map[string][]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	tr := tar.NewReader(zr)
+	files := map[string][]byte{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return files, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch h.Name {
+		case "package/package.json", "package/LICENSE",
+			"package/supplemental/unitPreferenceData.json", "package/supplemental/units.json",
+			"package/supplemental/territoryContainment.json", "package/supplemental/likelySubtags.json",
+			"package/supplemental/aliases.json":
+			b, err := io.ReadAll(io.LimitReader(tr, 16<<20))
+			if err != nil {
+				return nil, err
+			}
+			files[h.Name] = b
+		}
+	}
+}
+
+// generator holds what was read and mapped.
+type generator struct {
+	cldrVersion string
+	prefs       orderedMap // quantity → usage → region → [{unit, geq}]
+	units       *cldrUnits
+	mapped      map[string]mapping
+	ids         []string // mapped CLDR units, sorted
+	contains    map[string][]string
+	aliases     map[string]string
+	likely      [][2]string
+}
+
+// mapping is a CLDR unit and the catalog unit it is.
+type mapping struct {
+	unit, substance, base string
+	factor, offset        *big.Rat
+}
+
+func newGenerator(files map[string][]byte, g *engine.Graph) (*generator, error) {
+	gen := &generator{mapped: map[string]mapping{}}
+	var up struct {
+		Supplemental struct {
+			Version struct {
+				CldrVersion string `json:"_cldrVersion"`
+			} `json:"version"`
+			UnitPreferenceData json.RawMessage
+		} `json:"supplemental"`
+	}
+	if err := json.Unmarshal(files["package/supplemental/unitPreferenceData.json"], &up); err != nil {
+		return nil, fmt.Errorf("unitPreferenceData.json: %w", err)
+	}
+	gen.cldrVersion = up.Supplemental.Version.CldrVersion
+	var err error
+	if gen.prefs, err = readOrdered(up.Supplemental.UnitPreferenceData); err != nil {
+		return nil, fmt.Errorf("unitPreferenceData.json: %w", err)
+	}
+	if gen.units, err = readUnits(files["package/supplemental/units.json"]); err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, id := range extra {
+		ids[id] = true
+	}
+	for _, q := range gen.prefs.keys {
+		uses := gen.prefs.vals[q].(orderedMap)
+		for _, u := range uses.keys {
+			regions := uses.vals[u].(orderedMap)
+			for _, r := range regions.keys {
+				for _, e := range regions.vals[r].([]any) {
+					unit := e.(orderedMap).vals["unit"].(string)
+					for _, part := range strings.Split(unit, "-and-") {
+						ids[part] = true
+					}
+				}
+			}
+		}
+	}
+	m := newMapper(g)
+	for id := range ids {
+		gen.ids = append(gen.ids, id)
+	}
+	sort.Strings(gen.ids)
+	var problems []string
+	for _, id := range gen.ids {
+		cu, err := gen.units.unit(id)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", id, err))
+			continue
+		}
+		mp, err := m.find(id, cu)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", id, err))
+			continue
+		}
+		gen.mapped[id] = mp
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("CLDR units without a catalog unit:\n  %s", strings.Join(problems, "\n  "))
+	}
+	if err := gen.readRegions(files); err != nil {
+		return nil, err
+	}
+	return gen, nil
+}
+
+// readRegions reads the containment tree, the region aliases and the
+// likely regions of languages.
+func (gen *generator) readRegions(files map[string][]byte) error {
+	var tc struct {
+		Supplemental struct {
+			TerritoryContainment map[string]struct {
+				Contains []string `json:"_contains"`
+				Grouping string   `json:"_grouping"`
+			} `json:"territoryContainment"`
+		} `json:"supplemental"`
+	}
+	if err := json.Unmarshal(files["package/supplemental/territoryContainment.json"], &tc); err != nil {
+		return fmt.Errorf("territoryContainment.json: %w", err)
+	}
+	gen.contains = map[string][]string{}
+	known := map[string]bool{"001": true}
+	for k, v := range tc.Supplemental.TerritoryContainment {
+		if strings.Contains(k, "-status-") || v.Grouping == "true" {
+			continue // groupings (EU, UN, 419) and deprecated codes are not the tree
+		}
+		c := slices.Clone(v.Contains)
+		sort.Strings(c)
+		gen.contains[k] = c
+		known[k] = true
+		for _, r := range c {
+			known[r] = true
+		}
+	}
+	var al struct {
+		Supplemental struct {
+			Metadata struct {
+				Alias struct {
+					TerritoryAlias map[string]struct {
+						Replacement string `json:"_replacement"`
+					} `json:"territoryAlias"`
+				} `json:"alias"`
+			} `json:"metadata"`
+		} `json:"supplemental"`
+	}
+	if err := json.Unmarshal(files["package/supplemental/aliases.json"], &al); err != nil {
+		return fmt.Errorf("aliases.json: %w", err)
+	}
+	gen.aliases = map[string]string{}
+	for k, v := range al.Supplemental.Metadata.Alias.TerritoryAlias {
+		if !known[k] && known[v.Replacement] && !strings.Contains(v.Replacement, " ") {
+			gen.aliases[k] = v.Replacement
+		}
+	}
+	var ls struct {
+		Supplemental struct {
+			LikelySubtags map[string]string `json:"likelySubtags"`
+		} `json:"supplemental"`
+	}
+	if err := json.Unmarshal(files["package/supplemental/likelySubtags.json"], &ls); err != nil {
+		return fmt.Errorf("likelySubtags.json: %w", err)
+	}
+	script := regexp.MustCompile(`^[A-Z][a-z]{3}$`)
+	region := regexp.MustCompile(`^([A-Z]{2}|[0-9]{3})$`)
+	for k, v := range ls.Supplemental.LikelySubtags {
+		parts := strings.Split(k, "-")
+		if len(parts) > 2 || (len(parts) == 2 && !script.MatchString(parts[1])) {
+			continue // a key with a region: the region is then known
+		}
+		vs := strings.Split(v, "-")
+		r := vs[len(vs)-1]
+		if !region.MatchString(r) || !known[r] {
+			continue
+		}
+		gen.likely = append(gen.likely, [2]string{k, r})
+	}
+	sort.Slice(gen.likely, func(i, j int) bool { return gen.likely[i][0] < gen.likely[j][0] })
+	return nil
+}
