@@ -262,18 +262,23 @@ func (g *Graph) resolveUCUM(code string) (side, error) {
 	if !p.mapped {
 		symbol = SystemUCUM + ":" + code
 	}
-	return side{expr: g.codeExpression(symbol, SystemUCUM+":"+code, v)}, nil
+	e, err := g.codeExpression(symbol, SystemUCUM+":"+code, v)
+	return side{expr: e}, err
 }
 
 // codeExpression makes a unit expression of the value of a code
 // (system:code).
-func (g *Graph) codeExpression(symbol, code string, v ucumVal) *Expression {
+func (g *Graph) codeExpression(symbol, code string, v ucumVal) (*Expression, error) {
+	if v.f.r.Sign() <= 0 {
+		// ucum:0 (a factor of zero) is no unit: nothing converts to it.
+		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit: its factor is %s", shorten(code), v.f.r.RatString())
+	}
 	e := &Expression{Symbol: symbol, dim: v.dim, factor: v.f, arbitrary: arbKey(v.arb), code: code}
 	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
 		e.Category = c
 	}
 	e.conv = conversion{m: exact.Linear(e.factor.r, e.factor.k), exact: true}
-	return e
+	return e, nil
 }
 
 // ucumFunctions are the functions of UCUM's special units (UCUM §21–§23):

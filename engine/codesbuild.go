@@ -293,7 +293,8 @@ func (g *Graph) resolveCLDR(id string) (side, error) {
 	if err != nil {
 		return side{}, err
 	}
-	return side{expr: g.codeExpression(SystemCLDR+":"+id, SystemCLDR+":"+id, v)}, nil
+	e, err := g.codeExpression(SystemCLDR+":"+id, SystemCLDR+":"+id, v)
+	return side{expr: e}, err
 }
 
 // qudtUnit is a compiled QUDT unit.
@@ -374,7 +375,8 @@ func (g *Graph) resolveQUDT(name string) (side, error) {
 	case u.offset != nil:
 		return side{}, errorf(CodeUnknownUnit, "QUDT unit %s is a scale with an offset that no catalog unit claims", name)
 	}
-	return side{expr: g.codeExpression(SystemQUDT+":"+name, SystemQUDT+":"+name, u.val)}, nil
+	e, err := g.codeExpression(SystemQUDT+":"+name, SystemQUDT+":"+name, u.val)
+	return side{expr: e}, err
 }
 
 // compileCodes compiles the code tables and checks the catalog's claims
