@@ -1,10 +1,10 @@
 // Command cldrprefs regenerates catalog/data/preferences.yaml, the unit
 // preferences of Unicode CLDR, from the npm package cldr-core, and
-// catalog/testdata/cldr, CLDR's conformance tests of unit preferences,
+// engine/testdata/cldr, CLDR's conformance tests of unit preferences,
 // from the npm package cldr.
 //
 //	go run ./tools/cldrprefs [-version 48.2.0] [-tarball cldr-core-48.2.0.tgz] [-catalog catalog/data] [-out catalog/data/preferences.yaml]
-//	    [-cldr-version 8.0.0] [-cldr-tarball cldr-8.0.0.tgz] [-testdata catalog/testdata/cldr]
+//	    [-cldr-version 8.0.0] [-cldr-tarball cldr-8.0.0.tgz] [-testdata engine/testdata/cldr]
 //
 // Without -tarball it fetches the package with `npm pack`. From the package
 // it reads supplemental/unitPreferenceData.json (the preferences),
@@ -100,7 +100,7 @@ func main() {
 	out := flag.String("out", "catalog/data/preferences.yaml", "the file to write")
 	testVersion := flag.String("cldr-version", "8.0.0", "version of the npm package cldr, whose CLDR test data is shipped")
 	testTarball := flag.String("cldr-tarball", "", "read this cldr tarball instead of running npm pack")
-	testOut := flag.String("testdata", "catalog/testdata/cldr", `the directory to ship CLDR's unit preference tests into ("" for none)`)
+	testOut := flag.String("testdata", "engine/testdata/cldr", `the directory to ship CLDR's unit preference tests into ("" for none)`)
 	flag.Parse()
 	if err := run(*version, *tarball, *catDir, *out, *testVersion, *testTarball, *testOut); err != nil {
 		fmt.Fprintln(os.Stderr, "cldrprefs:", err)

@@ -175,8 +175,8 @@ func fields(line string) []string {
 func (gen *generator) testReadme(version string) []byte {
 	return []byte(fmt.Sprintf(`# CLDR's conformance data for unit preferences
 
-Unicode CLDR %[1]s's test data for unit preferences (UTS #35 Part 6), which the
-tests of the catalog run through the engine's conversions to "auto":
+Unicode CLDR %[1]s's test data for unit preferences (UTS #35 Part 6), which
+engine/cldr_test.go runs through conversions to "auto" over the shipped catalog:
 
 - unitPreferencesTest.txt: quantity, usage, region, an input amount and unit,
   and the unit(s) and amount(s) expected;
