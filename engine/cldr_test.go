@@ -22,8 +22,9 @@ import (
 // CLDR gives each amount as a rational. An input is sent as the decimal
 // it is, in the catalog unit of CLDR's input unit; where it has no finite
 // decimal (5/18 m/s) it is sent, exactly, in the first unit of the data
-// (units.tsv, by CLDR identifier) of the same base in which it has one
-// (1 km/h), so that a value on a threshold is on it, not just below.
+// (units.tsv, by CLDR identifier) of the same base and catalog category as
+// CLDR's output in which it has one (1 km/h), so that a value on a
+// threshold is on it, not just below.
 // Outputs are compared with CLDR's rationals: exactly where the rational
 // is a decimal of at most MaxPrecision digits, else to within half a unit
 // of the last of MaxPrecision digits. The unit is compared by CLDR
@@ -344,6 +345,54 @@ func compareCLDR(got string, want *big.Rat, p int, approx bool) string {
 		return fmt.Sprintf("CLDR %s = %s…, off by %s", want.RatString(), want.FloatString(p), diff.FloatString(p+5))
 	}
 	return ""
+}
+
+// TestCLDRTestUnitsAgreeWithCatalog checks the mapping of the test data's
+// CLDR units: each catalog unit is CLDR's exact factor (and offset) of its
+// base, or, for fuel economy against CLDR's consumption, the reciprocal.
+// And the test data is of the CLDR release of the shipped preferences.
+func TestCLDRTestUnitsAgreeWithCatalog(t *testing.T) {
+	g := shipped(t)
+	units := readCLDRUnits(t)
+	mapped := 0
+	for _, u := range units {
+		if u.unit == "-" {
+			continue
+		}
+		mapped++
+		// 1 unit is factor + offset of the base.
+		want := new(big.Rat).Add(u.factor, u.offset)
+		req := engine.Request{Value: "1", From: u.unit, To: u.base, Precision: engine.MaxPrecision}
+		res, err := g.Convert(req)
+		if err != nil {
+			// A consumption unit (volume per length, base m^2) is in the
+			// catalog a fuel economy, whose coherent unit is m^-2.
+			req.To = inverseBase(u.base)
+			if res, err = g.Convert(req); err != nil {
+				t.Errorf("%s (%s): %v", u.id, u.unit, err)
+				continue
+			}
+			want.Inv(want)
+		}
+		if why := compareCLDR(res.Value, want, engine.MaxPrecision, false); why != "" {
+			t.Errorf("%s: 1 %s = %s %s, %s", u.id, u.unit, res.Value, req.To, why)
+		}
+	}
+	if mapped < 90 {
+		t.Errorf("only %d units mapped", mapped)
+	}
+	res, err := g.Convert(engine.Request{Value: "1", From: "m", To: engine.Auto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join("testdata", "cldr", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, _, _ := strings.Cut(res.Preference.Source, ",") // "Unicode CLDR 48"
+	if !strings.HasPrefix(release, "Unicode CLDR ") || !strings.Contains(string(readme), release+"'s test data") {
+		t.Errorf("the preferences are of %q, the test data's README says:\n%s", release, readme)
+	}
 }
 
 // TestCLDRUnitPreferences runs unitPreferencesTest.txt: quantity, usage,
