@@ -126,19 +126,24 @@ func (l *Locale) fieldAt(key string, w Width, f string) string {
 // field returns the text of a unit key's field at width w, falling back
 // as CLDR's root does: narrow to short, short to long.
 func (l *Locale) field(key string, w Width, f string) string {
-	for {
+	for ok := true; ok; w, ok = wider(w) {
 		if t := l.fieldAt(key, w, f); t != "" {
 			return t
 		}
-		switch w {
-		case Narrow:
-			w = Short
-		case Short:
-			w = Long
-		default:
-			return ""
-		}
 	}
+	return ""
+}
+
+// wider is the width a missing field falls back to: narrow to short,
+// short to long; long has none.
+func wider(w Width) (Width, bool) {
+	switch w {
+	case Narrow:
+		return Short, true
+	case Short:
+		return Long, true
+	}
+	return w, false
 }
 
 // fields are the fields of a unit entry, as the table holds them.
@@ -183,22 +188,15 @@ func buildTable(units map[string]string) map[string]*unitTable {
 // width; only a width with neither falls back to the next wider one (de
 // short has "{0} m" for every count, not long's "{0} Meter" for one).
 func (l *Locale) pattern(key string, w Width, category string) string {
-	for {
+	for ok := true; ok; w, ok = wider(w) {
 		if p := l.fieldAt(key, w, category); p != "" {
 			return p
 		}
 		if p := l.fieldAt(key, w, Other); p != "" {
 			return p
 		}
-		switch w {
-		case Narrow:
-			w = Short
-		case Short:
-			w = Long
-		default:
-			return ""
-		}
 	}
+	return ""
 }
 
 // cldrID is the CLDR unit identifier of a catalog symbol, or of a
