@@ -402,12 +402,11 @@ func (m *mixedUnit) splitWords(wf wordFactor, x *apd.Decimal, p int, parts []Par
 		whole[i], lo = bits.Div64(hi, lo, d)
 		hi = 0
 	}
-	sc := splitPool.Get().(*splitScratch)
-	defer splitPool.Put(sc)
-	last, inexact := roundValue(&exact.Value{Num: sc.N.SetUint64(lo), Den: sc.D.SetUint64(den)}, p)
-	var lastD apd.Decimal
-	last.Apd(&lastD)
-	carry := cmpDecimal(&lastD, &m.stepDec[n-2]) >= 0
+	last, inexact, ok := exact.RoundUint64(lo, den, p)
+	if !ok {
+		return nil, false, false
+	}
+	carry := last.CmpUint64(m.stepWords[n-2]) >= 0
 	if carry {
 		whole[n-2]++
 		for i := n - 2; i > 0; i-- {
@@ -422,7 +421,8 @@ func (m *mixedUnit) splitWords(wf wordFactor, x *apd.Decimal, p int, parts []Par
 		}
 	}
 	var ends [maxMixedParts]int
-	buf := sc.buf[:0]
+	var text [160]byte
+	buf := text[:0]
 	for i := range n - 1 {
 		var d apd.Decimal
 		d.Coeff.SetUint64(whole[i])
