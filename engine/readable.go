@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/digits"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/pi"
 )
@@ -424,9 +425,7 @@ func (m *mixedUnit) splitWords(wf wordFactor, x *apd.Decimal, p int, parts []Par
 	var text [160]byte
 	buf := text[:0]
 	for i := range n - 1 {
-		var d apd.Decimal
-		d.Coeff.SetUint64(whole[i])
-		buf = appendDecimal(buf, &d)
+		buf = digits.AppendUint(buf, whole[i])
 		ends[i] = len(buf)
 	}
 	if carry {
