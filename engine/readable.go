@@ -95,9 +95,14 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	var t target
 	var pref *Preference
 	if req.To == Auto {
-		// The choice is written into res, which a caller may reuse:
-		// no allocation per request.
-		pref = &res.pref
+		// The choice is written into storage res keeps, which a caller
+		// may reuse: no allocation per request. (Not a field of res
+		// itself: a pointer from res into res would move every Result
+		// to the heap, auto or not.)
+		if res.pref == nil {
+			res.pref = new(Preference)
+		}
+		pref = res.pref
 		var err error
 		if t, err = g.choose(from, &v, req, pref); err != nil {
 			return dst, err
