@@ -86,7 +86,7 @@ type Result struct {
 	// Preference says how the unit was chosen when To was Auto, else nil.
 	Preference *Preference
 	mixed      *mixedUnit
-	pref       Preference // what Preference points to
+	pref       *Preference // what Preference points to, kept for reuse
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error

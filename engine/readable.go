@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/digits"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/pi"
 )
@@ -94,9 +95,14 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	var t target
 	var pref *Preference
 	if req.To == Auto {
-		// The choice is written into res, which a caller may reuse:
-		// no allocation per request.
-		pref = &res.pref
+		// The choice is written into storage res keeps, which a caller
+		// may reuse: no allocation per request. (Not a field of res
+		// itself: a pointer from res into res would move every Result
+		// to the heap, auto or not.)
+		if res.pref == nil {
+			res.pref = new(Preference)
+		}
+		pref = res.pref
 		var err error
 		if t, err = g.choose(from, &v, req, pref); err != nil {
 			return dst, err
@@ -402,12 +408,11 @@ func (m *mixedUnit) splitWords(wf wordFactor, x *apd.Decimal, p int, parts []Par
 		whole[i], lo = bits.Div64(hi, lo, d)
 		hi = 0
 	}
-	sc := splitPool.Get().(*splitScratch)
-	defer splitPool.Put(sc)
-	last, inexact := roundValue(&exact.Value{Num: sc.N.SetUint64(lo), Den: sc.D.SetUint64(den)}, p)
-	var lastD apd.Decimal
-	last.Apd(&lastD)
-	carry := cmpDecimal(&lastD, &m.stepDec[n-2]) >= 0
+	last, inexact, ok := exact.RoundUint64(lo, den, p)
+	if !ok {
+		return nil, false, false
+	}
+	carry := last.CmpUint64(m.stepWords[n-2]) >= 0
 	if carry {
 		whole[n-2]++
 		for i := n - 2; i > 0; i-- {
@@ -422,11 +427,10 @@ func (m *mixedUnit) splitWords(wf wordFactor, x *apd.Decimal, p int, parts []Par
 		}
 	}
 	var ends [maxMixedParts]int
-	buf := sc.buf[:0]
+	var text [160]byte
+	buf := text[:0]
 	for i := range n - 1 {
-		var d apd.Decimal
-		d.Coeff.SetUint64(whole[i])
-		buf = appendDecimal(buf, &d)
+		buf = digits.AppendUint(buf, whole[i])
 		ends[i] = len(buf)
 	}
 	if carry {

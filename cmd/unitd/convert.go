@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
@@ -294,10 +296,19 @@ func describe(err error) string {
 
 // loadCatalog compiles the catalog in dir, or the embedded one.
 func loadCatalog(dir string) (*engine.Graph, error) {
-	fsys := catalog.Embedded()
-	if dir != "" {
-		fsys = os.DirFS(dir)
+	if dir == "" {
+		return embeddedGraph()
 	}
+	return loadGraph(os.DirFS(dir))
+}
+
+// embeddedGraph compiles the catalog built into the binary once per
+// process: it never changes, and a Graph serves any number of callers.
+var embeddedGraph = sync.OnceValues(func() (*engine.Graph, error) {
+	return loadGraph(catalog.Embedded())
+})
+
+func loadGraph(fsys fs.FS) (*engine.Graph, error) {
 	g, errs := catalog.Load(fsys)
 	if len(errs) > 0 {
 		msgs := make([]string, len(errs))

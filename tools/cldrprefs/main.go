@@ -1,7 +1,10 @@
 // Command cldrprefs regenerates catalog/data/preferences.yaml, the unit
-// preferences of Unicode CLDR, from the npm package cldr-core.
+// preferences of Unicode CLDR, from the npm package cldr-core, and
+// engine/testdata/cldr, CLDR's conformance tests of unit preferences,
+// from the npm package cldr.
 //
 //	go run ./tools/cldrprefs [-version 48.2.0] [-tarball cldr-core-48.2.0.tgz] [-catalog catalog/data] [-out catalog/data/preferences.yaml]
+//	    [-cldr-version 8.0.0] [-cldr-tarball cldr-8.0.0.tgz] [-testdata engine/testdata/cldr]
 //
 // Without -tarball it fetches the package with `npm pack`. From the package
 // it reads supplemental/unitPreferenceData.json (the preferences),
@@ -18,6 +21,12 @@
 // "cubic centimeter"), else the one named in the table overrides below,
 // which says why. A CLDR unit that no catalog unit matches stops the
 // tool: add the unit to the catalog, with its source, first.
+//
+// Unless -testdata is "", it then ships CLDR's test data for unit
+// preferences from the npm package cldr (which carries the CLDR release's
+// common/ directory; the cldr-json packages do not) with its licence, a
+// README and the mapping of the test files' units (testdata.go), after
+// checking that the package is of the same CLDR release as cldr-core.
 package main
 
 import (
@@ -62,6 +71,16 @@ var overrides = map[string]string{
 	"month":        "mo_greg",
 	"year-person":  "yr_greg",
 	"month-person": "mo_greg",
+	// CLDR's base units of pressure, power and energy (the units of its
+	// test data) are the coherent units of those quantities, which
+	// several catalog units share (Pa and J/m3, W and VA, J and N*m).
+	"kilogram-per-meter-square-second":        "Pa",
+	"kilogram-square-meter-per-cubic-second":  "W",
+	"kilogram-square-meter-per-square-second": "J",
+	// CLDR's pound-force-foot is of its quantity energy, which is all
+	// CLDR has for its base unit: the catalog's foot-pound-force, not its
+	// torque lbf*ft.
+	"pound-force-foot": "ft_lbf",
 }
 
 // bases maps CLDR's base units to the catalog's coherent units.
@@ -79,14 +98,17 @@ func main() {
 	tarball := flag.String("tarball", "", "read this cldr-core tarball instead of running npm pack")
 	catDir := flag.String("catalog", "catalog/data", "the catalog directory to map units against")
 	out := flag.String("out", "catalog/data/preferences.yaml", "the file to write")
+	testVersion := flag.String("cldr-version", "8.0.0", "version of the npm package cldr, whose CLDR test data is shipped")
+	testTarball := flag.String("cldr-tarball", "", "read this cldr tarball instead of running npm pack")
+	testOut := flag.String("testdata", "engine/testdata/cldr", `the directory to ship CLDR's unit preference tests into ("" for none)`)
 	flag.Parse()
-	if err := run(*version, *tarball, *catDir, *out); err != nil {
+	if err := run(*version, *tarball, *catDir, *out, *testVersion, *testTarball, *testOut); err != nil {
 		fmt.Fprintln(os.Stderr, "cldrprefs:", err)
 		os.Exit(1)
 	}
 }
 
-func run(version, tarball, catDir, out string) error {
+func run(version, tarball, catDir, out, testVersion, testTarball, testOut string) error {
 	if tarball == "" {
 		dir, err := os.MkdirTemp("", "cldrprefs")
 		if err != nil {
@@ -100,7 +122,10 @@ func run(version, tarball, catDir, out string) error {
 		}
 		tarball = filepath.Join(dir, "cldr-core-"+version+".tgz")
 	}
-	files, err := readTarball(tarball)
+	files, err := readTarball(tarball, "package/package.json", "package/LICENSE",
+		"package/supplemental/unitPreferenceData.json", "package/supplemental/units.json",
+		"package/supplemental/territoryContainment.json", "package/supplemental/likelySubtags.json",
+		"package/supplemental/aliases.json")
 	if err != nil {
 		return err
 	}
@@ -123,7 +148,13 @@ func run(version, tarball, catDir, out string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(out, text, 0o644)
+	if err := os.WriteFile(out, text, 0o644); err != nil {
+		return err
+	}
+	if testOut == "" {
+		return nil
+	}
+	return gen.writeTestData(testVersion, testTarball, testOut)
 }
 
 // withoutFile hides one file of a catalog directory: the file being
@@ -145,7 +176,8 @@ func (w withoutFile) ReadDir(name string) ([]fs.DirEntry, error) {
 	return slices.DeleteFunc(es, func(e fs.DirEntry) bool { return name == "." && e.Name() == w.name }), err
 }
 
-func readTarball(name string) (map[string][]byte, error) {
+// readTarball reads the named files of an npm package tarball.
+func readTarball(name string, want ...string) (map[string][]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -165,11 +197,7 @@ func readTarball(name string) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch h.Name {
-		case "package/package.json", "package/LICENSE",
-			"package/supplemental/unitPreferenceData.json", "package/supplemental/units.json",
-			"package/supplemental/territoryContainment.json", "package/supplemental/likelySubtags.json",
-			"package/supplemental/aliases.json":
+		if slices.Contains(want, h.Name) {
 			b, err := io.ReadAll(io.LimitReader(tr, 16<<20))
 			if err != nil {
 				return nil, err
@@ -182,6 +210,7 @@ func readTarball(name string) (map[string][]byte, error) {
 // generator holds what was read and mapped.
 type generator struct {
 	cldrVersion string
+	catalog     *engine.Graph
 	prefs       orderedMap // quantity → usage → region → [{unit, geq}]
 	units       *cldrUnits
 	mapped      map[string]mapping
@@ -198,7 +227,7 @@ type mapping struct {
 }
 
 func newGenerator(files map[string][]byte, g *engine.Graph) (*generator, error) {
-	gen := &generator{mapped: map[string]mapping{}}
+	gen := &generator{catalog: g, mapped: map[string]mapping{}}
 	var up struct {
 		Supplemental struct {
 			Version struct {

@@ -110,7 +110,9 @@ func (m *mapper) checkExpression(name, expr string, cu cldrUnit) bool {
 // unresolved reports whether a CLDR unit is one of consumption, a volume
 // per length, whose base keeps a unit above and below the line
 // (cubic-meter-per-meter, not an area).
-func unresolved(id string) bool { return strings.HasPrefix(id, "liter-per-") }
+func unresolved(id string) bool {
+	return strings.HasPrefix(id, "liter-per-") || id == "cubic-meter-per-meter"
+}
 
 // findReciprocal maps a unit of consumption or its inverse onto the
 // catalog's fuel economy by converting sample values.

@@ -71,6 +71,71 @@ func (d *Decimal) Apd(a *apd.Decimal) {
 	a.Negative = d.Neg && !d.IsZero()
 }
 
+// CmpUint64 compares d with n and returns -1, 0 or +1, without
+// allocating when the coefficient is held in words.
+func (d *Decimal) CmpUint64(n uint64) int {
+	if d.IsZero() {
+		if n == 0 {
+			return 0
+		}
+		return -1
+	}
+	if d.Neg {
+		return -1
+	}
+	if d.big != nil {
+		return d.Rat().Cmp(new(big.Rat).SetUint64(n))
+	}
+	if d.Exp >= 0 {
+		// A nonzero coefficient times 10^20 or more exceeds every word.
+		if d.hi != 0 || d.Exp >= len(pow10) {
+			return 1
+		}
+		h, l := bits.Mul64(d.lo, pow10[d.Exp])
+		if h != 0 {
+			return 1
+		}
+		return cmpWords(0, l, 0, n)
+	}
+	// Compare the coefficient with n·10^k, k = -Exp, in 128 bits: a
+	// coefficient is below 10^38 < 2^128, so an overflow means n·10^k is
+	// the larger.
+	k := -d.Exp
+	if n == 0 {
+		return 1
+	}
+	if k >= 39 {
+		return -1
+	}
+	var nh, nl uint64
+	if k < len(pow10) {
+		nh, nl = bits.Mul64(n, pow10[k])
+	} else {
+		h, l := bits.Mul64(n, pow10[len(pow10)-1])
+		w := pow10[k-len(pow10)+1]
+		h2, l2 := bits.Mul64(l, w)
+		h3, l3 := bits.Mul64(h, w)
+		var c uint64
+		nh, c = bits.Add64(h2, l3, 0)
+		if h3 != 0 || c != 0 {
+			return -1
+		}
+		nl = l2
+	}
+	return cmpWords(d.hi, d.lo, nh, nl)
+}
+
+// cmpWords compares the 128-bit integers ah·2^64 + al and bh·2^64 + bl.
+func cmpWords(ah, al, bh, bl uint64) int {
+	switch {
+	case ah < bh || ah == bh && al < bl:
+		return -1
+	case ah == bh && al == bl:
+		return 0
+	}
+	return 1
+}
+
 // Rat returns d as an exact rational.
 func (d *Decimal) Rat() *big.Rat {
 	r := new(big.Rat).SetInt(d.Coeff())

@@ -315,3 +315,76 @@ func TestLinearIsNormalForm(t *testing.T) {
 		t.Error("Linear(1, 0) is not the identity")
 	}
 }
+
+// TestCmpUint64 compares word-held decimals with integers against big.Rat,
+// at the edges of the words (10^19, 2^64, 10^38) and at random.
+func TestCmpUint64(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	edges := []uint64{0, 1, 9, 10, 11, 12, 14, 60, 99, 100, 1e18, 1e19 - 1, 1e19, 1<<64 - 1}
+	word := func() uint64 {
+		switch r.IntN(3) {
+		case 0:
+			return edges[r.IntN(len(edges))]
+		case 1:
+			return r.Uint64N(1000)
+		}
+		return r.Uint64()
+	}
+	for i := 0; i < 200000; i++ {
+		d := Decimal{lo: word(), Exp: r.IntN(90) - 45, Neg: r.IntN(8) == 0}
+		if r.IntN(3) == 0 {
+			d.hi = word() % (1 << 60) // below 10^38 with lo
+		}
+		n := word()
+		if r.IntN(4) == 0 && !d.IsZero() {
+			// n equal to d where d is a whole number that fits a word.
+			if v := d.Rat(); v.IsInt() && v.Num().IsUint64() {
+				n = v.Num().Uint64()
+			}
+		}
+		checkCmp(t, d, n)
+	}
+	// A coefficient n·10^k (and one either side) at exponent -k equals n
+	// (and misses it by a hair), for every k whose product fits 128 bits.
+	for i := 0; i < 20000; i++ {
+		n, k := word(), r.IntN(40)
+		c := new(big.Int).Mul(new(big.Int).SetUint64(n), pow10Big(k))
+		c.Add(c, big.NewInt(int64(r.IntN(3)-1)))
+		if c.Sign() < 0 || c.BitLen() > 124 {
+			continue
+		}
+		hi := new(big.Int).Rsh(c, 64)
+		lo := new(big.Int).And(c, new(big.Int).SetUint64(1<<64-1))
+		checkCmp(t, Decimal{hi: hi.Uint64(), lo: lo.Uint64(), Exp: -k}, n)
+	}
+}
+
+func checkCmp(t *testing.T, d Decimal, n uint64) {
+	t.Helper()
+	want := d.Rat().Cmp(new(big.Rat).SetUint64(n))
+	if got := d.CmpUint64(n); got != want {
+		t.Fatalf("%s (hi %d lo %d exp %d) vs %d: got %d, want %d", d.String(), d.hi, d.lo, d.Exp, n, got, want)
+	}
+}
+
+// TestRoundUint64 is Round on fractions of two words, where the word
+// path serves them.
+func TestRoundUint64(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	served := 0
+	for i := 0; i < 100000; i++ {
+		num, den, p := r.Uint64()>>r.IntN(64), r.Uint64()>>r.IntN(64)|1, 1+r.IntN(50)
+		got, gotInexact, ok := RoundUint64(num, den, p)
+		if !ok {
+			continue
+		}
+		served++
+		want, wantInexact := Round(&Value{Num: new(big.Int).SetUint64(num), Den: new(big.Int).SetUint64(den)}, p)
+		if got.String() != want.String() || gotInexact != wantInexact {
+			t.Fatalf("%d/%d at %d: got %s (inexact %v), want %s (inexact %v)", num, den, p, got.String(), gotInexact, want.String(), wantInexact)
+		}
+	}
+	if served < 50000 {
+		t.Errorf("the word path served %d of 100000 fractions of words", served)
+	}
+}

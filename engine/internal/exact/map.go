@@ -367,6 +367,12 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		}
 		num, den, dneg = n, dd.m[0], dd.neg
 	}
+	if m.k == 0 && den < 1<<59 && num.m[2]|num.m[3] == 0 && num.m[0]|num.m[1] != 0 {
+		// A numerator of two words: the division of the linear case.
+		if inexact, ok := div128(r, num.m[1], num.m[0], den, exp, num.neg != dneg, p); ok {
+			return inexact, true
+		}
+	}
 	return roundWords(r, num.m, num.neg != dneg, den, exp, m.k, p)
 }
 

@@ -93,6 +93,17 @@ func RoundWords(v *Value, p int) (Decimal, bool) {
 	return Round(v, p)
 }
 
+// RoundUint64 is RoundWords for the fraction num/den of two words, with
+// no big integer in between; ok is false when the word path cannot serve
+// it (then Round can).
+func RoundUint64(num, den uint64, p int) (d Decimal, inexact, ok bool) {
+	if den == 0 {
+		return d, false, false
+	}
+	inexact, ok = roundWords(&d, u256{num}, false, den, 0, 0, p)
+	return d, inexact, ok
+}
+
 // roundWords is the word path of Round for |num| = u, a one-word
 // denominator and precision p; ok is false when it cannot serve them.
 func roundWords(r *Decimal, u u256, neg bool, d uint64, exp, k, p int) (inexact, ok bool) {
