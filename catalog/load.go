@@ -43,6 +43,15 @@ func load(ctx context.Context, fsys fs.FS, cache *decodeCache) (*engine.Graph, [
 	if units > MaxUnits {
 		return nil, append(capErrors(errs), fmt.Errorf("catalog declares %d units; at most %d are compiled", units, MaxUnits)), spec.Version
 	}
+	// The code tables check the units' codes; a catalog that already has
+	// problems is compiled only to report them all, without them.
+	if len(errs) == 0 {
+		tables, err := CodeTables()
+		if err != nil {
+			return nil, []error{err}, spec.Version
+		}
+		spec.Codes = tables
+	}
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.
 	g, berrs := engine.BuildContext(ctx, spec)
@@ -484,6 +493,7 @@ func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
 		"source":      func(v *yaml.Node) { d.str(v, s, "source", &us.Source) },
 		"definition":  func(v *yaml.Node) { us.Definition = d.definition(v, s) },
 		"prefixes":    func(v *yaml.Node) { us.Prefixes = d.prefixes(v, s) },
+		"codes":       func(v *yaml.Node) { us.Codes = d.codes(v, s) },
 		"examples": func(v *yaml.Node) {
 			d.list(v, s, "examples", func(item *yaml.Node) {
 				if ex, ok := d.example(item, s); ok {
@@ -517,6 +527,29 @@ func (d *decoder) prefixes(n *yaml.Node, s string) *engine.PrefixSpec {
 		"set":    func(v *yaml.Node) { d.str(v, s, "prefixes set", &ps.Set) },
 		"only":   func(v *yaml.Node) { d.strs(v, s, "prefixes only", &ps.Only) },
 		"except": func(v *yaml.Node) { d.strs(v, s, "prefixes except", &ps.Except) },
+		"codes": func(v *yaml.Node) {
+			ps.Codes = map[string]map[string]string{}
+			fs := fields{}
+			for _, system := range engine.CodeSystems {
+				fs[system] = func(v *yaml.Node) {
+					m := map[string]string{}
+					pfs := fields{}
+					if v.Kind == yaml.MappingNode {
+						for i := 0; i+1 < len(v.Content); i += 2 {
+							p := v.Content[i].Value
+							pfs[p] = func(v *yaml.Node) {
+								var code string
+								d.str(v, s, "prefixes codes "+system+" "+p, &code)
+								m[p] = code
+							}
+						}
+					}
+					d.mapping(v, s, pfs)
+					ps.Codes[system] = m
+				}
+			}
+			d.mapping(v, s, fs)
+		},
 	})
 	return ps
 }

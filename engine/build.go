@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"sort"
 	"strings"
@@ -39,6 +40,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},
 		dropped:         map[*Unit]bool{},
+		prefixCodes:     map[*Unit]Origin{},
 		defs:            map[*Unit]DefinitionSpec{},
 		specs:           map[*Unit]*UnitSpec{},
 		wordOf:          map[string]*Unit{},
@@ -60,6 +62,9 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	b.resolve()
 	if len(b.errs) == 0 && !b.cancelled() {
 		b.frames(spec.Bridges)
+	}
+	if len(b.errs) == 0 && !b.cancelled() {
+		b.compileCodes(spec.Codes)
 	}
 	if len(b.errs) == 0 && !b.cancelled() {
 		b.checkFormulas()
@@ -105,6 +110,11 @@ type builder struct {
 	wordOf          map[string]*Unit
 	formulas        map[*Unit]*formula // each formula unit's pair
 	exacts          map[string]piRat   // parsed factors and offsets
+	// prefixCodes marks generated units whose codes a prefix set
+	// declared (checked like a unit's own), with where.
+	prefixCodes map[*Unit]Origin
+	// tables are the compiled code tables (codesbuild.go).
+	tables *compiledTables
 }
 
 func (b *builder) errorf(o Origin, subject, format string, args ...any) {
@@ -254,6 +264,7 @@ func (b *builder) unit(c *Category, us *UnitSpec) {
 		Category: c, System: us.System, Description: us.Description,
 		Exact: us.Exact, Source: us.Source,
 		Definition: definitionOf(us.Definition),
+		Codes:      maps.Clone(us.Codes),
 	}
 	for _, ex := range us.Examples {
 		from := ex.From
@@ -318,6 +329,13 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 		}
 		listed[s] = true
 	}
+	for system, m := range ps.Codes {
+		for s := range m {
+			if !known[s] {
+				b.errorf(ps.Origin, subject, "prefixes codes %s: prefix %q is not in the %s set", system, s, ps.Set)
+			}
+		}
+	}
 	for _, p := range set {
 		if len(ps.Only) > 0 && !listed[p.Symbol] || len(ps.Except) > 0 && listed[p.Symbol] {
 			continue
@@ -331,6 +349,7 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 			Exact:    u.Exact,
 			Source:   u.Source + "; prefix " + p.Name + ": " + prefixSources[ps.Set],
 			Prefixed: u,
+			Codes:    prefixedCodes(u.Codes, p),
 			Definition: Definition{
 				Kind: "linear", Unit: u.Symbol, Factor: factor,
 			},
@@ -343,6 +362,15 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 				if ps+s != pu.Symbol {
 					pu.Symbols = append(pu.Symbols, ps+s)
 				}
+			}
+		}
+		for system, m := range ps.Codes {
+			if code, ok := m[p.Symbol]; ok {
+				if pu.Codes == nil {
+					pu.Codes = map[string]string{}
+				}
+				pu.Codes[system] = code
+				b.prefixCodes[pu] = ps.Origin
 			}
 		}
 		b.add(c, pu, ps.Origin, DefinitionSpec{Unit: u.Symbol, Factor: factor, Origin: ps.Origin}, nil)

@@ -122,6 +122,19 @@
 // dimension. INCOMPATIBLE_UNITS names both dimensions and, where one base
 // dimension separates them, what is missing.
 //
+// # Standard unit codes
+//
+// "<system>:<code>" names a unit of a standard code system: ucum:, cldr:,
+// qudt: (and QUDT IRIs) read with their own tables (CodeTables, handed to
+// Build in Spec.Codes) and grammars; unece: reads the codes catalog units
+// claim. A code a unit claims (UnitSpec.Codes, checked by Build against
+// the tables) is that unit; any other becomes an expression of the code's
+// own definition. UCUM special units convert through their functions
+// (tan and atan correctly rounded for [p'diop] and %[slope]); arbitrary
+// units (UCUM's [IU], and CLDR's pixel, em and night, which CLDR relates
+// to no SI unit) only among themselves. Resolutions are cached per graph, at most
+// 4096 of them (codes.go, ucum.go, codesbuild.go).
+//
 // Graph.Explain says where the digits of a conversion come from: the exact
 // factor and offset (or the formulas) and every catalog definition used.
 //

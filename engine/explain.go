@@ -128,6 +128,9 @@ func (g *Graph) Explain(r *Result) Explanation {
 				ex.Steps = append(ex.Steps, g.chain(t.Unit, t.Exponent, nil)...)
 			}
 		}
+		if e.code != "" {
+			ex.Steps = append(ex.Steps, g.codeStep(e))
+		}
 	}
 	side(r.From, r.FromExpression)
 	side(r.To, r.ToExpression)

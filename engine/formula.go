@@ -232,6 +232,8 @@ var formulaOptions = []expr.Option{
 	expr.Function("log10", unary("log10", transcendental(lnexp.Log10), positive), unarySig),
 	expr.Function("exp", unary("exp", transcendental(lnexp.Exp), nil), unarySig),
 	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySig),
+	expr.Function("tan", unary("tan", tanCR, nil), unarySig),
+	expr.Function("atan", unary("atan", atanCR, nil), unarySig),
 }
 
 // checkNames reports the first name in a formula that is neither x, a

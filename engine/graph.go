@@ -50,6 +50,9 @@ type Graph struct {
 	// mixed units (mixed.go).
 	prefs *preferences
 	mixed mixedCache
+	// codes are the standard code tables and the catalog's claims on
+	// them (codes.go).
+	codes *codeIndex
 }
 
 // Category is a compiled category. Its fields are read-only: the graph
@@ -94,6 +97,9 @@ type Unit struct {
 	Source      string
 	// Prefixed is the unit this one was generated from by a prefix, or nil.
 	Prefixed *Unit
+	// Codes are the unit's codes in the standard code systems (ucum,
+	// cldr, unece, qudt), as checked against their tables.
+	Codes    map[string]string
 	Examples []Example
 
 	conv conversion

@@ -56,9 +56,14 @@ type Part struct {
 	Unit  *Unit
 }
 
-// isMixedName reports whether name is written as a mixed unit.
+// isMixedName reports whether name is written as a mixed unit. A UCUM
+// code is never one: its + is an exponent's sign (ucum:m+2), and UCUM has
+// no mixed units.
 func isMixedName(name string) bool {
-	return strings.IndexByte(name, '+') >= 0 || strings.Contains(name, "-and-")
+	if strings.IndexByte(name, '+') < 0 && !strings.Contains(name, "-and-") {
+		return false
+	}
+	return len(name) < len(SystemUCUM)+1 || !strings.EqualFold(name[:len(SystemUCUM)+1], SystemUCUM+":")
 }
 
 // mixedCache holds resolved mixed units by name, like exprCache.

@@ -97,6 +97,9 @@ func (g *Graph) resolve(name string) (side, error) {
 	if found {
 		return side{unit: u}, err
 	}
+	if s, err, ok := g.resolveCode(name); ok {
+		return s, err
+	}
 	if !isExpressionSyntax(name) {
 		_, err := g.Lookup(name) // the error, with suggestions
 		return side{}, err
@@ -140,6 +143,9 @@ type plan struct {
 // says so). Sides that cannot meet are INCOMPATIBLE_UNITS.
 func (g *Graph) plan(from, to side) (plan, error) {
 	pl := plan{fromUnit: from.unit, fromName: from.symbol(), unit: to.symbol()}
+	if e := checkArbitrary(from, to); e != nil {
+		return pl, e
+	}
 	fu, tu := from.unit, to.unit
 	if fu != nil && tu != nil && fu.Category == tu.Category {
 		pl.from, pl.to, pl.category = &fu.conv, &tu.conv, tu.Category

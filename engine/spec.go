@@ -31,6 +31,8 @@ type Spec struct {
 	// Preferences, when set, are the unit preferences a conversion to
 	// Auto chooses its unit from.
 	Preferences *PreferencesSpec
+	// Codes are the standard code systems' tables, or nil.
+	Codes *CodeTables
 }
 
 // BridgeSpec declares that one unit of a category equals Factor units of
@@ -97,7 +99,10 @@ type UnitSpec struct {
 	Source   string
 	Prefixes *PrefixSpec
 	Examples []ExampleSpec
-	Origin   Origin
+	// Codes are the unit's codes in the standard code systems, by system
+	// (ucum, cldr, unece, qudt).
+	Codes  map[string]string
+	Origin Origin
 }
 
 // DefinitionSpec defines a unit relative to another unit of its category.
@@ -119,6 +124,9 @@ type PrefixSpec struct {
 	Set    string
 	Only   []string
 	Except []string
+	// Codes give generated units codes their unit's codes do not imply,
+	// by system and prefix symbol: {unece: {k: KMT, c: CMT}}.
+	Codes  map[string]map[string]string
 	Origin Origin
 }
 

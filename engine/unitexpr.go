@@ -65,6 +65,12 @@ type Expression struct {
 	dim    dimension
 	factor piRat // onto the coherent SI unit of dim
 	conv   conversion
+	// arbitrary names the arbitrary units (UCUM's [IU], …) of a code, which
+	// convert only among themselves; "" for every other expression.
+	arbitrary string
+	// code is the namespaced code (ucum:mg/dL) an expression was read
+	// from, or "".
+	code string
 	// point marks a lone catalog unit in parentheses, which keeps its
 	// own map (see parseExpression).
 	point bool

@@ -103,10 +103,7 @@ func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
 			ie.Code = codeInvalidItem
 		}
 	} else {
-		p := it.precision
-		if p == 0 {
-			p = r.opts.precision
-		}
+		p := it.effectivePrecision(r.opts.precision, r.opts.precisionInput)
 		// After prepareText, which read the item's text in r.loc when
 		// the item named no locale of its own.
 		it.inherit(&r.opts.shared)

@@ -45,7 +45,7 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 		return errReply(e)
 	}
 	var res engine.Result
-	req := conv.request(conv.precision, engine.NewBudget(engine.DefaultBudget))
+	req := conv.request(conv.effectivePrecision(0, false), engine.NewBudget(engine.DefaultBudget))
 	b := append(c.w.buf[:0], `{"data":{`...)
 	b, err := appendSuccessMembers(b, conv, c.snap.graph, &req, &res)
 	if err != nil {
@@ -109,6 +109,7 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 		b = append(b, `","unit":`...)
 		b = appendString(b, res.Unit)
 		b = appendResultText(b, conv, value, res.Unit)
+		b = appendCodeMembers(b, conv, res, value)
 	}
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
@@ -212,7 +213,9 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 	c.q, c.hasQ = q.get(6)
 	c.locale, c.hasLoc = q.get(7)
 	c.unitDisplay, _ = q.get(8)
-	if v, ok := q.get(3); ok {
+	if v, ok := q.get(3); ok && v == "input" {
+		c.precisionInput = true
+	} else if ok {
 		p, ok := parsePrecision(v)
 		if !ok {
 			return c, invalidRequest(precisionMessage)

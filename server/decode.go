@@ -25,7 +25,12 @@ const maxBatch = 100
 type conversion struct {
 	value, from, to string
 	precision       int // 0: not given
-	explain         bool
+	// precisionInput is precision "input": the digits of the value.
+	precisionInput bool
+	explain        bool
+	// fhir is a FHIR Quantity given (as a JSON object) in place of value
+	// and from (see fhir.go).
+	fhir *fhirQuantity
 	// usage, region and locale choose the unit of to "auto"; parts is a
 	// mixed quantity given part by part, in place of value and from.
 	usage, region, locale string
@@ -101,10 +106,18 @@ func readBool(s *jsonscan.Scanner, name string, depth int) (bool, string, error)
 	return false, `"` + name + `" must be true or false`, s.Skip(depth)
 }
 
-// readPrecision reads a precision: a JSON integer from 1 to MaxPrecision.
-// It returns 0 and a message when the value is of the wrong type or range.
+// readPrecision reads a precision: a JSON integer from 1 to MaxPrecision,
+// or the string "input" (returned as -1: the digits of the value). It
+// returns 0 and a message when the value is of the wrong type or range.
 func readPrecision(s *jsonscan.Scanner, depth int) (int, string, error) {
 	ch := s.Peek()
+	if ch == '"' {
+		v, err := s.ReadString()
+		if v != "input" {
+			return 0, precisionMessage, err
+		}
+		return -1, "", err
+	}
 	if ch != '-' && (ch < '0' || ch > '9') {
 		return 0, precisionMessage, s.Skip(depth)
 	}
@@ -196,13 +209,16 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 	case fFrom:
 		return readUnit(s, &c.from, &c.hasFrom, "from", c, depth+1)
 	case fTo:
-		return readUnit(s, &c.to, &c.hasTo, "to", c, depth+1)
+		return readTarget(s, c, depth+1)
 	case fQuantity:
-		if s.Peek() != '"' {
-			c.setErr(`"quantity" must be a string: a quantity as people write it, such as "5 ft 3 in"`)
-			return s.Skip(depth + 1)
+		switch s.Peek() {
+		case '"':
+			return readUnit(s, &c.quantity, &c.hasQuantity, "quantity", c, depth+1)
+		case '{':
+			return readFHIRQuantity(s, c, depth+1)
 		}
-		return readUnit(s, &c.quantity, &c.hasQuantity, "quantity", c, depth+1)
+		c.setErr(`"quantity" must be a string (a quantity as people write it, such as "5 ft 3 in") or a FHIR Quantity object`)
+		return s.Skip(depth + 1)
 	case fQ:
 		return readUnit(s, &c.q, &c.hasQ, "q", c, depth+1)
 	case fUnitDisplay:
@@ -224,7 +240,8 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		if msg != "" {
 			c.setErr(msg)
 		}
-		c.precision = p
+		c.precision = max(p, 0)
+		c.precisionInput = p < 0
 		return err
 	}
 }
@@ -236,14 +253,17 @@ func (c *conversion) checkRequired() {
 		c.joinParts()
 	}
 	switch {
-	case c.hasQ && (c.hasValue || c.hasFrom || c.hasTo || c.hasQuantity):
+	case c.hasQ && (c.hasValue || c.hasFrom || c.hasTo || c.hasQuantity || c.fhir != nil):
 		c.setErr(`"q" holds the whole question ("5 ft 3 in to cm"); leave out value, from, to and quantity`)
 	case c.hasQ:
-	case c.hasQuantity && (c.hasValue || c.hasFrom):
+	case (c.hasQuantity || c.fhir != nil) && (c.hasValue || c.hasFrom):
 		c.setErr(`"quantity" stands in place of "value" and "from"; send one or the other`)
-	case c.hasQuantity && !c.hasTo:
+	case (c.hasQuantity || c.fhir != nil) && !c.hasTo:
 		c.setErr(`missing field "to"`)
 	case c.hasQuantity:
+	case c.fhir != nil:
+		c.value, c.hasValue = c.fhir.value, c.fhir.value != ""
+		c.from, c.hasFrom = c.fhir.from, c.fhir.from != ""
 	case !c.hasValue:
 		c.setErr(`missing field "value"`)
 	case !c.hasFrom:
@@ -285,7 +305,9 @@ type batchRequest struct {
 	items     []conversion
 	count     int // items in the body, even beyond maxBatch
 	precision int
-	explain   bool
+	// precisionInput is a batch-wide precision "input".
+	precisionInput bool
+	explain        bool
 	// shared holds the batch-wide usage, region and locale, for the items
 	// that give none of their own; unitDisplay applies to every item that
 	// names none.
@@ -371,7 +393,8 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			if msg != "" && fieldErr == nil {
 				fieldErr = invalidRequest(msg)
 			}
-			req.precision = p
+			req.precision = max(p, 0)
+			req.precisionInput = p < 0
 			return err
 		}
 		if s.Peek() != '[' {
@@ -471,7 +494,7 @@ func malformed(err error) *apiError {
 	return e
 }
 
-var precisionMessage = "precision must be a whole number from 1 to " + strconv.Itoa(engine.MaxPrecision)
+var precisionMessage = "precision must be a whole number from 1 to " + strconv.Itoa(engine.MaxPrecision) + `, or "input"`
 
 // parsePrecision reads a decimal integer from 1 to MaxPrecision.
 func parsePrecision(s string) (int, bool) {

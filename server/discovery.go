@@ -175,6 +175,25 @@ type unitRecord struct {
 	Description  string         `json:"description,omitempty"`
 	PrefixedFrom string         `json:"prefixed_from,omitempty"`
 	Examples     []exampleJSON  `json:"examples,omitempty"`
+	// Codes are the unit's codes in the standard code systems; systems
+	// that lack the unit are left out.
+	Codes *codesJSON `json:"codes,omitempty"`
+}
+
+// codesJSON lists a unit's codes in the order of the contract.
+type codesJSON struct {
+	UCUM  string `json:"ucum,omitempty"`
+	CLDR  string `json:"cldr,omitempty"`
+	UNECE string `json:"unece,omitempty"`
+	QUDT  string `json:"qudt,omitempty"`
+}
+
+func newCodes(u *engine.Unit) *codesJSON {
+	c := codesJSON{UCUM: u.CodeOf(engine.SystemUCUM), CLDR: u.CodeOf(engine.SystemCLDR), UNECE: u.CodeOf(engine.SystemUNECE), QUDT: u.CodeOf(engine.SystemQUDT)}
+	if c == (codesJSON{}) {
+		return nil
+	}
+	return &c
 }
 
 type definitionJSON struct {
@@ -228,6 +247,7 @@ func newUnitRecord(u *engine.Unit) unitRecord {
 	if u.Prefixed != nil {
 		r.PrefixedFrom = u.Prefixed.Symbol
 	}
+	r.Codes = newCodes(u)
 	for _, e := range u.Examples {
 		r.Examples = append(r.Examples, exampleJSON(e))
 	}
@@ -321,7 +341,12 @@ func (s *Server) unit(c *call) reply {
 			}
 		}
 	}
-	return okCached(c.snap.unit[u])
+	if doc, ok := c.snap.unit[u]; ok {
+		return okCached(doc)
+	}
+	// A unit made for a code (a UCUM special unit under a prefix, or one
+	// no catalog unit claims) is described as it is made.
+	return reply{status: http.StatusOK, body: wrapData(mustJSON(newUnitRecord(u))), etag: c.snap.etag("/v1/units/" + u.Symbol)}
 }
 
 // discoveryLocale reads the one query parameter of a discovery record,

@@ -106,7 +106,19 @@
 //     of 100 W↔dBm items at precision 50, takes about 2 ms
 //     (BenchmarkWorstBatch).
 //   - precision is a JSON integer (or, in a query, decimal digits) from 1
-//     to 50; 5.0, "5" and 5e0 are refused.
+//     to 50, or "input" (the value's significant digits, at least 1); 5.0,
+//     "5" and 5e0 are refused. With a FHIR quantity it defaults to "input".
+//   - Standard codes (ucum:, cldr:, unece:, qudt:, QUDT IRIs) are accepted
+//     wherever a unit is; a namespaced `to` adds result.code, in lower-case
+//     system and the code as sent. A FHIR "quantity" object reads value,
+//     comparator, unit, system, code (UCUM's or QUDT's system URI; without
+//     a code, unit is read as a unitd name); "quantity" given with "value"
+//     or "from" is refused; result.quantity carries the result's digits as
+//     a JSON number, the comparator, and the target's code (the catalog
+//     unit's UCUM code when "to" was a plain name). "quantity" as a JSON
+//     string is free text (below); both forms are read alike by
+//     POST /v1/convert, batch items and NDJSON lines, and a stream takes
+//     precision=input from its query.
 //   - A body that is not valid UTF-8 is INVALID_REQUEST; so is a body that
 //     could not be read in time (Serve's ReadTimeout).
 //   - In an NDJSON stream, blank lines are skipped and are not items;
@@ -127,7 +139,8 @@
 //   - A unit record's aliases are its other case-sensitive symbols (°C)
 //     followed by its word aliases; name and plural have their own fields.
 //     The base unit's definition is {"kind":"linear","factor":"1","unit":
-//     itself}. Records also carry description, prefixed_from and examples.
+//     itself}. Records also carry description, prefixed_from, examples and
+//     codes ({"ucum","cldr","unece","qudt"}, each only when the unit has it).
 //   - ETags are strong, derived from the server version, the catalog
 //     version and the resource; If-None-Match uses weak comparison and "*".
 //     Discovery answers carry Cache-Control: no-cache, health no-store.

@@ -44,8 +44,8 @@ var (
 	discoveryLocaleParam = paramDoc{"locale", "BCP 47 language tag: unit records add `display_name` in that locale (CLDR's long, short and narrow names, for the units CLDR names), and `q` also matches the locale's names.", false, strSchema, "de"}
 	strSchema            = &schema{Type: typ("string")}
 	precParam            = paramDoc{"precision",
-		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + ").", false,
-		&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10}
+		"Significant digits of the result, 1–" + strconv.Itoa(engine.MaxPrecision) + " (default " + strconv.Itoa(engine.DefaultPrecision) + "), or `input`: as many as the value has (`5.50` has 3).", false,
+		&schema{Type: typ("string"), Pattern: "^([1-9]|[1-4][0-9]|50|input)$"}, "10"}
 )
 
 var (
@@ -60,8 +60,8 @@ var (
 		query: []paramDoc{
 			{"value", "Decimal text: optional sign, digits, optional fraction and exponent (at most " + strconv.Itoa(engine.MaxValueLength) +
 				" characters, exponent within ±" + strconv.Itoa(engine.MaxValueExponent) + "). Required unless `quantity` or `q` is given.", false, strSchema, "12.5"},
-			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), or a unit expression such as `kg*m/s^2`. Required unless `quantity` or `q` is given.", false, strSchema, "ft"},
-			{"to", "Unit or unit expression to convert to. Required unless `q` is given.", false, strSchema, "m"},
+			{"from", "Unit to convert from: a symbol (case-sensitive), an alias (case-insensitive for words), a unit expression such as `kg*m/s^2`, or a standard code `<system>:<code>` (`ucum:mg/dL`, `cldr:kilometer-per-hour`, `unece:KGM`, `qudt:KiloM-PER-HR` or a QUDT IRI). Required unless `quantity` or `q` is given.", false, strSchema, "ft"},
+			{"to", "Unit, unit expression or standard code to convert to; a code adds `result.code`. Required unless `q` is given.", false, strSchema, "m"},
 			precParam,
 			{"explain", "`true` adds an `explain` object to the result: the exact factor and the catalog definitions used.", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
 			{"quantity", "A quantity as people write it, in place of `value` and `from`: `5 ft 3 in`, `5'3\"`, `1 1/2 in`, `½ tsp`, `1h30m`, `-40 °F`, `12,5 km` (in a locale with a decimal comma).", false, strSchema, "5 ft 3 in"},
@@ -404,11 +404,21 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"parts": {Type: typ("array"), Items: closed([]string{"value", "unit"}, map[string]*schema{"value": strSchema, "unit": strSchema}), Description: "The submitted parts of a mixed quantity."},
 	})
 	result := closed([]string{"unit"}, map[string]*schema{
-		"value": decimal,
-		"unit":  str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"), or a mixed unit (\"ft+in\")."),
-		"parts": {Type: typ("array"), Items: part, Description: "A mixed result, in place of value: every part but the last a whole number, the last rounded to the precision; a negative quantity has its sign on its first part that is not zero."},
-		"text":  str("The result for a reader of the request's locale: CLDR's unit pattern in the plural form the number takes, with the locale's number symbols and digits (\"96,56064 km/h\", \"5 километров\", \"5 Fuß 3,5 Zoll\")."),
+		"value":    decimal,
+		"unit":     str("Canonical symbol of the target unit, or the target expression with canonical symbols and ASCII operators (\"kg*m*s^-2\"), or a mixed unit (\"ft+in\"); a code no catalog unit claims stays namespaced (\"ucum:/nL\")."),
+		"parts":    {Type: typ("array"), Items: part, Description: "A mixed result, in place of value: every part but the last a whole number, the last rounded to the precision; a negative quantity has its sign on its first part that is not zero."},
+		"text":     str("The result for a reader of the request's locale: CLDR's unit pattern in the plural form the number takes, with the locale's number symbols and digits (\"96,56064 km/h\", \"5 километров\", \"5 Fuß 3,5 Zoll\")."),
+		"code":     str("The target in its code system, when `to` named one (\"ucum:mmol/L\")."),
+		"quantity": withDescription(ref("FHIRQuantity"), "With a FHIR `quantity` in the request: the result as a FHIR Quantity, with the input's comparator."),
 	})
+	fhirQuantity := closed([]string{"value"}, map[string]*schema{
+		"value":      {Type: typ("number"), Description: "The value, read (or written) by its literal digits."},
+		"comparator": {Type: typ("string"), Enum: []string{"<", "<=", ">=", ">", "ad"}},
+		"unit":       str("Display text of the unit."),
+		"system":     {Type: typ("string"), Enum: []string{"http://unitsofmeasure.org", "http://qudt.org/vocab/unit"}, Description: "The code system: UCUM or QUDT."},
+		"code":       str("The unit's code in system."),
+	})
+	fhirQuantity.Description = "An HL7 FHIR Quantity."
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
 	resultCategory := &schema{Type: typ("string"), Description: "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", Examples: []any{"length", "M T^-3 Θ^-1"}}
 	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
@@ -448,8 +458,8 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"index": integer(0), "status": {Const: "error"},
 		"input": ref("Input"), "error": ref("ItemError"),
 	})
-	precision := &schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision),
-		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ")."}
+	precision := &schema{OneOf: []*schema{{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, {Const: "input"}},
+		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ", or with a quantity \"input\"), or \"input\": as many as the value has (\"5.50\" has 3)."}
 	withExplain := func(m map[string]*schema) map[string]*schema {
 		m["explain"] = explainField
 		return m
@@ -460,10 +470,12 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			// type per schema.
 			"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}},
 				Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
-			"from":         str("Unit to convert from (symbol or alias), or a mixed unit (\"ft+in\") with one value per part (\"5 3.5\")."),
-			"to":           str("Unit to convert to (symbol or alias), a mixed unit (\"ft+in\"), or \"auto\"."),
-			"precision":    precision,
-			"quantity":     str("Free text in place of value and from (\"5 ft 3 in\")."),
+			"from": str("Unit to convert from: symbol, alias, unit expression, or standard code (`ucum:mg/dL`, `cldr:foot`, `unece:KGM`, `qudt:FT`); or a mixed unit (\"ft+in\") with one value per part (\"5 3.5\")."),
+			"to": {OneOf: []*schema{{Type: typ("string")}, closed([]string{"system", "code"}, map[string]*schema{"system": strSchema, "code": strSchema})},
+				Description: "Unit to convert to, as from, a mixed unit (\"ft+in\"), or \"auto\"; or, as in FHIR, {\"system\": \"http://unitsofmeasure.org\", \"code\": \"mmol/L\"}."},
+			"precision": precision,
+			"quantity": {OneOf: []*schema{{Type: typ("string")}, ref("FHIRQuantity")},
+				Description: "In place of value and from: free text as people write it (\"5 ft 3 in\"), or a FHIR Quantity object (its system and code name the unit; without a code its unit text does; precision then defaults to \"input\")."},
 			"q":            str("A whole question (\"5 ft 3 in to cm\"), alone."),
 			"locale":       str(localeParam.description),
 			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text (default short)."},
@@ -517,6 +529,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"source":        str("Citation for the definition."),
 		"description":   str("Notes."),
 		"prefixed_from": str("The unit this one was derived from by an SI or binary prefix."),
+		"codes": closed(nil, map[string]*schema{
+			"ucum": str("UCUM code."), "cldr": str("CLDR unit identifier."), "unece": str("UN/ECE Recommendation 20 common code."), "qudt": str("QUDT unit local name (IRI http://qudt.org/vocab/unit/<name>)."),
+		}),
 		"display_name": closed([]string{"long", "short", "narrow"}, map[string]*schema{
 			"long": strSchema, "short": strSchema, "narrow": strSchema,
 		}),
@@ -583,6 +598,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"Input":           input,
 		"ConvertRequest":  closed(nil, withExplain(convertFields())),
 		"ConversionItem":  closed(nil, convertFields()),
+		"FHIRQuantity":    fhirQuantity,
 		"Conversion":      conversion,
 		"ConvertResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Conversion")}),
 		"BatchRequest": closed([]string{"conversions"}, map[string]*schema{
@@ -729,3 +745,10 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 
 // openapi serves GET /openapi.json.
 func (s *Server) openapi(c *call) reply { return okCached(c.snap.openapi) }
+
+// withDescription returns s with a description (a $ref may carry one in
+// OpenAPI 3.1).
+func withDescription(s *schema, d string) *schema {
+	s.Description = d
+	return s
+}

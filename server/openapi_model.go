@@ -109,6 +109,7 @@ type schema struct {
 	Ref                  string             `json:"$ref,omitempty"`
 	Type                 types              `json:"type,omitempty"`
 	Format               string             `json:"format,omitempty"`
+	Pattern              string             `json:"pattern,omitempty"`
 	Description          string             `json:"description,omitempty"`
 	Const                string             `json:"const,omitempty"`
 	Enum                 []string           `json:"enum,omitempty"`

@@ -209,7 +209,9 @@ func (req *batchRequest) fromQuery(raw string) *apiError {
 	if e != nil {
 		return e
 	}
-	if v, ok := q.get(0); ok {
+	if v, ok := q.get(0); ok && v == "input" {
+		req.precisionInput = true
+	} else if ok {
 		p, ok := parsePrecision(v)
 		if !ok {
 			return invalidRequest(precisionMessage)

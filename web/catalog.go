@@ -271,6 +271,19 @@ type unitPage struct {
 	PrefixedFrom string
 	Examples     []string
 	ConvertURL   string
+	// Codes are the unit's codes in the standard code systems, in the
+	// order UCUM, CLDR, UN/ECE Rec 20, QUDT.
+	Codes []unitCode
+}
+
+// unitCode is one code of a unit, as the API accepts it (ucum:[ft_i]).
+type unitCode struct {
+	System, Code, Name string
+}
+
+// codeSystemNames name the code systems on the unit page.
+var codeSystemNames = map[string]string{
+	engine.SystemUCUM: "UCUM", engine.SystemCLDR: "CLDR", engine.SystemUNECE: "UN/ECE Rec 20", engine.SystemQUDT: "QUDT",
 }
 
 func (p *Pages) unitPage(w http.ResponseWriter, r *http.Request, name string) {
@@ -320,6 +333,11 @@ func (p *Pages) renderUnit(g *engine.Graph, u *engine.Unit, lc *locale.Locale) *
 	}
 	if u.Prefixed != nil {
 		d.PrefixedFrom = u.Prefixed.Symbol
+	}
+	for _, s := range engine.CodeSystems {
+		if c := u.CodeOf(s); c != "" {
+			d.Codes = append(d.Codes, unitCode{System: s, Code: c, Name: codeSystemNames[s]})
+		}
 	}
 	for _, e := range u.Examples {
 		d.Examples = append(d.Examples, e.String())

@@ -24,8 +24,9 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	format := formatFlag(fs, "output `format`: text (file:line:col: message), json, or github (workflow annotations)", "text", "json", "github")
 	strict := fs.Bool("strict", false, "treat lint warnings as errors (exit 1 on any)")
+	coverage := fs.Bool("coverage", false, "also print, per standard code system (UCUM, CLDR, QUDT, UN/ECE Rec 20), how many of its units unitd reads and how many catalog units claim, with the codes no catalog unit claims")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict]
+		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict] [--coverage]
 
 Checks a catalog directory (default catalog/data) with the loader unitd serve
 uses, then lints a catalog that loads: a factor a power of ten away from that
@@ -33,7 +34,10 @@ of a similarly named unit (power-of-ten), a unit without examples
 (no-examples), examples that do not run a definition in its direction
 (example-direction), a source that cites no document (source-citation), an
 alias that is another unit's well-known symbol (well-known-symbol). Lint
-findings are warnings, errors with --strict.
+findings are warnings, errors with --strict. Unit codes (codes: ucum,
+cldr, unece, qudt) are checked against the code tables shipped with unitd:
+the code exists, means the unit's factor, and no two units claim it.
+--coverage adds each code system's coverage and its unclaimed codes.
 
 Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 1 otherwise, 2 on bad arguments.`)
@@ -80,6 +84,9 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 			}
 		}
 	}
+	if *coverage && g != nil {
+		report.Coverage = g.CodeCoverage()
+	}
 	switch *format {
 	case "json":
 		enc := json.NewEncoder(stdout)
@@ -100,6 +107,7 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		for _, p := range report.Warnings {
 			fmt.Fprintln(stdout, p.Text)
 		}
+		printCoverage(stdout, report.Coverage)
 		report.summary(stdout)
 	}
 	if !report.OK {
@@ -118,6 +126,30 @@ type validateReport struct {
 	// Warnings are lint findings, which do not fail validation unless
 	// --strict makes them problems.
 	Warnings []problem `json:"warnings"`
+	// Coverage is each code system's coverage, with --coverage.
+	Coverage []engine.Coverage `json:"coverage,omitempty"`
+}
+
+// printCoverage prints each code system's coverage: a summary line, then
+// the codes no catalog unit claims, wrapped.
+func printCoverage(w io.Writer, cov []engine.Coverage) {
+	for _, c := range cov {
+		fmt.Fprintf(w, "coverage %s: %d units; unitd reads %d (%.1f%%); the catalog claims %d (%.1f%%) [%s]\n",
+			c.System, c.Units, c.Read, percent(c.Read, c.Units), c.Claimed, percent(c.Claimed, c.Units), c.Source)
+		if len(c.Unread) > 0 {
+			fmt.Fprintf(w, "  not read (%d): %s\n", len(c.Unread), strings.Join(c.Unread, " "))
+		}
+		if len(c.Unclaimed) > 0 {
+			fmt.Fprintf(w, "  no catalog unit (%d): %s\n", len(c.Unclaimed), strings.Join(c.Unclaimed, " "))
+		}
+	}
+}
+
+func percent(n, of int) float64 {
+	if of == 0 {
+		return 100
+	}
+	return 100 * float64(n) / float64(of)
 }
 
 func (r validateReport) summary(w io.Writer) {

@@ -9,7 +9,7 @@
 //   - the keys of a category in the order id, name, description,
 //     dimension, base, minimum, and those of a unit in the order symbol,
 //     name, plural, aliases, symbols, system, definition, exact,
-//     description, source, prefixes, examples; definition keys in the order
+//     description, source, codes, prefixes, examples; definition keys in the order
 //     factor, offset, unit, to, from;
 //   - dimension, definition, prefixes, aliases, symbols and ambiguous
 //     entries in flow style ({…} and […]), everything else in block style,
@@ -52,12 +52,13 @@ type shape struct {
 var catalogShape = func() *shape {
 	flowList := &shape{flow: true}
 	unit := &shape{
-		order: []string{"symbol", "name", "plural", "aliases", "symbols", "system", "definition", "exact", "description", "source", "prefixes", "examples"},
+		order: []string{"symbol", "name", "plural", "aliases", "symbols", "system", "definition", "exact", "description", "source", "codes", "prefixes", "examples"},
 		keys: map[string]*shape{
 			"aliases":    flowList,
 			"symbols":    {flow: true, item: &shape{quote: true}},
 			"definition": {flow: true, order: []string{"factor", "offset", "unit", "to", "from"}},
-			"prefixes":   {flow: true, order: []string{"set", "only", "except"}, keys: map[string]*shape{"only": flowList, "except": flowList}},
+			"codes":      {flow: true, order: []string{"ucum", "cldr", "unece", "qudt"}},
+			"prefixes":   {flow: true, order: []string{"set", "only", "except", "codes"}, keys: map[string]*shape{"only": flowList, "except": flowList, "codes": {flow: true, order: []string{"ucum", "cldr", "unece", "qudt"}}}},
 			"examples":   {},
 		},
 	}

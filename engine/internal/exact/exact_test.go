@@ -281,6 +281,41 @@ func TestCompose(t *testing.T) {
 	}
 }
 
+// TestLinearIsNormalForm checks that Linear, which copies a rational's
+// numerator and denominator, builds the same map as New, which
+// normalises four coefficients, for rationals of every sign and size and
+// powers of π.
+func TestLinearIsNormalForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 2000; i++ {
+		random := func() *big.Int { // 1 to about 2^256
+			x := new(big.Int)
+			for range 1 + r.IntN(4) {
+				x.Lsh(x, 64).Or(x, new(big.Int).SetUint64(r.Uint64()))
+			}
+			return x.Rsh(x, uint(r.IntN(64))).Add(x, big.NewInt(1))
+		}
+		num, den := random(), random()
+		if r.IntN(2) == 0 {
+			num.Neg(num)
+		}
+		f := new(big.Rat).SetFrac(num, den)
+		k := r.IntN(5) - 2
+		got := Linear(f, k)
+		want, err := New(f, new(big.Rat), new(big.Rat), big.NewRat(1, 1), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.a.Cmp(want.a) != 0 || got.b.Cmp(want.b) != 0 || got.c.Cmp(want.c) != 0 || got.d.Cmp(want.d) != 0 ||
+			got.k != want.k || got.w != want.w || got.id != want.id {
+			t.Fatalf("Linear(%s, %d) = %+v, New gives %+v", f.RatString(), k, got, want)
+		}
+	}
+	if !Linear(big.NewRat(7, 7), 0).IsIdentity() {
+		t.Error("Linear(1, 0) is not the identity")
+	}
+}
+
 // TestCmpUint64 compares word-held decimals with integers against big.Rat,
 // at the edges of the words (10^19, 2^64, 10^38) and at random.
 func TestCmpUint64(t *testing.T) {

@@ -129,11 +129,23 @@ func wordsOf(a, b, c, d *big.Int) wordMap {
 func Identity() *Map { return Linear(big.NewRat(1, 1), 0) }
 
 // Linear returns x ↦ x·f·π^k; f must not be zero.
+//
+// A big.Rat is kept in lowest terms with a positive denominator, which is
+// already the normal form of a linear map (A its numerator, D its
+// denominator), so Linear copies the two rather than normalising through
+// New: every unit expression builds one.
 func Linear(f *big.Rat, k int) *Map {
-	m, err := New(f, new(big.Rat), new(big.Rat), big.NewRat(1, 1), k)
-	if err != nil {
-		panic("exact.Linear: " + err.Error())
+	a, d := new(big.Int).Set(f.Num()), new(big.Int).Set(f.Denom())
+	switch {
+	case a.Sign() == 0:
+		panic("exact.Linear: " + ErrConstant.Error())
+	case a.BitLen() > MaxBits || d.BitLen() > MaxBits:
+		panic("exact.Linear: " + ErrTooLarge.Error())
 	}
+	b, c := new(big.Int), new(big.Int)
+	m := &Map{a: a, b: b, c: c, d: d, k: k}
+	m.w = wordsOf(a, b, c, d)
+	m.id = k == 0 && a.Cmp(d) == 0
 	return m
 }
 

@@ -1,0 +1,120 @@
+package catalog
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/unitd/unitd/engine"
+	"go.yaml.in/yaml/v3"
+)
+
+// The standard unit code tables (codes/: UCUM, CLDR, QUDT), generated from
+// their owners' packages by `go run ./tools/codetables`, with the licences
+// and SOURCES.md that say where each comes from. Every load compiles them
+// with the catalog, so that a unit's `codes` are checked against them and
+// namespaced names (ucum:mg/dL) are read with them.
+//
+//go:embed codes/*.tsv codes/LICENSE-* codes/SOURCES.md
+var codeFiles embed.FS
+
+var codeTables = sync.OnceValues(func() (*engine.CodeTables, error) {
+	return ReadCodeTables(codeFiles, "codes")
+})
+
+// CodeTables returns the code tables shipped with unitd.
+func CodeTables() (*engine.CodeTables, error) { return codeTables() }
+
+// ReadCodeTables reads ucum.tsv, cldr.tsv and qudt.tsv from dir of fsys.
+func ReadCodeTables(fsys interface {
+	ReadFile(string) ([]byte, error)
+}, dir string) (*engine.CodeTables, error) {
+	t := &engine.CodeTables{Sources: map[string]string{}}
+	read := func(name, system string, each func(f []string) error) error {
+		src, err := fsys.ReadFile(dir + "/" + name)
+		if err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(bytes.NewReader(src))
+		sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+		line := 0
+		for sc.Scan() {
+			line++
+			text := sc.Text()
+			if strings.HasPrefix(text, "#") {
+				if line == 1 {
+					t.Sources[system] = strings.TrimSpace(strings.TrimPrefix(text, "#"))
+				}
+				continue
+			}
+			if err := each(strings.Split(text, "\t")); err != nil {
+				return fmt.Errorf("%s:%d: %v", name, line, err)
+			}
+		}
+		return sc.Err()
+	}
+	need := func(f []string, n int) error {
+		if len(f) != n {
+			return fmt.Errorf("expected %d columns, found %d", n, len(f))
+		}
+		return nil
+	}
+	err := read("ucum.tsv", engine.SystemUCUM, func(f []string) error {
+		if err := need(f, 9); err != nil {
+			return err
+		}
+		t.UCUM = append(t.UCUM, engine.UCUMEntry{Type: f[0], Code: f[1], Metric: f[2] == "1", Kind: f[3], Value: f[4], Unit: f[5], Function: f[6], Name: f[7], Property: f[8]})
+		return nil
+	})
+	if err == nil {
+		err = read("cldr.tsv", engine.SystemCLDR, func(f []string) error {
+			if err := need(f, 7); err != nil {
+				return err
+			}
+			t.CLDR = append(t.CLDR, engine.CLDREntry{Type: f[0], ID: f[1], Base: f[2], Factor: f[3], Offset: f[4], Systems: f[5], Special: f[6]})
+			return nil
+		})
+	}
+	if err == nil {
+		err = read("qudt.tsv", engine.SystemQUDT, func(f []string) error {
+			if err := need(f, 9); err != nil {
+				return err
+			}
+			t.QUDT = append(t.QUDT, engine.QUDTEntry{Name: f[0], Dimension: f[1], Multiplier: f[2], Offset: f[3], Symbol: f[4], Label: f[5], Deprecated: f[6] == "1", Generated: f[7] == "1"})
+			return nil
+		})
+	}
+	if err == nil {
+		err = read("unece.tsv", engine.SystemUNECE, func(f []string) error {
+			if err := need(f, 1); err != nil {
+				return err
+			}
+			t.UNECE = append(t.UNECE, f[0])
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("code tables: %w", err)
+	}
+	return t, nil
+}
+
+// codes decodes a unit's `codes`: a mapping of code system to code.
+func (d *decoder) codes(n *yaml.Node, s string) map[string]string {
+	out := map[string]string{}
+	fs := fields{}
+	for _, system := range engine.CodeSystems {
+		fs[system] = func(v *yaml.Node) {
+			var code string
+			d.str(v, s, "codes "+system, &code)
+			if code != "" {
+				out[system] = code
+			}
+		}
+	}
+	d.mapping(n, s, fs)
+	return out
+}
