@@ -38,6 +38,16 @@ var cldrJudgedWrong = map[string]string{
 	// band limits are in ICU's source, not in any table CLDR publishes),
 	// and would refuse 1000 as out of range if it did.
 	"beaufort → meter-per-second": "1000 is outside the Beaufort scale; CLDR's figure is ICU's clamp to force 17",
+	// CLDR's consumption (volume per distance) and consumption-inverse
+	// (distance per volume) convert into each other by the reciprocal.
+	// The catalog models both as fuel economy, whose units claim CLDR's
+	// liter-per-100-kilometer, liter-per-kilometer, kilometer-per-liter
+	// and mile-per-gallon, so that cldr:liter-per-100-kilometer converts
+	// to cldr:mile-per-gallon as CLDR does. CLDR's base unit of
+	// consumption, cubic-meter-per-meter, has no catalog unit and reads as
+	// the area its dimension is, which fuel economy does not convert to.
+	"liter-per-100-kilometer → cubic-meter-per-meter": "consumption is fuel economy in the catalog; CLDR's cubic-meter-per-meter reads as an area",
+	"liter-per-kilometer → cubic-meter-per-meter":     "consumption is fuel economy in the catalog; CLDR's cubic-meter-per-meter reads as an area",
 }
 
 // TestCLDRUnitsTest converts 1000 of every source unit of CLDR's

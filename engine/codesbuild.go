@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/pi"
 )
 
@@ -510,6 +511,9 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 	default:
 		return fmt.Sprintf("unknown code system %q (known: %s)", system, strings.Join(CodeSystems, ", "))
 	}
+	if val.dim != u.Category.dim && val.dim == (dimension{}).add(u.Category.dim, -1) && offset == nil && len(val.arb) == 0 {
+		return reciprocalClaim(u, system, code, val.f, digits)
+	}
 	if val.dim != u.Category.dim {
 		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, val.dim, u.Category.dim)
 	}
@@ -533,6 +537,31 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 	}
 	if offset != nil && !factorsAgree(piRat{r: uo}, piRat{r: offset}, digits) {
 		return fmt.Sprintf("code %s:%s has offset %s K, but the unit's is %s", system, code, offset.FloatString(6), uo.FloatString(6))
+	}
+	return ""
+}
+
+// reciprocalClaim checks a claim across reciprocal dimensions: a code of
+// volume per distance (CLDR's liter-per-100-kilometer, a consumption) on
+// a unit of fuel economy defined as its reciprocal (L/100km = 100/x
+// km/L). CLDR converts consumption and its inverse into each other by
+// the reciprocal, and so does the catalog: the claim holds when the
+// unit's map onto its reference is k/x with k = 1/f, f the code's factor.
+func reciprocalClaim(u *Unit, system, code string, f piRat, digits int) string {
+	var m *exact.Map
+	if u.si != nil {
+		m = u.si.m
+	}
+	if m == nil || m.K() != 0 || f.k != 0 || f.r.Sign() == 0 {
+		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, (dimension{}).add(u.Category.dim, -1), u.Category.dim)
+	}
+	a, b, c, d := m.Coefficients()
+	if a.Sign() != 0 || d.Sign() != 0 || b.Sign() == 0 || c.Sign() == 0 {
+		return fmt.Sprintf("code %s:%s has the reciprocal dimension of %s, which is not defined as k/x of its reference", system, code, u.Symbol)
+	}
+	k := new(big.Rat).SetFrac(b, c)
+	if !factorsAgree(piRat{r: k}, piRat{r: new(big.Rat).Inv(f.r)}, digits) {
+		return fmt.Sprintf("code %s:%s is the reciprocal of %s, but the factors differ", system, code, u.Symbol)
 	}
 	return ""
 }

@@ -25,6 +25,7 @@ func TestContractCodeExamples(t *testing.T) {
 		{"1", "ucum:[lb_av]", "kg", "0.45359237", "kg", ""},
 		{"1", "ucum:kg.m/s2", "N", "1", "N", ""},
 		{"60", "cldr:kilometer-per-hour", "m/s", "16.66666666666666666666666666666667", "m/s", ""},
+		{"10", "cldr:liter-per-100-kilometer", "cldr:mile-per-gallon", "23.52145833333333333333333333333333", "mpg", "cldr:mile-per-gallon"},
 		{"1", "cldr:meter-per-square-second", "ft/s2", "3.28083989501312335958005249343832", "ft/s2", ""},
 		{"2", "qudt:KiloM-PER-HR", "km/h", "2", "km/h", ""},
 		{"1", "http://qudt.org/vocab/unit/KiloW-HR", "MJ", "3.6", "MJ", ""},
