@@ -10,7 +10,7 @@ BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build run test cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
+.PHONY: atomicweights all build run test cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
 
 all: test build
 
@@ -86,6 +86,11 @@ validate:
 ## packages cldr-core, cldr-units-full and cldr-numbers-full, and the catalog
 cldr:
 	$(GO) run ./tools/cldrlocale -out locale/data
+
+## atomicweights: regenerate catalog/data/elements.yaml from the pinned Debian package python3-ase
+## (apt-get download; run apt-get update first)
+atomicweights:
+	$(GO) run ./tools/atomicweights -out catalog/data/elements.yaml
 
 ## docs: regenerate docs/units.md, the reference of the shipped catalog (a test fails when it is stale)
 docs:

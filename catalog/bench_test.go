@@ -67,3 +67,50 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSubstance compares a conversion across kinds through a
+// substance with the same conversion without one. substance=none is 100
+// mg/dL to lb/ft3, a conversion of the same shape whose result also has 34
+// significant digits (100 mg/dL to g/L would print just "1");
+// substance=glucose is 100 mg/dL to mmol/L of glucose, the substance
+// resolved by name for each conversion as a request does. The promise is
+// at most twice the cost: benchstat -col /substance puts them side by
+// side. Two more say what the request's other ways cost: a formula that
+// names no catalog substance (read and summed each time) and an explicit
+// molar mass.
+func BenchmarkSubstance(b *testing.B) {
+	g, errs := Load(Embedded())
+	if errs != nil {
+		b.Fatal(errs)
+	}
+	for _, c := range []struct {
+		name string
+		q    engine.PropertyQuery
+	}{
+		{"none", engine.PropertyQuery{}},
+		{"glucose", engine.PropertyQuery{Substance: "glucose"}},
+		{"formula", engine.PropertyQuery{Substance: "C6H12O6"}},
+		{"molar_mass", engine.PropertyQuery{MolarMass: "180.156 g/mol"}},
+	} {
+		b.Run("substance="+c.name, func(b *testing.B) {
+			var res engine.Result
+			buf := make([]byte, 0, 64)
+			to := "mmol/L"
+			if c.q.IsZero() {
+				to = "lb/ft3"
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := g.ResolveProperties(c.q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				req := engine.Request{Value: "100", From: "mg/dL", To: to, Properties: p}
+				out, err := g.AppendConvert(buf[:0], &req, &res)
+				if err != nil || len(out) < 30 {
+					b.Fatalf("%s: %s %v", c.name, out, err)
+				}
+			}
+		})
+	}
+}

@@ -83,6 +83,7 @@ type decoded struct {
 	bridges []engine.BridgeSpec     // of bridgesFile
 	hints   []engine.HintSpec       // of hintsFile
 	prefs   *engine.PreferencesSpec // of PreferencesFile
+	subs    *substanceFile          // of a file of the substance catalog
 	errs    []error
 }
 
@@ -129,6 +130,11 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 				results[i] = decoded{sum: sum, hints: hs, errs: ferrs}
 				return
 			}
+			if IsSubstanceFile(f.name) {
+				sf, ferrs := parseSubstanceFile(f.name, f.src)
+				results[i] = decoded{sum: sum, subs: sf, errs: ferrs}
+				return
+			}
 			cs, ferrs := ParseFile(f.name, f.src)
 			results[i] = decoded{sum: sum, cs: cs, errs: ferrs}
 		}()
@@ -154,6 +160,19 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 			continue
 		case hintsFile:
 			spec.Hints = r.hints
+			continue
+		}
+		if IsSubstanceFile(files[i].name) {
+			if sf := r.subs; sf != nil {
+				spec.Elements = append(spec.Elements, sf.elements...)
+				spec.Substances = append(spec.Substances, sf.substances...)
+				spec.Conditions = append(spec.Conditions, sf.conditions...)
+				if sf.gas != nil {
+					spec.Gas = *sf.gas
+				}
+			} else {
+				complete = false
+			}
 			continue
 		}
 		if r.cs != nil {

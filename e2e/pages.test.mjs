@@ -372,6 +372,51 @@ test("converter: an unknown unit shows suggestions", { timeout: 120_000 }, async
   await closePage(page);
 });
 
+test("converter: glucose mg/dL to mmol/L asks for the substance, found by typing", { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(main.base + "/");
+  assert.equal(await page.locator("#substance-field").isHidden(), true);
+  await page.locator("#value").fill("100");
+  await page.locator("#from").fill("mg/dL");
+  await page.locator("#to").fill("mmol/L");
+  await page.locator("#precision").fill("5");
+  await page.locator("#go").click();
+  // The units convert only through a molar mass: the answer says so and
+  // the substance field appears.
+  await page.locator("#result .error").filter({ hasText: /needs a molar mass/ }).waitFor();
+  assert.equal(await page.locator("#substance-field").isVisible(), true);
+  assert.equal(await page.locator("#conditions-field").isHidden(), true);
+  assert.match(await page.locator("#needs-hint").textContent(), /substance/);
+  await pickUnit(page, "#substance", "gluc", "glucose");
+  await page.locator("#explain").check();
+  await page.locator("#go").click();
+  await page.locator("#result output").filter({ hasText: "5.5507" }).waitFor();
+  assert.equal(await page.locator("#result .badge").textContent(), "Rounded to 5 significant digits");
+  assert.match(await page.locator("#result").textContent(), /100 mg\/dL = 5\.5507 mmol\/L/);
+  const sent = JSON.parse(page.sent.at(-1));
+  assert.equal(sent.substance, "glucose");
+  const mm = page.locator('#result .explain tr[data-property="molar_mass"]');
+  assert.match(await mm.textContent(), /180\.156 g\/mol/);
+  assert.match(await mm.locator(".source").textContent(), /standard atomic weights/);
+  const shared = new URL(page.url());
+  assert.equal(shared.searchParams.get("substance"), "glucose");
+  await screenshot(page, "converter-substance");
+
+  // The shared address fills the field and converts again.
+  await page.goto(main.base + shared.pathname + shared.search);
+  await page.locator("#result output").filter({ hasText: "5.5507" }).waitFor();
+  assert.equal(await page.locator("#substance").inputValue(), "glucose");
+
+  // The catalog lists the substance with the source of its molar mass.
+  await page.goto(main.base + "/catalog");
+  await page.locator("#substances-link").click();
+  const row = page.locator('tr[data-substance="glucose"]');
+  await row.waitFor();
+  assert.match(await row.textContent(), /C6H12O6.*50-99-7.*180\.156 g\/mol/s);
+  assert.deepEqual(page.problems, []);
+  await closePage(page);
+});
+
 test("converter: free text is answered as it is typed, in the browser's language", { timeout: 120_000 }, async () => {
   const de = await newPage({ locale: "de-DE" });
   await de.goto(main.base + "/");
@@ -539,6 +584,8 @@ test("accessibility: axe-core finds no serious or critical violation", { timeout
     ["/catalog", null],
     ["/catalog?q=inch&system=", null],
     ["/catalog/pressure", null],
+    ["/catalog/substances", null],
+    ["/?value=100&from=mg%2FdL&to=mmol%2FL&substance=glucose&explain=true", "#result .explain"],
     ["/catalog/units/degF", null],
     ["/catalog/units/nosuchunit", null],
     ["/docs", ".opblock"],

@@ -77,6 +77,12 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	if len(b.errs) == 0 && spec.Preferences != nil {
 		b.preferences(spec.Preferences)
 	}
+	if len(b.errs) == 0 {
+		b.elements(spec.Elements)
+		b.gas(spec.Gas)
+		b.conditionSets(spec.Conditions)
+		b.substances(spec.Substances)
+	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
@@ -158,7 +164,7 @@ func (b *builder) categories(specs []CategorySpec) {
 		}
 		for d := range cs.Dimension {
 			if indexOf(d) < 0 {
-				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: M L T I Θ N J A D)", d)
+				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: M L T I Θ N J A D Z)", d)
 			}
 		}
 		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,

@@ -43,7 +43,7 @@ func (g *Graph) choose(from string, v *apd.Decimal, req *Request, pref *Preferen
 	*pref = Preference{
 		Quantity: c.q.id, Usage: c.asked, MatchedUsage: c.u.name,
 		Region: c.region, RegionFrom: c.how, MatchedRegion: c.matched,
-		Units: c.l.units, Source: p.source,
+		Units: c.l.units, Source: p.source, substance: c.substance,
 	}
 	if c.how != "region" && c.how != "default" {
 		pref.Locale = req.Locale
@@ -83,6 +83,8 @@ type choice struct {
 	override *prefUnit // a -u-mu- unit of a temperature
 	// st are the list's thresholds in the source unit, or nil.
 	st *sourceThresholds
+	// substance is what the usage measures, or "" (usage.substance).
+	substance string
 }
 
 type choiceKey struct{ from, usage, region, locale string }
@@ -127,7 +129,7 @@ func (g *Graph) decide(from string, req *Request) (*choice, error) {
 		return nil, err
 	}
 	l, matched := u.listFor(region, p)
-	c := &choice{s: s, q: q, u: u, asked: asked, region: region, how: how, matched: matched, l: l}
+	c := &choice{s: s, q: q, u: u, asked: asked, region: region, how: how, matched: matched, l: l, substance: u.substance()}
 	if mu != "" && q.id == "temperature" {
 		if pu := p.units[muUnits[mu]]; pu != nil && pu.target.category() == q.category {
 			c.override = pu

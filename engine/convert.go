@@ -51,6 +51,9 @@ type Request struct {
 	// Budget, when set, bounds the slow work of the conversion and is
 	// shared by every conversion of one request (see Budget).
 	Budget *Budget
+	// Properties, when set, are what is measured (ResolveProperties), for
+	// conversions across kinds such as mg/dL to mmol/L.
+	Properties *Properties
 	// Usage, Region and Locale choose the unit when To is Auto: CLDR's
 	// usage ("person-height"; "default" when empty), and the region (ISO
 	// 3166-1 or UN M.49), else the locale (BCP 47) it is found from.
@@ -78,6 +81,11 @@ type Result struct {
 	Exact bool
 	// Bridge is the catalog bridge the conversion went through, or nil.
 	Bridge *Bridge
+	// Used are the substance properties the conversion used, in order;
+	// Properties is what the request said (for Explain). An answer that
+	// used any is not exact.
+	Used       []*Property
+	Properties *Properties
 	// Parts is the result in a mixed unit (Unit is then "ft+in" and Value
 	// empty): whole numbers of each part but the last, which carries the
 	// precision. To is then the last part. It is empty for any other
@@ -127,7 +135,7 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 // incomplete on error.
 func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, error) {
 	// A caller may reuse res: keep the parts' storage, drop the rest.
-	res.Parts, res.Preference, res.mixed = res.Parts[:0], nil, nil
+	res.Parts, res.Preference, res.mixed, res.Properties = res.Parts[:0], nil, nil, nil
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision
@@ -145,17 +153,56 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	if req.To == Auto {
 		return g.appendReadable(dst, req, res, p, &v)
 	}
-	if pe := g.cachedPair(req.From, req.To); pe != nil {
+	props := req.Properties
+	if pe := g.cachedAcross(req.From, req.To, props); pe != nil {
+		res.Properties = props
+		return pe.convert(dst, &v, p, req.Budget, res)
+	}
+	if pe := g.cachedPair(req.From, req.To, nil); pe != nil {
 		return pe.convert(dst, &v, p, req.Budget, res)
 	}
 	if isReadable(req) {
 		return g.appendReadable(dst, req, res, p, &v)
 	}
 	var pe pairEntry
-	if err := g.resolvePair(&pe, req.From, req.To); err != nil {
+	across, err := g.resolveWith(&pe, req.From, req.To, props)
+	if err != nil {
 		return dst, err
 	}
+	if across {
+		res.Properties = props
+	}
 	return pe.convert(dst, &v, p, req.Budget, res)
+}
+
+// cachedAcross returns the pair planned across kinds with props (nil for
+// none), when a cache holds it: the pair cache for a catalog substance's
+// own properties or a query's kept ones, the cross cache for others.
+func (g *Graph) cachedAcross(from, to string, props *Properties) *pairEntry {
+	switch {
+	case props == nil:
+		return nil
+	case props.shared || props.interned:
+		return g.cachedPair(from, to, props)
+	}
+	return g.cross.get(newCrossKey(from, to, props))
+}
+
+// resolveWith resolves and plans a pair, across kinds through props when
+// the two do not convert as they are (or with the error that says what
+// such a conversion needs); across reports which.
+func (g *Graph) resolveWith(pe *pairEntry, from, to string, props *Properties) (across bool, err error) {
+	err = g.resolvePair(pe, from, to)
+	if err == nil || !isIncompatible(err) {
+		return false, err
+	}
+	if cerr := g.resolveCross(pe, from, to, props); cerr != nil {
+		if cerr == errNotAcrossKinds {
+			return false, err
+		}
+		return false, cerr
+	}
+	return true, nil
 }
 
 // convert runs a resolved pair on x and appends the result.
@@ -169,6 +216,7 @@ func (pe *pairEntry) convert(dst []byte, x *apd.Decimal, p int, budget *Budget, 
 	res.From, res.To, res.FromExpression, res.ToExpression = from.unit, to.unit, from.expr, to.expr
 	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
 	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
+	res.Used = pl.used
 	return out.Append(dst), nil
 }
 

@@ -9,15 +9,18 @@ import (
 // baseDimensions are the base dimensions a category's dimension may name,
 // in the order they are printed (mass first, as in "M L^2 T^-3"): mass,
 // length, time, electric current, thermodynamic temperature, amount of
-// substance, luminous intensity, angle and information.
-var baseDimensions = [...]string{"M", "L", "T", "I", "Θ", "N", "J", "A", "D"}
+// substance, luminous intensity, angle, information and charge number. The
+// last three are no SI base quantities: a radian, a bit and an equivalent
+// are kinds of their own that must not meet a plain number (rad ↔ 1) or
+// another amount (mEq ↔ mmol, which needs the charge number z).
+var baseDimensions = [...]string{"M", "L", "T", "I", "Θ", "N", "J", "A", "D", "Z"}
 
 // baseDimensionNames name each base dimension as a quantity, for messages
 // ("multiply by a time").
-var baseDimensionNames = [...]string{"a mass", "a length", "a time", "an electric current", "a temperature", "an amount of substance", "a luminous intensity", "an angle", "an amount of information"}
+var baseDimensionNames = [...]string{"a mass", "a length", "a time", "an electric current", "a temperature", "an amount of substance", "a luminous intensity", "an angle", "an amount of information", "a charge number"}
 
 // BaseDimensions returns the symbols of the base dimensions in the order
-// they are printed: M L T I Θ N J A D.
+// they are printed: M L T I Θ N J A D Z.
 func BaseDimensions() []string { return append([]string(nil), baseDimensions[:]...) }
 
 // dimension is a vector of exponents of the base dimensions.
@@ -99,7 +102,7 @@ func ParseDimension(s string) (string, error) {
 		name, exp, hasExp := strings.Cut(f, "^")
 		i := indexOf(name)
 		if i < 0 {
-			return "", fmt.Errorf("unknown base dimension %q (known: M L T I Θ N J A D)", name)
+			return "", fmt.Errorf("unknown base dimension %q (known: M L T I Θ N J A D Z)", name)
 		}
 		e := 1
 		if hasExp {

@@ -122,6 +122,24 @@
 // dimension. INCOMPATIBLE_UNITS names both dimensions and, where one base
 // dimension separates them, what is missing.
 //
+// # Substances
+//
+// The catalog may also name substances (molar mass, density, charge
+// number, each with its source), the standard atomic weights that give a
+// formula its molar mass (chemformula.go), and named reference conditions
+// for gases (substance.go). A Request's Properties (ResolveProperties:
+// a substance by name, alias, CAS number or formula, or explicit values)
+// let two units convert across kinds when their dimensions differ by a
+// molar mass, a density, a charge number or a gas's molar volume R·T/p
+// (crosskind.go): the plan maps both sides onto their coherent SI units
+// and takes that exact factor through plan.withFactor, the kernel's seam,
+// so the conversion stays one exact map and one rounding; the answer is
+// not exact, and Explain lists every value used. Without the values it
+// needs, such a conversion is INCOMPATIBLE_UNITS with Error.Needs saying
+// which. A catalog substance's pairs, and those of a query resolved once
+// and kept (its explicit values or formula), live in the pair cache beside
+// plain pairs.
+//
 // # Standard unit codes
 //
 // "<system>:<code>" names a unit of a standard code system: ucum:, cldr:,

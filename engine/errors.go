@@ -18,6 +18,9 @@ const (
 	// has an exponent out of range, or holds a formula unit.
 	CodeInvalidUnitExpression Code = "INVALID_UNIT_EXPRESSION"
 	CodeValueOutOfRange       Code = "VALUE_OUT_OF_RANGE"
+	// CodeUnknownSubstance is a substance that names nothing in the
+	// substance catalog and is not a valid formula.
+	CodeUnknownSubstance Code = "UNKNOWN_SUBSTANCE"
 	// CodeInvalidQuantity is free text that cannot be read as a quantity
 	// without guessing (see package engine/quantity).
 	CodeInvalidQuantity Code = "INVALID_QUANTITY"
@@ -41,6 +44,9 @@ type Error struct {
 	// Details are machine-readable facts about the error, such as the two
 	// dimensions of INCOMPATIBLE_UNITS (from_dimension, to_dimension).
 	Details map[string]string
+	// Needs lists the request fields a conversion across kinds lacks
+	// (molar_mass, density, charge, conditions).
+	Needs []string
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }

@@ -68,6 +68,10 @@ type Explanation struct {
 	// Mixed describes a mixed result; Factor and Steps then lead to its
 	// last part.
 	Mixed *MixedExplanation
+	// Properties are the substance values a conversion across kinds
+	// used (a molar mass, density, charge number, temperature, pressure,
+	// the gas constant), each with its source and conditions.
+	Properties []Property
 }
 
 // FormulaStep is a formula unit's pair of formulas, in x, into and out of
@@ -95,8 +99,14 @@ func (g *Graph) Explain(r *Result) Explanation {
 		return ex // not a result of a conversion
 	}
 	pl, err := g.plan(side{r.From, r.FromExpression}, side{r.To, r.ToExpression})
+	if err != nil && len(r.Used) > 0 {
+		pl, err = g.crossPlan(side{r.From, r.FromExpression}, side{r.To, r.ToExpression}, r.Properties)
+	}
 	if err != nil {
 		return ex // a result of this graph always plans again
+	}
+	for _, p := range pl.used {
+		ex.Properties = append(ex.Properties, *p)
 	}
 	A, B := pl.from, pl.to
 	f, o, affine := pl.affine()
@@ -218,7 +228,7 @@ func definitionText(u *Unit) string {
 
 // siText writes the coherent SI unit of a dimension ("kg*m^2*s^-2").
 func (d dimension) siText() string {
-	units := [...]string{"kg", "m", "s", "A", "K", "mol", "cd", "rad", "bit"}
+	units := [len(baseDimensions)]string{"kg", "m", "s", "A", "K", "mol", "cd", "rad", "bit", "z"}
 	var parts []string
 	for i, e := range d {
 		switch e {

@@ -53,6 +53,20 @@ type Graph struct {
 	// codes are the standard code tables and the catalog's claims on
 	// them (codes.go).
 	codes *codeIndex
+
+	// The substance catalog (substance.go) and the conversions across
+	// kinds planned with it (crosskind.go).
+	elements           []*Element
+	elementBy          map[string]*Element
+	substances         []*Substance
+	substanceBy        map[string]*Substance // folded ID, name, alias, CAS
+	substanceByFormula map[string]*Substance // formulas, case-sensitive
+	substanceSuggester *suggestIndex
+	conditions         []*Conditions
+	conditionBy        map[string]*Conditions
+	mixingRatios       map[*Category]bool
+	cross              crossCache
+	resolved           propertiesCache
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

@@ -27,10 +27,11 @@ var optimize = true
 // path of the kernel and the fixed-point logarithms and exponentials.
 func accelerated() bool { return optimize }
 
-// cachedPair returns the cached resolution of the pair, or nil.
-func (g *Graph) cachedPair(from, to string) *pairEntry {
+// cachedPair returns the cached resolution of the pair, planned with a
+// catalog substance's own properties p (nil for none), or nil.
+func (g *Graph) cachedPair(from, to string, p *Properties) *pairEntry {
 	if !optimize || g.pairs == nil {
 		return nil
 	}
-	return g.pairs.get(from, to)
+	return g.pairs.getWith(from, to, p)
 }

@@ -43,6 +43,9 @@ type pairEntry struct {
 	from, to         string
 	fromSide, toSide side
 	plan             plan
+	// props are the catalog substance's properties a pair across kinds
+	// was planned with (crosskind.go), nil for a plain pair.
+	props *Properties
 }
 
 func newPairCache() *pairCache {
@@ -89,10 +92,14 @@ func le32(s string) uint32 {
 }
 
 // get returns the entry of the pair, or nil.
-func (c *pairCache) get(from, to string) *pairEntry {
-	set := &c.sets[c.hash(from, to)%pairSets]
+func (c *pairCache) get(from, to string) *pairEntry { return c.getWith(from, to, nil) }
+
+// getWith returns the entry of the pair planned with a catalog
+// substance's properties p (nil for none), or nil.
+func (c *pairCache) getWith(from, to string, p *Properties) *pairEntry {
+	set := &c.sets[(c.hash(from, to)^p.hashSeed())%pairSets]
 	for i := range set {
-		if e := set[i].Load(); e != nil && e.from == from && e.to == to {
+		if e := set[i].Load(); e != nil && e.props == p && e.from == from && e.to == to {
 			return e
 		}
 	}
@@ -102,11 +109,17 @@ func (c *pairCache) get(from, to string) *pairEntry {
 // put remembers a pair that resolved and planned without error: in a
 // free slot of its set, or else over the slot its hash picks.
 func (c *pairCache) put(from, to string, fs, ts side, pl *plan) {
+	c.putWith(from, to, fs, ts, pl, nil)
+}
+
+// putWith is put for a pair planned with a catalog substance's
+// properties p.
+func (c *pairCache) putWith(from, to string, fs, ts side, pl *plan, p *Properties) {
 	if len(from) > maxCachedName || len(to) > maxCachedName {
 		return
 	}
-	e := &pairEntry{from: strings.Clone(from), to: strings.Clone(to), fromSide: fs, toSide: ts, plan: *pl}
-	h := c.hash(from, to)
+	e := &pairEntry{from: strings.Clone(from), to: strings.Clone(to), fromSide: fs, toSide: ts, plan: *pl, props: p}
+	h := c.hash(from, to) ^ p.hashSeed()
 	set := &c.sets[h%pairSets]
 	for i := range set {
 		if set[i].CompareAndSwap(nil, e) {

@@ -76,6 +76,27 @@ type usage struct {
 	byRegion map[string]*prefList
 }
 
+// substance is what the usage measures when one of its units says so
+// (CLDR's milligram-ofglucose-per-deciliter makes blood-glucose a
+// measure of glucose), or "": a conversion to Auto that crosses kinds
+// (mg/dL to mmol/L) converts through it unless the request names a
+// substance of its own.
+func (u *usage) substance() string {
+	found := ""
+	for _, l := range u.lists {
+		for _, e := range l.entries {
+			switch s := e.unit.substance; {
+			case s == "":
+			case found == "":
+				found = s
+			case s != found:
+				return "" // two substances: the usage names none
+			}
+		}
+	}
+	return found
+}
+
 // prefList is the preferences of one quantity, usage and set of regions.
 type prefList struct {
 	quantity *quantity

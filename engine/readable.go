@@ -47,6 +47,9 @@ type Preference struct {
 	Override string
 	// Source cites the data.
 	Source string
+	// substance is what the usage measures, when its units say so (see
+	// usage.substance).
+	substance string
 }
 
 // PreferenceUnit is one unit of a preference list.
@@ -114,7 +117,15 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 		}
 	}
 	if t.mixed == nil {
-		out, err := g.convertParsed(dst, &v, from, t.side.symbol(), p, req.Budget, res)
+		props := req.Properties
+		if props == nil && pref != nil && pref.substance != "" {
+			// The chosen unit may be of another kind (mmol/L for mg/dL):
+			// it converts through what the usage measures.
+			if s := g.catalogSubstance(pref.substance); s != nil {
+				props = s.props
+			}
+		}
+		out, err := g.convertParsed(dst, &v, from, t.side.symbol(), p, req.Budget, res, props)
 		if err != nil {
 			return dst, err
 		}
@@ -128,21 +139,30 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	return dst, nil
 }
 
-// convertParsed is the ordinary conversion of an already parsed value.
-func (g *Graph) convertParsed(dst []byte, v *apd.Decimal, from, to string, p int, budget *Budget, res *Result) ([]byte, error) {
-	if pe := g.cachedPair(from, to); pe != nil {
+// convertParsed is the ordinary conversion of an already parsed value,
+// across kinds through props where the two units need them.
+func (g *Graph) convertParsed(dst []byte, v *apd.Decimal, from, to string, p int, budget *Budget, res *Result, props *Properties) ([]byte, error) {
+	if pe := g.cachedAcross(from, to, props); pe != nil {
+		res.Properties = props
+		return pe.convert(dst, v, p, budget, res)
+	}
+	if pe := g.cachedPair(from, to, nil); pe != nil {
 		return pe.convert(dst, v, p, budget, res)
 	}
 	var pe pairEntry
-	if err := g.resolvePair(&pe, from, to); err != nil {
+	across, err := g.resolveWith(&pe, from, to, props)
+	if err != nil {
 		return dst, err
+	}
+	if across {
+		res.Properties = props
 	}
 	return pe.convert(dst, v, p, budget, res)
 }
 
 // pair resolves and plans a pair of names, through the pair cache.
 func (g *Graph) pair(from, to string) (*pairEntry, error) {
-	if pe := g.cachedPair(from, to); pe != nil {
+	if pe := g.cachedPair(from, to, nil); pe != nil {
 		return pe, nil
 	}
 	pe := new(pairEntry)

@@ -129,6 +129,9 @@ type plan struct {
 	categoryID string
 	unit       string // the target's canonical symbol
 	bridge     *Bridge
+	// used are the substance properties a conversion across kinds
+	// divides by (crosskind.go).
+	used []*Property
 	// exact is false when a definition used is not exact.
 	exact bool
 	// reciprocal is the catalog unit whose pole makes the pair take only

@@ -26,6 +26,12 @@ type Spec struct {
 	Categories []CategorySpec
 	// Bridges relate the units of two categories of different kinds.
 	Bridges []BridgeSpec
+	// Elements, Substances, Conditions and Gas are the substance catalog
+	// (substance.go).
+	Elements   []ElementSpec
+	Substances []SubstanceSpec
+	Conditions []ConditionsSpec
+	Gas        GasSpec
 	// Hints guess what a failed conversion meant (hint.go).
 	Hints []HintSpec
 	// Preferences, when set, are the unit preferences a conversion to

@@ -39,13 +39,19 @@ type suggestEntry struct {
 func newSuggestIndex(spellings []spelling) *suggestIndex {
 	x := &suggestIndex{}
 	for _, s := range spellings {
-		r := []rune(strings.ToLower(s.text))
-		for len(x.byLen) <= len(r) {
-			x.byLen = append(x.byLen, nil)
-		}
-		x.byLen[len(r)] = append(x.byLen[len(r)], suggestEntry{r, charSig(r), s.unit.Symbol})
+		x.add(s.text, s.unit.Symbol)
 	}
 	return x
+}
+
+// add indexes a spelling of what symbol names (a unit's symbol, a
+// substance's ID).
+func (x *suggestIndex) add(text, symbol string) {
+	r := []rune(strings.ToLower(text))
+	for len(x.byLen) <= len(r) {
+		x.byLen = append(x.byLen, nil)
+	}
+	x.byLen[len(r)] = append(x.byLen[len(r)], suggestEntry{r, charSig(r), symbol})
 }
 
 // charSig has a bit for each character class present in r: one per

@@ -32,8 +32,13 @@ func (s *Server) batch(c *call) reply {
 	if e != nil {
 		return errReply(e)
 	}
+	// The batch-wide substance, resolved once; an item's own fields win.
+	props, e := resolveProperties(c.snap.graph, req.props, codeInvalidRequest)
+	if e != nil {
+		return errReply(e)
+	}
 	// One work budget for the whole batch (see engine.Budget).
-	run := batchRun{s: s, g: c.snap.graph, opts: req, reqID: c.w.reqID, r: c.r, loc: loc,
+	run := batchRun{s: s, g: c.snap.graph, opts: req, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
@@ -71,6 +76,9 @@ type batchRun struct {
 	// or nil.
 	r   *http.Request
 	loc *locale.Locale
+	// props are the batch-wide substance fields resolved (opts.props),
+	// or nil.
+	props *engine.Properties
 }
 
 // batchLocale returns the batch-wide locale, nil when none is given, and
@@ -108,7 +116,13 @@ func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
 		// the item named no locale of its own.
 		it.inherit(&r.opts.shared)
 		creq := it.request(p, r.budget)
+		creq.Properties = r.props
 		var err error
+		if !it.props.IsZero() {
+			if creq.Properties, ie = resolveProperties(r.g, mergeProperties(r.opts.props, it.props), codeInvalidItem); ie != nil {
+				goto failed
+			}
+		}
 		mark := len(b)
 		b = append(b, `,"status":"success",`...)
 		if b, err = appendSuccessMembers(b, it, r.g, &creq, &r.res); err == nil {
@@ -124,6 +138,7 @@ func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
 			r.s.logger.Error("internal error in batch item", "request_id", r.reqID, "index", i, "error", err)
 		}
 	}
+failed:
 	r.counts.add(m, "", ie.Code)
 	b = append(b, `,"status":"error","input":{`...)
 	sep := false

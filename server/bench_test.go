@@ -147,3 +147,36 @@ func BenchmarkConvertBatchItems(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConvertSubstance is GET /v1/convert through the whole handler
+// on the shipped catalog, without a substance (100 mg/dL to lb/ft3, a
+// result of 34 digits) and with one (100 mg/dL to mmol/L of glucose; and
+// with an explicit molar mass): benchstat -col /substance compares them.
+func BenchmarkConvertSubstance(b *testing.B) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if errs != nil {
+		b.Fatal(errs)
+	}
+	set, ks := testKeys(b)
+	s := New(Config{Keys: fakeKeys{set}, Env: "test", Limiter: &fakeLimiter{decide: allowAll}})
+	s.ApplyGraph(g)
+	h, auth := s.Handler(), "Bearer "+ks["good"]
+	for _, c := range []struct{ name, query string }{
+		{"none", "value=100&from=mg%2FdL&to=lb%2Fft3"},
+		{"glucose", "value=100&from=mg%2FdL&to=mmol%2FL&substance=glucose"},
+		{"molar_mass", "value=100&from=mg%2FdL&to=mmol%2FL&molar_mass=180.156%20g%2Fmol"},
+	} {
+		b.Run("substance="+c.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, "/v1/convert?"+c.query, nil)
+			req.Header.Set("Authorization", auth)
+			b.ReportAllocs()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatal(rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}

@@ -45,7 +45,13 @@ func (s *Server) convertOne(c *call, conv *conversion) reply {
 		return errReply(e)
 	}
 	var res engine.Result
+	props, e := resolveProperties(c.snap.graph, conv.props, codeInvalidRequest)
+	if e != nil {
+		s.cfg.Metrics.conversion("", e.Code)
+		return errReply(e)
+	}
 	req := conv.request(conv.effectivePrecision(0, false), engine.NewBudget(engine.DefaultBudget))
+	req.Properties = props
 	b := append(c.w.buf[:0], `{"data":{`...)
 	b, err := appendSuccessMembers(b, conv, c.snap.graph, &req, &res)
 	if err != nil {
@@ -141,6 +147,9 @@ type explainJSON struct {
 	Inexact        []string        `json:"inexact,omitempty"`
 	Mixed          *mixedJSON      `json:"mixed,omitempty"`
 	Preference     *preferenceJSON `json:"preference,omitempty"`
+	// Substance lists the substance values a conversion across kinds
+	// used (substance.go).
+	Substance *substanceExplainJSON `json:"substance,omitempty"`
 }
 
 type formulaJSON struct {
@@ -183,6 +192,7 @@ func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
 	if ex.Preference != nil {
 		j.Preference = newPreferenceJSON(ex.Preference)
 	}
+	j.Substance = substanceExplain(res, ex.Properties)
 	b = append(b, `,"explain":`...)
 	return append(b, mustJSON(j)...)
 }
@@ -236,6 +246,11 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 			return c, invalidRequest("query parameter " + strconv.Quote(q.names[i]) + " is longer than " + strconv.Itoa(maxPreferenceField) + " characters")
 		}
 	}
+	for i, dst := range propertyTexts(&c.props) {
+		if v, ok := q.get(11 + i); ok {
+			*dst = v
+		}
+	}
 	if c.hasQ || c.hasQuantity {
 		c.checkRequired()
 		if c.err != "" {
@@ -254,12 +269,12 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 // convertParams and unitsParams are the query parameters of GET
 // /v1/convert and GET /v1/units, in the order query.get reads them.
 var (
-	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display", "usage", "region"}
+	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display", "usage", "region", "substance", "molar_mass", "density", "charge", "conditions"}
 	unitsParams   = []string{"category", "q", "dimension", "locale"}
 )
 
 // maxQueryParams is the most parameters a route takes.
-const maxQueryParams = 11
+const maxQueryParams = 16
 
 // query is a decoded query string of known parameters.
 type query struct {

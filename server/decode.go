@@ -31,6 +31,9 @@ type conversion struct {
 	// fhir is a FHIR Quantity given (as a JSON object) in place of value
 	// and from (see fhir.go).
 	fhir *fhirQuantity
+	// props is what the request says of the substance measured
+	// (substance.go).
+	props engine.PropertyQuery
 	// usage, region and locale choose the unit of to "auto"; parts is a
 	// mixed quantity given part by part, in place of value and from.
 	usage, region, locale string
@@ -68,6 +71,11 @@ const (
 	fUsage
 	fRegion
 	fParts
+	fSubstance // the five fields of substance.go, in the order of propertyFields; the last bits
+	fMolarMass
+	fDensity
+	fCharge
+	fConditions
 )
 
 // readValue reads the "value" field: a string, or a number by its text.
@@ -191,7 +199,10 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		}
 		fallthrough
 	default:
-		known := "value, from, to, precision, quantity, q, locale, unit_display, usage, region, parts"
+		if bit = propertyBit(key); bit != 0 {
+			break
+		}
+		known := "value, from, to, precision, quantity, q, locale, unit_display, usage, region, parts, " + propertyFieldList
 		if depth == 0 {
 			known += ", explain"
 		}
@@ -234,6 +245,12 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 			c.setErr(msg)
 		}
 		c.explain = e
+		return err
+	case fSubstance, fMolarMass, fDensity, fCharge, fConditions:
+		msg, err := readProperty(s, &c.props, bit, depth+1)
+		if msg != "" {
+			c.setErr(msg)
+		}
 		return err
 	default:
 		p, msg, err := readPrecision(s, depth+1)
@@ -313,6 +330,8 @@ type batchRequest struct {
 	// names none.
 	shared      conversion
 	unitDisplay string
+	// props are the batch-wide substance fields, under each item's own.
+	props engine.PropertyQuery
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -350,8 +369,11 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 		case "unit_display":
 			bit = fUnitDisplay
 		default:
+			if bit = propertyBit(key); bit != 0 {
+				break
+			}
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, usage, region, locale, unit_display)")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, usage, region, locale, unit_display, " + propertyFieldList + ")")
 			}
 			return s.Skip(1)
 		}
@@ -368,6 +390,13 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 				fieldErr = invalidRequest(msg)
 			}
 			req.explain = e
+			return err
+		}
+		if bit >= fSubstance {
+			msg, err := readProperty(&s, &req.props, bit, 1)
+			if msg != "" && fieldErr == nil {
+				fieldErr = invalidRequest(msg)
+			}
 			return err
 		}
 		if bit == fUsage || bit == fRegion || bit == fLocale {

@@ -29,6 +29,10 @@ type snapshot struct {
 	allUnits      cached
 	openapi       cached
 	unitsByCatIdx map[string][]int // category id → indexes into units
+	// The substance catalog (substance.go).
+	substances    []substanceEntry
+	substance     map[string]cached // by substance id
+	allSubstances cached
 }
 
 // cached is a pre-rendered body and its ETag.
@@ -83,6 +87,7 @@ func (s *Server) newSnapshot(g *engine.Graph, now time.Time) *snapshot {
 		detail = append(detail, "]}"...)
 		sn.category[c.ID] = sn.renderRaw("/v1/categories/"+c.ID, wrapData(detail))
 	}
+	sn.renderSubstances(g)
 	sn.openapi = sn.renderRaw("/openapi.json", s.openAPIDocument(g))
 	return sn
 }

@@ -77,6 +77,16 @@
 //
 // # Decisions where the contract is silent
 //
+//   - Substance fields (substance.go): a batch item's substance, molar_mass,
+//     density, charge and conditions lie over the batch-wide ones field by
+//     field. charge is a JSON integer (a string is refused). A value that
+//     does not read (density 0, a negative molar mass, conditions below
+//     absolute zero or with no unit) is INVALID_REQUEST, INVALID_ITEM in a
+//     batch item, naming the field in the message and details.field. A
+//     malformed formula is UNKNOWN_SUBSTANCE with details.position. A
+//     conversion across kinds needs conditions for a gas: no default
+//     temperature is assumed (25 °C and 20 °C conventions differ by 2 %).
+//     explain.substance lists the values used with their sources.
 //   - A token that is not in the uc_<env>_<secret> format is INVALID_API_KEY
 //     (RFC 6750 invalid_token), like unknown, revoked, expired and
 //     wrong-environment keys; UNAUTHORIZED means no usable "Bearer <token>".

@@ -56,6 +56,7 @@ var statusOf = map[string]int{
 	string(engine.CodeInvalidUnitExpression): http.StatusBadRequest,
 	string(engine.CodeInvalidQuantity):       http.StatusBadRequest,
 	string(engine.CodeIncompatibleUnits):     http.StatusUnprocessableEntity,
+	string(engine.CodeUnknownSubstance):      http.StatusBadRequest,
 	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
 	string(engine.CodeWorkBudgetExceeded):    http.StatusUnprocessableEntity,
 	codeInvalidItem:                          http.StatusBadRequest,         // never sent as a status
@@ -135,7 +136,13 @@ func fromEngine(err error) *apiError {
 				ae.Details[k] = v
 			}
 		}
-		if e.Code == engine.CodeUnknownUnit && ae.Suggestions == nil {
+		if len(e.Needs) > 0 {
+			if ae.Details == nil {
+				ae.Details = map[string]any{}
+			}
+			ae.Details["needs"] = e.Needs
+		}
+		if (e.Code == engine.CodeUnknownUnit || e.Code == engine.CodeUnknownSubstance) && ae.Suggestions == nil {
 			ae.Suggestions = []string{}
 		}
 		return ae
@@ -162,7 +169,7 @@ func appendErrorObject(b []byte, e *apiError, requestID string) []byte {
 			b = append(b, d...)
 		}
 	}
-	if e.Suggestions != nil || e.Code == string(engine.CodeUnknownUnit) {
+	if e.Suggestions != nil || e.Code == string(engine.CodeUnknownUnit) || e.Code == string(engine.CodeUnknownSubstance) {
 		b = append(b, `,"suggestions":`...)
 		b = appendStrings(b, e.Suggestions)
 	}

@@ -69,6 +69,11 @@ var (
 			localeParam,
 			unitDisplayParam,
 			usageParam, regionParam,
+			{"substance", "What is measured, for conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol): id, name, alias, CAS number or formula. When such a conversion lacks it, INCOMPATIBLE_UNITS says so in `details.needs`.", false, strSchema, "glucose"},
+			{"molar_mass", "Molar mass with its unit, winning over the substance's.", false, strSchema, "180.156 g/mol"},
+			{"density", "Density with its unit, winning over the substance's.", false, strSchema, "0.745 kg/L"},
+			{"charge", "Charge number of an ion (non-zero integer).", false, &schema{Type: typ("integer")}, 2},
+			{"conditions", "Gas temperature and pressure, or a named set (STP, NTP, SATP).", false, strSchema, "25 degC, 101.325 kPa"},
 		},
 		ok:     "ConvertResponse",
 		errors: []int{400, 422},
@@ -82,7 +87,7 @@ var (
 	docBatch = opDoc{
 		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values, or stream any number as NDJSON",
 		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision`, `locale` or `unit_display` applies to every item that does not give its own; a top-level `explain` applies to every item. Items may be free text (`quantity`, `q`) as in POST /v1/convert.\n\n" +
-			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale` and `unit_display` act as the JSON body's top-level ones. " +
+			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale`, `unit_display` and substance fields (`substance`, `molar_mass`, `density`, `charge`, `conditions`) act as the JSON body's top-level ones. " +
 			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines. A stream that runs out of rate-limit budget, passes the line limit or the body limit (a `Content-Length` over it is refused with 413 before anything is read), or is still open halfway through a graceful shutdown of the server, ends with one `BatchStreamError` line (RATE_LIMIT_EXCEEDED with `retry_after`, BATCH_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE) and then the meta line: send the lines after the last one answered again. The connection closes after a stream.",
 		query: []paramDoc{
 			{"precision", "NDJSON streams only: significant digits of every item that does not give its own, 1–" + strconv.Itoa(engine.MaxPrecision) + ". (A JSON body gives it as a top-level field.)", false,
@@ -90,6 +95,11 @@ var (
 			{"explain", "NDJSON streams only: `true` adds an `explain` object to every successful item. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
 			{"locale", "NDJSON streams only: the BCP 47 locale of every item that names none. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string")}, "de"},
 			{"unit_display", "NDJSON streams only: the width of unit names in `result.text` of every item that names none: long, short or narrow. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"},
+			{"substance", "NDJSON streams only: the substance of every item, under each item's own substance fields, field by field. (A JSON body gives it as a top-level field.)", false, strSchema, "glucose"},
+			{"molar_mass", "NDJSON streams only: the batch-wide molar mass.", false, strSchema, "180.156 g/mol"},
+			{"density", "NDJSON streams only: the batch-wide density.", false, strSchema, "0.745 kg/L"},
+			{"charge", "NDJSON streams only: the batch-wide charge number.", false, &schema{Type: typ("integer")}, 2},
+			{"conditions", "NDJSON streams only: the batch-wide gas conditions.", false, strSchema, "25 degC, 101.325 kPa"},
 		},
 		body: "BatchRequest", ok: "BatchResponse", stream: true,
 		errors: []int{400, 413, 415},
@@ -122,6 +132,18 @@ var (
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
 		query:       []paramDoc{discoveryLocaleParam},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
+	}
+	docSubstances = opDoc{
+		id: "listSubstances", tag: "discovery", summary: "List substances",
+		description: "The substance catalog: what conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol) may name in `substance`, with each value's source. Other query parameters are refused (400).",
+		query:       []paramDoc{{"q", "Only substances whose id, name, alias, formula or CAS number contains this text (case-insensitive).", false, strSchema, "glu"}},
+		ok:          "SubstanceList", conditional: true, errors: []int{400},
+	}
+	docSubstance = opDoc{
+		id: "getSubstance", tag: "discovery", summary: "Get a substance",
+		description: "By id, or by name, alias, CAS number or formula (`glucose`, `50-99-7`, `C6H12O6`). An unknown one is 404 with `suggestions`.",
+		pathParam:   &paramDoc{"id", "Substance id, name, alias, CAS number or formula, percent-encoded.", true, strSchema, "glucose"},
+		ok:          "SubstanceResponse", conditional: true, errors: []int{400, 404},
 	}
 	docPreferences = opDoc{
 		id: "listPreferences", tag: "discovery", summary: "List unit preferences",
@@ -445,7 +467,16 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"formulas": {Type: typ("array"), Items: closed([]string{"unit", "reference", "to", "from"}, map[string]*schema{
 			"unit": strSchema, "reference": strSchema, "to": str("Formula in x into the reference unit."), "from": str("Formula in x out of the reference unit."),
 		})},
-		"steps":   {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
+		"steps": {Type: typ("array"), Items: explainStep, Description: "Every catalog definition used, from each unit (each operand of an expression) down to its category base, then any bridge between categories."},
+		"substance": closed([]string{"values"}, map[string]*schema{
+			"id":      str("The catalog substance named, if any."),
+			"formula": str("A formula that names no catalog substance."),
+			"values": {Type: typ("array"), Description: "Every substance value the conversion used (molar_mass, density, charge, temperature, pressure, gas_constant), with its source and conditions.", Items: closed([]string{"property", "value", "source"}, map[string]*schema{
+				"property": strSchema, "value": strSchema, "source": strSchema,
+				"conditions": str("The conditions the value holds at."),
+				"sum":        str("How a molar mass was summed from the standard atomic weights."),
+			})},
+		}),
 		"inexact": {Type: typ("array"), Items: strSchema, Description: "The units (and bridges, by their from unit) of the steps whose definitions are not exact: the result is then exact:false however exact its arithmetic."},
 		"mixed": closed([]string{"unit", "last_part", "parts"}, map[string]*schema{
 			"unit": strSchema, "last_part": str("The unit factor and steps lead to."),
@@ -483,6 +514,11 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			"region":       str(regionParam.description),
 			"parts": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxParts), Description: "A mixed quantity part by part, in place of value and from.",
 				Items: closed([]string{"value", "unit"}, map[string]*schema{"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}}}, "unit": strSchema})},
+			"substance":  str("What is measured, for conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol): a substance's id, name, alias, CAS number, or a chemical formula (`glucose`, `50-99-7`, `C6H12O6`, `Ca(OH)2`, `CuSO4·5H2O`)."),
+			"molar_mass": str("Molar mass with its unit, winning over the substance's (\"180.156 g/mol\")."),
+			"density":    str("Density with its unit, winning over the substance's (\"0.745 kg/L\")."),
+			"charge":     {Type: typ("integer"), Description: "Charge number of an ion, non-zero, winning over the substance's (mEq ↔ mmol)."},
+			"conditions": str("Temperature and pressure of a gas (\"25 degC, 101.325 kPa\"), or a named set (STP, NTP, SATP, DIN 1343, ISO 13443)."),
 		}
 	}
 	errorProps := func(withRequestID bool) map[string]*schema {
@@ -592,6 +628,21 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	categoryDetailProps := categoryProps()
 	categoryDetailProps["units"] = &schema{Type: typ("array"), Items: ref("Unit")}
 	metaTotal := closed([]string{"total"}, map[string]*schema{"total": integer(0)})
+	propertyRecord := func(withTemperature bool) *schema {
+		m := map[string]*schema{"value": str("Value with its unit (\"180.156 g/mol\")."), "source": str("Citation."), "sum": str("How a molar mass was summed from the standard atomic weights.")}
+		req := []string{"value", "source"}
+		if withTemperature {
+			m["temperature"] = str("Temperature the density holds at.")
+			req = append(req, "temperature")
+		}
+		return closed(req, m)
+	}
+	substanceSchema := closed([]string{"id", "name", "aliases"}, map[string]*schema{
+		"id": strSchema, "name": strSchema, "aliases": {Type: typ("array"), Items: strSchema},
+		"formula": strSchema, "cas": str("CAS Registry Number."), "description": strSchema,
+		"molar_mass": propertyRecord(false), "density": propertyRecord(true),
+		"charge": {Type: typ("integer"), Description: "Charge number of an ion."}, "charge_source": strSchema,
+	})
 	timestamp := &schema{Type: typ("string"), Format: "date-time"}
 
 	schemas := map[string]*schema{
@@ -609,6 +660,11 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			"region":       str("Region of every item that gives none."),
 			"locale":       str("BCP 47 language tag for every item that names none."),
 			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text for every item that names none."},
+			"substance":    str("Batch-wide substance; an item's own substance fields win, field by field."),
+			"molar_mass":   str("Batch-wide molar mass."),
+			"density":      str("Batch-wide density."),
+			"charge":       {Type: typ("integer"), Description: "Batch-wide charge number."},
+			"conditions":   str("Batch-wide gas conditions."),
 		}),
 		"BatchItemSuccess": itemSuccess,
 		"BatchItemError":   itemError,
@@ -651,6 +707,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 				"region": str("The region looked up."), "region_from": str("How the region was found: region, locale, locale-ms, locale-rg, likely or default."),
 			}),
 		}),
+		"Substance":         substanceSchema,
+		"SubstanceList":     closed([]string{"data", "meta"}, map[string]*schema{"data": {Type: typ("array"), Items: ref("Substance")}, "meta": metaTotal}),
+		"SubstanceResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Substance")}),
 		"Health": closed([]string{"status", "version", "catalog"}, map[string]*schema{
 			"status":  {Const: "ok"},
 			"version": str("Server version."),

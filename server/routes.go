@@ -31,6 +31,8 @@ func (s *Server) routeTable() []route {
 		{http.MethodGet, "/v1/categories/:category", false, s.category, docCategory},
 		{http.MethodGet, "/v1/units", false, s.units, docUnits},
 		{http.MethodGet, "/v1/units/:unit", false, s.unit, docUnit},
+		{http.MethodGet, "/v1/substances", false, s.substances, docSubstances},
+		{http.MethodGet, "/v1/substances/:id", false, s.substance, docSubstance},
 		{http.MethodGet, "/v1/preferences", false, s.preferences, docPreferences},
 		{http.MethodGet, "/v1/health", false, s.health, docHealth},
 		{http.MethodGet, "/openapi.json", false, s.openapi, docOpenAPI},

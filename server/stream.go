@@ -27,7 +27,8 @@ import (
 // Each line is read by decodeItem, the reader of a JSON batch's items, at
 // the same depth, and answered by batchRun.appendItem, so a line accepts
 // and answers exactly what an element of "conversions" does. Batch-wide
-// options come from the query (precision, explain). Blank lines are
+// options come from the query (precision, explain, locale, unit_display,
+// and the substance fields, under each line's own). Blank lines are
 // skipped, as NDJSON readers may do; they are not items.
 //
 // Whatever ends a stream early ends it with one error line
@@ -93,7 +94,7 @@ const codeServiceUnavailable = "SERVICE_UNAVAILABLE"
 
 // streamParams are the query parameters of a stream, in the order
 // query.get reads them.
-var streamParams = []string{"precision", "explain", "locale", "unit_display", "usage", "region"}
+var streamParams = []string{"precision", "explain", "locale", "unit_display", "usage", "region", "substance", "molar_mass", "density", "charge", "conditions"}
 
 // isNDJSON reports whether the one Content-Type is application/x-ndjson.
 func isNDJSON(h []string) bool { return isMediaType(h, ndjsonContentType) }
@@ -156,7 +157,11 @@ func (s *Server) batchStream(c *call) reply {
 	if e != nil {
 		return errReply(e)
 	}
-	st.run = batchRun{s: s, g: c.snap.graph, opts: opts, reqID: c.w.reqID, r: c.r, loc: loc,
+	props, e := resolveProperties(c.snap.graph, opts.props, codeInvalidRequest)
+	if e != nil {
+		return errReply(e)
+	}
+	st.run = batchRun{s: s, g: c.snap.graph, opts: opts, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	st.rc = http.NewResponseController(c.w)
 	// HTTP/1.1 must be told that reads and writes interleave; HTTP/2
@@ -236,6 +241,11 @@ func (req *batchRequest) fromQuery(raw string) *apiError {
 	for _, i := range [...]int{2, 4, 5} {
 		if v, _ := q.get(i); len(v) > maxPreferenceField {
 			return invalidRequest("query parameter " + strconv.Quote(streamParams[i]) + " is longer than " + strconv.Itoa(maxPreferenceField) + " characters")
+		}
+	}
+	for i, dst := range propertyTexts(&req.props) {
+		if v, ok := q.get(6 + i); ok {
+			*dst = v
 		}
 	}
 	return nil

@@ -129,7 +129,7 @@ func TestStreamLines(t *testing.T) {
 		`{"index":2,"status":"error","input":{"value":"1","unit":"ft"},"error":{"code":"INVALID_ITEM","message":"malformed JSON: expected ',' or '}' at byte 24"}}`,
 		`{"index":3,"status":"success","input":{"value":"100","unit":"degC"},"result":{"value":"370","unit":"K"},"category":"temperature","exact":false}`,
 		`{"index":4,"status":"error","input":{},"error":{"code":"INVALID_ITEM","message":"item must be an object with value, from and to"}}`,
-		`{"index":5,"status":"error","input":{"value":"1","unit":"ft"},"error":{"code":"INVALID_ITEM","message":"unknown field \"foo\" (expected value, from, to, precision, quantity, q, locale, unit_display, usage, region, parts)"}}`,
+		`{"index":5,"status":"error","input":{"value":"1","unit":"ft"},"error":{"code":"INVALID_ITEM","message":"unknown field \"foo\" (expected value, from, to, precision, quantity, q, locale, unit_display, usage, region, parts, substance, molar_mass, density, charge, conditions)"}}`,
 		`{"index":6,"status":"error","input":{"value":"1","unit":"ft"},"error":{"code":"INVALID_ITEM","message":"malformed JSON: unexpected data after the top-level value at byte 35"}}`,
 		`{"index":7,"status":"error","input":{"value":"1"},"error":{"code":"INVALID_ITEM","message":"malformed JSON: invalid UTF-8 in string at byte 21"}}`,
 		`{"index":8,"status":"success","input":{"value":"1","unit":"in"},"result":{"value":"2.54","unit":"cm"},"category":"length","exact":true}`,

@@ -133,6 +133,7 @@ type catalogIndexPage struct {
 	Filtered   bool
 	Units      []unitRow // this page of the matches
 	Total      int       // units in the catalog
+	Substances int       // substances in the catalog
 	Matches    int       // units that match
 	// Page of Pages (from 1), the first and last match shown, and the
 	// addresses of the pages before and after ("" at either end).
@@ -162,7 +163,7 @@ func (p *Pages) catalogIndex(w http.ResponseWriter, r *http.Request) {
 	v := p.view()
 	key := "catalog\x00" + d.Q + "\x00" + d.Category + "\x00" + d.System + "\x00" + strconv.Itoa(d.Page)
 	p.cached(w, r, v, key, func() (*cachedPage, int) {
-		d.Categories, d.Systems, d.Total = v.categories, v.systems, len(v.units)
+		d.Categories, d.Systems, d.Total, d.Substances = v.categories, v.systems, len(v.units), len(v.substances)
 		d.Filtered = d.Q != "" || d.Category != "" || d.System != ""
 		title := "Catalog"
 		scanned := 0

@@ -1,5 +1,6 @@
 // Package web serves unitd's pages for people: the converter (/), the
-// catalog browser (/catalog, /catalog/:category, /catalog/units/:unit), the
+// catalog browser (/catalog, /catalog/:category, /catalog/units/:unit,
+// /catalog/substances), the
 // API reference (/docs) and the static files they use (/static/…), all
 // rendered from the catalog the server is running at the moment of the
 // request, so a hot reload shows on the next page load.
@@ -24,7 +25,9 @@
 // (Config.Charge); catalog searches show 50 units to a page.
 //
 // The converter finds units through GET /web/units?q=… (a ranked search over
-// symbols, names and aliases, served here) and converts through the server's
+// symbols, names and aliases, served here), and substances, when two units
+// convert only through one, through GET /web/substances?q=… (IDs, names,
+// aliases, CAS numbers and formulas); it converts through the server's
 // keyless same-origin route POST /web/convert, which runs the very code of
 // POST /v1/convert. No page ever holds an API key.
 //

@@ -11,13 +11,15 @@ import (
 
 // view is what the pages need of one catalog, computed once when the
 // catalog is first served rather than at every request: the category rows,
-// the systems, and each unit's row and spellings in lower case for search.
+// the systems, each unit's row and spellings in lower case for search, and
+// the substances' alike.
 // A new graph (a reload) gets a new view, and with it an empty page cache.
 type view struct {
 	g          *engine.Graph
 	categories []categoryRow
 	systems    []string
 	units      []viewUnit // catalog order
+	substances []viewSubstance
 	cache      *pageCache
 }
 
@@ -59,6 +61,9 @@ func newView(g *engine.Graph) *view {
 		v.units = append(v.units, vu)
 	}
 	slices.Sort(v.systems)
+	for _, s := range g.Substances() {
+		v.substances = append(v.substances, newViewSubstance(s))
+	}
 	return v
 }
 

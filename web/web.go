@@ -36,6 +36,7 @@ var Routes = []string{
 	"/favicon.ico",
 	"/static/*file",
 	"/web/units",
+	"/web/substances",
 }
 
 // Config configures Pages.
@@ -96,7 +97,7 @@ var embedded = sync.OnceValue(func() (e struct {
 		"unitURL":   unitURL,
 		"joinComma": func(s []string) string { return strings.Join(s, ", ") },
 	}
-	for _, name := range []string{"converter", "catalog", "category", "unit", "docs", "notfound"} {
+	for _, name := range []string{"converter", "catalog", "category", "unit", "substances", "docs", "notfound"} {
 		t := template.New("layout.html").Funcs(funcs)
 		e.pages[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/header.html", "templates/"+name+".html"))
 	}
@@ -133,6 +134,8 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.static.serve(w, r, strings.Join(seg[1:], "/"))
 	case seg[0] == "catalog" && len(seg) == 1:
 		p.catalogIndex(w, r)
+	case seg[0] == "catalog" && len(seg) == 2 && seg[1] == "substances":
+		p.substancesPage(w, r)
 	case seg[0] == "catalog" && len(seg) == 2:
 		p.categoryPage(w, r, seg[1])
 	case seg[0] == "catalog" && len(seg) == 3 && seg[1] == "units":
@@ -143,6 +146,8 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.static.serve(w, r, "favicon.ico")
 	case seg[0] == "web" && len(seg) == 2 && seg[1] == "units":
 		p.searchUnits(w, r)
+	case seg[0] == "web" && len(seg) == 2 && seg[1] == "substances":
+		p.searchSubstances(w, r)
 	default:
 		p.notFound(w, r, "There is no page at this address.", nil)
 	}

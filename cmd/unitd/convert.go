@@ -42,6 +42,12 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&prefs.Region, "region", "", "with TO auto: the `region` (ISO 3166-1 alpha-2, or 001, the default)")
 	tag := fs.String("locale", "", "BCP 47 `tag` (de, fr-CA, ar-SA): read free text with its separators and unit names, print the result in its words and digits; with TO auto and no --region, its region is used")
 	display := fs.String("unit-display", "short", "width of unit names with --locale: long, short or narrow")
+	var q engine.PropertyQuery
+	fs.StringVar(&q.Substance, "substance", "", "what is measured, for conversions across kinds: a `name`, alias, CAS number or formula (glucose, 50-99-7, C6H12O6)")
+	fs.StringVar(&q.MolarMass, "molar-mass", "", "molar mass, winning over the substance's (`\"180.156 g/mol\"`)")
+	fs.StringVar(&q.Density, "density", "", "density, winning over the substance's (`\"0.745 kg/L\"`)")
+	fs.StringVar(&q.Charge, "charge", "", "charge number of an ion (`z`), for mEq ↔ mmol")
+	fs.StringVar(&q.Conditions, "conditions", "", "gas temperature and pressure (`\"25 degC, 101.325 kPa\"`, or STP, NTP, SATP)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain] [--locale TAG] [--usage U --region R]\n       unitd convert QUANTITY TO           (free text: unitd convert '5 ft 3 in' cm)\n       unitd convert QUESTION              (unitd convert '5 ft 3 in to cm')\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\n       unitd convert --csv FILE --column NAME (--from UNIT | --from-column NAME) --to UNIT [--precision N]\nFROM and TO are units or unit expressions such as kg*m/s^2. TO may be auto (the unit people use for --usage in\n--region) or a mixed unit such as ft+in; a mixed FROM takes one value per part: unitd convert \"5 3.5\" ft+in cm.")
 		printFlags(fs)
@@ -89,8 +95,15 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd convert:", err)
 		return 1
 	}
+	props, err := g.ResolveProperties(q)
+	if err != nil {
+		fmt.Fprintln(stderr, "error:", describe(err))
+		return 1
+	}
+	prefs.Properties = props
 	switch {
 	case job.file != "":
+		job.props = props
 		return runCSV(g, job, stdin, stdout, stderr)
 	case len(pos) == 1 && pos[0] == "-" && *explain:
 		fmt.Fprintln(stderr, "unitd convert: --explain takes a single conversion (a stream prints one line per input line)")
@@ -183,6 +196,16 @@ func printExplanation(w io.Writer, ex engine.Explanation, exact bool) {
 	}
 	for _, f := range ex.Formulas {
 		fmt.Fprintf(w, "  formula:  %s = %s %s; back: %s\n", f.Unit, f.To, f.Reference, f.From)
+	}
+	for _, p := range ex.Properties {
+		line := p.Value
+		if p.Conditions != "" {
+			line += " at " + p.Conditions
+		}
+		fmt.Fprintf(w, "  %-9s %s  [%s]\n", p.Name+":", line, p.Source)
+		if p.Sum != "" {
+			fmt.Fprintf(w, "            = %s\n", p.Sum)
+		}
 	}
 	if m := ex.Mixed; m != nil {
 		var parts []string
@@ -290,6 +313,10 @@ func describe(err error) string {
 			return string(e.Code) + " " + e.Message + "; hint: " + e.Hint
 		}
 		return string(e.Code) + " " + e.Message
+	}
+	var fe *engine.FieldError
+	if errors.As(err, &fe) {
+		return "INVALID_REQUEST " + fe.Error()
 	}
 	return "INVALID_REQUEST " + err.Error()
 }

@@ -23,6 +23,8 @@ type csvJob struct {
 	fromColumn string // the column holding each row's unit, or ""
 	to         string
 	precision  int
+	// props are the --substance flags resolved, or nil.
+	props *engine.Properties
 }
 
 // check reports what is missing or contradictory in the flags.
@@ -61,7 +63,7 @@ func runCSV(g *engine.Graph, j csvJob, stdin io.Reader, stdout, stderr io.Writer
 	if from == "" {
 		from = to
 	}
-	if _, err := g.Convert(engine.Request{Value: "1", From: from, To: to}); err != nil {
+	if _, err := g.Convert(engine.Request{Value: "1", From: from, To: to, Properties: j.props}); err != nil {
 		var e *engine.Error
 		if errors.As(err, &e) && unitErrors[e.Code] {
 			return fail(2, "%s", describe(err))
@@ -147,7 +149,7 @@ func runCSV(g *engine.Graph, j csvJob, stdin io.Reader, stdout, stderr io.Writer
 			if fromCol >= 0 && unit == "" {
 				report(line, "column %q: no unit in column %q", j.column, j.fromColumn)
 			} else {
-				req := engine.Request{Value: value, From: unit, To: j.to, Precision: j.precision}
+				req := engine.Request{Value: value, From: unit, To: j.to, Precision: j.precision, Properties: j.props}
 				if buf, err = g.AppendConvert(buf[:0], &req, &res); err != nil {
 					l, _ := r.FieldPos(col)
 					report(l, "column %q: %s", j.column, describe(err))

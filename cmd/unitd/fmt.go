@@ -13,6 +13,7 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/tools/catalogfmt"
 )
 
@@ -67,7 +68,13 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		sort.Strings(matches)
-		files = append(files, matches...)
+		for _, m := range matches {
+			// The substance catalog has a layout of its own (and
+			// elements.yaml is generated): fmt lays out categories.
+			if !catalog.IsSubstanceFile(filepath.Base(m)) {
+				files = append(files, m)
+			}
+		}
 	}
 	code := 0
 	for _, name := range files {

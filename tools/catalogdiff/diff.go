@@ -3,7 +3,10 @@
 // or renamed, spellings that moved to another unit, definitions that
 // changed (with the exact old and new values and the relative change of one
 // unit in its base unit), exactness and source changes, and names that
-// became ambiguous. Each change says whether it breaks API consumers.
+// became ambiguous; and in the substance catalog, substances added or
+// removed, their values, sources and names changed, atomic weights and
+// reference conditions changed. Each change says whether it breaks API
+// consumers.
 //
 // Both versions are loaded with catalog.Load, the loader unitd serve uses;
 // the comparison is of the compiled graphs, so a change reaches every unit
@@ -37,6 +40,10 @@ type Catalog struct {
 	defs      map[string]engine.Origin // unit symbol → its definition
 	cats      map[string]engine.Origin // category ID → its category key
 	ambiguous map[string]engine.Origin // folded name → its entry
+	// The substance catalog's declarations (substances.go).
+	substances map[string]engine.Origin // substance ID → its entry
+	elements   map[string]engine.Origin // element symbol → its entry
+	conditions map[string]engine.Origin // conditions name → its entry
 }
 
 // Load loads the catalog of fsys with catalog.Load. dir names it in reports.
@@ -51,7 +58,17 @@ func Load(fsys fs.FS, dir string) (*Catalog, []error) {
 		return nil, errs
 	}
 	c := &Catalog{Dir: dir, Graph: g, units: map[string]engine.Origin{}, defs: map[string]engine.Origin{},
-		cats: map[string]engine.Origin{}, ambiguous: map[string]engine.Origin{}}
+		cats: map[string]engine.Origin{}, ambiguous: map[string]engine.Origin{},
+		substances: map[string]engine.Origin{}, elements: map[string]engine.Origin{}, conditions: map[string]engine.Origin{}}
+	for _, ss := range spec.Substances {
+		c.substances[ss.ID] = ss.Origin
+	}
+	for _, es := range spec.Elements {
+		c.elements[es.Symbol] = es.Origin
+	}
+	for _, cs := range spec.Conditions {
+		c.conditions[cs.Name] = cs.Origin
+	}
 	for _, cs := range spec.Categories {
 		c.cats[cs.ID] = cs.Origin
 		for _, us := range cs.Units {
@@ -167,6 +184,9 @@ func Compare(old, new *Catalog) Report {
 	d.units()
 	d.names()
 	d.ambiguities()
+	d.substances()
+	d.elements()
+	d.conditions()
 	sort.SliceStable(d.changes, func(i, j int) bool {
 		a, b := d.changes[i], d.changes[j]
 		if a.Category != b.Category {

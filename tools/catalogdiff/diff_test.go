@@ -59,7 +59,7 @@ func TestGolden(t *testing.T) {
 	for name, want := range map[string]bool{
 		"unchanged": false, "added": false, "exact_source": false, "base_changed": false,
 		"removed": true, "renamed": true, "name_moved": true, "factor_changed": true,
-		"offset_changed": true, "formula_changed": true, "ambiguous": true,
+		"offset_changed": true, "formula_changed": true, "ambiguous": true, "substances": true,
 	} {
 		if got, ok := breaking[name]; !ok || got != want {
 			t.Errorf("%s: breaking = %v (ran: %v), want %v", name, got, ok, want)
@@ -81,6 +81,8 @@ func TestKinds(t *testing.T) {
 		"exact_source":    {ExactChanged, SourceChanged, DefinitionRewritten},
 		"ambiguous":       {AmbiguousAdded, AmbiguousRemoved},
 		"base_changed":    {BaseChanged, DefinitionRewritten},
+		"substances": {SubstanceAdded, SubstanceRemoved, SubstanceValueChanged, SubstanceNameRemoved, SubstanceNameAdded, SubstanceSourceChanged,
+			ElementAdded, ElementRemoved, WeightChanged, SourceChanged, ConditionsAdded, ConditionsRemoved, ConditionsChanged},
 	} {
 		dir := filepath.Join("testdata", name)
 		old, errs := Load(os.DirFS(filepath.Join(dir, "old")), "old")

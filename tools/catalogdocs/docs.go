@@ -1,6 +1,8 @@
 // Package catalogdocs writes the Markdown reference of a catalog: every
 // category and every unit with its definition, exactness, source, names and
-// worked examples. The output depends only on the catalog, so a generated
+// worked examples; then the substance catalog: every substance with its
+// values and their sources, the reference conditions for gases and the
+// atomic weights. The output depends only on the catalog, so a generated
 // file can be checked for staleness in CI.
 package catalogdocs
 
@@ -31,6 +33,9 @@ func Write(w io.Writer, g *engine.Graph) error {
 	for _, c := range cats {
 		p.printf("- [%s](#%s) (%s)\n", c.Name, anchor(c.Name), c.ID)
 	}
+	if len(g.Substances()) > 0 {
+		p.printf("- [Substances](#substances), [reference conditions for gases](#reference-conditions-for-gases) and [atomic weights](#atomic-weights)\n")
+	}
 	ambiguous := map[string][]*engine.Ambiguity{}
 	for _, a := range g.Ambiguities() {
 		id := a.Candidates[0].Category.ID
@@ -39,7 +44,62 @@ func Write(w io.Writer, g *engine.Graph) error {
 	for _, c := range cats {
 		p.category(c, ambiguous[c.ID])
 	}
+	p.substances(g)
 	return p.err
+}
+
+// substances prints the substance catalog: the substances, the named
+// reference conditions and the atomic weights, each value with its source.
+func (p *printer) substances(g *engine.Graph) {
+	subs := g.Substances()
+	if len(subs) == 0 {
+		return
+	}
+	p.printf("\n## Substances\n\n")
+	p.printf("%d substances whose molar mass, density or charge number lets a conversion cross kinds of quantity (`substance` in a request). ", len(subs))
+	p.printf("A value summed from a formula shows the sum; an answer that used any value is not exact.\n\n")
+	p.printf("| Substance | Formula | CAS | Molar mass | Density | Charge | Other names |\n|---|---|---|---|---|---|---|\n")
+	value := func(v *engine.Property) string {
+		if v == nil {
+			return ""
+		}
+		s := "`" + v.Value + "`"
+		if v.Conditions != "" {
+			s += " at " + v.Conditions
+		}
+		if v.Sum != "" {
+			s += " (" + v.Sum + ")"
+		}
+		return cell(s + "; " + v.Source)
+	}
+	for _, s := range subs {
+		formula := ""
+		if s.Formula != "" {
+			formula = "`" + cell(s.Formula) + "`"
+		}
+		p.printf("| %s `%s` | %s | %s | %s | %s | %s | %s |\n", cell(s.Name), s.ID, formula, s.CAS,
+			value(s.MolarMass), value(s.Density), value(s.Charge), cell(strings.Join(s.Aliases, ", ")))
+	}
+	if sets := g.ConditionSets(); len(sets) > 0 {
+		p.printf("\n## Reference conditions for gases\n\n")
+		p.printf("Named sets of temperature and pressure that `conditions` may name (case-insensitive).\n\n")
+		p.printf("| Name | Temperature | Pressure | Also called | Source |\n|---|---|---|---|---|\n")
+		for _, c := range sets {
+			src := c.Source
+			if c.Note != "" {
+				src += ". " + c.Note
+			}
+			p.printf("| %s | `%s` | `%s` | %s | %s |\n", cell(c.Name), c.Temperature, c.Pressure, cell(strings.Join(c.Aliases, ", ")), cell(src))
+		}
+	}
+	if els := g.Elements(); len(els) > 0 {
+		p.printf("\n## Atomic weights\n\n")
+		p.printf("A formula that names no substance gets its molar mass from these %d weights, times the molar mass constant 1 g/mol. Source: %s.\n\n", len(els), els[0].Source)
+		p.printf("| Z | Symbol | Element | Weight | Uncertainty |\n|---|---|---|---|---|\n")
+		for _, e := range els {
+			p.printf("| %d | `%s` | %s | %s | %s |\n", e.Number, e.Symbol, e.Name, e.Weight, e.Uncertainty)
+		}
+	}
 }
 
 type printer struct {

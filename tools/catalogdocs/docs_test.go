@@ -74,3 +74,33 @@ func TestDeterministic(t *testing.T) {
 		t.Error("two runs over the same catalog differ")
 	}
 }
+
+// TestShippedSubstances: the reference lists every substance with its
+// values' sources, the reference conditions and the atomic weights.
+func TestShippedSubstances(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, s := range g.Substances() {
+		if !strings.Contains(out, "| "+cell(s.Name)+" `"+s.ID+"` |") {
+			t.Errorf("substance %s is not listed", s.ID)
+		}
+		if d := s.Density; d != nil && !strings.Contains(out, cell(d.Source)) {
+			t.Errorf("%s: the density's source is missing", s.ID)
+		}
+	}
+	for _, have := range []string{
+		"## Substances", "## Reference conditions for gases", "## Atomic weights",
+		"`180.156 g/mol` (6 × C 12.011 + 12 × H 1.008 + 6 × O 15.999 = 180.156 g/mol)", "| STP | `273.15 K` | `100 kPa` |", "| 6 | `C` | carbon | 12.011 |",
+	} {
+		if !strings.Contains(out, have) {
+			t.Errorf("reference lacks %q", have)
+		}
+	}
+}

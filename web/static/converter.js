@@ -1,6 +1,10 @@
 // The converter page: unit search as you type (an ARIA combobox on each unit
 // field), conversions through the keyless same-origin route POST /web/convert,
-// and the result with its exactness and, on request, its explanation.
+// and the result with its exactness and, on request, its explanation. When
+// two units convert only through what is measured (mg/dL to mmol/L), the
+// answer says what it needs and a substance field appears, searched as you
+// type like the units (GET /web/substances), with a field for the
+// conditions of a gas when those are needed too.
 // No API key is ever involved: the route is limited per client address.
 "use strict";
 (function () {
@@ -20,6 +24,10 @@
   const browserLocale = navigator.language || "en";
   document.getElementById("browser-locale").textContent = browserLocale;
   const convertStatus = document.getElementById("convert-status");
+  const substance = document.getElementById("substance");
+  const substanceField = document.getElementById("substance-field");
+  const conditions = document.getElementById("conditions");
+  const conditionsField = document.getElementById("conditions-field");
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -34,10 +42,12 @@
     return e;
   }
 
-  // One combobox: the text field, its listbox and the search behind it.
-  // prefer() names the category to list first (the other field's); the
-  // box remembers the category of the unit picked in it.
-  function combobox(input, prefer) {
+  // One combobox: the text field, its listbox and the search behind it
+  // (GET /web/units, or for the substance field /web/substances, which
+  // answers in the same shape). prefer() names the category to list first
+  // (the other field's); the box remembers the category of the unit picked
+  // in it.
+  function combobox(input, prefer, path = "/web/units", what = "unit") {
     const list = document.getElementById(input.getAttribute("aria-controls"));
     const box = { category: "", close };
     let options = []; // {symbol, category, li}
@@ -104,7 +114,7 @@
       const n = options.length;
       status.textContent = input.value.trim() === "" ? ""
         : (ans.ambiguous ? "“" + ans.ambiguous.name + "” is ambiguous. " : "") +
-          (n === 0 ? "No unit matches; the text is sent as typed." : n + " unit" + (n === 1 ? "" : "s") + " found; use the arrow keys to choose.");
+          (n === 0 ? "No " + what + " matches; the text is sent as typed." : n + " " + what + (n === 1 ? "" : "s") + " found; use the arrow keys to choose.");
     }
     async function lookup() {
       const q = input.value.trim();
@@ -115,7 +125,7 @@
       }
       try {
         const cat = prefer();
-        const res = await fetch("/web/units?q=" + encodeURIComponent(q) + (cat ? "&category=" + encodeURIComponent(cat) : ""),
+        const res = await fetch(path + "?q=" + encodeURIComponent(q) + (cat ? "&category=" + encodeURIComponent(cat) : ""),
           { credentials: "same-origin" });
         if (!res.ok) return;
         const ans = await res.json();
@@ -237,6 +247,24 @@
   let fromBox, toBox;
   fromBox = combobox(from, () => toBox.category);
   toBox = combobox(to, () => fromBox.category);
+  const substanceBox = combobox(substance, () => "", "/web/substances", "substance");
+
+  // needFields shows the fields a conversion said it needs (error.details.needs):
+  // the substance for a molar mass, a density or a charge number, and the
+  // conditions of a gas.
+  function needFields(needs) {
+    if (!Array.isArray(needs)) return null;
+    let first = null;
+    if (needs.some((n) => n === "molar_mass" || n === "density" || n === "charge")) {
+      substanceField.hidden = false;
+      if (!substance.value.trim()) first = substance;
+    }
+    if (needs.includes("conditions")) {
+      conditionsField.hidden = false;
+      if (!first && !conditions.value.trim()) first = conditions;
+    }
+    return first;
+  }
 
   document.getElementById("swap").addEventListener("click", () => {
     [from.value, to.value] = [to.value, from.value];
@@ -343,6 +371,23 @@
           el("thead", {}, el("tr", {}, ...["Unit", "Definition", "Exact", "Source"].map((h) => el("th", { scope: "col" }, h)))),
           tbody)));
     }
+    const sub = x.substance;
+    if (sub && Array.isArray(sub.values) && sub.values.length) {
+      const tbody = el("tbody");
+      for (const v of sub.values) {
+        tbody.append(el("tr", { "data-property": v.property },
+          el("th", { scope: "row" }, v.property.replace("_", " ")),
+          el("td", {}, el("code", {}, v.value), v.sum ? " = " + v.sum : null, v.conditions ? " at " + v.conditions : null),
+          el("td", { class: "source" }, v.source || "")));
+      }
+      const name = sub.id ? el("a", { href: "/catalog/substances#substance-" + encodeURIComponent(sub.id) }, sub.id)
+        : sub.formula ? el("code", {}, sub.formula) : "the request";
+      sec.append(el("p", {}, "Values of ", name, " used (measured, so the result is not exact):"),
+        el("div", { class: "table-wrap", role: "region", "aria-label": "Substance values used", tabindex: "0" },
+          el("table", { class: "substance-values" },
+            el("thead", {}, el("tr", {}, ...["Value", "Used", "Source"].map((h) => el("th", { scope: "col" }, h)))),
+            tbody)));
+    }
     return sec;
   }
 
@@ -377,6 +422,11 @@
 
   function showError(status, err, retryAfter) {
     const nodes = [el("p", { class: "error", role: "alert" }, err.message || "The conversion failed.")];
+    const missing = needFields(err.details && err.details.needs);
+    if (missing) {
+      nodes.push(el("p", { class: "hint", id: "needs-hint" }, "Fill in the ",
+        el("a", { href: "#" + missing.id }, missing === substance ? "substance" : "gas conditions"), " field above, then convert again."));
+    }
     if (err.code) nodes.push(el("p", { class: "hint" }, "Code ", el("code", {}, err.code), " (HTTP " + status + ")"));
     if (Array.isArray(err.candidates) && err.candidates.length) {
       nodes.push(...choices("It could mean:", err.candidates, fieldOf(err.message)));
@@ -401,6 +451,8 @@
     }
     const body = { value: value.value.trim(), from: from.value.trim(), to: to.value.trim(), precision: +p };
     if (explain.checked) body.explain = true;
+    if (!substanceField.hidden && substance.value.trim()) body.substance = substance.value.trim();
+    if (!conditionsField.hidden && conditions.value.trim()) body.conditions = conditions.value.trim();
     if (body.to === "auto") {
       if (usage.value) body.usage = usage.value;
       if (region.value.trim()) body.region = region.value.trim();
@@ -448,6 +500,8 @@
     const rounded = d.exact ? ", exact." : ", rounded to " + p + " significant digits.";
     show(inputText + " = " + resultText + rounded, ...nodes);
     const q = new URLSearchParams({ value: body.value, from: body.from, to: body.to });
+    if (body.substance) q.set("substance", body.substance);
+    if (body.conditions) q.set("conditions", body.conditions);
     if (p !== "34") q.set("precision", p);
     if (explain.checked) q.set("explain", "true");
     if (body.usage) q.set("usage", body.usage);
@@ -459,6 +513,7 @@
     ev.preventDefault();
     fromBox.close();
     toBox.close();
+    substanceBox.close();
     convert();
   });
 
@@ -473,6 +528,14 @@
   if (params.has("from")) from.value = params.get("from");
   if (params.has("to")) to.value = params.get("to");
   if (params.has("precision")) precision.value = params.get("precision");
+  if (params.has("substance")) {
+    substance.value = params.get("substance");
+    substanceField.hidden = false;
+  }
+  if (params.has("conditions")) {
+    conditions.value = params.get("conditions");
+    conditionsField.hidden = false;
+  }
   if (params.get("explain") === "true") explain.checked = true;
   if (params.has("region")) region.value = params.get("region");
   if (to.value.trim() === "auto") {

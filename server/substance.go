@@ -1,0 +1,245 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/internal/jsonscan"
+)
+
+// Conversions that need a substance: the request fields substance,
+// molar_mass, density, charge and conditions (GET query, POST body, batch
+// items and batch-wide), and how their answers and errors read.
+
+// propertyFields are the request fields, in the order of their field bits
+// (fSubstance …) and of propertyTexts.
+var propertyFields = [...]string{"substance", "molar_mass", "density", "charge", "conditions"}
+
+const propertyFieldList = "substance, molar_mass, density, charge, conditions"
+
+// propertyBit is the field bit of a substance field, or 0.
+func propertyBit(key string) int {
+	for i, f := range propertyFields {
+		if f == key {
+			return fSubstance << i
+		}
+	}
+	return 0
+}
+
+// propertyTexts points at the query's fields in propertyFields order.
+func propertyTexts(q *engine.PropertyQuery) [5]*string {
+	return [5]*string{&q.Substance, &q.MolarMass, &q.Density, &q.Charge, &q.Conditions}
+}
+
+// readProperty reads a substance field: a string, or for charge a whole
+// JSON number (its text). It returns a message when the type is wrong.
+func readProperty(s *jsonscan.Scanner, q *engine.PropertyQuery, bit int, depth int) (string, error) {
+	i := 0
+	for fSubstance<<i != bit {
+		i++
+	}
+	dst, name := propertyTexts(q)[i], propertyFields[i]
+	switch ch := s.Peek(); {
+	case bit == fCharge && (ch == '-' || ch >= '0' && ch <= '9'):
+		v, err := s.ReadNumber()
+		*dst = v
+		return "", err
+	case bit != fCharge && ch == '"':
+		v, err := s.ReadString()
+		*dst = v
+		return "", err
+	}
+	if bit == fCharge {
+		return `"charge" must be a whole number (the charge number of an ion, such as 2 or -1)`, s.Skip(depth)
+	}
+	return `"` + name + `" must be a string`, s.Skip(depth)
+}
+
+// mergeProperties lays an item's fields over the batch-wide ones.
+func mergeProperties(batch, item engine.PropertyQuery) engine.PropertyQuery {
+	out := batch
+	src, dst := propertyTexts(&item), propertyTexts(&out)
+	for i := range src {
+		if *src[i] != "" {
+			*dst[i] = *src[i]
+		}
+	}
+	return out
+}
+
+// resolveProperties resolves the substance fields; a value that does not
+// read is fieldCode (INVALID_REQUEST, or INVALID_ITEM in a batch item)
+// naming the field, an unknown substance UNKNOWN_SUBSTANCE.
+func resolveProperties(g *engine.Graph, q engine.PropertyQuery, fieldCode string) (*engine.Properties, *apiError) {
+	if q.IsZero() {
+		return nil, nil
+	}
+	p, err := g.ResolveProperties(q)
+	if err == nil {
+		return p, nil
+	}
+	var fe *engine.FieldError
+	if errors.As(err, &fe) {
+		e := newError(fieldCode, strconv.Quote(fe.Field)+": "+fe.Message)
+		e.Details = map[string]any{"field": fe.Field}
+		return nil, e
+	}
+	return nil, fromEngine(err)
+}
+
+// substanceExplainJSON is explain's account of a conversion across kinds.
+type substanceExplainJSON struct {
+	// ID is the catalog substance, if one was named; Formula a formula
+	// that names none.
+	ID      string              `json:"id,omitempty"`
+	Formula string              `json:"formula,omitempty"`
+	Values  []propertyValueJSON `json:"values"`
+}
+
+type propertyValueJSON struct {
+	Property   string `json:"property"`
+	Value      string `json:"value"`
+	Source     string `json:"source"`
+	Conditions string `json:"conditions,omitempty"`
+	Sum        string `json:"sum,omitempty"`
+}
+
+func substanceExplain(res *engine.Result, used []engine.Property) *substanceExplainJSON {
+	if len(used) == 0 {
+		return nil
+	}
+	j := &substanceExplainJSON{}
+	if p := res.Properties; p != nil {
+		if p.Substance != nil {
+			j.ID = p.Substance.ID
+		}
+		j.Formula = p.Formula
+	}
+	for _, u := range used {
+		j.Values = append(j.Values, propertyValueJSON{Property: u.Name, Value: u.Value, Source: u.Source, Conditions: u.Conditions, Sum: u.Sum})
+	}
+	return j
+}
+
+// substanceRecord is a substance in discovery.
+type substanceRecord struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Aliases      []string        `json:"aliases"`
+	Formula      string          `json:"formula,omitempty"`
+	CAS          string          `json:"cas,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	MolarMass    *propertyRecord `json:"molar_mass,omitempty"`
+	Density      *propertyRecord `json:"density,omitempty"`
+	Charge       *int            `json:"charge,omitempty"`
+	ChargeSource string          `json:"charge_source,omitempty"`
+}
+
+type propertyRecord struct {
+	Value       string `json:"value"`
+	Temperature string `json:"temperature,omitempty"`
+	Source      string `json:"source"`
+	Sum         string `json:"sum,omitempty"`
+}
+
+func newSubstanceRecord(s *engine.Substance) substanceRecord {
+	r := substanceRecord{ID: s.ID, Name: s.Name, Aliases: s.Aliases, Formula: s.Formula, CAS: s.CAS, Description: s.Description}
+	if r.Aliases == nil {
+		r.Aliases = []string{}
+	}
+	if m := s.MolarMass; m != nil {
+		r.MolarMass = &propertyRecord{Value: m.Value, Source: m.Source, Sum: m.Sum}
+	}
+	if d := s.Density; d != nil {
+		r.Density = &propertyRecord{Value: d.Value, Temperature: d.Conditions, Source: d.Source}
+	}
+	if z := s.Charge; z != nil {
+		n, _ := strconv.Atoi(z.Value)
+		r.Charge, r.ChargeSource = &n, z.Source
+	}
+	return r
+}
+
+// substanceEntry is a rendered substance record and what q matches.
+type substanceEntry struct {
+	record []byte
+	terms  []string
+}
+
+// renderSubstances renders the substance documents of a snapshot.
+func (sn *snapshot) renderSubstances(g *engine.Graph) {
+	sn.substance = map[string]cached{}
+	for _, s := range g.Substances() {
+		rec := mustJSON(newSubstanceRecord(s))
+		terms := []string{strings.ToLower(s.ID), strings.ToLower(s.Name), strings.ToLower(s.Formula), s.CAS}
+		for _, a := range s.Aliases {
+			terms = append(terms, strings.ToLower(a))
+		}
+		sn.substances = append(sn.substances, substanceEntry{record: rec, terms: terms})
+		sn.substance[s.ID] = sn.renderRaw("/v1/substances/"+s.ID, wrapData(rec))
+	}
+	sn.allSubstances = sn.renderRaw("/v1/substances", substanceList(sn.substances, ""))
+}
+
+// substanceList renders {"data":[records…],"meta":{"total":n}} of the
+// substances whose terms contain q (all when q is "").
+func substanceList(all []substanceEntry, q string) []byte {
+	q = strings.ToLower(q)
+	b := append([]byte(nil), `{"data":[`...)
+	n := 0
+	for _, e := range all {
+		if q != "" && !slices.ContainsFunc(e.terms, func(t string) bool { return strings.Contains(t, q) }) {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.record...)
+		n++
+	}
+	b = append(b, `],"meta":{"total":`...)
+	b = appendInt(b, n)
+	return append(b, "}}\n"...)
+}
+
+// substances serves GET /v1/substances[?q=].
+func (s *Server) substances(c *call) reply {
+	raw := c.r.URL.RawQuery
+	if raw == "" {
+		return okCached(c.snap.allSubstances)
+	}
+	qs, err := parseQuery(raw, "q")
+	if err != nil {
+		return errReply(err)
+	}
+	q, _ := qs.get(0)
+	return reply{status: http.StatusOK, body: substanceList(c.snap.substances, q), etag: c.snap.etag("/v1/substances?q=" + q)}
+}
+
+// substance serves GET /v1/substances/:id: by ID, or by name, alias, CAS
+// number or formula.
+func (s *Server) substance(c *call) reply {
+	if e := noQuery(c); e != nil {
+		return errReply(e)
+	}
+	id, ok := param(c.r, "id")
+	if !ok {
+		return errReply(invalidRequest("the substance in the path is not valid percent-encoding"))
+	}
+	if doc, ok := c.snap.substance[id]; ok {
+		return okCached(doc)
+	}
+	sub, err := c.snap.graph.Substance(id)
+	if err != nil {
+		e := fromEngine(err)
+		e.Code = codeNotFound
+		e.Message += "; GET /v1/substances lists them"
+		return errReply(e)
+	}
+	return okCached(c.snap.substance[sub.ID])
+}
