@@ -102,7 +102,12 @@ async function newPage(options = {}) {
     if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) page.problems.push(m.text());
   });
   page.on("pageerror", (e) => page.problems.push("page error: " + e.message));
-  page.on("requestfailed", (r) => page.problems.push("request failed: " + r.url()));
+  // A request the browser cancels because the test navigated away (a
+  // favicon still loading when a link is clicked) is aborted, not failed;
+  // every other failure is the server's and counts.
+  page.on("requestfailed", (r) => {
+    if (r.failure()?.errorText !== "net::ERR_ABORTED") page.problems.push("request failed: " + r.url() + " " + r.failure()?.errorText);
+  });
   page.sent = [];
   page.on("request", (r) => {
     if (r.url().endsWith("/web/convert")) page.sent.push(r.postData());
