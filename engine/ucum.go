@@ -346,6 +346,14 @@ func (p *ucumParser) parse() (ucumVal, error) {
 			return ucumVal{}, p.fail("its dimension has an exponent beyond ±99")
 		}
 	}
+	// "0.m" (a factor of zero) and "m/0" (a division by zero) are no
+	// units.
+	if p.den.Sign() == 0 {
+		return ucumVal{}, p.fail("it divides by zero")
+	}
+	if p.num.Sign() == 0 {
+		return ucumVal{}, p.fail("its factor is 0")
+	}
 	return ucumVal{f: piRat{r: new(big.Rat).SetFrac(&p.num, &p.den), k: p.k}, dim: p.dim, arb: p.arb}, nil
 }
 

@@ -104,6 +104,8 @@ func TestContractCodeExamples(t *testing.T) {
 		{"ucum:" + strings.Repeat("x", 250), "UNKNOWN_UNIT", "unknown UCUM unit"},
 		{"ucum:m/", "INVALID_UNIT_EXPRESSION", "not followed by a term"},
 		{"ucum:0000.m", "INVALID_UNIT_EXPRESSION", "its factor is 0"},
+		{"ucum:m/0", "INVALID_UNIT_EXPRESSION", "it divides by zero"},
+		{"ucum:Y[IU]/0", "INVALID_UNIT_EXPRESSION", "it divides by zero"},
 		{"ucum:cldr:unece:qudt:m", "UNKNOWN_UNIT", "unknown UCUM unit"},
 		{"cldr:kilometer-per-hourr", "UNKNOWN_UNIT", "CLDR"},
 		{"qudt:NOPE", "UNKNOWN_UNIT", "qudt"},
