@@ -5,21 +5,13 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/unitd/unitd/catalog"
 )
 
 // TestContractCodeExamples sends the examples of the contract's section on
 // standard unit codes to a server of the shipped catalog, by GET and POST,
 // and checks each answer and its shape against /openapi.json.
 func TestContractCodeExamples(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
-	v := newValidator(t, f)
+	f, v := shippedFixture(t)
 	examples := []struct{ value, from, to, want, unit, code string }{
 		{"100", "ucum:mg/dL", "mg/L", "1000", "mg/L", ""},
 		{"1", "ucum:[lb_av]", "kg", "0.45359237", "kg", ""},
@@ -143,13 +135,7 @@ func mustQuote(s string) string {
 // reads both, and says so when the two forms are mixed up with value and
 // from, in whichever order the members come.
 func TestQuantityTextOrFHIR(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
-	v := newValidator(t, f)
+	f, v := shippedFixture(t)
 	const (
 		text = `{"quantity":"1 1/2 in","to":"cm"}`
 		fhir = `{"quantity":{"value":1.50,"system":"http://unitsofmeasure.org","code":"[in_i]"},"to":{"system":"http://unitsofmeasure.org","code":"cm"}}`

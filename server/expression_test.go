@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/unitd/unitd/catalog"
 )
 
 // TestContractExpressionExamples sends the examples of the contract's
@@ -14,13 +12,7 @@ import (
 // server of the shipped catalog, by GET, POST and in one batch, and checks
 // each answer and its shape against /openapi.json.
 func TestContractExpressionExamples(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
-	v := newValidator(t, f)
+	f, v := shippedFixture(t)
 	examples := []struct {
 		value, from, to string
 		want, unit, cat string

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/apikey"
+	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/testlog"
 	"github.com/unitd/unitd/server/ratelimit"
@@ -155,6 +156,20 @@ type fixture struct {
 	keys map[string]string
 	lim  *fakeLimiter
 	logs *testlog.Buffer
+}
+
+// shippedFixture is a server of the shipped catalog (its unit
+// preferences, code tables and substances included) and a validator of its
+// answers against /openapi.json.
+func shippedFixture(t *testing.T) (*fixture, *validator) {
+	t.Helper()
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	f := newFixture(t, nil)
+	f.srv.ApplyGraph(g)
+	return f, newValidator(t, f)
 }
 
 // newFixture starts the real handler on httptest.NewServer.

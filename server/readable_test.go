@@ -5,22 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/unitd/unitd/catalog"
 )
-
-// readableFixture is a server of the shipped catalog, with its unit
-// preferences, and a validator of its answers against /openapi.json.
-func readableFixture(t *testing.T) (*fixture, *validator) {
-	t.Helper()
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
-	return f, newValidator(t, f)
-}
 
 type readableAnswer struct {
 	Input struct {
@@ -67,7 +52,7 @@ func (a readableAnswer) text() string {
 // section on readable answers by GET, POST and batch, with explain, and
 // checks each answer and its shape against /openapi.json.
 func TestContractReadableExamples(t *testing.T) {
-	f, v := readableFixture(t)
+	f, v := shippedFixture(t)
 	examples := []struct {
 		query map[string]string // value, from, to, usage, region, locale, precision
 		want  string
@@ -147,7 +132,7 @@ func TestContractReadableExamples(t *testing.T) {
 }
 
 func TestReadableParts(t *testing.T) {
-	f, v := readableFixture(t)
+	f, v := shippedFixture(t)
 	body := `{"parts":[{"value":"5","unit":"ft"},{"value":3.5,"unit":"in"}],"to":"cm"}`
 	req := f.request(t, "POST", "/v1/convert", f.keys["good"], js, body)
 	resp, got := f.do(t, req)
@@ -190,7 +175,7 @@ func TestReadableParts(t *testing.T) {
 // the valid ones, a mixed unit of different kinds is INCOMPATIBLE_UNITS,
 // and nothing is a 5xx.
 func TestReadableErrors(t *testing.T) {
-	f, v := readableFixture(t)
+	f, v := shippedFixture(t)
 	tests := []struct {
 		query        string
 		status       int
@@ -235,7 +220,7 @@ func TestReadableErrors(t *testing.T) {
 }
 
 func TestPreferencesDiscovery(t *testing.T) {
-	f, v := readableFixture(t)
+	f, v := shippedFixture(t)
 	type set struct {
 		Category, Quantity, Usage, Region string
 		MatchedRegion                     string `json:"matched_region"`
@@ -304,7 +289,7 @@ func TestPreferencesDiscovery(t *testing.T) {
 // to=auto and writes result.text, free text reaches auto and mixed units,
 // and a batch-wide locale serves the items that name none.
 func TestReadableInLocale(t *testing.T) {
-	f, v := readableFixture(t)
+	f, v := shippedFixture(t)
 	js := "application/json"
 	cases := []contractCase{
 		{name: "free text to auto in the locale's region", method: "POST", target: "/v1/convert", key: "good", contentType: js,

@@ -13,13 +13,7 @@ import (
 // section on substances by GET, POST, as batch items and with batch-wide
 // fields, and checks each answer and its shape against /openapi.json.
 func TestContractSubstanceExamples(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
-	v := newValidator(t, f)
+	f, v := shippedFixture(t)
 	type result struct {
 		Result   struct{ Value, Unit string }
 		Category string
@@ -182,13 +176,7 @@ func TestContractSubstanceExamples(t *testing.T) {
 
 // TestSubstanceDiscovery serves /v1/substances and /v1/substances/:id.
 func TestSubstanceDiscovery(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
-	v := newValidator(t, f)
+	f, v := shippedFixture(t)
 	get := func(target string) (int, []byte, string) {
 		req := f.request(t, "GET", target, "", "", "")
 		resp, body := f.do(t, req)
