@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
 	"io/fs"
 	"path"
 	"regexp"
@@ -476,7 +477,7 @@ func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
 
 func (d *decoder) dimensionFields(dst map[string]int) fields {
 	fs := fields{}
-	for _, dim := range engine.BaseDimensions() {
+	for _, dim := range dimension.Symbols() {
 		fs[dim] = func(v *yaml.Node) {
 			e, err := strconv.Atoi(v.Value)
 			if v.Kind != yaml.ScalarNode || err != nil || e == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
 	"maps"
 	"math/big"
 	"sort"
@@ -31,7 +32,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 			bySymbol:      map[string]*Unit{},
 			byWord:        map[string]*Unit{},
 			ambiguous:     map[string]*Ambiguity{},
-			byDimension:   map[dimension]*Category{},
+			byDimension:   map[dimension.Vector]*Category{},
 			bridges:       map[categoryPair]*Bridge{},
 			bridged:       map[unitBridge]*conversion{},
 			pairs:         newPairCache(),
@@ -45,7 +46,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		specs:           map[*Unit]*UnitSpec{},
 		wordOf:          map[string]*Unit{},
 		formulas:        map[*Unit]*formula{},
-		exacts:          map[string]piRat{},
+		exacts:          map[string]exact.Factor{},
 	}
 	b.categories(spec.Categories)
 	if b.stopped || b.cancelled() {
@@ -114,8 +115,8 @@ type builder struct {
 	defs            map[*Unit]DefinitionSpec
 	specs           map[*Unit]*UnitSpec
 	wordOf          map[string]*Unit
-	formulas        map[*Unit]*formula // each formula unit's pair
-	exacts          map[string]piRat   // parsed factors and offsets
+	formulas        map[*Unit]*formula      // each formula unit's pair
+	exacts          map[string]exact.Factor // parsed factors and offsets
 	// prefixCodes marks generated units whose codes a prefix set
 	// declared (checked like a unit's own), with where.
 	prefixCodes map[*Unit]Origin
@@ -163,36 +164,36 @@ func (b *builder) categories(specs []CategorySpec) {
 			b.errorf(cs.Origin, subject, "missing name")
 		}
 		for d := range cs.Dimension {
-			if indexOf(d) < 0 {
+			if dimension.Index(d) < 0 {
 				b.errorf(cs.Origin, subject, "unknown base dimension %q (known: M L T I Θ N J A D Z)", d)
 			}
 		}
 		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,
-			Preferred: cs.Preferred, Logarithmic: cs.Logarithmic, dim: dimensionOf(cs.Dimension)}
+			Preferred: cs.Preferred, Logarithmic: cs.Logarithmic, dim: dimension.Of(cs.Dimension)}
 		if cs.Logarithmic && cs.Preferred {
 			b.errorf(cs.Origin, subject, "a logarithmic category cannot be preferred: unit expressions never convert into it")
 		}
 		b.categoryOrigins[c] = cs.Origin
 		if cs.SIFactor != "" {
-			f, err := parseExact(cs.SIFactor)
+			f, err := exact.ParseFactor(cs.SIFactor)
 			switch {
 			case err != nil:
 				b.errorf(cs.Origin, subject, "si_factor: %v", err)
-			case f.r.Sign() <= 0:
+			case f.R.Sign() <= 0:
 				b.errorf(cs.Origin, subject, "si_factor must be positive, not %s", cs.SIFactor)
 			default:
 				c.siFactor = &f
 			}
 		}
 		if cs.Minimum != "" {
-			m, err := parseExact(cs.Minimum)
+			m, err := exact.ParseFactor(cs.Minimum)
 			switch {
 			case err != nil:
 				b.errorf(cs.Origin, subject, "minimum: %v", err)
-			case m.k != 0:
+			case m.K != 0:
 				b.errorf(cs.Origin, subject, "minimum: %s involves pi, which no decimal can state exactly", cs.Minimum)
 			default:
-				c.minimum = m.r
+				c.minimum = m.R
 			}
 		}
 		b.g.byID[c.ID] = c
@@ -526,7 +527,7 @@ func (b *builder) resolve() {
 			// x·a + bo >= minimum·d, which must be an exact decimal.
 			a, bo, _, d := m.Coefficients()
 			min := new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d))
-			md, ok := ratToDecimal(min)
+			md, ok := exact.ToDecimal(min)
 			if !ok {
 				b.errorf(b.origins[u], unitSubject(u.Symbol), "the minimum %s of %s cannot be enforced exactly in this unit: %s is not a terminating decimal", c.Minimum, c.ID, min.RatString())
 				continue
@@ -620,33 +621,33 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	if u.Definition.Kind == "formula" {
 		return b.defineFormula(u, ref, def, o)
 	}
-	f, err := b.parseExact(def.Factor)
+	f, err := b.parseFactor(def.Factor)
 	if err != nil {
 		b.errorf(o, subject, "factor: %v", err)
 		return false
 	}
-	if f.r.Sign() <= 0 {
+	if f.R.Sign() <= 0 {
 		b.errorf(o, subject, "factor must be positive, not %s", def.Factor)
 		return false
 	}
 	off := new(big.Rat)
 	if def.Offset != "" {
-		v, err := b.parseExact(def.Offset)
+		v, err := b.parseFactor(def.Offset)
 		if err != nil {
 			b.errorf(o, subject, "offset: %v", err)
 			return false
 		}
-		if v.k != 0 {
+		if v.K != 0 {
 			b.errorf(o, subject, "offset: %s involves pi; an offset must be a rational number", def.Offset)
 			return false
 		}
-		off = v.r
+		off = v.R
 	}
-	if off.Sign() != 0 && f.k != 0 {
+	if off.Sign() != 0 && f.K != 0 {
 		b.errorf(o, subject, "an offset cannot be combined with a factor involving pi")
 		return false
 	}
-	own, err := exact.Affine(f.r, off, f.k)
+	own, err := exact.Affine(f.R, off, f.K)
 	if err != nil {
 		b.errorf(o, subject, "definition: %v", err)
 		return false
@@ -656,7 +657,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	if rc.transcendental() {
 		// Defined relative to a formula unit: this unit's map runs before
 		// the formula.
-		if f.k != 0 {
+		if f.K != 0 {
 			b.errorf(o, subject, "a factor with pi cannot feed a formula (%s)", ref.Symbol)
 			return false
 		}
@@ -680,14 +681,14 @@ func mapError(err error) string {
 	return err.Error()
 }
 
-// parseExact is parseExact remembering what it read: the factors of a
+// parseFactor is exact.ParseFactor remembering what it read: the factors of a
 // catalog repeat (every prefix's, "0.3048"), and the maps built from them
 // never modify them.
-func (b *builder) parseExact(s string) (piRat, error) {
+func (b *builder) parseFactor(s string) (exact.Factor, error) {
 	if r, ok := b.exacts[s]; ok {
 		return r, nil
 	}
-	r, err := parseExact(s)
+	r, err := exact.ParseFactor(s)
 	if err == nil {
 		b.exacts[s] = r
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"slices"
 	"strings"
@@ -8,10 +10,6 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/pi"
 )
-
-// CodeInvalidRequest is a request that asks for something that does not
-// exist, such as an unknown usage or region of the unit preferences.
-const CodeInvalidRequest Code = "INVALID_REQUEST"
 
 // Request fields of the unit preferences are bounded before they are
 // read.
@@ -346,20 +344,20 @@ func (l *prefList) sourceThresholds(u *Unit) *sourceThresholds {
 		return v.(*sourceThresholds)
 	}
 	var st *sourceThresholds
-	if f, o, ok := mapFactor(&u.conv); ok && o.Sign() == 0 && f.r.Sign() > 0 {
+	if f, o, ok := mapFactor(&u.conv); ok && o.Sign() == 0 && f.R.Sign() > 0 {
 		st = &sourceThresholds{}
 		down := apd.BaseContext.WithPrecision(40)
 		down.Rounding = apd.RoundFloor
 		up := apd.BaseContext.WithPrecision(40)
 		up.Rounding = apd.RoundCeiling
 		for _, e := range l.entries[:len(l.entries)-1] {
-			if e.threshold.k != f.k {
+			if e.threshold.K != f.K {
 				st = nil
 				break
 			}
-			t := new(big.Rat).Quo(e.threshold.r, f.r)
+			t := new(big.Rat).Quo(e.threshold.R, f.R)
 			var lo, hi apd.Decimal
-			if d, exact := ratToDecimal(t); exact {
+			if d, exact := exact.ToDecimal(t); exact {
 				lo.Set(&d)
 				hi.Set(&d)
 			} else {
@@ -402,35 +400,35 @@ func (l *prefList) sourceThresholds(u *Unit) *sourceThresholds {
 
 // reached reports whether N/D·π^k >= the entry's threshold.
 func (e *prefEntry) reached(N, D *big.Int, k int) bool {
-	if k == e.threshold.k {
+	if k == e.threshold.K {
 		// N/D >= tn/td, all positive: N·td >= tn·D.
 		var a, b big.Int
-		a.Mul(N, e.threshold.r.Denom())
-		b.Mul(e.threshold.r.Num(), D)
+		a.Mul(N, e.threshold.R.Denom())
+		b.Mul(e.threshold.R.Num(), D)
 		return a.Cmp(&b) >= 0
 	}
 	return atLeast(new(big.Rat).SetFrac(N, D), k, e.threshold)
 }
 
 // atLeast reports whether x·π^k >= t.
-func atLeast(x *big.Rat, k int, t piRat) bool {
-	if k == t.k {
-		return x.Cmp(t.r) >= 0
+func atLeast(x *big.Rat, k int, t exact.Factor) bool {
+	if k == t.K {
+		return x.Cmp(t.R) >= 0
 	}
-	if x.Sign() == 0 || t.r.Sign() == 0 {
-		return x.Sign() >= t.r.Sign()
+	if x.Sign() == 0 || t.R.Sign() == 0 {
+		return x.Sign() >= t.R.Sign()
 	}
 	// x·π^(k-t.k) against t.r: π^n is irrational, so the two differ and
 	// a fine enough bracket of π decides.
 	for digits := 40; ; digits *= 2 {
-		lo, w, scale := pi.Bracket(k-t.k, digits)
+		lo, w, scale := pi.Bracket(k-t.K, digits)
 		den := new(big.Rat).SetInt(tenTo(scale))
 		plo := new(big.Rat).Quo(new(big.Rat).SetInt(lo), den)
 		phi := new(big.Rat).Quo(new(big.Rat).SetInt(new(big.Int).Add(lo, w)), den)
-		if new(big.Rat).Mul(x, plo).Cmp(t.r) >= 0 {
+		if new(big.Rat).Mul(x, plo).Cmp(t.R) >= 0 {
 			return true
 		}
-		if new(big.Rat).Mul(x, phi).Cmp(t.r) < 0 {
+		if new(big.Rat).Mul(x, phi).Cmp(t.R) < 0 {
 			return false
 		}
 	}
@@ -528,7 +526,7 @@ func (p *preferences) unknownUsage(qs []*quantity, asked string) *Error {
 			}
 		}
 	}
-	e := errorf(CodeInvalidRequest, "unknown usage %q for %s: its usages are %s", truncateText(asked, 40), strings.ToLower(qs[0].category.Name), quoteList(names))
+	e := errorf(CodeInvalidRequest, "unknown usage %q for %s: its usages are %s", fault.Truncate(asked, 40), strings.ToLower(qs[0].category.Name), quoteList(names))
 	e.Details = map[string]string{"usages": strings.Join(names, " ")}
 	return e
 }

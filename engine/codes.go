@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"sort"
 	"strconv"
@@ -269,15 +270,15 @@ func (g *Graph) resolveUCUM(code string) (side, error) {
 // codeExpression makes a unit expression of the value of a code
 // (system:code).
 func (g *Graph) codeExpression(symbol, code string, v ucumVal) (*Expression, error) {
-	if v.f.r.Sign() <= 0 {
+	if v.f.R.Sign() <= 0 {
 		// ucum:0 (a factor of zero) is no unit: nothing converts to it.
-		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit: its factor is %s", shorten(code), v.f.r.RatString())
+		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit: its factor is %s", shorten(code), v.f.R.RatString())
 	}
 	e := &Expression{Symbol: symbol, dim: v.dim, factor: v.f, arbitrary: arbKey(v.arb), code: code}
 	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
 		e.Category = c
 	}
-	e.conv = conversion{m: exact.Linear(e.factor.r, e.factor.k), exact: true}
+	e.conv = conversion{m: exact.Linear(e.factor.R, e.factor.K), exact: true}
 	return e, nil
 }
 
@@ -316,7 +317,7 @@ var ucumFunctions = map[string]struct {
 // UCUM function over its reference.
 func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
 	a := v.special
-	if u := g.codes.claimed[SystemUCUM][a.entry.Code]; u != nil && v.specialScale.Cmp(bigRatOne) != 0 {
+	if u := g.codes.claimed[SystemUCUM][a.entry.Code]; u != nil && v.specialScale.Cmp(exact.One().R) != 0 {
 		return scaledUnit(u, SystemUCUM+":"+code, v.specialScale)
 	}
 	fn, ok := ucumFunctions[a.entry.Function]
@@ -326,9 +327,9 @@ func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
 	ref := a.val
 	switch {
 	case fn.kelvin:
-		ref = ucumVal{f: ratOne(), dim: dimensionText("Θ")}
+		ref = ucumVal{f: exact.One(), dim: dimension.Product("Θ")}
 	case fn.radian:
-		ref = ucumVal{f: ratOne(), dim: dimensionText("A")}
+		ref = ucumVal{f: exact.One(), dim: dimension.Product("A")}
 	}
 	c := g.byDimension[ref.dim]
 	if c == nil {
@@ -342,8 +343,8 @@ func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
 	// lands on the reference, which maps onto the category's base (conv)
 	// and onto the coherent SI unit (si).
 	pre := exact.Linear(v.specialScale, 0)
-	base := exact.Linear(new(big.Rat).Quo(ref.f.r, c.coherent.r), ref.f.k-c.coherent.k)
-	si := exact.Linear(ref.f.r, ref.f.k)
+	base := exact.Linear(new(big.Rat).Quo(ref.f.R, c.coherent.R), ref.f.K-c.coherent.K)
+	si := exact.Linear(ref.f.R, ref.f.K)
 	conv, err := formulaConversion(pre, f, base)
 	if err != nil {
 		return nil, fmt.Errorf("UCUM special unit %s: %w", a.entry.Code, err)
@@ -356,7 +357,7 @@ func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
 		Symbol: SystemUCUM + ":" + code, Name: a.entry.Name, Plural: a.entry.Name,
 		Category: c, System: "UCUM", Exact: true,
 		Source:     "UCUM, special unit " + a.entry.Code + " (function " + a.entry.Function + "); " + g.codes.sources[SystemUCUM],
-		Definition: Definition{Kind: "formula", Unit: c.dim.siText(), To: fn.to, From: fn.from},
+		Definition: Definition{Kind: "formula", Unit: c.dim.SIText(), To: fn.to, From: fn.from},
 		Codes:      map[string]string{SystemUCUM: code},
 	}
 	u.conv, u.si, u.coherent = conv, &siConv, ref.f
@@ -434,7 +435,7 @@ func scaledUnit(u *Unit, symbol string, scale *big.Rat) (*Unit, error) {
 		}
 		nu.si = &s
 	}
-	nu.coherent = u.coherent.mul(piRat{r: scale})
+	nu.coherent = u.coherent.Mul(exact.Factor{R: scale})
 	nu.asInterval = nil
 	return &nu, nil
 }
@@ -448,7 +449,7 @@ func minimumOf(c *Category, m *exact.Map) *bound {
 		return nil
 	}
 	a, bo, _, d := m.Coefficients()
-	md, ok := ratToDecimal(new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d)))
+	md, ok := exact.ToDecimal(new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d)))
 	if !ok {
 		return nil
 	}
@@ -550,10 +551,10 @@ func (g *Graph) codeStep(e *Expression) Step {
 	system, code, _ := SplitCode(e.code)
 	f, exact := factorText(e.factor)
 	s := Step{Unit: e.code, Exact: exact, Source: g.codes.sources[system],
-		Definition: "1 " + e.code + " = " + f + " " + e.dim.siText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
-	if u, ok := g.bySymbol[code]; ok && u.Category.dim == e.dim && u.coherent.r.Cmp(e.factor.r) != 0 {
+		Definition: "1 " + e.code + " = " + f + " " + e.dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
+	if u, ok := g.bySymbol[code]; ok && u.Category.dim == e.dim && u.coherent.R.Cmp(e.factor.R) != 0 {
 		uf, _ := factorText(u.coherent)
-		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.siText() + ", another value"
+		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
 	}
 	return s
 }

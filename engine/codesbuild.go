@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"sort"
 	"strconv"
@@ -67,8 +68,8 @@ func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
 	// Base units first, then every unit onto them.
 	base := &cldrTable{units: map[string]*cldrUnit{}}
 	for id, b := range cldrBase {
-		f, _ := parseExact(b.factor)
-		base.units[id] = &cldrUnit{id: id, val: ucumVal{f: f, dim: dimensionText(b.dim)}, ok: true}
+		f, _ := exact.ParseFactor(b.factor)
+		base.units[id] = &cldrUnit{id: id, val: ucumVal{f: f, dim: dimension.Product(b.dim)}, ok: true}
 	}
 	// CLDR's base units that it relates to no SI unit (pixel, em, night)
 	// are arbitrary units of their own, as UCUM's [IU] is: a dot is a
@@ -76,7 +77,7 @@ func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
 	// else.
 	for _, e := range entries {
 		if _, ok := cldrBase[e.ID]; e.Type == "unit" && e.Base == e.ID && !ok && e.Special == "" {
-			base.units[e.ID] = &cldrUnit{id: e.ID, val: ucumVal{f: ratOne(), arb: []arbPower{{e.ID, 1}}}, ok: true}
+			base.units[e.ID] = &cldrUnit{id: e.ID, val: ucumVal{f: exact.One(), arb: []arbPower{{e.ID, 1}}}, ok: true}
 		}
 	}
 	for _, e := range entries {
@@ -90,19 +91,19 @@ func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
 		if err != nil {
 			continue // a base the table cannot read: the unit stays unread
 		}
-		f, err := parseExact(e.Factor)
+		f, err := exact.ParseFactor(e.Factor)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("CLDR table: unit %s: factor: %v", e.ID, err))
 			continue
 		}
-		u.val = ucumVal{f: bv.f.mul(f), dim: bv.dim}
+		u.val = ucumVal{f: bv.f.Mul(f), dim: bv.dim}
 		if e.Offset != "" {
-			o, err := parseExact(e.Offset)
-			if err != nil || o.k != 0 || bv.f.k != 0 {
+			o, err := exact.ParseFactor(e.Offset)
+			if err != nil || o.K != 0 || bv.f.K != 0 {
 				errs = append(errs, fmt.Errorf("CLDR table: unit %s: offset %q is not an exact rational", e.ID, e.Offset))
 				continue
 			}
-			u.offset = new(big.Rat).Mul(o.r, bv.f.r)
+			u.offset = new(big.Rat).Mul(o.R, bv.f.R)
 		}
 		u.ok = e.Special == ""
 	}
@@ -187,7 +188,7 @@ func (t *cldrTable) parse(id string) (ucumVal, error) {
 			tok = toks[i]
 		}
 		if r, ok := cldrConstant(tok); ok {
-			v = v.mul(ucumVal{f: piRat{r: r}}, sign)
+			v = v.mul(ucumVal{f: exact.Factor{R: r}}, sign)
 			i++
 			continue
 		}
@@ -198,7 +199,7 @@ func (t *cldrTable) parse(id string) (ucumVal, error) {
 			if r, ok := t.aliases[cand]; ok && u == nil && !strings.Contains(r, "-per-") {
 				// A deprecated part (portion): its replacement (part).
 				if r, ok := cldrConstant(r); ok {
-					v = v.mul(ucumVal{f: piRat{r: r}}, sign)
+					v = v.mul(ucumVal{f: exact.Factor{R: r}}, sign)
 					i, found = j, true
 					break
 				}
@@ -218,7 +219,7 @@ func (t *cldrTable) parse(id string) (ucumVal, error) {
 			}
 			w := u.val
 			if pf != nil {
-				w = ucumVal{f: w.f.mul(piRat{r: pf}), dim: w.dim, arb: w.arb}
+				w = ucumVal{f: w.f.Mul(exact.Factor{R: pf}), dim: w.dim, arb: w.arb}
 			}
 			v = v.mul(w.pow(power), sign)
 			if terms++; terms > maxUCUMTerms {
@@ -320,7 +321,7 @@ func compileQUDT(entries []QUDTEntry) map[string]*qudtUnit {
 		if !ok || !okM || m.Sign() <= 0 {
 			continue
 		}
-		u.val = ucumVal{f: piRat{r: m}, dim: dim}
+		u.val = ucumVal{f: exact.Factor{R: m}, dim: dim}
 		if e.Offset != "" {
 			o, okO := new(big.Rat).SetString(e.Offset)
 			if !okO {
@@ -338,8 +339,8 @@ func compileQUDT(entries []QUDTEntry) map[string]*qudtUnit {
 
 // qudtDimension reads "A0E0L1I0M0H0T-1D0"; fractional exponents have no
 // unitd dimension.
-func qudtDimension(s string) (dimension, bool) {
-	var d dimension
+func qudtDimension(s string) (dimension.Vector, bool) {
+	var d dimension.Vector
 	if s == "" {
 		return d, false
 	}
@@ -354,7 +355,7 @@ func qudtDimension(s string) (dimension, bool) {
 			return d, false
 		}
 		if name, ok := qudtDimensions[c]; ok {
-			d[indexOf(name)] = n
+			d[dimension.Index(name)] = n
 		} else if c != 'D' {
 			return d, false
 		}
@@ -505,13 +506,13 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 		}
 		// QUDT has no angle or information dimension: its radian and bit
 		// are dimensionless.
-		if val.dim != u.Category.dim && val.dim == (dimension{}) && (u.Category.dim[indexOf("A")] != 0 || u.Category.dim[indexOf("D")] != 0) {
+		if val.dim != u.Category.dim && val.dim == (dimension.Vector{}) && (u.Category.dim[dimension.Index("A")] != 0 || u.Category.dim[dimension.Index("D")] != 0) {
 			val.dim = u.Category.dim
 		}
 	default:
 		return fmt.Sprintf("unknown code system %q (known: %s)", system, strings.Join(CodeSystems, ", "))
 	}
-	if val.dim != u.Category.dim && val.dim == (dimension{}).add(u.Category.dim, -1) && offset == nil && len(val.arb) == 0 {
+	if val.dim != u.Category.dim && val.dim == (dimension.Vector{}).Add(u.Category.dim, -1) && offset == nil && len(val.arb) == 0 {
 		return reciprocalClaim(u, system, code, val.f, digits)
 	}
 	if val.dim != u.Category.dim {
@@ -533,9 +534,9 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 	if !factorsAgree(u.coherent, val.f, digits) {
 		want, _ := factorText(val.f)
 		have, _ := factorText(u.coherent)
-		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), val.dim.siText(), shortFactor(have), val.dim.siText())
+		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), val.dim.SIText(), shortFactor(have), val.dim.SIText())
 	}
-	if offset != nil && !factorsAgree(piRat{r: uo}, piRat{r: offset}, digits) {
+	if offset != nil && !factorsAgree(exact.Factor{R: uo}, exact.Factor{R: offset}, digits) {
 		return fmt.Sprintf("code %s:%s has offset %s K, but the unit's is %s", system, code, offset.FloatString(6), uo.FloatString(6))
 	}
 	return ""
@@ -547,20 +548,20 @@ func (b *builder) checkCode(u *Unit, system, code string, haveTables bool) strin
 // km/L). CLDR converts consumption and its inverse into each other by
 // the reciprocal, and so does the catalog: the claim holds when the
 // unit's map onto its reference is k/x with k = 1/f, f the code's factor.
-func reciprocalClaim(u *Unit, system, code string, f piRat, digits int) string {
+func reciprocalClaim(u *Unit, system, code string, f exact.Factor, digits int) string {
 	var m *exact.Map
 	if u.si != nil {
 		m = u.si.m
 	}
-	if m == nil || m.K() != 0 || f.k != 0 || f.r.Sign() == 0 {
-		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, (dimension{}).add(u.Category.dim, -1), u.Category.dim)
+	if m == nil || m.K() != 0 || f.K != 0 || f.R.Sign() == 0 {
+		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, (dimension.Vector{}).Add(u.Category.dim, -1), u.Category.dim)
 	}
 	a, b, c, d := m.Coefficients()
 	if a.Sign() != 0 || d.Sign() != 0 || b.Sign() == 0 || c.Sign() == 0 {
 		return fmt.Sprintf("code %s:%s has the reciprocal dimension of %s, which is not defined as k/x of its reference", system, code, u.Symbol)
 	}
 	k := new(big.Rat).SetFrac(b, c)
-	if !factorsAgree(piRat{r: k}, piRat{r: new(big.Rat).Inv(f.r)}, digits) {
+	if !factorsAgree(exact.Factor{R: k}, exact.Factor{R: new(big.Rat).Inv(f.R)}, digits) {
 		return fmt.Sprintf("code %s:%s is the reciprocal of %s, but the factors differ", system, code, u.Symbol)
 	}
 	return ""
@@ -579,9 +580,9 @@ func (b *builder) checkSpecial(u *Unit, code string, v ucumVal) string {
 	a := v.special
 	dim := a.val.dim
 	if fn, ok := ucumFunctions[a.entry.Function]; ok && fn.kelvin {
-		dim = dimensionText("Θ")
+		dim = dimension.Product("Θ")
 	}
-	if u.Category.Logarithmic && dim == (dimension{}) {
+	if u.Category.Logarithmic && dim == (dimension.Vector{}) {
 		return ""
 	}
 	if dim != u.Category.dim {
@@ -595,8 +596,8 @@ func (b *builder) checkSpecial(u *Unit, code string, v ucumVal) string {
 
 // factorsAgree compares a unit's factor a with a table's b: equal, or
 // within half a unit in the last of the table's digits significant digits.
-func factorsAgree(a, b piRat, digits int) bool {
-	if a.k == b.k && a.r.Cmp(b.r) == 0 {
+func factorsAgree(a, b exact.Factor, digits int) bool {
+	if a.K == b.K && a.R.Cmp(b.R) == 0 {
 		return true
 	}
 	x, y := piFloat(a), piFloat(b)
@@ -616,13 +617,13 @@ func pow10f(n int) float64 {
 }
 
 // piFloat approximates r·π^k to 200 bits.
-func piFloat(a piRat) *big.Float {
-	f := new(big.Float).SetPrec(200).SetRat(a.r)
-	if a.k != 0 {
+func piFloat(a exact.Factor) *big.Float {
+	f := new(big.Float).SetPrec(200).SetRat(a.R)
+	if a.K != 0 {
 		p := new(big.Float).SetPrec(200).SetInt(pi.Scaled(60))
 		p.Quo(p, new(big.Float).SetPrec(200).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(60), nil)))
-		for range abs(a.k) {
-			if a.k > 0 {
+		for range abs(a.K) {
+			if a.K > 0 {
 				f.Mul(f, p)
 			} else {
 				f.Quo(f, p)

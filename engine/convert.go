@@ -144,7 +144,7 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 		return dst, ErrPrecision
 	}
 	var v apd.Decimal
-	if err := parseValue(&v, req.Value); err != nil {
+	if err := exact.ParseValue(&v, req.Value); err != nil {
 		if isMixedName(req.From) {
 			return g.appendReadable(dst, req, res, p, nil)
 		}
@@ -328,7 +328,7 @@ func newLinearSign(a, b *big.Int) linearSign {
 		return linearSign{constant: b.Sign()}
 	}
 	s := linearSign{lead: a.Sign()}
-	if r, ok := ratToDecimal(new(big.Rat).SetFrac(new(big.Int).Neg(b), a)); ok {
+	if r, ok := exact.ToDecimal(new(big.Rat).SetFrac(new(big.Int).Neg(b), a)); ok {
 		s.root = &r
 		return s
 	}

@@ -222,10 +222,10 @@ func exactRational(t *testing.T, from, to *Unit, v string) (*big.Rat, int) {
 	}
 	fa, oa, _ := mapFactor(&from.conv)
 	fb, ob, _ := mapFactor(&to.conv)
-	base := new(big.Rat).Mul(x, fa.r)
+	base := new(big.Rat).Mul(x, fa.R)
 	base.Add(base, oa)
 	y := base.Sub(base, ob)
-	return y.Quo(y, fb.r), fa.k - fb.k
+	return y.Quo(y, fb.R), fa.K - fb.K
 }
 
 // roundRat rounds r half-even to p significant digits, formatted like

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"strconv"
 	"strings"
@@ -34,10 +35,10 @@ import (
 
 // Dimensions of the properties.
 var (
-	molarMassDim   = dimensionOf(map[string]int{"M": 1, "N": -1})
-	densityDim     = dimensionOf(map[string]int{"M": 1, "L": -3})
-	temperatureDim = dimensionOf(map[string]int{"Θ": 1})
-	pressureDim    = dimensionOf(map[string]int{"M": 1, "L": -1, "T": -2})
+	molarMassDim   = dimension.Of(map[string]int{"M": 1, "N": -1})
+	densityDim     = dimension.Of(map[string]int{"M": 1, "L": -3})
+	temperatureDim = dimension.Of(map[string]int{"Θ": 1})
+	pressureDim    = dimension.Of(map[string]int{"M": 1, "L": -1, "T": -2})
 )
 
 // gasConstant is R = N_A·k, exact since the SI of 2019, in J/(mol·K).
@@ -270,7 +271,7 @@ func (p *Properties) makeKey() string {
 
 // quantityProperty reads "VALUE UNIT" of the given dimension into a
 // property in coherent SI units; it must be positive.
-func (g *Graph) quantityProperty(field, text string, want dimension) (*Property, error) {
+func (g *Graph) quantityProperty(field, text string, want dimension.Vector) (*Property, error) {
 	v, err := g.quantity(field, text, want)
 	if err != nil {
 		return nil, err
@@ -282,7 +283,7 @@ func (g *Graph) quantityProperty(field, text string, want dimension) (*Property,
 }
 
 // quantity reads "VALUE UNIT" exactly into coherent SI units.
-func (g *Graph) quantity(field, text string, want dimension) (*big.Rat, error) {
+func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
 	text = strings.TrimSpace(text)
 	num, unit, ok := strings.Cut(text, " ")
 	if !ok {
@@ -331,13 +332,13 @@ func (g *Graph) quantity(field, text string, want dimension) (*big.Rat, error) {
 		return nil, fieldErrorf(field, "%q: value out of range", shorten(text))
 	}
 	d := v.Rat()
-	if err := checkExactSize(d); err != nil {
+	if err := exact.CheckSize(d); err != nil {
 		return nil, fieldErrorf(field, "%q: value out of range", shorten(text))
 	}
 	return d, nil
 }
 
-func exampleOf(d dimension) string {
+func exampleOf(d dimension.Vector) string {
 	switch d {
 	case molarMassDim:
 		return "180.156 g/mol"
@@ -348,7 +349,7 @@ func exampleOf(d dimension) string {
 	case pressureDim:
 		return "101.325 kPa"
 	}
-	return "1 " + d.siText()
+	return "1 " + d.SIText()
 }
 
 // parseConditions reads a named set (STP) or "TEMPERATURE, PRESSURE" in
@@ -412,10 +413,10 @@ type crossFactor struct {
 
 // crossExponents says whether from and to differ by M^a·Z^c·(L³N⁻¹)^d
 // with small exponents, and returns them.
-func crossExponents(fd, td dimension) (a, c, d int, ok bool) {
-	delta := fd.add(td, -1)
-	a, c = delta[indexOf("M")], delta[indexOf("Z")]
-	l, n := delta[indexOf("L")], delta[indexOf("N")]
+func crossExponents(fd, td dimension.Vector) (a, c, d int, ok bool) {
+	delta := fd.Add(td, -1)
+	a, c = delta[dimension.Index("M")], delta[dimension.Index("Z")]
+	l, n := delta[dimension.Index("L")], delta[dimension.Index("N")]
 	if l%3 != 0 {
 		return 0, 0, 0, false
 	}
@@ -424,7 +425,7 @@ func crossExponents(fd, td dimension) (a, c, d int, ok bool) {
 		return 0, 0, 0, false
 	}
 	for i, e := range delta {
-		switch baseDimensions[i] {
+		switch dimension.Symbols()[i] {
 		case "M", "Z", "L", "N":
 		default:
 			if e != 0 {
@@ -446,14 +447,14 @@ var needText = map[string]string{
 // crossFactorOf finds the factor between from and to given p (which may be
 // nil). ok is false when the two are not related by a property at all;
 // needs lists what is missing when they are but p lacks it.
-func (g *Graph) crossFactorOf(from, to side, fd, td dimension, p *Properties) (f crossFactor, needs []string, ok bool) {
+func (g *Graph) crossFactorOf(from, to side, fd, td dimension.Vector, p *Properties) (f crossFactor, needs []string, ok bool) {
 	a, c, d, ok := crossExponents(fd, td)
 	if !ok {
 		return f, nil, false
 	}
 	mixing := false
 	for _, s := range [2]side{from, to} {
-		if s.dim() == (dimension{}) {
+		if s.dim() == (dimension.Vector{}) {
 			if cat := s.category(); cat == nil || !g.mixingRatios[cat] {
 				return f, nil, false
 			}
@@ -543,7 +544,7 @@ func (g *Graph) crossFactorOf(from, to side, fd, td dimension, p *Properties) (f
 }
 
 // needsError is INCOMPATIBLE_UNITS saying what the conversion lacks.
-func needsError(from, to side, fd, td dimension, needs []string) *Error {
+func needsError(from, to side, fd, td dimension.Vector, needs []string) *Error {
 	parts := make([]string, len(needs))
 	for i, n := range needs {
 		parts[i] = needText[n]

@@ -3,8 +3,6 @@ package engine
 import (
 	"math/big"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/unitd/unitd/engine/internal/exact"
 )
@@ -16,18 +14,18 @@ const factorDigits = 50
 // factorText writes an exact factor as a decimal when it terminates, as
 // p/q in lowest terms when it is rational, and otherwise (through π)
 // correctly rounded to 50 significant digits, with exact false.
-func factorText(f piRat) (string, bool) {
-	if f.k == 0 {
-		return ratText(f.r), true
+func factorText(f exact.Factor) (string, bool) {
+	if f.K == 0 {
+		return ratText(f.R), true
 	}
-	v := exact.NewValue(f.r, f.k)
+	v := exact.NewValue(f.R, f.K)
 	d, _ := exact.Round(&v, factorDigits)
 	return d.String(), false
 }
 
 // ratText writes r as a terminating decimal, or as p/q.
 func ratText(r *big.Rat) string {
-	if d, ok := ratToDecimal(r); ok {
+	if d, ok := exact.ToDecimal(r); ok {
 		return FormatDecimal(&d)
 	}
 	return r.RatString()
@@ -124,7 +122,7 @@ func (g *Graph) Explain(r *Result) Explanation {
 		ex.Kind = "linear"
 		if o.Sign() != 0 {
 			ex.Kind = "affine"
-			ex.Offset, ex.OffsetExact = factorText(piRat{r: o, k: f.k})
+			ex.Offset, ex.OffsetExact = factorText(exact.Factor{R: o, K: f.K})
 		}
 	}
 	seen := map[*Unit]bool{}
@@ -170,15 +168,15 @@ func (g *Graph) Explain(r *Result) Explanation {
 
 // affine returns the factor and offset of a plan without a formula,
 // y = x·f + o (f with its power of π), or ok=false.
-func (pl *plan) affine() (f piRat, o *big.Rat, ok bool) {
+func (pl *plan) affine() (f exact.Factor, o *big.Rat, ok bool) {
 	if pl.m == nil {
-		return piRat{}, nil, false
+		return exact.Factor{}, nil, false
 	}
 	r, off, ok := pl.m.Affine()
 	if !ok {
-		return piRat{}, nil, false
+		return exact.Factor{}, nil, false
 	}
-	return piRat{r: r, k: pl.m.K()}, off, true
+	return exact.Factor{R: r, K: pl.m.K()}, off, true
 }
 
 // chain lists the definitions from u down to its category's base, and the
@@ -197,9 +195,9 @@ func (g *Graph) chain(u *Unit, exponent int, seen map[*Unit]bool) []Step {
 		steps = append(steps, s)
 		exponent = 0 // the exponent belongs to the operand itself
 		if u.Definition.Kind == "base" {
-			if c := u.Category; !c.coherent.isOne() {
+			if c := u.Category; !c.coherent.IsOne() {
 				f, _ := factorText(c.coherent)
-				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.dim.siText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
+				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
 			}
 			break
 		}
@@ -226,25 +224,6 @@ func definitionText(u *Unit) string {
 	return "1 " + u.Symbol + " = " + d.Factor + " " + d.Unit
 }
 
-// siText writes the coherent SI unit of a dimension ("kg*m^2*s^-2").
-func (d dimension) siText() string {
-	units := [len(baseDimensions)]string{"kg", "m", "s", "A", "K", "mol", "cd", "rad", "bit", "z"}
-	var parts []string
-	for i, e := range d {
-		switch e {
-		case 0:
-		case 1:
-			parts = append(parts, units[i])
-		default:
-			parts = append(parts, units[i]+"^"+strconv.Itoa(e))
-		}
-	}
-	if len(parts) == 0 {
-		return "1"
-	}
-	return strings.Join(parts, "*")
-}
-
 // CoherentUnit is the coherent SI unit of the expression's dimension, the
 // unit Factor leads to ("kg*m*s^-2").
-func (e *Expression) CoherentUnit() string { return e.dim.siText() }
+func (e *Expression) CoherentUnit() string { return e.dim.SIText() }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"strings"
 
@@ -44,7 +45,7 @@ type Bridge struct {
 	Note   string
 	// si is the factor from the coherent SI unit of From's dimension to
 	// that of To's.
-	si piRat
+	si exact.Factor
 }
 
 // frames computes what conversions across categories need: the category
@@ -52,9 +53,9 @@ type Bridge struct {
 // intervals of scales, and the bridges.
 func (b *builder) frames(bridges []BridgeSpec) {
 	g := b.g
-	byDim := map[dimension][]*Category{}
+	byDim := map[dimension.Vector][]*Category{}
 	for _, c := range g.categories {
-		c.coherent = ratOne()
+		c.coherent = exact.One()
 		if c.siFactor != nil {
 			c.coherent = *c.siFactor
 		}
@@ -118,16 +119,16 @@ func (b *builder) frames(bridges []BridgeSpec) {
 func (b *builder) coherentFactors() {
 	g := b.g
 	setUnits := func(c *Category) {
-		coh := exact.Linear(c.coherent.r, c.coherent.k)
+		coh := exact.Linear(c.coherent.R, c.coherent.K)
 		for _, u := range c.Units {
 			cv := &u.conv
 			if cv.m == nil && cv.post == nil {
 				continue // not compiled
 			}
 			if f, _, ok := mapFactor(cv); ok {
-				u.coherent = f.mul(c.coherent)
+				u.coherent = f.Mul(c.coherent)
 			}
-			if c.coherent.isOne() {
+			if c.coherent.IsOne() {
 				u.si = cv
 				continue
 			}
@@ -162,13 +163,13 @@ func (b *builder) coherentFactors() {
 				c.Base = nil // reported; stop here
 				break
 			}
-			if f := c.siFactor; f != nil && (f.r.Cmp(e.factor.r) != 0 || f.k != e.factor.k) {
+			if f := c.siFactor; f != nil && (f.R.Cmp(e.factor.R) != 0 || f.K != e.factor.K) {
 				text, _ := factorText(e.factor)
-				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", siFactorText(c), c.Base.Symbol, text, c.dim.siText())
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", siFactorText(c), c.Base.Symbol, text, c.dim.SIText())
 				c.Base = nil
 				break
 			}
-			if e.factor.r.Cmp(c.coherent.r) != 0 || e.factor.k != c.coherent.k {
+			if e.factor.R.Cmp(c.coherent.R) != 0 || e.factor.K != c.coherent.K {
 				c.coherent = e.factor
 				setUnits(c)
 				changed = true
@@ -210,12 +211,12 @@ func (b *builder) bridges(specs []BridgeSpec) {
 			b.errorf(bs.Origin, subject, "a bridge joins linear units (no offset, no formula)")
 			continue
 		}
-		f, err := parseExact(bs.Factor)
+		f, err := exact.ParseFactor(bs.Factor)
 		if err != nil {
 			b.errorf(bs.Origin, subject, "factor: %v", err)
 			continue
 		}
-		if f.r.Sign() <= 0 {
+		if f.R.Sign() <= 0 {
 			b.errorf(bs.Origin, subject, "factor must be positive, not %s", bs.Factor)
 			continue
 		}
@@ -225,11 +226,11 @@ func (b *builder) bridges(specs []BridgeSpec) {
 			continue
 		}
 		// 1 From = f To, so 1 SI(From) = f·coh(To)/coh(From) SI(To).
-		si := f.mul(to.coherent).quo(from.coherent)
+		si := f.Mul(to.coherent).Quo(from.coherent)
 		br := &Bridge{From: from, To: to, Factor: bs.Factor, Exact: bs.Exact, Source: bs.Source, Note: bs.Note, si: si}
 		g.bridges[key] = br
 		back := *br
-		back.si = ratOne().quo(si)
+		back.si = exact.One().Quo(si)
 		g.bridges[categoryPair{to.Category, from.Category}] = &back
 	}
 }
@@ -243,13 +244,13 @@ func siFactorText(c *Category) string {
 
 // mapFactor returns the factor and offset of a unit's map without a pole
 // (x·f + o, f with its power of π), or ok=false for a formula unit.
-func mapFactor(c *conversion) (f piRat, o *big.Rat, ok bool) {
+func mapFactor(c *conversion) (f exact.Factor, o *big.Rat, ok bool) {
 	if c.formulaUnit || c.m == nil {
-		return piRat{}, nil, false
+		return exact.Factor{}, nil, false
 	}
 	r, off, ok := c.m.Affine()
 	if !ok {
-		return piRat{}, nil, false
+		return exact.Factor{}, nil, false
 	}
-	return piRat{r: r, k: c.m.K()}, off, true
+	return exact.Factor{R: r, K: c.m.K()}, off, true
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"slices"
 	"sort"
@@ -30,7 +32,7 @@ type Graph struct {
 
 	// byDimension is the category of each dimension that several
 	// categories may share: the one marked preferred, or the only one.
-	byDimension map[dimension]*Category
+	byDimension map[dimension.Vector]*Category
 	// bridges maps an ordered pair of categories to the exact factor from
 	// the coherent SI unit of the first to that of the second.
 	bridges map[categoryPair]*Bridge
@@ -86,11 +88,11 @@ type Category struct {
 	// among themselves (see CategorySpec.Logarithmic).
 	Logarithmic bool
 	minimum     *big.Rat
-	dim         dimension
+	dim         dimension.Vector
 	// coherent is the factor from the base unit to the coherent SI unit
 	// of the dimension (1 but for bases such as km/L).
-	coherent piRat
-	siFactor *piRat // as declared, or nil
+	coherent exact.Factor
+	siFactor *exact.Factor // as declared, or nil
 	// interval is the category that differences of this category's
 	// points belong to (temperature_interval for temperature), or nil.
 	interval *Category
@@ -121,7 +123,7 @@ type Unit struct {
 	// coherent is that map's factor without any offset (the unit as an
 	// interval, or an operand of an expression).
 	si       *conversion
-	coherent piRat
+	coherent exact.Factor
 	// asInterval is si without the category minimum, for a unit of a
 	// scale without offset (K) read as an interval; nil otherwise.
 	asInterval *conversion
@@ -176,7 +178,7 @@ func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	return f.r, o, true
+	return f.R, o, true
 }
 
 // suggestIndex returns the index of spellings for suggestions, building

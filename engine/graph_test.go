@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/dimension"
 	"testing"
 )
 
@@ -223,7 +224,7 @@ func TestBaseMap(t *testing.T) {
 // caller's own: changing them leaves the graph as it was.
 func TestGraphListsAreCopies(t *testing.T) {
 	g := testGraph(t)
-	cats, units, dims := g.Categories(), g.Units(), BaseDimensions()
+	cats, units, dims := g.Categories(), g.Units(), dimension.Symbols()
 	nc, nu, first := len(cats), len(units), units[0]
 	cats[0], units[0], dims[0] = nil, nil, "X"
 	if c := g.Categories(); len(c) != nc || c[0] == nil {
@@ -232,7 +233,7 @@ func TestGraphListsAreCopies(t *testing.T) {
 	if u := g.Units(); len(u) != nu || u[0] != first {
 		t.Error("Units() handed out the graph's own slice")
 	}
-	if BaseDimensions()[0] != "M" {
-		t.Error("BaseDimensions() handed out the package's own slice")
+	if dimension.Symbols()[0] != "M" {
+		t.Error("dimension.Symbols() handed out the package's own slice")
 	}
 }

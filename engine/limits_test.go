@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,12 +27,12 @@ func TestExactNumbersAreBounded(t *testing.T) {
 		{"10^99/3^99*7^99*(11^99)", true}, // about 400 digits: within the bound
 		{"(10^99/3^99*7^99*(11^99))^4", false},
 	} {
-		_, err := parseExact(tt.src)
+		_, err := exact.ParseFactor(tt.src)
 		if tt.ok && err != nil {
-			t.Errorf("parseExact(%q): %v", tt.src, err)
+			t.Errorf("exact.ParseFactor(%q): %v", tt.src, err)
 		}
-		if !tt.ok && !errors.Is(err, errExactTooLarge) {
-			t.Errorf("parseExact(%q) = %v, want errExactTooLarge", tt.src, err)
+		if !tt.ok && !errors.Is(err, exact.ErrFactorTooLarge) {
+			t.Errorf("exact.ParseFactor(%q) = %v, want exact.ErrFactorTooLarge", tt.src, err)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"strings"
 	"sync"
@@ -114,7 +116,7 @@ func (g *Graph) resolveMixed(name string) (*mixedUnit, error) {
 
 func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 	bad := func(format string, args ...any) error {
-		return errorf(CodeInvalidUnitExpression, "mixed unit %q: "+format, append([]any{truncateText(name, 60)}, args...)...)
+		return errorf(CodeInvalidUnitExpression, "mixed unit %q: "+format, append([]any{fault.Truncate(name, 60)}, args...)...)
 	}
 	if len(name) > maxExpressionLength {
 		return nil, bad("longer than %d bytes", maxExpressionLength)
@@ -148,12 +150,12 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 		if u == nil {
 			return nil, bad("part %q is not a catalog unit; the parts of a mixed unit are units such as ft, in, st, lb", n)
 		}
-		if f, o, ok := mapFactor(&u.conv); !ok || o.Sign() != 0 || f.r.Sign() <= 0 {
+		if f, o, ok := mapFactor(&u.conv); !ok || o.Sign() != 0 || f.R.Sign() <= 0 {
 			return nil, bad("part %s is not a linear unit (it has an offset or a formula), so it cannot be counted in whole units", u.Symbol)
 		}
 		if i > 0 && u.Category != m.parts[0].Category {
 			e := errorf(CodeIncompatibleUnits, "mixed unit %q: its parts are of different kinds: %s is %s, %s is %s",
-				truncateText(name, 60), m.parts[0].Symbol, strings.ToLower(m.parts[0].Category.Name), u.Symbol, strings.ToLower(u.Category.Name))
+				fault.Truncate(name, 60), m.parts[0].Symbol, strings.ToLower(m.parts[0].Category.Name), u.Symbol, strings.ToLower(u.Category.Name))
 			e.Details = dimensionDetails(m.parts[0].Category.dim, u.Category.dim)
 			return nil, e
 		}
@@ -168,21 +170,21 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 	n := len(m.parts)
 	m.inLast = make([]*big.Int, n)
 	m.step = make([]*big.Int, n)
-	factors := make([]piRat, n)
+	factors := make([]exact.Factor, n)
 	for i, u := range m.parts {
 		factors[i], _, _ = mapFactor(&u.conv)
 	}
 	for i := 1; i < n; i++ {
 		pm, prev := factors[i], factors[i-1]
-		if pm.k == prev.k && pm.r.Cmp(prev.r) >= 0 {
+		if pm.K == prev.K && pm.R.Cmp(prev.R) >= 0 {
 			return nil, bad("the parts must go from the largest to the smallest, but %s is not smaller than %s", m.parts[i].Symbol, m.parts[i-1].Symbol)
 		}
 	}
 	last := factors[n-1]
 	for i, u := range m.parts {
 		pm := factors[i]
-		r := new(big.Rat).Quo(pm.r, last.r)
-		if pm.k != last.k || !r.IsInt() {
+		r := new(big.Rat).Quo(pm.R, last.R)
+		if pm.K != last.K || !r.IsInt() {
 			return nil, bad("%s is not a whole number of %s; each part must be a whole number of the last", u.Symbol, m.parts[n-1].Symbol)
 		}
 		m.inLast[i] = new(big.Int).Set(r.Num())

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"slices"
 	"sort"
@@ -115,7 +116,7 @@ type prefEntry struct {
 	geq  string // as the data writes it; "" is the implicit 1
 	// threshold is geq in the unit (the largest part of a mixed unit),
 	// mapped onto the category's base unit.
-	threshold piRat
+	threshold exact.Factor
 }
 
 // prefUnit is a CLDR unit identifier resolved in the catalog.
@@ -335,7 +336,7 @@ func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
 	l.units = l.view()
 	for i := 1; i+1 < len(l.entries); i++ {
 		a, c := l.entries[i-1].threshold, l.entries[i].threshold
-		if a.k == c.k && a.r.Cmp(c.r) < 0 {
+		if a.K == c.K && a.R.Cmp(c.R) < 0 {
 			b.errorf(ls.Origin, subject, "thresholds are not in descending order at %q (UTS #35: largest first)", l.entries[i].unit.id)
 		}
 	}
@@ -343,23 +344,23 @@ func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
 
 // thresholdOf maps geq (a decimal, non-negative) in unit s onto its
 // category's base unit, exactly.
-func thresholdOf(s side, geq string) (piRat, error) {
+func thresholdOf(s side, geq string) (exact.Factor, error) {
 	g, ok := new(big.Rat).SetString(geq)
-	if !ok || g.Sign() < 0 || checkValueSyntax(geq) != nil {
-		return piRat{}, fmt.Errorf("%q is not a non-negative decimal", geq)
+	if !ok || g.Sign() < 0 || exact.CheckSyntax(geq) != nil {
+		return exact.Factor{}, fmt.Errorf("%q is not a non-negative decimal", geq)
 	}
 	if s.unit == nil {
-		return piRat{}, fmt.Errorf("%s is not a catalog unit", s.symbol())
+		return exact.Factor{}, fmt.Errorf("%s is not a catalog unit", s.symbol())
 	}
 	f, o, ok := mapFactor(&s.unit.conv)
 	if !ok {
-		return piRat{}, fmt.Errorf("%s converts through a formula; thresholds need a linear or affine unit", s.symbol())
+		return exact.Factor{}, fmt.Errorf("%s converts through a formula; thresholds need a linear or affine unit", s.symbol())
 	}
-	v := new(big.Rat).Mul(g, f.r)
+	v := new(big.Rat).Mul(g, f.R)
 	if o.Sign() != 0 {
 		v.Add(v, o)
 	}
-	return piRat{r: v, k: f.k}, nil
+	return exact.Factor{R: v, K: f.K}, nil
 }
 
 // errorText is the message of an engine error, or the error's text.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"github.com/unitd/unitd/engine/fault"
 	"math/big"
 	"math/bits"
 	"strings"
@@ -91,7 +92,7 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	case parsed != nil:
 		v.Set(parsed)
 	default:
-		if err := parseValue(&v, req.Value); err != nil {
+		if err := exact.ParseValue(&v, req.Value); err != nil {
 			return dst, err
 		}
 	}
@@ -282,14 +283,14 @@ func (m *mixedUnit) sum(dst *apd.Decimal, value string) error {
 	neg, nonzero := false, false
 	for i, f := range fields {
 		var d apd.Decimal
-		if err := parseValue(&d, f); err != nil {
+		if err := exact.ParseValue(&d, f); err != nil {
 			e := err.(*Error)
 			return errorf(CodeInvalidValue, "part %d of %s (%s): %s", i+1, m.symbol, m.parts[i].Symbol, e.Message)
 		}
 		if f[0] == '-' || f[0] == '+' {
 			if nonzero || d.IsZero() {
 				return errorf(CodeInvalidValue, "value %q: only the first part that is not zero may carry a sign, which is the whole quantity's (\"-5 3.5\" is −(5 %s 3.5 %s))",
-					truncateText(value, 40), m.parts[0].Symbol, m.parts[1].Symbol)
+					fault.Truncate(value, 40), m.parts[0].Symbol, m.parts[1].Symbol)
 			}
 			neg = f[0] == '-'
 		}
@@ -301,7 +302,7 @@ func (m *mixedUnit) sum(dst *apd.Decimal, value string) error {
 		w.Coeff.SetMathBigInt(m.inLast[i])
 		mulExact(&t, &d, &w)
 		if _, err := unrounded.Add(dst, dst, &t); err != nil {
-			return errorf(CodeInvalidValue, "value %q: the sum of its parts is out of range", truncateText(value, 40))
+			return errorf(CodeInvalidValue, "value %q: the sum of its parts is out of range", fault.Truncate(value, 40))
 		}
 	}
 	dst.Negative = neg && !dst.IsZero()
@@ -504,11 +505,11 @@ func (m *mixedUnit) splitInts(sc *splitScratch, buf []byte, N, D *big.Int, p int
 	carry := lastD.Cmp(&m.stepDec[n-2]) >= 0
 	if carry {
 		// The rest rounded up to a whole unit of the part before it.
-		whole[n-2].Add(&whole[n-2], bigOneInt)
+		whole[n-2].Add(&whole[n-2], bigIntOne)
 		for i := n - 2; i > 0; i-- {
 			if whole[i].Cmp(m.step[i-1]) >= 0 {
 				whole[i].Sub(&whole[i], m.step[i-1])
-				whole[i-1].Add(&whole[i-1], bigOneInt)
+				whole[i-1].Add(&whole[i-1], bigIntOne)
 			}
 		}
 	}
@@ -519,7 +520,7 @@ func (m *mixedUnit) splitInts(sc *splitScratch, buf []byte, N, D *big.Int, p int
 		} else {
 			d.Coeff.SetMathBigInt(&whole[i])
 		}
-		buf = appendDecimal(buf, &d)
+		buf = exact.AppendDecimal(buf, &d)
 		ends[i] = len(buf)
 	}
 	if carry {
@@ -592,3 +593,5 @@ func PartsText(parts []Part) string {
 
 // quoteList writes names as "a, b, c".
 func quoteList(names []string) string { return strings.Join(names, ", ") }
+
+var bigIntOne = big.NewInt(1)

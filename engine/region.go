@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/fault"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func (p *preferences) knownRegion(s string) (string, bool) {
 
 func (p *preferences) unknownRegion(s string) *Error {
 	e := errorf(CodeInvalidRequest, "unknown region %q: a region is an ISO 3166-1 alpha-2 code (US, GB, DE, …) or a UN M.49 area (001 is the world, 150 Europe); details.regions lists them all",
-		truncateText(s, 20))
+		fault.Truncate(s, 20))
 	e.Details = map[string]string{"regions": p.regionList}
 	return e
 }
@@ -126,7 +127,7 @@ type localeTag struct {
 func parseLocale(s string) (localeTag, error) {
 	var t localeTag
 	bad := func(why string) error {
-		return errorf(CodeInvalidRequest, "locale %q is not a BCP 47 language tag: %s (write en, en-GB, sv-SE, zh-Hant-TW, de-CH-u-ms-uksystem)", truncateText(s, 40), why)
+		return errorf(CodeInvalidRequest, "locale %q is not a BCP 47 language tag: %s (write en, en-GB, sv-SE, zh-Hant-TW, de-CH-u-ms-uksystem)", fault.Truncate(s, 40), why)
 	}
 	if s == "" || len(s) > maxPreferenceField {
 		return t, bad("it must be 1 to 64 characters")
@@ -137,7 +138,7 @@ func parseLocale(s string) (localeTag, error) {
 	}
 	for _, st := range subtags {
 		if !isAlnum(st) || len(st) > 8 {
-			return t, bad("subtag " + truncateText(st, 12) + " is not 1 to 8 letters or digits")
+			return t, bad("subtag " + fault.Truncate(st, 12) + " is not 1 to 8 letters or digits")
 		}
 	}
 	i := 0
@@ -177,7 +178,7 @@ func parseLocale(s string) (localeTag, error) {
 	for i < len(subtags) {
 		single := strings.ToLower(subtags[i])
 		if len(single) != 1 {
-			return t, bad("unexpected subtag " + truncateText(subtags[i], 12))
+			return t, bad("unexpected subtag " + fault.Truncate(subtags[i], 12))
 		}
 		i++
 		if single == "x" {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/dimension"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,7 +59,7 @@ func (s side) symbol() string {
 	return s.expr.Symbol
 }
 
-func (s side) dim() dimension {
+func (s side) dim() dimension.Vector {
 	if s.unit != nil {
 		return s.unit.Category.dim
 	}
@@ -270,7 +271,7 @@ func bridged(c *conversion, br *Bridge) (*conversion, bool) {
 	if c.m == nil {
 		return nil, false
 	}
-	m, err := c.m.Scale(br.si.r, br.si.k)
+	m, err := c.m.Scale(br.si.R, br.si.K)
 	if err != nil {
 		return nil, false
 	}
@@ -279,19 +280,19 @@ func bridged(c *conversion, br *Bridge) (*conversion, bool) {
 	return &out, true
 }
 
-func dimensionDetails(from, to dimension) map[string]string {
+func dimensionDetails(from, to dimension.Vector) map[string]string {
 	return map[string]string{"from_dimension": from.String(), "to_dimension": to.String()}
 }
 
 // incompatible explains why two sides do not convert.
-func incompatible(from, to side, fd, td dimension) *Error {
+func incompatible(from, to side, fd, td dimension.Vector) *Error {
 	var e *Error
 	if fd == td {
 		e = errorf(CodeIncompatibleUnits, "cannot convert %s to %s: both have dimension %s, but %s and %s are different kinds of quantity",
 			from.describe(), to.describe(), fd, kindOf(from), kindOf(to))
 	} else {
 		e = errorf(CodeIncompatibleUnits, "cannot convert %s to %s: dimension %s is not %s", from.describe(), to.describe(), fd, td)
-		if m := missing(fd, td); m != "" {
+		if m := dimension.Missing(fd, td); m != "" {
 			e.Message += "; " + m
 		}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"slices"
 	"sort"
@@ -283,7 +284,7 @@ func (b *builder) gas(spec GasSpec) {
 		switch {
 		case !ok:
 			b.errorf(spec.Origin, "gas", "mixing ratio category %q does not exist", id)
-		case c.dim != dimension{}:
+		case c.dim != dimension.Vector{}:
 			b.errorf(spec.Origin, "gas", "mixing ratio category %q is not dimensionless (%s)", id, c.dim)
 		default:
 			g.mixingRatios[c] = true

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"sort"
 	"strconv"
@@ -69,8 +71,8 @@ type ucumAtom struct {
 // ucumVal is a UCUM term's value: an exact factor onto the coherent SI
 // unit of dim, and the arbitrary units it holds.
 type ucumVal struct {
-	f   piRat
-	dim dimension
+	f   exact.Factor
+	dim dimension.Vector
 	arb []arbPower // sorted by code
 	// special is set for a lone special unit (with its prefix's factor
 	// in specialScale).
@@ -84,15 +86,15 @@ type arbPower struct {
 	exp  int
 }
 
-func unitVal() ucumVal { return ucumVal{f: ratOne()} }
+func unitVal() ucumVal { return ucumVal{f: exact.One()} }
 
 // mul returns v·w^sign.
 func (v ucumVal) mul(w ucumVal, sign int) ucumVal {
-	out := ucumVal{dim: v.dim.add(w.dim, sign)}
+	out := ucumVal{dim: v.dim.Add(w.dim, sign)}
 	if sign > 0 {
-		out.f = v.f.mul(w.f)
+		out.f = v.f.Mul(w.f)
 	} else {
-		out.f = v.f.quo(w.f)
+		out.f = v.f.Quo(w.f)
 	}
 	out.arb = mergeArb(v.arb, w.arb, sign)
 	return out
@@ -100,8 +102,8 @@ func (v ucumVal) mul(w ucumVal, sign int) ucumVal {
 
 // pow returns v^n.
 func (v ucumVal) pow(n int) ucumVal {
-	out := ucumVal{f: v.f.pow(n)}
-	out.dim = out.dim.add(v.dim, n)
+	out := ucumVal{f: v.f.Pow(n)}
+	out.dim = out.dim.Add(v.dim, n)
 	for _, a := range v.arb {
 		out.arb = append(out.arb, arbPower{a.code, a.exp * n})
 	}
@@ -170,14 +172,6 @@ var ucumBase = map[string]struct {
 // the mole (UCUM: 6.0221367e23) and the bit (UCUM: 1).
 var ucumOverrides = map[string]string{"mol": "N", "bit": "D"}
 
-func dimensionText(s string) dimension {
-	var d dimension
-	for _, f := range strings.Fields(s) {
-		d[indexOf(f)]++
-	}
-	return d
-}
-
 // compileUCUM reads the UCUM table and reduces every atom.
 func compileUCUM(entries []UCUMEntry) (*ucumTable, []error) {
 	t := &ucumTable{atoms: map[string]*ucumAtom{}, prefixes: map[string]*big.Rat{}}
@@ -236,21 +230,21 @@ func (t *ucumTable) reduce(a *ucumAtom) error {
 func (t *ucumTable) define(a *ucumAtom) (ucumVal, error) {
 	e := a.entry
 	if d, ok := ucumOverrides[e.Code]; ok {
-		return ucumVal{f: ratOne(), dim: dimensionText(d)}, nil
+		return ucumVal{f: exact.One(), dim: dimension.Product(d)}, nil
 	}
 	if e.Code == "[pi]" {
-		return ucumVal{f: piRat{r: big.NewRat(1, 1), k: 1}}, nil
+		return ucumVal{f: exact.Factor{R: big.NewRat(1, 1), K: 1}}, nil
 	}
 	if e.Type == "base" {
 		b, ok := ucumBase[e.Code]
 		if !ok {
 			return ucumVal{}, fmt.Errorf("base unit %s is not one unitd knows", e.Code)
 		}
-		f, err := parseExact(b.factor)
+		f, err := exact.ParseFactor(b.factor)
 		if err != nil {
 			return ucumVal{}, err
 		}
-		return ucumVal{f: f, dim: dimensionText(b.dim)}, nil
+		return ucumVal{f: f, dim: dimension.Product(b.dim)}, nil
 	}
 	value := e.Value
 	if value == "" {
@@ -268,7 +262,7 @@ func (t *ucumTable) define(a *ucumAtom) (ucumVal, error) {
 	if v.special != nil {
 		return ucumVal{}, fmt.Errorf("atom %s is defined through the special unit %s", e.Code, v.special.entry.Code)
 	}
-	v.f = v.f.mul(piRat{r: f})
+	v.f = v.f.Mul(exact.Factor{R: f})
 	if e.Kind == "arbitrary" {
 		// An arbitrary unit is its own kind: it converts to the arbitrary
 		// unit it is defined by ([IU] is [iU]), or only to itself.
@@ -298,7 +292,7 @@ type ucumParser struct {
 	// the components read.
 	num, den   big.Int
 	k          int
-	dim        dimension
+	dim        dimension.Vector
 	arb        []arbPower
 	special    *ucumVal
 	components int
@@ -354,12 +348,12 @@ func (p *ucumParser) parse() (ucumVal, error) {
 	if p.num.Sign() == 0 {
 		return ucumVal{}, p.fail("its factor is 0")
 	}
-	return ucumVal{f: piRat{r: new(big.Rat).SetFrac(&p.num, &p.den), k: p.k}, dim: p.dim, arb: p.arb}, nil
+	return ucumVal{f: exact.Factor{R: new(big.Rat).SetFrac(&p.num, &p.den), K: p.k}, dim: p.dim, arb: p.arb}, nil
 }
 
 // multiply multiplies the code's value by v^n.
 func (p *ucumParser) multiply(v *ucumVal, n int) {
-	num, den := v.f.r.Num(), v.f.r.Denom()
+	num, den := v.f.R.Num(), v.f.R.Denom()
 	if n < 0 {
 		num, den = den, num
 	}
@@ -371,8 +365,8 @@ func (p *ucumParser) multiply(v *ucumVal, n int) {
 			p.den.Mul(&p.den, den)
 		}
 	}
-	p.k += v.f.k * n
-	p.dim = p.dim.add(v.dim, n)
+	p.k += v.f.K * n
+	p.dim = p.dim.Add(v.dim, n)
 	if len(v.arb) > 0 {
 		p.arb = mergeArb(p.arb, v.arb, n)
 	}
@@ -574,7 +568,7 @@ func (p *ucumParser) simple(sign int) error {
 		return nil
 	}
 	if prefix != nil {
-		p.multiply(&ucumVal{f: piRat{r: prefix}}, exp*sign)
+		p.multiply(&ucumVal{f: exact.Factor{R: prefix}}, exp*sign)
 	}
 	p.multiply(&atom.val, exp*sign)
 	return nil

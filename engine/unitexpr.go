@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"strconv"
 	"strings"
@@ -62,8 +63,8 @@ type Expression struct {
 	// preferred one where several share it), or nil.
 	Category *Category
 
-	dim    dimension
-	factor piRat // onto the coherent SI unit of dim
+	dim    dimension.Vector
+	factor exact.Factor // onto the coherent SI unit of dim
 	conv   conversion
 	// arbitrary names the arbitrary units (UCUM's [IU], …) of a code, which
 	// convert only among themselves; "" for every other expression.
@@ -149,9 +150,9 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 		if term.Unit == nil {
 			continue // the number 1
 		}
-		e.dim = e.dim.add(term.Unit.Category.dim, term.Exponent)
+		e.dim = e.dim.Add(term.Unit.Category.dim, term.Exponent)
 		f := term.Unit.coherent
-		n, d := f.r.Num(), f.r.Denom()
+		n, d := f.R.Num(), f.R.Denom()
 		if term.Exponent < 0 {
 			n, d = d, n
 		}
@@ -159,16 +160,16 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 			num.Mul(num, n)
 			den.Mul(den, d)
 		}
-		k += f.k * term.Exponent
+		k += f.K * term.Exponent
 	}
-	e.factor = piRat{r: new(big.Rat).SetFrac(num, den), k: k}
+	e.factor = exact.Factor{R: new(big.Rat).SetFrac(num, den), K: k}
 	for _, x := range e.dim {
 		if x > 99 || x < -99 {
 			return nil, errorf(CodeInvalidUnitExpression, "unit expression %q: its dimension %s has an exponent beyond ±99", shorten(s), e.dim)
 		}
 	}
 	e.Category = g.byDimension[e.dim]
-	e.conv = conversion{m: exact.Linear(e.factor.r, e.factor.k), exact: true}
+	e.conv = conversion{m: exact.Linear(e.factor.R, e.factor.K), exact: true}
 	for _, t := range terms {
 		if t.Unit != nil {
 			e.conv.exact = e.conv.exact && t.Unit.conv.exact
@@ -383,7 +384,7 @@ func (p *exprParser) power() (int, error) {
 		text = append(text, '-')
 		p.pos += len("−")
 	}
-	n := countDigits(p.src[p.pos:])
+	n := len(p.src[p.pos:]) - len(strings.TrimLeft(p.src[p.pos:], "0123456789"))
 	text = append(text, p.src[p.pos:p.pos+n]...)
 	p.pos += n
 	return p.exponent(string(text), start)
@@ -522,7 +523,7 @@ func (p *exprParser) operand() (Term, error) {
 		p.pos = end
 		p.canon = append(p.canon, '1')
 		return Term{Exponent: 1}, nil
-	case countDigitsAndPoints(name) == len(name):
+	case strings.Trim(name, "0123456789.") == "":
 		return Term{}, p.fail("the number %s at position %d is not a unit (only 1, as in 1/s, may stand alone)", name, p.position(start))
 	}
 	if p.exclude != nil {

@@ -226,7 +226,7 @@ func FuzzParseExpression(f *testing.F) {
 		if again == nil {
 			return // the canonical text happens to be a catalog name
 		}
-		if again.dim != e.dim || again.factor.k != e.factor.k || again.factor.r.Cmp(e.factor.r) != 0 {
+		if again.dim != e.dim || again.factor.K != e.factor.K || again.factor.R.Cmp(e.factor.R) != 0 {
 			t.Fatalf("canonical %q of %q means something else", e.Symbol, s)
 		}
 	})

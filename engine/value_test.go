@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -78,18 +79,18 @@ func TestParseExact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			r, err := parseExact(tt.in)
+			r, err := exact.ParseFactor(tt.in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want, _ := new(big.Rat).SetString(tt.want); r.r.Cmp(want) != 0 || r.k != tt.pi {
-				t.Errorf("parseExact(%q) = %s·π^%d, want %s·π^%d", tt.in, r.r, r.k, tt.want, tt.pi)
+			if want, _ := new(big.Rat).SetString(tt.want); r.R.Cmp(want) != 0 || r.K != tt.pi {
+				t.Errorf("exact.ParseFactor(%q) = %s·π^%d, want %s·π^%d", tt.in, r.R, r.K, tt.want, tt.pi)
 			}
 		})
 	}
 	for _, in := range []string{"", "abc", "1/0", "0^-1", "1**2", "(1", "1)", "2^1000", "1,5", "NaN"} {
-		if _, err := parseExact(in); err == nil {
-			t.Errorf("parseExact(%q) succeeded, want an error", in)
+		if _, err := exact.ParseFactor(in); err == nil {
+			t.Errorf("exact.ParseFactor(%q) succeeded, want an error", in)
 		}
 	}
 }
@@ -123,8 +124,8 @@ func TestAppendDecimalTwoWords(t *testing.T) {
 			d.Exponent = exp
 			d.Negative = len(c)%2 == 0
 			want := string(digits.Format(nil, d.Negative, []byte(d.Coeff.String()), int(exp)))
-			if got := string(appendDecimal(nil, &d)); got != want {
-				t.Errorf("appendDecimal(%se%d) = %s, want %s", c, exp, got, want)
+			if got := string(exact.AppendDecimal(nil, &d)); got != want {
+				t.Errorf("exact.AppendDecimal(%se%d) = %s, want %s", c, exp, got, want)
 			}
 		}
 	}
@@ -151,10 +152,10 @@ func TestParseValueMatchesApd(t *testing.T) {
 	taken := 0
 	for _, s := range cases {
 		var got apd.Decimal
-		err := parseValue(&got, s)
+		err := exact.ParseValue(&got, s)
 		if err != nil {
 			if e, ok := err.(*Error); !ok || e.Code != CodeInvalidValue {
-				t.Fatalf("parseValue(%q): %v", s, err)
+				t.Fatalf("exact.ParseValue(%q): %v", s, err)
 			}
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	dims "github.com/unitd/unitd/engine/dimension"
 	"net/http"
 	"strconv"
 	"strings"
@@ -470,11 +471,11 @@ func (s *Server) units(c *call) reply {
 		}
 	}
 	if seenDim {
-		d, err := engine.ParseDimension(dimension)
+		d, err := dims.Parse(dimension)
 		if err != nil {
 			return errReply(invalidRequest("dimension: " + err.Error()))
 		}
-		dimension = d
+		dimension = d.String()
 	}
 	var idx []int
 	if category != "" {
