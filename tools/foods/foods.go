@@ -257,7 +257,7 @@ func adjective(s string) bool {
 // source prints them when the measure is one unit ("12.0"), else the
 // quotient, exact ("0.25 cup = 4.0 g" is "16").
 func perUnitString(m Measure, v Volume) string {
-	if a, _ := decimal(m.Amount); a.Cmp(big.NewRat(1, 1)) == 0 {
+	if a, ok := decimal(m.Amount); ok && a.Cmp(big.NewRat(1, 1)) == 0 {
 		return amountString(m.Grams)
 	}
 	return decimalString(v.PerUnit)

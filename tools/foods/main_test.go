@@ -57,6 +57,8 @@ func TestReadVolume(t *testing.T) {
 		{"1", "oz", "28.35", "", "", "", "-"},
 		{"1", "cupcake", "35", "", "", "", "-"},
 		{"1", "serving 1 tbsp", "20", "", "", "", "-"},
+		{"x", "cup", "20", "", "", "", "no positive amount and weight"},
+		{"1", "cup", "0", "", "", "", "no positive amount and weight"},
 	} {
 		v, why := ReadVolume(Measure{Amount: tc.amount, Desc: tc.desc, Grams: tc.grams})
 		switch {

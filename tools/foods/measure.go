@@ -80,9 +80,9 @@ func ReadVolume(m Measure) (v Volume, why string) {
 	if unit == "" {
 		return Volume{}, ""
 	}
-	amount, _ := decimal(m.Amount)
-	grams, _ := decimal(m.Grams)
-	if amount.Sign() <= 0 || grams.Sign() <= 0 {
+	amount, okA := decimal(m.Amount)
+	grams, okG := decimal(m.Grams)
+	if !okA || !okG || amount.Sign() <= 0 || grams.Sign() <= 0 {
 		return Volume{}, "no positive amount and weight"
 	}
 	per := new(big.Rat).Quo(grams, amount)
