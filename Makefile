@@ -10,7 +10,7 @@ BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: atomicweights all build run test cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
+.PHONY: atomicweights foods all build run test cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
 
 all: test build
 
@@ -91,6 +91,12 @@ cldr:
 ## (apt-get download; run apt-get update first)
 atomicweights:
 	$(GO) run ./tools/atomicweights -out catalog/data/elements.yaml
+
+## foods: regenerate catalog/data/substances-foods.yaml (and the test's copy of its source) from
+## USDA SR21 in the pinned Debian package gourmand (apt-get download; run apt-get update first);
+## then regenerate docs/units.md and the catalog ConfigMap (make docs deploy-manifests)
+foods:
+	$(GO) run ./tools/foods -out catalog/data/substances-foods.yaml -testdata tools/foods/testdata
 
 ## docs: regenerate docs/units.md, the reference of the shipped catalog (a test fails when it is stale)
 docs:

@@ -3,6 +3,7 @@ package catalog
 import (
 	"bufio"
 	"errors"
+	"io/fs"
 	"math/big"
 	"os"
 	"slices"
@@ -458,5 +459,97 @@ func TestIntervalUncertainty(t *testing.T) {
 		if _, err := intervalUncertainty("1.05", bad); err == nil {
 			t.Errorf("interval %q was accepted", bad)
 		}
+	}
+}
+
+// TestFoodFields reads the kitchen fields of a substance file: a food
+// with its food, state and portions, as plain data; the shipped foods
+// with theirs; and what a food must not lack, at its position.
+func TestFoodFields(t *testing.T) {
+	sf, errs := parseSubstanceFile("substances-test.yaml", []byte(`source: a test
+upstream: {package: p, version: "1", sha256: abc, file: f, licence: public domain}
+substances:
+  - id: brown-sugar-packed
+    name: brown sugar, packed
+    kind: food
+    food: brown sugar
+    state: packed
+    density: {value: 220 g/cup, temperature: an unstated temperature, source: a test}
+    portions:
+      - {name: cube, measure: 1 cube, mass: 2.3 g}
+`))
+	if len(errs) > 0 || len(sf.substances) != 1 {
+		t.Fatalf("%d substances, errors %v", len(sf.substances), errs)
+	}
+	s := sf.substances[0]
+	if s.Kind != "food" || s.Food != "brown sugar" || s.State != "packed" || len(s.Portions) != 1 ||
+		s.Portions[0].Name != "cube" || s.Portions[0].Measure != "1 cube" || s.Portions[0].Mass != "2.3 g" || s.Portions[0].Origin.Line != 11 {
+		t.Errorf("read as %+v", s)
+	}
+
+	shipped, err := fs.ReadFile(Embedded(), "substances-foods.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf, errs = parseSubstanceFile("substances-foods.yaml", shipped)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var butter *engine.SubstanceSpec
+	for i := range sf.substances {
+		if sf.substances[i].ID == "butter" {
+			butter = &sf.substances[i]
+		}
+		if sf.substances[i].Kind != "food" {
+			t.Errorf("%s is no food", sf.substances[i].ID)
+		}
+	}
+	if butter == nil || !slices.ContainsFunc(butter.Portions, func(p engine.PortionSpec) bool { return p.Name == "stick" && p.Mass == "113 g" }) {
+		t.Errorf("the shipped butter has no 113 g stick: %+v", butter)
+	}
+
+	_, errs = parseSubstanceFile("substances-test.yaml", []byte(`substances:
+  - id: a
+    name: a
+    kind: mineral
+    density: {value: 1 g/mL, temperature: 20 degC, source: a test}
+  - id: b
+    name: b
+    state: packed
+    density: {value: 1 g/mL, temperature: 20 degC, source: a test}
+  - id: c
+    name: c
+    kind: food
+    density: {value: 1 g/mL, temperature: 20 degC, source: a test}
+  - id: d
+    name: d
+    kind: food
+    food: d
+    density: {value: 1 g/mL, temperature: 20 degC, source: a test}
+    portions:
+      - {name: stick, measure: 1 stick, mass: 113 g}
+      - {name: stick, measure: 1 stick, mass: 113 g}
+      - {name: large, mass: 50 g}
+      - {name: small, measure: 1 small, mass: 38 g, size: small}
+`))
+	var got []string
+	for _, err := range errs {
+		got = append(got, err.Error())
+	}
+	want := []string{
+		`substances-test.yaml:2:5: substance "a": kind "mineral" is not a kind of substance (known: food)`,
+		`substances-test.yaml:6:5: substance "b": food, state and portions belong to a substance of kind food`,
+		`substances-test.yaml:10:5: substance "c": a food needs "food", the food it is`,
+		`substances-test.yaml:22:9: substance "d": a portion needs name, measure and mass`,
+		`substances-test.yaml:23:53: substance "d": unknown key "size"`,
+		`substances-test.yaml:14:5: substance "d": portion "stick" twice`,
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, w) }) {
+			t.Errorf("missing error %s", w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d errors:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }

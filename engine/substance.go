@@ -49,7 +49,16 @@ type SubstanceSpec struct {
 	// Charge is the charge number of an ion (2 for Ca²⁺), 0 for none.
 	Charge       int
 	ChargeSource string
-	Origin       Origin
+	// Kind is "food" for a food or kitchen ingredient, "" otherwise.
+	// A food names the food it is (Food, "brown sugar") and the state
+	// its density was measured in (State, "packed"; "" for none): the
+	// states of one food are substances of their own that share Food.
+	// Portions are the counts of the food its source weighs (a stick of
+	// butter, a large egg). These are data for the kitchen; Build reads
+	// none of them.
+	Kind, Food, State string
+	Portions          []PortionSpec
+	Origin            Origin
 }
 
 // QuantitySpec is a value with its unit ("0.745 kg/L"), the source that
