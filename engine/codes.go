@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"sort"
 	"strconv"
@@ -222,7 +223,7 @@ func (g *Graph) unknownCode(system, code string) *Error {
 			if len(c) > len(code)+3 || len(c)+3 < len(code) {
 				continue
 			}
-			if d := editDistance(lower, strings.ToLower(c)); d <= 2 {
+			if d := suggest.Distance(lower, strings.ToLower(c)); d <= 2 {
 				best = append(best, scored{c, d})
 			}
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"sort"
 	"strconv"
@@ -276,7 +277,7 @@ func (t *cldrTable) suggest(tok string) []string {
 		if len(out) == 5 {
 			break
 		}
-		if editDistance(tok, id) <= 2 {
+		if suggest.Distance(tok, id) <= 2 {
 			out = append(out, SystemCLDR+":"+id)
 		}
 	}

@@ -230,7 +230,7 @@ func (g *Graph) lookupSubstance(name string) (*Substance, *chemical, error) {
 	ch, err := g.parseChemical(name)
 	if err != nil {
 		e := err.(*Error)
-		e.Suggestions = g.substanceSuggester.suggest(name, 5)
+		e.Suggestions = g.substanceSuggester.Suggest(name, 5)
 		if len(e.Suggestions) > 0 {
 			e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"slices"
 	"sort"
@@ -26,7 +27,7 @@ type Graph struct {
 	spellings  []spelling // every name, for suggestions
 	// suggester indexes the spellings for suggestions, built on the
 	// first unknown name (suggestIndex).
-	suggester     *suggestIndex
+	suggester     *suggest.Index
 	suggesterOnce sync.Once
 	maxName       int // length in bytes of the longest spelling
 
@@ -63,7 +64,7 @@ type Graph struct {
 	substances         []*Substance
 	substanceBy        map[string]*Substance // folded ID, name, alias, CAS
 	substanceByFormula map[string]*Substance // formulas, case-sensitive
-	substanceSuggester *suggestIndex
+	substanceSuggester *suggest.Index
 	conditions         []*Conditions
 	conditionBy        map[string]*Conditions
 	mixingRatios       map[*Category]bool
@@ -184,8 +185,14 @@ func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
 // suggestIndex returns the index of spellings for suggestions, building
 // it on first use: most graphs serve long before a name is unknown, and
 // Build need not pay for it.
-func (g *Graph) suggestIndex() *suggestIndex {
-	g.suggesterOnce.Do(func() { g.suggester = newSuggestIndex(g.spellings) })
+func (g *Graph) suggestIndex() *suggest.Index {
+	g.suggesterOnce.Do(func() {
+		x := &suggest.Index{}
+		for _, s := range g.spellings {
+			x.Add(s.text, s.unit.Symbol)
+		}
+		g.suggester = x
+	})
 	return g.suggester
 }
 
@@ -245,7 +252,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		shown = shown[:64] + "…"
 	}
 	e := errorf(CodeUnknownUnit, "unknown unit %q", shown)
-	e.Suggestions = g.suggestIndex().suggest(name, 5)
+	e.Suggestions = g.suggestIndex().Suggest(name, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"slices"
 	"sort"
@@ -187,7 +188,7 @@ func (g *Graph) unknownSubstance(name, why string) *Error {
 	if why != "" {
 		e.Message += ": " + why
 	}
-	e.Suggestions = g.substanceSuggester.suggest(name, 5)
+	e.Suggestions = g.substanceSuggester.Suggest(name, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}
@@ -304,7 +305,7 @@ func (b *builder) gas(spec GasSpec) {
 func (b *builder) substances(specs []SubstanceSpec) {
 	g := b.g
 	g.substanceBy = map[string]*Substance{}
-	g.substanceSuggester = &suggestIndex{}
+	g.substanceSuggester = &suggest.Index{}
 	g.substanceByFormula = map[string]*Substance{}
 	claim := func(s *Substance, o Origin, name string) {
 		k := foldWord(name)
@@ -318,7 +319,7 @@ func (b *builder) substances(specs []SubstanceSpec) {
 			return
 		}
 		g.substanceBy[k] = s
-		g.substanceSuggester.add(name, s.ID)
+		g.substanceSuggester.Add(name, s.ID)
 	}
 	for i := range specs {
 		ss := &specs[i]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"sort"
 	"strconv"
@@ -627,7 +628,7 @@ func (t *ucumTable) suggest(name string) []string {
 		if len(c) > len(name)+3 || len(c)+3 < len(name) {
 			continue
 		}
-		d := editDistance(lower, strings.ToLower(c))
+		d := suggest.Distance(lower, strings.ToLower(c))
 		if d <= 2 {
 			best = append(best, scored{c, d})
 		}
@@ -641,25 +642,4 @@ func (t *ucumTable) suggest(name string) []string {
 		out = append(out, "ucum:"+s.code)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -1,4 +1,17 @@
-package engine
+// Package suggest finds the names spelled closest to an unknown one, by
+// edit distance, where an abbreviation ("mtr" of "metre") or a stray
+// letter ("feett") counts one edit less for a name of three runes or
+// more.
+//
+// An unknown name is what a client controls, so a suggestion must cost
+// about what a lookup costs, not a scan of every spelling. An Index keeps
+// each spelling, lower-cased, in a bucket by length, with a 64-bit signature of the characters it contains. Two cheap lower
+// bounds of the edit distance then rule out almost every spelling before
+// any distance is computed: the difference in length, and the number of
+// distinct characters one string has that the other lacks. Both are true
+// lower bounds, so the answers are those of a full scan. Names longer than
+// MaxName bytes get no suggestions at all.
+package suggest
 
 import (
 	"math/bits"
@@ -7,51 +20,30 @@ import (
 	"unicode/utf8"
 )
 
-// Suggestions for an unknown unit name: the units spelled closest to it,
-// by edit distance, where an abbreviation ("mtr" of "metre") or a stray
-// letter ("feett") counts one edit less.
-//
-// An unknown name is what a client controls, so a suggestion must cost
-// about what a lookup costs, not a scan of every spelling. The index built
-// with the graph keeps each spelling, lower-cased, in a bucket by length,
-// with a 64-bit signature of the characters it contains. Two cheap lower
-// bounds of the edit distance then rule out almost every spelling before
-// any distance is computed: the difference in length, and the number of
-// distinct characters one string has that the other lacks. Both are true
-// lower bounds, so the answers are those of a full scan. Names longer than
-// maxSuggestName bytes get no suggestions at all.
-
-// maxSuggestName is the longest name, in bytes, for which suggestions are
+// MaxName is the longest name, in bytes, for which suggestions are
 // computed.
-const maxSuggestName = 64
+const MaxName = 64
 
-// suggestIndex holds the graph's spellings for suggestions.
-type suggestIndex struct {
-	byLen [][]suggestEntry // by rune count of the lower-cased spelling
+// Index holds spellings for suggestions. Build it with Add, then share it:
+// Suggest only reads it.
+type Index struct {
+	byLen [][]entry // by rune count of the lower-cased spelling
 }
 
-type suggestEntry struct {
+type entry struct {
 	runes  []rune // lower-cased spelling
 	sig    uint64 // charSig of runes
-	symbol string // the unit's symbol
+	symbol string // what the spelling names
 }
 
-func newSuggestIndex(spellings []spelling) *suggestIndex {
-	x := &suggestIndex{}
-	for _, s := range spellings {
-		x.add(s.text, s.unit.Symbol)
-	}
-	return x
-}
-
-// add indexes a spelling of what symbol names (a unit's symbol, a
-// substance's ID).
-func (x *suggestIndex) add(text, symbol string) {
+// Add indexes a spelling of what symbol names (a unit's symbol, a
+// substance's ID, a code).
+func (x *Index) Add(text, symbol string) {
 	r := []rune(strings.ToLower(text))
 	for len(x.byLen) <= len(r) {
 		x.byLen = append(x.byLen, nil)
 	}
-	x.byLen[len(r)] = append(x.byLen[len(r)], suggestEntry{r, charSig(r), symbol})
+	x.byLen[len(r)] = append(x.byLen[len(r)], entry{r, charSig(r), symbol})
 }
 
 // charSig has a bit for each character class present in r: one per
@@ -73,34 +65,50 @@ func charSig(r []rune) uint64 {
 	return sig
 }
 
-// suggest returns the symbols of up to n units whose spellings are closest
-// to name, closest first, then by symbol.
-func (x *suggestIndex) suggest(name string, n int) []string {
+// Suggest returns the symbols of up to n entries whose spellings are
+// closest to name, closest first, then by symbol.
+func (x *Index) Suggest(name string, n int) []string {
 	out, _ := x.search(name, n)
 	return out
 }
 
-// search is suggest that also counts the spellings whose edit distance it
+// Limit is the largest edit distance accepted for a name of n runes: a
+// name of three runes or fewer is a typo of a name of its length only
+// when one edit away, so a name such as "x" does not suggest every short
+// symbol of the catalog; a longer name allows two edits, and three from
+// seven runes.
+func Limit(n int) int {
+	switch {
+	case n <= 3:
+		return 1
+	case n <= 6:
+		return 2
+	}
+	return 3
+}
+
+// search is Suggest that also counts the spellings whose edit distance it
 // had to compute.
-func (x *suggestIndex) search(name string, n int) (out []string, computed int) {
+func (x *Index) search(name string, n int) (out []string, computed int) {
 	out = []string{}
-	if x == nil || name == "" || len(name) > maxSuggestName || !utf8.ValidString(name) {
+	if x == nil || name == "" || len(name) > MaxName || !utf8.ValidString(name) {
 		return out, 0
 	}
 	q := []rune(strings.ToLower(name))
-	limit := 2
-	if len(q) > 6 {
-		limit = 3
-	}
+	limit := Limit(len(q))
 	// The abbreviation bonus lowers a distance by one at most, so nothing
 	// farther than limit+1 can be accepted.
 	far := limit + 1
+	if len(q) < 3 {
+		far = limit // no bonus below three runes
+	}
 	qsig := charSig(q)
 	type scored struct {
 		symbol string
 		score  int
 	}
 	var best []scored
+	at := map[string]int{} // index in best of each symbol
 	pat := newPattern(q)
 	for l := max(0, len(q)-far); l <= len(q)+far && l < len(x.byLen); l++ {
 		for i := range x.byLen[l] {
@@ -110,23 +118,18 @@ func (x *suggestIndex) search(name string, n int) (out []string, computed int) {
 			}
 			computed++
 			d := pat.distance(e.runes)
-			if len(q) > 1 && len(e.runes) > 1 && (isSubsequence(q, e.runes) || isSubsequence(e.runes, q)) {
+			if len(q) > 2 && len(e.runes) > 1 && (isSubsequence(q, e.runes) || isSubsequence(e.runes, q)) {
 				d--
 			}
 			if d > limit {
 				continue
 			}
-			found := false
-			for j := range best {
-				if best[j].symbol == e.symbol {
-					best[j].score = min(best[j].score, d)
-					found = true
-					break
-				}
+			if j, ok := at[e.symbol]; ok {
+				best[j].score = min(best[j].score, d)
+				continue
 			}
-			if !found {
-				best = append(best, scored{e.symbol, d})
-			}
+			at[e.symbol] = len(best)
+			best = append(best, scored{e.symbol, d})
 		}
 	}
 	sort.Slice(best, func(i, j int) bool {
@@ -230,4 +233,39 @@ func isSubsequence(a, b []rune) bool {
 		i++
 	}
 	return true
+}
+
+// Distance is the Levenshtein distance between two strings, by rune.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 {
+		ra, rb = rb, ra
+	}
+	if len(ra) > 64 {
+		return levenshtein(ra, rb)
+	}
+	p := newPattern(ra)
+	return p.distance(rb)
+}
+
+// levenshtein is the Levenshtein distance by the textbook recurrence, for
+// names longer than a word of bits.
+func levenshtein(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
