@@ -48,6 +48,13 @@ var cldrJudgedWrong = map[string]string{
 	// the area its dimension is, which fuel economy does not convert to.
 	"liter-per-100-kilometer → cubic-meter-per-meter": "consumption is fuel economy in the catalog; CLDR's cubic-meter-per-meter reads as an area",
 	"liter-per-kilometer → cubic-meter-per-meter":     "consumption is fuel economy in the catalog; CLDR's cubic-meter-per-meter reads as an area",
+	// CLDR counts the steradian as 1: its lux is candela-per-square-meter
+	// and its lumen candela-square-meter-per-square-meter. unitd reads them
+	// as the catalog's lx and lm, cd·sr/m² and cd·sr (package codes), and
+	// keeps illuminance apart from luminance (cd/m²) and luminous flux
+	// apart from luminous intensity (cd): different kinds of quantity.
+	"lux → candela-per-square-meter":                "illuminance is cd·sr/m², not the luminance cd/m²: unitd does not count the steradian as 1",
+	"lumen → candela-square-meter-per-square-meter": "luminous flux is cd·sr, not the luminous intensity cd: unitd does not count the steradian as 1",
 }
 
 // TestCLDRUnitsTest converts 1000 of every source unit of CLDR's

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
+	"github.com/unitd/unitd/engine/codes"
 	"strings"
 	"sync"
 
-	"github.com/unitd/unitd/engine"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -21,18 +22,32 @@ import (
 //go:embed codes/*.tsv codes/LICENSE-* codes/SOURCES.md
 var codeFiles embed.FS
 
-var codeTables = sync.OnceValues(func() (*engine.CodeTables, error) {
+var codeTables = sync.OnceValues(func() (*codes.Tables, error) {
 	return ReadCodeTables(codeFiles, "codes")
 })
 
-// CodeTables returns the code tables shipped with unitd.
-func CodeTables() (*engine.CodeTables, error) { return codeTables() }
+// CodeTables returns the code tables shipped with unitd, as read.
+func CodeTables() (*codes.Tables, error) { return codeTables() }
+
+// codeSet is the shipped tables compiled, once per process: every load of
+// a catalog checks its claims against the same tables.
+var codeSet = sync.OnceValues(func() (*codes.Set, error) {
+	t, err := codeTables()
+	if err != nil {
+		return nil, err
+	}
+	set, errs := codes.Compile(t)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("code tables: %w", errors.Join(errs...))
+	}
+	return set, nil
+})
 
 // ReadCodeTables reads ucum.tsv, cldr.tsv and qudt.tsv from dir of fsys.
 func ReadCodeTables(fsys interface {
 	ReadFile(string) ([]byte, error)
-}, dir string) (*engine.CodeTables, error) {
-	t := &engine.CodeTables{Sources: map[string]string{}}
+}, dir string) (*codes.Tables, error) {
+	t := &codes.Tables{Sources: map[string]string{}}
 	read := func(name, system string, each func(f []string) error) error {
 		src, err := fsys.ReadFile(dir + "/" + name)
 		if err != nil {
@@ -62,33 +77,34 @@ func ReadCodeTables(fsys interface {
 		}
 		return nil
 	}
-	err := read("ucum.tsv", engine.SystemUCUM, func(f []string) error {
+	err := read("ucum.tsv", codes.SystemUCUM, func(f []string) error {
 		if err := need(f, 9); err != nil {
 			return err
 		}
-		t.UCUM = append(t.UCUM, engine.UCUMEntry{Type: f[0], Code: f[1], Metric: f[2] == "1", Kind: f[3], Value: f[4], Unit: f[5], Function: f[6], Name: f[7], Property: f[8]})
+		t.UCUM = append(t.UCUM, codes.UCUMEntry{Type: f[0], Code: f[1], Metric: f[2] == "1", Kind: f[3], Value: f[4], Unit: f[5], Function: f[6], Name: f[7], Property: f[8]})
 		return nil
 	})
 	if err == nil {
-		err = read("cldr.tsv", engine.SystemCLDR, func(f []string) error {
+		err = read("cldr.tsv", codes.SystemCLDR, func(f []string) error {
 			if err := need(f, 7); err != nil {
 				return err
 			}
-			t.CLDR = append(t.CLDR, engine.CLDREntry{Type: f[0], ID: f[1], Base: f[2], Factor: f[3], Offset: f[4], Systems: f[5], Special: f[6]})
+			t.CLDR = append(t.CLDR, codes.CLDREntry{Type: f[0], ID: f[1], Base: f[2], Factor: f[3], Offset: f[4], Systems: f[5], Special: f[6]})
 			return nil
 		})
 	}
 	if err == nil {
-		err = read("qudt.tsv", engine.SystemQUDT, func(f []string) error {
-			if err := need(f, 9); err != nil {
+		err = read("qudt.tsv", codes.SystemQUDT, func(f []string) error {
+			if err := need(f, 12); err != nil {
 				return err
 			}
-			t.QUDT = append(t.QUDT, engine.QUDTEntry{Name: f[0], Dimension: f[1], Multiplier: f[2], Offset: f[3], Symbol: f[4], Label: f[5], Deprecated: f[6] == "1", Generated: f[7] == "1"})
+			t.QUDT = append(t.QUDT, codes.QUDTEntry{Name: f[0], Dimension: f[1], Multiplier: f[2], Offset: f[3], Symbol: f[4], Label: f[5],
+				Deprecated: f[6] == "1", Generated: f[7] == "1", Factors: f[9], Scales: f[10], Prefix: f[11]})
 			return nil
 		})
 	}
 	if err == nil {
-		err = read("unece.tsv", engine.SystemUNECE, func(f []string) error {
+		err = read("unece.tsv", codes.SystemUNECE, func(f []string) error {
 			if err := need(f, 1); err != nil {
 				return err
 			}
@@ -106,7 +122,7 @@ func ReadCodeTables(fsys interface {
 func (d *decoder) codes(n *yaml.Node, s string) map[string]string {
 	out := map[string]string{}
 	fs := fields{}
-	for _, system := range engine.CodeSystems {
+	for _, system := range codes.Systems {
 		fs[system] = func(v *yaml.Node) {
 			var code string
 			d.str(v, s, "codes "+system, &code)

@@ -47,11 +47,11 @@ func load(ctx context.Context, fsys fs.FS, cache *decodeCache) (*engine.Graph, [
 	// The code tables check the units' codes; a catalog that already has
 	// problems is compiled only to report them all, without them.
 	if len(errs) == 0 {
-		tables, err := CodeTables()
+		set, err := codeSet()
 		if err != nil {
 			return nil, []error{err}, spec.Version
 		}
-		spec.Codes = tables
+		spec.Codes = set
 	}
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.

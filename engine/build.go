@@ -120,8 +120,6 @@ type builder struct {
 	// prefixCodes marks generated units whose codes a prefix set
 	// declared (checked like a unit's own), with where.
 	prefixCodes map[*Unit]Origin
-	// tables are the compiled code tables (codesbuild.go).
-	tables *compiledTables
 }
 
 func (b *builder) errorf(o Origin, subject, format string, args ...any) {

@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"sort"
 	"strconv"
@@ -12,122 +10,57 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/unitd/unitd/engine/codes"
+	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/suggest"
 )
 
 // Standard unit codes
 //
 // Wherever a unit is accepted, "<system>:<code>" names a unit of one of
-// four code systems: ucum: (the Unified Code for Units of Measure), cldr:
-// (Unicode CLDR unit identifiers), unece: (UN/ECE Recommendation 20
-// common codes) and qudt: (QUDT unit local names, also written as the IRI
-// http://qudt.org/vocab/unit/<name>). The system prefix is matched
-// without regard to case; the code keeps its system's rules.
-//
-// A code that a catalog unit claims (UnitSpec.Codes) is that unit, with
-// its category. Any other code is read with its system's own table
-// (CodeTables, shipped with the catalog) and grammar and becomes a unit
-// expression of its dimension: ucum:kg.m/s2 converts to N like kg*m/s^2.
-// Build checks every claim against the system's table: the code exists,
-// means the same factor within the table's precision, and no two units
-// claim it. unece: has no table of its own here: it reads the codes the
-// catalog claims.
+// four code systems (package codes): ucum:, cldr:, unece: and qudt:
+// (also written as a QUDT IRI). There is one identity: a code that a
+// catalog unit claims (UnitSpec.Codes, checked by Build against the
+// system's table) is that unit, whatever the table says; any other code
+// means its owner's definition, read by package codes into unitd's
+// dimension model and made an expression of its dimension here (or, for a
+// UCUM special unit, a unit of its function). unece: has no definitions of
+// its own: it reads the codes the catalog claims.
 
 // The code systems, as written before the colon.
 const (
-	SystemUCUM  = "ucum"
-	SystemCLDR  = "cldr"
-	SystemUNECE = "unece"
-	SystemQUDT  = "qudt"
+	SystemUCUM  = codes.SystemUCUM
+	SystemCLDR  = codes.SystemCLDR
+	SystemUNECE = codes.SystemUNECE
+	SystemQUDT  = codes.SystemQUDT
 )
 
 // CodeSystems lists the code systems in the order unit records print them.
-var CodeSystems = []string{SystemUCUM, SystemCLDR, SystemUNECE, SystemQUDT}
+var CodeSystems = codes.Systems
 
-// QUDTNamespace is the IRI prefix of QUDT units.
-const QUDTNamespace = "http://qudt.org/vocab/unit/"
-
-// CodeTables are the code systems' own tables, as the catalog loader reads
-// them. Build compiles them with the catalog.
-type CodeTables struct {
-	UCUM []UCUMEntry
-	CLDR []CLDREntry
-	QUDT []QUDTEntry
-	// UNECE lists the UN/ECE Recommendation 20 (and 21) common codes that
-	// exist; what one means is the claim of the catalog unit that has it.
-	UNECE []string
-	// Sources says where each system's table comes from (upstream package
-	// and version), by system.
-	Sources map[string]string
-}
-
-// CLDREntry is one row of the CLDR table: a simple unit (ID, the base unit
-// it converts to, Factor and Offset as exact expressions), or a prefix
-// (ID the prefix's name, Base its symbol, Factor its value).
-type CLDREntry struct {
-	Type    string // "unit", "prefix" or "constant"
-	ID      string
-	Base    string
-	Factor  string
-	Offset  string
-	Systems string
-	Special string
-}
-
-// QUDTEntry is one QUDT unit: its local name, dimension vector
-// (A0E0L1I0M0H0T0D0), and multiplier and offset onto the coherent SI unit
-// of that dimension.
-type QUDTEntry struct {
-	Name       string
-	Dimension  string
-	Multiplier string
-	Offset     string
-	Symbol     string
-	Label      string
-	Deprecated bool
-	Generated  bool
-}
+// CodeTables are the standard code systems' tables, compiled (package
+// codes); Build checks the catalog's claims against them.
+type CodeTables = codes.Set
 
 // SplitCode splits a namespaced unit name into its system (in lower case)
-// and code: "UCUM:mg/dL" is ("ucum", "mg/dL"), a QUDT IRI is ("qudt",
-// its local name). ok is false for a name that names no system; a name
-// with an unknown system ("foo:bar") gives that system in lower case.
-func SplitCode(name string) (system, code string, ok bool) {
-	for _, iri := range [...]string{QUDTNamespace, "https://qudt.org/vocab/unit/"} {
-		if len(name) > len(iri) && strings.EqualFold(name[:len(iri)], iri) {
-			return SystemQUDT, name[len(iri):], true
-		}
-	}
-	i := strings.IndexByte(name, ':')
-	if i <= 0 || i > 16 {
-		return "", "", false
-	}
-	for j := 0; j < i; j++ {
-		c := name[j]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			return "", "", false
-		}
-	}
-	if strings.HasPrefix(name[i:], "://") {
-		return strings.ToLower(name[:i]), name, true // an IRI of no known system
-	}
-	return strings.ToLower(name[:i]), name[i+1:], true
-}
+// and code (see codes.Split).
+func SplitCode(name string) (system, code string, ok bool) { return codes.Split(name) }
 
-// codeIndex is the compiled code tables of a graph and the catalog's
-// claims on them.
+// codeIndex is the code tables of a graph and the catalog's claims on
+// them.
 type codeIndex struct {
-	ucum    *ucumTable
-	cldr    *cldrTable
-	qudt    map[string]*qudtUnit
-	unece   map[string]bool // the Rec 20/21 codes that exist
-	sources map[string]string
+	set *codes.Set
 	// claimed maps a system and a code to the catalog unit claiming it.
 	claimed map[string]map[string]*Unit
 	// resolved caches resolutions of namespaced names (bounded like the
 	// expression cache).
 	resolved sync.Map // string → side
 	n        atomic.Int64
+	// near suggests unece codes among those the catalog claims, built on
+	// the first unknown one.
+	near     suggest.Index
+	nearOnce sync.Once
 }
 
 func (c *codeIndex) cached(name string) (side, bool) {
@@ -146,60 +79,47 @@ func (c *codeIndex) remember(name string, s side) {
 	c.resolved.Store(strings.Clone(name), s)
 }
 
+// Claim says what the catalog unit claiming a code is (codes.Claims).
+func (g *Graph) Claim(system, code string) (codes.Claim, bool) {
+	u := g.codes.claimed[system][code]
+	if u == nil || u.si == nil {
+		return codes.Claim{}, false
+	}
+	hasOffset := false
+	if u.si.m != nil {
+		if _, o, ok := u.si.m.Affine(); ok && o.Sign() != 0 {
+			hasOffset = true
+		}
+	}
+	return codes.Claim{Symbol: u.Symbol, Factor: u.coherent, Dim: u.Category.dim, Exact: u.Exact && u.conv.exact, Offset: hasOffset}, true
+}
+
 // CodeOf returns the unit's code in a standard code system, or "".
 func (u *Unit) CodeOf(system string) string { return u.Codes[system] }
 
 // CodeSource says where the graph's table of a code system comes from,
 // or "" when it has none.
 func (g *Graph) CodeSource(system string) string {
-	if g.codes == nil {
+	if g.codes.set == nil {
 		return ""
 	}
-	return g.codes.sources[system]
+	return g.codes.set.Source(system)
 }
 
 // resolveCode resolves a namespaced name; ok is false when name names no
 // code system at all.
 func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
-	system, code, ok := SplitCode(name)
+	system, code, ok := codes.Split(name)
 	if !ok {
 		return side{}, nil, false
-	}
-	if g.codes == nil {
-		return side{}, errorf(CodeUnknownUnit, "unknown unit %q: this catalog has no code tables", shorten(name)), true
 	}
 	if s, hit := g.codes.cached(name); hit {
 		return s, nil, true
 	}
-	if len(code) > maxUCUMLength {
-		return side{}, errorf(CodeInvalidUnitExpression, "%s code is longer than %d bytes", system, maxUCUMLength), true
-	}
 	if u := g.codes.claimed[system][code]; u != nil {
 		s = side{unit: u}
 	} else {
-		switch system {
-		case SystemUCUM:
-			s, err = g.resolveUCUM(code)
-		case SystemCLDR:
-			s, err = g.resolveCLDR(code)
-		case SystemQUDT:
-			s, err = g.resolveQUDT(code)
-		case SystemUNECE:
-			e := g.unknownCode(system, code)
-			if g.codes.unece[code] {
-				e.Message = "UN/ECE Recommendation 20 code " + code + " names no unit of the catalog" + strings.TrimPrefix(e.Message, "unknown unece code "+strconvQuote(code))
-			}
-			err = e
-		default:
-			e := errorf(CodeUnknownUnit, "unknown unit system %q in %q: the systems are %s", shorten(system), shorten(name), strings.Join(CodeSystems, ", "))
-			for _, sys := range CodeSystems {
-				e.Suggestions = append(e.Suggestions, sys+":"+shorten(code))
-			}
-			if strings.Contains(code, "://") {
-				e.Suggestions = nil
-			}
-			err = e
-		}
+		s, err = g.readCode(name, system, code)
 	}
 	if err != nil {
 		return side{}, err, true
@@ -208,37 +128,59 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 	return s, nil, true
 }
 
+// readCode reads a code that no catalog unit claims.
+func (g *Graph) readCode(name, system, code string) (side, error) {
+	switch system {
+	case SystemUCUM, SystemCLDR, SystemQUDT:
+	case SystemUNECE:
+		e := g.unknownCode(system, code)
+		if exists, _ := g.codes.set.Exists(code); exists {
+			e.Message = "UN/ECE Recommendation 20 code " + code + " names no unit of the catalog" + strings.TrimPrefix(e.Message, "unknown unece code "+strconv.Quote(fault.Truncate(code, 64)))
+		}
+		return side{}, e
+	default:
+		e := errorf(CodeUnknownUnit, "unknown unit system %q in %q: the systems are %s", fault.Truncate(system, 64), fault.Truncate(name, 64), strings.Join(CodeSystems, ", "))
+		if !strings.Contains(code, "://") {
+			for _, sys := range CodeSystems {
+				e.Suggestions = append(e.Suggestions, sys+":"+fault.Truncate(code, 64))
+			}
+		}
+		return side{}, e
+	}
+	if g.codes.set == nil {
+		return side{}, errorf(CodeUnknownUnit, "unknown unit %q: this catalog has no code tables", fault.Truncate(name, 64))
+	}
+	m, err := g.codes.set.Read(system, code, g)
+	if err != nil {
+		return side{}, err
+	}
+	written := system + ":" + code
+	if m.Special != nil {
+		u, err := g.specialUnit(written, m.Special)
+		return side{unit: u}, err
+	}
+	symbol := m.Symbol
+	if symbol == "" {
+		symbol = written
+	}
+	e, err := g.codeExpression(symbol, written, m)
+	return side{expr: e}, err
+}
+
 // unknownCode is UNKNOWN_UNIT for a code of a known system, with up to
-// five suggestions among the codes the catalog claims in that system.
+// five suggestions from the system's table, or, for unece, among the
+// codes the catalog claims.
 func (g *Graph) unknownCode(system, code string) *Error {
-	e := errorf(CodeUnknownUnit, "unknown %s code %s", system, strconvQuote(code))
-	type scored struct {
-		code string
-		d    int
-	}
-	var best []scored
-	if len(code) <= 64 {
-		lower := strings.ToLower(code)
-		for c := range g.codes.claimed[system] {
-			if len(c) > len(code)+3 || len(c)+3 < len(code) {
-				continue
+	e := errorf(CodeUnknownUnit, "unknown %s code %s", system, strconv.Quote(fault.Truncate(code, 64)))
+	if system == SystemUNECE {
+		g.codes.nearOnce.Do(func() {
+			for c := range g.codes.claimed[SystemUNECE] {
+				g.codes.near.Add(c, SystemUNECE+":"+c)
 			}
-			if d := suggest.Distance(lower, strings.ToLower(c)); d <= 2 {
-				best = append(best, scored{c, d})
-			}
-		}
-	}
-	sort.Slice(best, func(i, j int) bool {
-		if best[i].d != best[j].d {
-			return best[i].d < best[j].d
-		}
-		return best[i].code < best[j].code
-	})
-	for _, s := range best {
-		if len(e.Suggestions) == 5 {
-			break
-		}
-		e.Suggestions = append(e.Suggestions, system+":"+s.code)
+		})
+		e.Suggestions = g.codes.near.Suggest(code, 5)
+	} else if g.codes.set != nil {
+		e.Suggestions = g.codes.set.Suggest(system, code)
 	}
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
@@ -246,122 +188,66 @@ func (g *Graph) unknownCode(system, code string) *Error {
 	return e
 }
 
-// resolveUCUM reads a UCUM code that no catalog unit claims.
-func (g *Graph) resolveUCUM(code string) (side, error) {
-	p := &ucumParser{t: g.codes.ucum, src: code, claimed: g.codes.claimed[SystemUCUM]}
-	v, err := p.parse()
+// codeExpression makes a unit expression of what a code means.
+func (g *Graph) codeExpression(symbol, code string, m codes.Meaning) (*Expression, error) {
+	if m.Factor.R == nil || m.Factor.R.Sign() <= 0 {
+		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit: its factor is not positive", fault.Truncate(code, 64))
+	}
+	lin, err := exact.Linear(m.Factor.R, m.Factor.K)
 	if err != nil {
-		return side{}, err
+		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit unitd can convert: its factor is %v", fault.Truncate(code, 64), err)
 	}
-	if v.special != nil {
-		u, err := g.specialUnit(code, v)
-		if err != nil {
-			return side{}, err
-		}
-		return side{unit: u}, nil
-	}
-	symbol := string(p.canon)
-	if !p.mapped {
-		symbol = SystemUCUM + ":" + code
-	}
-	e, err := g.codeExpression(symbol, SystemUCUM+":"+code, v)
-	return side{expr: e}, err
-}
-
-// codeExpression makes a unit expression of the value of a code
-// (system:code).
-func (g *Graph) codeExpression(symbol, code string, v ucumVal) (*Expression, error) {
-	if v.f.R.Sign() <= 0 {
-		// ucum:0 (a factor of zero) is no unit: nothing converts to it.
-		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit: its factor is %s", shorten(code), v.f.R.RatString())
-	}
-	e := &Expression{Symbol: symbol, dim: v.dim, factor: v.f, arbitrary: arbKey(v.arb), code: code}
+	e := &Expression{Symbol: symbol, dim: m.Dim, factor: m.Factor, arbitrary: m.Arbitrary, code: code, note: m.Note, reciprocal: m.Reciprocal}
 	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
 		e.Category = c
 	}
-	e.conv = conversion{m: exact.Linear(e.factor.R, e.factor.K), exact: true}
+	e.conv = conversion{m: lin, exact: m.Exact}
 	return e, nil
-}
-
-// ucumFunctions are the functions of UCUM's special units (UCUM §21–§23):
-// to turns a value of the special unit into its reference unit, from the
-// reverse, as unitd formulas. The Fahrenheit and Réaumur functions carry
-// their factor (5/9, 5/4) themselves, onto the kelvin. The tangent
-// functions of [p'diop] and %[slope] read radians: UCUM's table gives
-// %[slope] the reference 1 deg, but 100 % of slope is 45°, which only
-// atan(x/100) in radians gives (read literally, 10 %[slope] would be
-// 0.0997°).
-var ucumFunctions = map[string]struct {
-	to, from string
-	kelvin   bool // the reference is the kelvin, not the table's value
-	radian   bool // the reference is the radian: tan reads radians
-}{
-	"Cel":         {"x + 273.15", "x - 273.15", true, false},
-	"degF":        {"(x + 459.67) * 5 / 9", "x * 9 / 5 - 459.67", true, false},
-	"degRe":       {"x * 5 / 4 + 273.15", "(x - 273.15) * 4 / 5", true, false},
-	"pH":          {"10 ** -x", "-log10(x)", false, false},
-	"ln":          {"exp(x)", "ln(x)", false, false},
-	"lg":          {"10 ** x", "log10(x)", false, false},
-	"lgTimes2":    {"10 ** (x / 2)", "2 * log10(x)", false, false},
-	"ld":          {"exp(x * ln(2))", "ln(x) / ln(2)", false, false},
-	"tanTimes100": {"atan(x / 100)", "100 * tan(x)", false, true},
-	"100tan":      {"atan(x / 100)", "100 * tan(x)", false, true},
-	"sqrt":        {"x * x", "sqrt(x)", false, false},
-	"hpX":         {"10 ** -x", "-log10(x)", false, false},
-	"hpC":         {"exp(-x * ln(100))", "-ln(x) / ln(100)", false, false},
-	"hpM":         {"exp(-x * ln(1000))", "-ln(x) / ln(1000)", false, false},
-	"hpQ":         {"exp(-x * ln(50000))", "-ln(x) / ln(50000)", false, false},
 }
 
 // specialUnit is the unit of a lone UCUM special unit: the catalog unit
 // claiming its atom, under the code's prefix, or else a unit made of its
 // UCUM function over its reference.
-func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
-	a := v.special
-	if u := g.codes.claimed[SystemUCUM][a.entry.Code]; u != nil && v.specialScale.Cmp(exact.One().R) != 0 {
-		return scaledUnit(u, SystemUCUM+":"+code, v.specialScale)
+func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
+	if u := g.codes.claimed[SystemUCUM][s.Atom]; u != nil && s.Scale.Cmp(exact.One().R) != 0 {
+		return scaledUnit(u, code, s.Scale)
 	}
-	fn, ok := ucumFunctions[a.entry.Function]
-	if !ok {
-		return nil, errorf(CodeInvalidUnitExpression, "UCUM special unit %s uses the function %q, which unitd does not implement", a.entry.Code, a.entry.Function)
+	if s.To == "" {
+		return nil, errorf(CodeInvalidUnitExpression, "UCUM special unit %s uses the function %q, which unitd does not implement", s.Atom, s.Function)
 	}
-	ref := a.val
-	switch {
-	case fn.kelvin:
-		ref = ucumVal{f: exact.One(), dim: dimension.Product("Θ")}
-	case fn.radian:
-		ref = ucumVal{f: exact.One(), dim: dimension.Product("A")}
-	}
-	c := g.byDimension[ref.dim]
+	c := g.byDimension[s.RefDim]
 	if c == nil {
-		return nil, errorf(CodeIncompatibleUnits, "UCUM special unit %s refers to dimension %s, of which unitd has no category", a.entry.Code, ref.dim)
+		return nil, errorf(CodeIncompatibleUnits, "UCUM special unit %s refers to dimension %s, of which unitd has no category", s.Atom, s.RefDim)
 	}
-	f, err := ucumFormula(a.entry.Function)
+	f, err := ucumFormula(s.Function)
 	if err != nil {
 		return nil, err
 	}
 	// The prefix scales the value the function reads (pre); the function
 	// lands on the reference, which maps onto the category's base (conv)
 	// and onto the coherent SI unit (si).
-	pre := exact.Linear(v.specialScale, 0)
-	base := exact.Linear(new(big.Rat).Quo(ref.f.R, c.coherent.R), ref.f.K-c.coherent.K)
-	si := exact.Linear(ref.f.R, ref.f.K)
+	pre, err1 := exact.Linear(s.Scale, 0)
+	base, err2 := exact.Linear(new(big.Rat).Quo(s.Ref.R, c.coherent.R), s.Ref.K-c.coherent.K)
+	si, err3 := exact.Linear(s.Ref.R, s.Ref.K)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil, errorf(CodeInvalidUnitExpression, "%s: its prefix or reference is too large", fault.Truncate(code, 64))
+	}
 	conv, err := formulaConversion(pre, f, base)
 	if err != nil {
-		return nil, fmt.Errorf("UCUM special unit %s: %w", a.entry.Code, err)
+		return nil, fmt.Errorf("UCUM special unit %s: %w", s.Atom, err)
 	}
 	siConv, err := formulaConversion(pre, f, si)
 	if err != nil {
-		return nil, fmt.Errorf("UCUM special unit %s: %w", a.entry.Code, err)
+		return nil, fmt.Errorf("UCUM special unit %s: %w", s.Atom, err)
 	}
 	u := &Unit{
-		Symbol: SystemUCUM + ":" + code, Name: a.entry.Name, Plural: a.entry.Name,
+		Symbol: code, Name: s.Name, Plural: s.Name,
 		Category: c, System: "UCUM", Exact: true,
-		Source:     "UCUM, special unit " + a.entry.Code + " (function " + a.entry.Function + "); " + g.codes.sources[SystemUCUM],
-		Definition: Definition{Kind: "formula", Unit: c.dim.SIText(), To: fn.to, From: fn.from},
-		Codes:      map[string]string{SystemUCUM: code},
+		Source:     "UCUM, special unit " + s.Atom + " (function " + s.Function + "); " + g.codes.set.Source(SystemUCUM),
+		Definition: Definition{Kind: "formula", Unit: c.dim.SIText(), To: s.To, From: s.From},
+		Codes:      map[string]string{SystemUCUM: strings.TrimPrefix(code, SystemUCUM+":")},
 	}
-	u.conv, u.si, u.coherent = conv, &siConv, ref.f
+	u.conv, u.si, u.coherent = conv, &siConv, s.Ref
 	return u, nil
 }
 
@@ -370,13 +256,13 @@ func (g *Graph) specialUnit(code string, v ucumVal) (*Unit, error) {
 // once per process.
 var ucumFormulas sync.Map // function name → *formula
 
-// ucumFormula is the compiled pair of a UCUM function (ucumFunctions).
+// ucumFormula is the compiled pair of a UCUM function.
 func ucumFormula(name string) (*formula, error) {
 	if f, ok := ucumFormulas.Load(name); ok {
 		return f.(*formula), nil
 	}
-	fn := ucumFunctions[name]
-	f, errTo, errFrom := compileFormulas(context.Background(), fn.to, fn.from)
+	to, from, _ := codes.Function(name)
+	f, errTo, errFrom := compileFormulas(context.Background(), to, from)
 	if errTo != nil || errFrom != nil {
 		return nil, fmt.Errorf("UCUM function %s: %v %v", name, errTo, errFrom)
 	}
@@ -402,22 +288,24 @@ func formulaConversion(pre *exact.Map, f *formula, post *exact.Map) (conversion,
 	return c, err
 }
 
-// scaledUnit is u under a prefix: scale times u, for a unit without
-// offset or one defined by a formula (where the prefix scales the value
-// the formula reads).
+// scaledUnit is u under a prefix: the prefix scales the value the unit's
+// map, or its formula, reads (UCUM's mCel is a thousandth of a degree on
+// the Celsius scale's own reading, cNp a hundredth of a neper).
 func scaledUnit(u *Unit, symbol string, scale *big.Rat) (*Unit, error) {
-	if !u.conv.formulaUnit && (u.conv.m == nil || !u.conv.m.IsLinear()) {
-		return nil, errorf(CodeInvalidUnitExpression, "%s: a prefix on the scale %s is not defined", symbol, u.Symbol)
+	m, err := exact.Linear(scale, 0)
+	if err != nil {
+		return nil, errorf(CodeInvalidUnitExpression, "%s: its prefix is %v", fault.Truncate(symbol, 64), err)
 	}
 	nu := *u
 	nu.Symbol, nu.Prefixed, nu.Aliases, nu.Symbols, nu.Examples = symbol, u, nil, nil, nil
-	m := exact.Linear(scale, 0)
-	// The prefix scales the value the unit's map (or formula) reads.
 	scaleConv := func(c conversion) (conversion, error) {
 		var err error
-		if c.transcendental() {
+		switch {
+		case c.transcendental() && c.pre == nil:
+			c.pre = m
+		case c.transcendental():
 			c.pre, err = m.Then(c.pre)
-		} else {
+		default:
 			c.m, err = m.Then(c.m)
 		}
 		if c.minimum != nil && err == nil {
@@ -425,18 +313,19 @@ func scaledUnit(u *Unit, symbol string, scale *big.Rat) (*Unit, error) {
 		}
 		return c, err
 	}
-	var err error
 	if nu.conv, err = scaleConv(u.conv); err != nil {
-		return nil, errorf(CodeInvalidUnitExpression, "%s: %v", symbol, err)
+		return nil, errorf(CodeInvalidUnitExpression, "%s: %v", fault.Truncate(symbol, 64), mapError(err))
 	}
 	if u.si != nil {
 		s, err := scaleConv(*u.si)
 		if err != nil {
-			return nil, errorf(CodeInvalidUnitExpression, "%s: %v", symbol, err)
+			return nil, errorf(CodeInvalidUnitExpression, "%s: %v", fault.Truncate(symbol, 64), mapError(err))
 		}
 		nu.si = &s
 	}
-	nu.coherent = u.coherent.Mul(exact.Factor{R: scale})
+	if u.coherent.R != nil {
+		nu.coherent = u.coherent.Mul(exact.Factor{R: scale})
+	}
 	nu.asInterval = nil
 	return &nu, nil
 }
@@ -474,12 +363,12 @@ func checkArbitrary(from, to side) *Error {
 	if fa == ta {
 		return nil
 	}
-	arb := fa
+	arb, which := fa, from.symbol()
 	if arb == "" {
-		arb = ta
+		arb, which = ta, to.symbol()
 	}
 	e := errorf(CodeIncompatibleUnits, "cannot convert %s to %s: %s is an arbitrary unit (%s), which converts only to the same unit under another prefix",
-		from.symbol(), to.symbol(), map[bool]string{true: from.symbol(), false: to.symbol()}[fa != ""], arb)
+		from.symbol(), to.symbol(), which, arb)
 	e.Details = dimensionDetails(from.dim(), to.dim())
 	return e
 }
@@ -501,13 +390,14 @@ type Coverage struct {
 // the graph reads and how many the catalog claims. unece's table says
 // only which codes exist, so it reads those the catalog claims.
 func (g *Graph) CodeCoverage() []Coverage {
-	if g.codes == nil {
+	if g.codes.set == nil {
 		return nil
 	}
 	var out []Coverage
-	measure := func(system string, codes []string) {
-		c := Coverage{System: system, Source: g.codes.sources[system], Units: len(codes)}
-		for _, code := range codes {
+	for _, system := range []string{SystemUCUM, SystemCLDR, SystemQUDT, SystemUNECE} {
+		list := g.codes.set.Codes(system)
+		c := Coverage{System: system, Source: g.codes.set.Source(system), Units: len(list)}
+		for _, code := range list {
 			if _, err, _ := g.resolveCode(system + ":" + code); err == nil {
 				c.Read++
 			} else {
@@ -521,43 +411,35 @@ func (g *Graph) CodeCoverage() []Coverage {
 		}
 		out = append(out, c)
 	}
-	if t := g.codes.ucum; t != nil {
-		measure(SystemUCUM, t.codes)
-	}
-	if t := g.codes.cldr; t != nil {
-		measure(SystemCLDR, t.ids)
-	}
-	var qudt []string
-	for name, u := range g.codes.qudt {
-		if !u.entry.Deprecated {
-			qudt = append(qudt, name)
-		}
-	}
-	sort.Strings(qudt)
-	measure(SystemQUDT, qudt)
-	unece := make([]string, 0, len(g.codes.unece))
-	for code := range g.codes.unece {
-		unece = append(unece, code)
-	}
-	sort.Strings(unece)
-	measure(SystemUNECE, unece)
 	return out
 }
 
 // codeStep says what a code that no catalog unit claims means: its
-// factor in its system's table and where the table comes from, and, when
-// a catalog unit has the code's spelling but another factor, that the two
-// differ (UCUM's eV goes through an older value of the elementary charge).
+// factor by its system's table and where the table comes from, the
+// convention it was read by, and, when a catalog unit has the code's
+// spelling but another factor, that the two differ (UCUM's eV goes
+// through an older value of the elementary charge).
 func (g *Graph) codeStep(e *Expression) Step {
-	system, code, _ := SplitCode(e.code)
-	f, exact := factorText(e.factor)
-	s := Step{Unit: e.code, Exact: exact, Source: g.codes.sources[system],
+	system, code, _ := codes.Split(e.code)
+	f, ok := factorText(e.factor)
+	s := Step{Unit: e.code, Exact: ok && e.conv.exact, Source: g.codes.set.Source(system),
 		Definition: "1 " + e.code + " = " + f + " " + e.dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
-	if u, ok := g.bySymbol[code]; ok && u.Category.dim == e.dim && u.coherent.R.Cmp(e.factor.R) != 0 {
+	if e.note != "" {
+		s.Definition += "; " + e.note
+	}
+	if u, ok := g.bySymbol[code]; ok && u.Category.dim == e.dim && u.coherent.R != nil && u.coherent.R.Cmp(e.factor.R) != 0 {
 		uf, _ := factorText(u.coherent)
 		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
 	}
 	return s
 }
 
-func strconvQuote(s string) string { return strconv.Quote(shorten(s)) }
+// claimedCodes lists a system's claimed codes, sorted.
+func (c *codeIndex) claimedCodes(system string) []string {
+	out := make([]string, 0, len(c.claimed[system]))
+	for code := range c.claimed[system] {
+		out = append(out, code)
+	}
+	sort.Strings(out)
+	return out
+}

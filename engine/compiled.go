@@ -75,7 +75,7 @@ func compilePair(A, B *conversion) *compiled {
 		c.err = errors.New("the units' maps cannot be composed: " + err.Error())
 		return c
 	}
-	if A.m != nil && (A.m.HasPole() || B.m != nil && B.m.HasPole()) {
+	if A.m != nil && (A.m.HasPole() && !A.anySign || B.m != nil && B.m.HasPole() && !B.anySign) {
 		c.positive = newSigner(A.m)
 	}
 	return c

@@ -29,6 +29,10 @@ type conversion struct {
 	// minimum bounds the values of a unit of a category with a minimum
 	// (absolute zero), or is nil.
 	minimum *bound
+	// anySign marks a map with a pole that takes values of either sign
+	// (an inversion, 1/x): only the pole is refused, where a reciprocal
+	// unit of the catalog (L/100km) takes only positive values.
+	anySign bool
 }
 
 // transcendental reports whether the unit maps through a formula in

@@ -82,7 +82,7 @@ func TestConvertErrors(t *testing.T) {
 		message         string
 	}{
 		{"bad value", "12,5", "m", "ft", 0, CodeInvalidValue, `value "12,5" is not a decimal number (expected digits, optional fraction and exponent, e.g. 12.5 or 1.5e3)`},
-		{"unknown from", "1", "mtr", "ft", 0, CodeUnknownUnit, `unknown unit "mtr"; did you mean m,`},
+		{"unknown from", "1", "mtr", "ft", 0, CodeUnknownUnit, `unknown unit "mtr"; did you mean m?`},
 		{"unknown to", "1", "m", "fet", 0, CodeUnknownUnit, `unknown unit "fet"; did you mean ft`},
 		{"incompatible", "1", "m", "K", 0, CodeIncompatibleUnits, "cannot convert m (length) to K (temperature): dimension L is not Θ"},
 		{"ambiguous", "1", "foots", "m", 0, CodeAmbiguousUnit, `"foots" is ambiguous: it could mean ft (foot), ftUS (US survey foot); name one by its symbol`},

@@ -119,7 +119,11 @@ func (b *builder) frames(bridges []BridgeSpec) {
 func (b *builder) coherentFactors() {
 	g := b.g
 	setUnits := func(c *Category) {
-		coh := exact.Linear(c.coherent.R, c.coherent.K)
+		coh, err := exact.Linear(c.coherent.R, c.coherent.K)
+		if err != nil {
+			b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "its factor to the coherent SI unit: %v", err)
+			return
+		}
 		for _, u := range c.Units {
 			cv := &u.conv
 			if cv.m == nil && cv.post == nil {

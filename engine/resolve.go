@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -189,6 +190,14 @@ func (g *Graph) plan(from, to side) (plan, error) {
 		}
 		pl.bridge = br
 	case fd == td:
+	case fd == td.Inverse() && (from.isReciprocal() || to.isReciprocal()):
+		// A unit defined as an inverse ([diop] = 1/m) meets the reciprocal
+		// of its dimension by inversion: 37.5 [diop] is 1/37.5 m.
+		inv, ok := inverted(fc)
+		if !ok {
+			return pl, incompatible(from, to, fd, td)
+		}
+		fc = inv
 	default:
 		var br *Bridge
 		if fcat != nil && tcat != nil {
@@ -264,6 +273,25 @@ func frameOf(s, other side) (*conversion, *Category, error) {
 		return nil, nil, incompatibleScale(s, other)
 	}
 	return u.asInterval, c.interval, nil
+}
+
+// isReciprocal reports whether the side is a code defined as an inverse.
+func (s side) isReciprocal() bool { return s.expr != nil && s.expr.reciprocal }
+
+// inverted returns c followed by x ↦ 1/x: a value of the reciprocal
+// dimension. It takes either sign (a diverging lens has a negative
+// power and a negative focal length); only zero, its pole, is refused.
+func inverted(c *conversion) (*conversion, bool) {
+	if c.m == nil {
+		return nil, false
+	}
+	m, err := c.m.Then(exact.Reciprocal())
+	if err != nil {
+		return nil, false
+	}
+	out := *c
+	out.m, out.minimum, out.anySign = m, nil, true
+	return &out, true
 }
 
 // bridged returns c followed by the bridge's factor.

@@ -70,8 +70,11 @@ type Expression struct {
 	// convert only among themselves; "" for every other expression.
 	arbitrary string
 	// code is the namespaced code (ucum:mg/dL) an expression was read
-	// from, or "".
-	code string
+	// from, or ""; note is the convention its system was read by.
+	code, note string
+	// reciprocal marks a code defined as an inverse (UCUM's [diop]),
+	// which converts also to the reciprocal of its dimension.
+	reciprocal bool
 	// point marks a lone catalog unit in parentheses, which keeps its
 	// own map (see parseExpression).
 	point bool
@@ -169,7 +172,11 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 		}
 	}
 	e.Category = g.byDimension[e.dim]
-	e.conv = conversion{m: exact.Linear(e.factor.R, e.factor.K), exact: true}
+	lin, err := exact.Linear(e.factor.R, e.factor.K)
+	if err != nil {
+		return nil, errorf(CodeInvalidUnitExpression, "unit expression %q: its factor is %v", shorten(s), err)
+	}
+	e.conv = conversion{m: lin, exact: true}
 	for _, t := range terms {
 		if t.Unit != nil {
 			e.conv.exact = e.conv.exact && t.Unit.conv.exact

@@ -240,10 +240,10 @@ func TestRoundDecimal(t *testing.T) {
 // the maps one after another in big.Rat.
 func TestCompose(t *testing.T) {
 	rat := func(s string) *big.Rat { v, _ := new(big.Rat).SetString(s); return v }
-	ftm := Linear(rat("0.3048"), 0)
+	ftm, _ := Linear(rat("0.3048"), 0)
 	degF, _ := Affine(rat("5/9"), new(big.Rat).Mul(rat("459.67"), rat("5/9")), 0)
 	per100, _ := New(new(big.Rat), rat("100"), rat("1"), new(big.Rat), 0) // 100/x
-	deg := Linear(rat("1/180"), 1)
+	deg, _ := Linear(rat("1/180"), 1)
 	x := apd.New(125, -1)
 	for _, tt := range []struct {
 		name string
@@ -301,7 +301,7 @@ func TestLinearIsNormalForm(t *testing.T) {
 		}
 		f := new(big.Rat).SetFrac(num, den)
 		k := r.IntN(5) - 2
-		got := Linear(f, k)
+		got, _ := Linear(f, k)
 		want, err := New(f, new(big.Rat), new(big.Rat), big.NewRat(1, 1), k)
 		if err != nil {
 			t.Fatal(err)
@@ -311,7 +311,7 @@ func TestLinearIsNormalForm(t *testing.T) {
 			t.Fatalf("Linear(%s, %d) = %+v, New gives %+v", f.RatString(), k, got, want)
 		}
 	}
-	if !Linear(big.NewRat(7, 7), 0).IsIdentity() {
+	if m, _ := Linear(big.NewRat(7, 7), 0); !m.IsIdentity() {
 		t.Error("Linear(1, 0) is not the identity")
 	}
 }
@@ -386,5 +386,47 @@ func TestRoundUint64(t *testing.T) {
 	}
 	if served < 50000 {
 		t.Errorf("the word path served %d of 100000 fractions of words", served)
+	}
+}
+
+func TestAgree(t *testing.T) {
+	f := func(s string) Factor {
+		x, err := ParseFactor(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for _, tt := range []struct {
+		a, b   string
+		digits int
+		want   bool
+	}{
+		{"0.3048", "0.3048", 1, true},
+		{"1/3", "0.333333333333", 12, true},
+		{"1/3", "0.333333333333", 14, false},
+		{"2*pi/60", "0.1047197551666666666666666666666667", 9, true},
+		{"2*pi/60", "0.1047197551666666666666666666666667", 12, false},
+		{"pi/180", "0.0174532925", 9, true},
+		{"pi/180", "0.0174532925", 11, false},
+		{"-1/3", "0.333333333333", 12, false},
+		{"1", "0", 5, false},
+	} {
+		if got := Agree(f(tt.a), f(tt.b), tt.digits); got != tt.want {
+			t.Errorf("Agree(%s, %s, %d) = %v, want %v", tt.a, tt.b, tt.digits, got, tt.want)
+		}
+	}
+}
+
+func TestLinearRefusesWhatNoMapStates(t *testing.T) {
+	if _, err := Linear(new(big.Rat), 0); err != ErrConstant {
+		t.Errorf("Linear(0) = %v, want ErrConstant", err)
+	}
+	huge := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), MaxBits+1))
+	if _, err := Linear(huge, 0); err != ErrTooLarge {
+		t.Errorf("Linear(2^%d) = %v, want ErrTooLarge", MaxBits+1, err)
+	}
+	if _, err := Linear(new(big.Rat).Inv(huge), 0); err != ErrTooLarge {
+		t.Errorf("Linear(2^-%d) = %v, want ErrTooLarge", MaxBits+1, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/pi"
 )
 
 // ParseFactor reads an exact factor or offset written as a product or
@@ -285,4 +286,32 @@ func checkPowSize(base *big.Rat, n int) error {
 		return ErrFactorTooLarge
 	}
 	return nil
+}
+
+// Agree reports whether a and b are equal, or a lies within half a unit
+// in the last of digits significant digits of b: |a − b| ≤ 5·10^−digits·|b|.
+// It decides exactly: a power of π left in a/b is bracketed between two
+// decimals, and the factors agree only when the whole bracket does. It is
+// how a table that rounds a factor is checked against an exact
+// definition.
+func Agree(a, b Factor, digits int) bool {
+	if a.K == b.K && a.R.Cmp(b.R) == 0 {
+		return true
+	}
+	if b.R.Sign() == 0 || a.R.Sign() != b.R.Sign() || digits <= 0 {
+		return false
+	}
+	// tol = 5·10^-digits; a/b = q·π^k must lie in [1-tol, 1+tol].
+	tol := new(big.Rat).SetFrac(big.NewInt(5), pow10Big(digits))
+	lo, hi := new(big.Rat).Sub(ratOne, tol), new(big.Rat).Add(ratOne, tol)
+	q := new(big.Rat).Quo(a.R, b.R)
+	k := a.K - b.K
+	if k == 0 {
+		return q.Cmp(lo) >= 0 && q.Cmp(hi) <= 0
+	}
+	pl, pw, scale := pi.Bracket(k, digits+10)
+	den := pow10Big(scale)
+	low := new(big.Rat).Mul(q, new(big.Rat).SetFrac(pl, den))
+	high := new(big.Rat).Mul(q, new(big.Rat).SetFrac(new(big.Int).Add(pl, pw), den))
+	return low.Cmp(lo) >= 0 && high.Cmp(hi) <= 0
 }

@@ -126,27 +126,37 @@ func wordsOf(a, b, c, d *big.Int) wordMap {
 }
 
 // Identity returns x ↦ x.
-func Identity() *Map { return Linear(big.NewRat(1, 1), 0) }
+func Identity() *Map {
+	m, _ := Linear(big.NewRat(1, 1), 0)
+	return m
+}
 
-// Linear returns x ↦ x·f·π^k; f must not be zero.
+// Reciprocal returns x ↦ 1/x.
+func Reciprocal() *Map {
+	m, _ := newMap(big.NewInt(0), big.NewInt(1), big.NewInt(1), big.NewInt(0), 0)
+	return m
+}
+
+// Linear returns x ↦ x·f·π^k: ErrConstant when f is zero, ErrTooLarge
+// when f's numerator or denominator exceeds MaxBits.
 //
 // A big.Rat is kept in lowest terms with a positive denominator, which is
 // already the normal form of a linear map (A its numerator, D its
 // denominator), so Linear copies the two rather than normalising through
 // New: every unit expression builds one.
-func Linear(f *big.Rat, k int) *Map {
-	a, d := new(big.Int).Set(f.Num()), new(big.Int).Set(f.Denom())
+func Linear(f *big.Rat, k int) (*Map, error) {
 	switch {
-	case a.Sign() == 0:
-		panic("exact.Linear: " + ErrConstant.Error())
-	case a.BitLen() > MaxBits || d.BitLen() > MaxBits:
-		panic("exact.Linear: " + ErrTooLarge.Error())
+	case f.Sign() == 0:
+		return nil, ErrConstant
+	case f.Num().BitLen() > MaxBits || f.Denom().BitLen() > MaxBits:
+		return nil, ErrTooLarge
 	}
+	a, d := new(big.Int).Set(f.Num()), new(big.Int).Set(f.Denom())
 	b, c := new(big.Int), new(big.Int)
 	m := &Map{a: a, b: b, c: c, d: d, k: k}
 	m.w = wordsOf(a, b, c, d)
 	m.id = k == 0 && a.Cmp(d) == 0
-	return m
+	return m, nil
 }
 
 // Affine returns x ↦ (x·f + o)·π^k; f must not be zero.
@@ -208,7 +218,11 @@ func (m *Map) Inverse() (*Map, error) {
 // Scale returns the map m followed by a multiplication by r·π^k; r must
 // not be zero.
 func (m *Map) Scale(r *big.Rat, k int) (*Map, error) {
-	return m.Then(Linear(r, k))
+	l, err := Linear(r, k)
+	if err != nil {
+		return nil, err
+	}
+	return m.Then(l)
 }
 
 // Pair returns the map of a conversion from the unit whose map onto a

@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/unitd/unitd/engine/codes"
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/exact"
+)
+
+// The catalog's claims on the standard codes
+//
+// A unit claims a code with UnitSpec.Codes; Build checks every claim
+// against the owner's table (codes.Set.Table): the code exists, has the
+// unit's dimension (or the reciprocal one, for a unit defined as k/x of
+// its reference), means the unit's factor and offset to the precision the
+// table states them in, and is claimed by one unit only. Codes generated
+// for prefixed units are kept only when the table confirms them.
+
+// compileCodes checks the catalog's claims on the code tables.
+func (b *builder) compileCodes(set *codes.Set) {
+	idx := &codeIndex{set: set, claimed: map[string]map[string]*Unit{}}
+	for _, s := range CodeSystems {
+		idx.claimed[s] = map[string]*Unit{}
+	}
+	b.g.codes = idx
+	claimedBy := map[string]*Unit{}
+	for _, u := range b.g.units {
+		if len(u.Codes) == 0 || u.conv.m == nil && u.conv.post == nil {
+			continue
+		}
+		_, byPrefix := b.prefixCodes[u]
+		declared := b.specs[u] != nil || byPrefix
+		systems := make([]string, 0, len(u.Codes))
+		for s := range u.Codes {
+			systems = append(systems, s)
+		}
+		sort.Strings(systems)
+		for _, system := range systems {
+			code := u.Codes[system]
+			msg := b.checkCode(u, system, code, set)
+			if msg == "" {
+				key := system + ":" + code
+				if other := claimedBy[key]; other != nil {
+					msg = fmt.Sprintf("code %s is already claimed by unit %q (%s)", key, other.Symbol, describeOrigin(other, b.origins[other]))
+				} else {
+					claimedBy[key] = u
+					idx.claimed[system][code] = u
+					continue
+				}
+			}
+			if declared {
+				b.errorf(b.origins[u], unitSubject(u.Symbol), "%s", msg)
+			}
+			delete(u.Codes, system)
+		}
+	}
+}
+
+// claimDigits is the precision a claim of a UCUM or CLDR code is checked
+// to: their factors are exact by definition, but for a few that go
+// through a rounded constant (UCUM's eV through an older elementary
+// charge), which twelve digits let pass.
+const claimDigits = 12
+
+// checkCode says what is wrong with a unit's claim of a code, or "".
+func (b *builder) checkCode(u *Unit, system, code string, set *codes.Set) string {
+	if code == "" || strings.TrimSpace(code) != code {
+		return fmt.Sprintf("code %s:%q is empty or has surrounding white space", system, code)
+	}
+	switch system {
+	case SystemUNECE:
+		if len(code) < 2 || len(code) > 3 || strings.ToUpper(code) != code {
+			return fmt.Sprintf("unece code %q is not a Recommendation 20 common code (two or three upper-case letters or digits)", code)
+		}
+		if set != nil {
+			if exists, ok := set.Exists(code); ok && !exists {
+				return fmt.Sprintf("code unece:%s is not in the UN/ECE code list", code)
+			}
+		}
+		return ""
+	case SystemUCUM, SystemCLDR, SystemQUDT:
+	default:
+		return fmt.Sprintf("unknown code system %q (known: %s)", system, strings.Join(CodeSystems, ", "))
+	}
+	if set == nil {
+		return ""
+	}
+	m, err := set.Table(system, code)
+	if err != nil {
+		return fmt.Sprintf("code %s:%s: %v", system, code, err)
+	}
+	if m.Special != nil {
+		return checkSpecial(u, code, m.Special)
+	}
+	digits := claimDigits
+	if m.Digits > 0 {
+		digits = min(digits, m.Digits)
+	}
+	dim := u.Category.dim
+	if m.Dim != dim && m.Dim == dim.Inverse() && m.Offset == nil && m.Arbitrary == "" {
+		return reciprocalClaim(u, system, code, m.Factor, digits)
+	}
+	if m.Dim != dim {
+		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, m.Dim, dim)
+	}
+	if m.Arbitrary != "" {
+		return fmt.Sprintf("code %s:%s is an arbitrary unit, which no catalog unit is", system, code)
+	}
+	if u.conv.formulaUnit {
+		return fmt.Sprintf("code %s:%s is a linear unit, but %s is defined by a formula", system, code, u.Symbol)
+	}
+	_, uo, ok := u.si.m.Affine()
+	if !ok {
+		return fmt.Sprintf("code %s:%s is a linear unit, but %s is not affine", system, code, u.Symbol)
+	}
+	if (uo.Sign() != 0) != (m.Offset != nil) {
+		return fmt.Sprintf("code %s:%s and the unit differ in offset", system, code)
+	}
+	if !exact.Agree(u.coherent, m.Factor, digits) {
+		want, _ := factorText(m.Factor)
+		have, _ := factorText(u.coherent)
+		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), m.Dim.SIText(), shortFactor(have), m.Dim.SIText())
+	}
+	if m.Offset != nil && !exact.Agree(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits) {
+		return fmt.Sprintf("code %s:%s has offset %s K, but the unit's is %s", system, code, m.Offset.FloatString(6), uo.FloatString(6))
+	}
+	return ""
+}
+
+// reciprocalClaim checks a claim across reciprocal dimensions: a code of
+// volume per distance (CLDR's liter-per-100-kilometer, a consumption) on
+// a unit of fuel economy defined as its reciprocal (L/100km = 100/x
+// km/L). CLDR converts consumption and its inverse into each other by
+// the reciprocal, and so does the catalog: the claim holds when the
+// unit's map onto its reference is k/x with k = 1/f, f the code's factor.
+func reciprocalClaim(u *Unit, system, code string, f exact.Factor, digits int) string {
+	var m *exact.Map
+	if u.si != nil {
+		m = u.si.m
+	}
+	if m == nil || m.K() != 0 || f.K != 0 || f.R.Sign() == 0 {
+		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, u.Category.dim.Inverse(), u.Category.dim)
+	}
+	a, b, c, d := m.Coefficients()
+	if a.Sign() != 0 || d.Sign() != 0 || b.Sign() == 0 || c.Sign() == 0 {
+		return fmt.Sprintf("code %s:%s has the reciprocal dimension of %s, which is not defined as k/x of its reference", system, code, u.Symbol)
+	}
+	k := new(big.Rat).SetFrac(b, c)
+	if !exact.Agree(exact.Factor{R: k}, exact.Factor{R: new(big.Rat).Inv(f.R)}, digits) {
+		return fmt.Sprintf("code %s:%s is the reciprocal of %s, but the factors differ", system, code, u.Symbol)
+	}
+	return ""
+}
+
+func shortFactor(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// checkSpecial checks a claim of a UCUM special unit: the unit must be an
+// affine scale or a formula unit of the special unit's dimension.
+func checkSpecial(u *Unit, code string, s *codes.Special) string {
+	dim := s.RefDim
+	if u.Category.Logarithmic && dim == (dimension.Vector{}) {
+		return ""
+	}
+	if dim != u.Category.dim {
+		return fmt.Sprintf("code ucum:%s (special unit, function %s) has dimension %s, but the unit's is %s", code, s.Function, dim, u.Category.dim)
+	}
+	if !u.conv.formulaUnit && u.conv.m.IsLinear() {
+		return fmt.Sprintf("code ucum:%s is a special unit (function %s), but %s is linear", code, s.Function, u.Symbol)
+	}
+	return ""
+}
+
+// prefixedCodes derives a prefixed unit's codes from its unit's: UCUM
+// and CLDR write prefixes as unitd does (symbol, name); QUDT capitalises
+// the name. Build keeps those the tables confirm.
+func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
+	if len(codeOf) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	if c, ok := codeOf[SystemUCUM]; ok && !strings.ContainsAny(c, "./") {
+		out[SystemUCUM] = p.Symbol + c
+	}
+	if c, ok := codeOf[SystemCLDR]; ok && !strings.Contains(c, "-") {
+		name := p.Name
+		if name == "deca" {
+			name = "deka"
+		}
+		out[SystemCLDR] = name + c
+	}
+	if c, ok := codeOf[SystemQUDT]; ok && !strings.Contains(c, "-") {
+		out[SystemQUDT] = strings.ToUpper(p.Name[:1]) + p.Name[1:] + c
+	}
+	return out
+}
