@@ -82,14 +82,24 @@ func TestPiDigits(t *testing.T) {
 // good to its last digit.
 func TestQUDTExpect(t *testing.T) {
 	// 37.5 °F in kelvin: (37.5 + 459.67)·5/9, with QUDT's 34-digit 5/9.
-	want, tol := qudtExpect(t, "37.5", qudtScale{"0.5555555555555555555555555555555556", "459.67"}, qudtCoherent)
+	want, tol := qudtExpect(t, qudtScale{"0.5555555555555555555555555555555556", "459.67"}, qudtCoherent)("37.5")
 	exact := new(big.Rat).Mul(big.NewRat(49717, 100), big.NewRat(5, 9))
-	if d := ratDecimal(exact); !within(d, ratDecimal(want), tol(d)) {
-		t.Errorf("the exact 37.5 °F = %s K is not within the tolerance of %s", d, ratDecimal(want))
+	if d := ratDecimal(exact); !within(d, want, tol(d)) {
+		t.Errorf("the exact 37.5 °F = %s K is not within the tolerance of %s", d, want)
 	}
-	// The foot is 0.3048 m exactly: 0.30481 is not it.
-	want, tol = qudtExpect(t, "1", qudtScale{"0.3048", ""}, qudtCoherent)
-	if got := decimal(t, "0.30481"); within(got, ratDecimal(want), tol(got)) {
-		t.Errorf("0.30481 m passes for 1 ft (tolerance %s)", tol(got))
+	if d := decimal(t, "276.205555555555555555555555555"); within(d, want, tol(d)) {
+		t.Errorf("%s K passes for 37.5 °F = %s K", d, want)
+	}
+	// The foot is 0.3048 m exactly: 0.30481 is not it, nor 0.3048000000000000000000000000000001.
+	want, tol = qudtExpect(t, qudtScale{"0.3048", ""}, qudtCoherent)("1")
+	for _, s := range []string{"0.30481", "0.3048000000000000000000000000000001"} {
+		if got := decimal(t, s); within(got, want, tol(got)) {
+			t.Errorf("%s m passes for 1 ft (tolerance %s)", s, tol(got))
+		}
+	}
+	// Back: 1 m is 1/0.3048 ft, rounded once at 34 digits.
+	want, tol = qudtExpect(t, qudtCoherent, qudtScale{"0.3048", ""})("1")
+	if got := decimal(t, "3.280839895013123359580052493438320"); !within(got, want, tol(got)) {
+		t.Errorf("1 m = %s ft, not within the tolerance of %s", got, want)
 	}
 }
