@@ -27,3 +27,11 @@ if [ ! -d e2e/node_modules/playwright-core ] || [ e2e/package-lock.json -nt e2e/
 	echo ">> installing npm packages for the browser tests (e2e/)"
 	(cd e2e && npm ci --no-audit --no-fund --loglevel=error)
 fi
+
+# The owners' implementations that the catalog's differential tests run
+# (catalog/differential_*_test.go): @lhncbc/ucum-lhc, pinned in its lock file.
+diff_dir=catalog/testdata/differential
+if [ ! -d "$diff_dir/node_modules/@lhncbc/ucum-lhc" ] || [ "$diff_dir/package-lock.json" -nt "$diff_dir/node_modules/.package-lock.json" ]; then
+	echo ">> installing npm packages for the differential tests ($diff_dir)"
+	(cd "$diff_dir" && npm ci --no-audit --no-fund --loglevel=error)
+fi
