@@ -90,9 +90,9 @@ var cldrBase = map[string]struct{ dim, factor string }{
 // cldrReadings are the simple units that unitd reads by another
 // definition than CLDR writes, in CLDR's own grammar, and why.
 var cldrReadings = map[string]struct{ base, why string }{
-	"hertz":  {"per-second", "CLDR writes hertz as revolution-per-second, one cycle per second: unitd reads it as the frequency 1/s"},
-	"lumen":  {"candela-steradian", "CLDR writes lumen as candela-square-meter-per-square-meter, a steradian of m²/m²: unitd reads it as candela-steradian"},
-	"lux":    {"candela-steradian-per-square-meter", "CLDR writes lux as candela-per-square-meter, without its steradian: unitd reads it as candela-steradian per square metre"},
+	"hertz": {"per-second", "CLDR writes hertz as revolution-per-second, one cycle per second: unitd reads it as the frequency 1/s"},
+	"lumen": {"candela-steradian", "CLDR writes lumen as candela-square-meter-per-square-meter, a steradian of m²/m²: unitd reads it as candela-steradian"},
+	"lux":   {"candela-steradian-per-square-meter", "CLDR writes lux as candela-per-square-meter, without its steradian: unitd reads it as candela-steradian per square metre"},
 }
 
 // yearNote says how units counted in CLDR's year are read.

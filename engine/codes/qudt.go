@@ -221,7 +221,9 @@ func qudtNote(d dimension.Vector) string {
 // exact from its parts where it can be, else its multiplier as written.
 func (t *qudtTable) factor(u *qudtUnit, claims Claims, depth int) (f exact.Factor, isExact, ok bool) {
 	if claims != nil {
-		if c, ok := claims.Claim(SystemQUDT, u.entry.Name); ok && !c.Offset {
+		// A scale with an offset (DEG_F) counts in a compound unit
+		// (YD-PER-DEG_F) as the interval of its size: its factor.
+		if c, ok := claims.Claim(SystemQUDT, u.entry.Name); ok {
 			return c.Factor, c.Exact, true
 		}
 	}
