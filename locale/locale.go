@@ -107,14 +107,26 @@ const maxTagLength = 256
 // Match finds the shipped locale that best serves the BCP 47 tag (a
 // request's locale field): its own data when CLDR has it, else the
 // closest language (de-CH-1996 → de-CH, es-MX → es-MX, pt-BR → pt), else
-// English. It fails only when tag is not well-formed.
+// English. The rule is one for every well-formed tag (RFC 5646's
+// syntax): a language CLDR has no locale for (tlh), or one the language
+// subtag registry does not know (xx, zz-ZZ), is written in English; an
+// unknown variant or extension is dropped (de-abcdefgh is de). It fails
+// only when tag is not well-formed (en--GB, 12, "").
 func Match(tag string) (*Locale, error) {
 	if tag == "" || len(tag) > maxTagLength {
 		return nil, ErrTag
 	}
 	t, err := language.Parse(tag)
 	if err != nil {
-		return nil, ErrTag
+		var unknown language.ValueError
+		if !errors.As(err, &unknown) {
+			return nil, ErrTag
+		}
+		// Well-formed, with a subtag the registry lacks: Parse has
+		// dropped it. Without a known language, English.
+		if t.String() == "und" || strings.HasPrefix(t.String(), "und-") {
+			t = language.English
+		}
 	}
 	return match([]language.Tag{t})
 }

@@ -271,6 +271,11 @@ func TestMatch(t *testing.T) {
 		{"de", "de"}, {"de-AT", "de-AT"}, {"de-CH-1996", "de-CH"}, {"pt-BR", "pt"}, {"pt-PT", "pt-PT"},
 		{"zh-TW", "zh-Hant"}, {"sr-Latn-RS", "sr-Latn"}, {"tlh", "en"}, {"en-US", "en"}, {"EN-gb", "en-GB"},
 		{"ar-SA-u-nu-latn", "ar-SA-u-nu-latn"}, {"hi-u-nu-native", "hi-u-nu-deva"},
+		// Well-formed tags CLDR has no locale for, known to the registry
+		// or not, fall back alike: English.
+		{"xx", "en"}, {"zz-ZZ", "en"}, {"xx-DE", "en"}, {"qaa", "en"}, {"und", "en"}, {"i-klingon", "en"},
+		// An unknown variant is dropped.
+		{"de-abcdefgh", "de"},
 	} {
 		l, err := Match(c.in)
 		if err != nil {
@@ -280,7 +285,7 @@ func TestMatch(t *testing.T) {
 			t.Errorf("Match(%q) = %s, want %s", c.in, l.Tag, c.want)
 		}
 	}
-	for _, bad := range []string{"", "x", "de_DE_", strings.Repeat("a", 300), "12"} {
+	for _, bad := range []string{"", "x", "de_DE_", strings.Repeat("a", 300), "12", "en--GB", "5\x00", "de DE"} {
 		if _, err := Match(bad); err == nil {
 			t.Errorf("Match(%q) accepted", bad)
 		}
