@@ -25,7 +25,7 @@ type header struct {
 	Packages    map[string]string            `json:"packages"`
 	License     string                       `json:"license"`
 	Units       []string                     `json:"units"`
-	Symbols     map[string]string            `json:"symbols"`
+	Prefixes    map[string]string            `json:"prefixes"`
 	Digits      map[string]string            `json:"digits"`
 	Plurals     map[string]map[string]string `json:"plurals"`
 	Locales     []string                     `json:"locales"`
@@ -44,9 +44,8 @@ type store struct {
 	header
 	lines   map[string][]byte   // tag → its undecoded line
 	keyOf   map[string]string   // CLDR id → units key ("foot" → "length-foot")
-	symbol  map[string]string   // CLDR id → catalog symbol
 	digits  map[string][10]rune // numbering system → digits
-	plurals map[string]*plurals // language → rules
+	plurals map[string]*plurals // language or locale ("pt", "pt-PT") → rules
 
 	mu       sync.Mutex
 	resolved map[string]*resolvedLine // guarded by mu
@@ -79,7 +78,7 @@ func decode(gz []byte) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &store{lines: map[string][]byte{}, keyOf: map[string]string{}, symbol: map[string]string{},
+	s := &store{lines: map[string][]byte{}, keyOf: map[string]string{},
 		digits: map[string][10]rune{}, plurals: map[string]*plurals{}, resolved: map[string]*resolvedLine{}}
 	first := true
 	// Lines are views of raw, which the store keeps.
@@ -110,12 +109,10 @@ func decode(gz []byte) (*store, error) {
 		s.lines[string(rest[:end])] = b
 	}
 	for _, key := range s.Units {
-		_, id, _ := strings.Cut(key, "-")
-		s.keyOf[id] = key
-	}
-	for sym, id := range s.Symbols {
-		if prev, ok := s.symbol[id]; !ok || sym < prev {
-			s.symbol[id] = sym
+		// Unit entries are "category-id"; prefixes (10p3) and compound
+		// patterns (per, times, power2) have no identifier of their own.
+		if _, id, ok := strings.Cut(key, "-"); ok && !strings.HasPrefix(key, "10p") && !strings.HasPrefix(key, "1024p") {
+			s.keyOf[id] = key
 		}
 	}
 	for ns, d := range s.Digits {
@@ -126,7 +123,7 @@ func decode(gz []byte) (*store, error) {
 		s.digits[ns] = [10]rune(r)
 	}
 	for lang, rules := range s.Plurals {
-		p, err := compilePlurals(rules)
+		p, err := compilePlurals(lang, rules)
 		if err != nil {
 			return nil, fmt.Errorf("plural rules of %s: %w", lang, err)
 		}
@@ -199,16 +196,6 @@ func Tags() []string {
 		return nil
 	}
 	return append([]string(nil), s.Locales...)
-}
-
-// CLDRUnit is the CLDR unit identifier of a catalog symbol ("km/h" →
-// "kilometer-per-hour"), or "".
-func CLDRUnit(symbol string) string {
-	s, err := load()
-	if err != nil {
-		return ""
-	}
-	return s.Symbols[symbol]
 }
 
 // Warm decodes the embedded data and resolves English, so that the first

@@ -1,7 +1,6 @@
 package locale
 
 import (
-	"sort"
 	"strings"
 	"unicode"
 
@@ -147,7 +146,7 @@ func wider(w Width) (Width, bool) {
 }
 
 // fields are the fields of a unit entry, as the table holds them.
-var fields = [...]string{"dn", "per", Zero, One, Two, Few, Many, Other}
+var fields = [...]string{"dn", "per", "pattern", Zero, One, Two, Few, Many, Other}
 
 func fieldIndex(f string) int {
 	for i, x := range fields {
@@ -199,129 +198,6 @@ func (l *Locale) pattern(key string, w Width, category string) string {
 	return ""
 }
 
-// cldrID is the CLDR unit identifier of a catalog symbol, or of a
-// quotient of two catalog symbols that have one each ("mi/h").
-func (s *store) cldrID(symbol string) string {
-	if id := s.Symbols[symbol]; id != "" {
-		return id
-	}
-	num, den, ok := strings.Cut(symbol, "/")
-	if !ok {
-		return ""
-	}
-	a, b := s.Symbols[num], s.Symbols[den]
-	if a == "" || b == "" || strings.Contains(a, "-per-") || strings.Contains(b, "-per-") {
-		return ""
-	}
-	return a + "-per-" + b
-}
-
-// FormatUnit writes a number of a catalog unit (its canonical symbol, or
-// a quotient of two such symbols) with CLDR's pattern for the unit at
-// width w, in the plural form the number takes: "2 feet", "1 foot",
-// "96,56064 km/h", "5 километров". A compound CLDR has no pattern of its
-// own is composed from its parts (UTS #35 Part 6: the denominator's
-// per-unit pattern, else the locale's "per" pattern). A unit CLDR does not
-// name is written as the number and the symbol.
-func (l *Locale) FormatUnit(v, symbol string, w Width) string {
-	return string(l.AppendUnit(make([]byte, 0, len(v)*2+32), v, symbol, w))
-}
-
-// AppendUnit is FormatUnit appending to dst.
-func (l *Locale) AppendUnit(dst []byte, v, symbol string, w Width) []byte {
-	id := l.s.cldrID(symbol)
-	if id == "" {
-		dst = l.AppendNumber(dst, v)
-		dst = append(dst, ' ')
-		return append(dst, symbol...)
-	}
-	category := l.Plural(v)
-	if key, ok := l.s.keyOf[id]; ok {
-		if p := l.pattern(key, w, category); p != "" {
-			return l.fill(dst, p, v)
-		}
-	}
-	a, b, _ := strings.Cut(id, "-per-")
-	ka, kb := l.s.keyOf[a], l.s.keyOf[b]
-	pa := l.pattern(ka, w, category)
-	if ka == "" || kb == "" || pa == "" {
-		dst = l.AppendNumber(dst, v)
-		dst = append(dst, ' ')
-		return append(dst, symbol...)
-	}
-	num := string(l.fill(nil, pa, v))
-	if per := l.field(kb, w, "per"); per != "" {
-		return append(dst, strings.Replace(per, "{0}", num, 1)...)
-	}
-	compound := l.field("per", w, "pattern")
-	if compound == "" {
-		compound = "{0}/{1}"
-	}
-	den := strings.TrimSpace(strings.Replace(l.pattern(kb, w, One), "{0}", "", 1))
-	out := strings.Replace(strings.Replace(compound, "{0}", num, 1), "{1}", den, 1)
-	return append(dst, out...)
-}
-
-// fill appends pattern with {0} replaced by the localised number.
-func (l *Locale) fill(dst []byte, pattern, v string) []byte {
-	before, after, ok := strings.Cut(pattern, "{0}")
-	dst = append(dst, before...)
-	if ok {
-		dst = l.AppendNumber(dst, v)
-	}
-	return append(dst, after...)
-}
-
-// Part is one part of a mixed quantity ("5" "ft").
-type Part struct {
-	Value, Unit string
-}
-
-// FormatMixed writes the parts of a mixed quantity, each as FormatUnit
-// writes it, separated by spaces: "5 ft 3.5 in", "5 Fuß 3,5 Zoll".
-func (l *Locale) FormatMixed(parts []Part, w Width) string {
-	var dst []byte
-	for i, p := range parts {
-		if i > 0 {
-			dst = append(dst, ' ')
-		}
-		dst = l.AppendUnit(dst, p.Value, p.Unit, w)
-	}
-	return string(dst)
-}
-
-// DisplayName is the name of a catalog unit at width w ("Kilometer pro
-// Stunde", "km/h"), and false when CLDR does not name it.
-func (l *Locale) DisplayName(symbol string, w Width) (string, bool) {
-	id := l.s.cldrID(symbol)
-	if id == "" {
-		return "", false
-	}
-	if key, ok := l.s.keyOf[id]; ok {
-		if dn := l.field(key, w, "dn"); dn != "" {
-			return dn, true
-		}
-	}
-	a, b, ok := strings.Cut(id, "-per-")
-	ka, kb := l.s.keyOf[a], l.s.keyOf[b]
-	if !ok || ka == "" || kb == "" {
-		return "", false
-	}
-	num := l.field(ka, w, "dn")
-	if num == "" {
-		return "", false
-	}
-	if per := l.field(kb, w, "per"); per != "" {
-		return strings.Replace(per, "{0}", num, 1), true
-	}
-	compound := l.field("per", w, "pattern")
-	if compound == "" {
-		compound = "{0}/{1}"
-	}
-	den := strings.TrimSpace(strings.Replace(l.pattern(kb, w, One), "{0}", "", 1))
-	return strings.Replace(strings.Replace(compound, "{0}", num, 1), "{1}", den, 1), true
-}
-
 // Fold is how names are compared: NFC, lower case, spaces of every kind
 // as one ASCII space, trimmed, bidirectional marks dropped.
 func Fold(s string) string { return clean(s, true) }
@@ -349,91 +225,4 @@ func clean(s string, lower bool) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// buildNames indexes every name the locale gives a catalog unit: display
-// names and unit patterns without the number, at every width and in
-// every plural form, folded; a name ending in a period is also indexed
-// without it ("дюйм." and "дюйм").
-func (l *Locale) buildNames() {
-	names := map[string][]string{}
-	add := func(name, sym string) {
-		if name == "" {
-			return
-		}
-		for _, k := range []string{name, strings.TrimSuffix(name, ".")} {
-			if k == "" {
-				continue
-			}
-			list := names[k]
-			dup := false
-			for _, s := range list {
-				if s == sym {
-					dup = true
-				}
-			}
-			if !dup {
-				names[k] = append(list, sym)
-			}
-		}
-	}
-	for id, key := range l.s.keyOf {
-		sym := l.s.symbol[id]
-		if sym == "" {
-			continue
-		}
-		for _, w := range widthNames {
-			for _, f := range []string{"dn", Zero, One, Two, Few, Many, Other} {
-				t, ok := l.units[w+"/"+key+"/"+f]
-				if !ok {
-					continue
-				}
-				t = strings.Replace(t, "{0}", "", 1)
-				add(clean(t, false), sym)
-				add(foldPrefix+Fold(t), sym)
-			}
-		}
-	}
-	for _, list := range names {
-		sort.Strings(list)
-	}
-	l.names = names
-}
-
-// foldPrefix marks the folded names in the index, beside the names as
-// written.
-const foldPrefix = "\x00"
-
-// Lookup finds the catalog units a name means in this locale ("Zoll" →
-// in, "kilomètres" → km): as written (spaces and normal form aside) when
-// the locale has the name so, else folded as Fold does ("po" is the
-// inch in French, "Po" the petabyte, "PO" both). More than one symbol
-// means the name is ambiguous in the locale; none, that it names nothing.
-func (l *Locale) Lookup(name string) []string {
-	l.namesOnce.Do(l.buildNames)
-	if syms, ok := l.names[clean(name, false)]; ok {
-		return syms
-	}
-	return l.names[foldPrefix+Fold(name)]
-}
-
-// Names lists every name the locale gives the catalog unit symbol
-// (folded), for search.
-func (l *Locale) Names(symbol string) []string {
-	var out []string
-	for _, w := range Widths() {
-		if dn, ok := l.DisplayName(symbol, w); ok {
-			out = append(out, dn)
-		}
-	}
-	if key, ok := l.s.keyOf[l.s.cldrID(symbol)]; ok {
-		for _, w := range widthNames {
-			for _, f := range []string{Zero, One, Two, Few, Many, Other} {
-				if t, ok := l.units[w+"/"+key+"/"+f]; ok {
-					out = append(out, strings.TrimSpace(strings.Replace(t, "{0}", "", 1)))
-				}
-			}
-		}
-	}
-	return out
 }

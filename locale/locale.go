@@ -11,8 +11,16 @@ import (
 )
 
 // Locale is a CLDR locale with a numbering system, ready to format and
-// read quantities. It is immutable and shared.
+// read quantities of a catalog's units. It is immutable and shared.
 type Locale struct {
+	*resolved
+	// claims says which CLDR unit each catalog unit is; nil stands for
+	// the embedded catalog's (see In).
+	claims Claims
+}
+
+// resolved is a locale's data, shared by the Locales of every catalog.
+type resolved struct {
 	// Tag is the CLDR locale matched ("de", "de-AT", "und"), with
 	// "-u-nu-<system>" when a numbering system other than the locale's
 	// default was asked for.
@@ -26,7 +34,20 @@ type Locale struct {
 	num    Numbers
 
 	namesOnce sync.Once
-	names     map[string][]string // folded name → catalog symbols
+	names     map[string][]string // folded name → CLDR unit identifiers
+}
+
+// In returns the locale writing and reading the units of the catalog whose
+// claims c are (GraphClaims of the graph that converts), in place of the
+// embedded catalog's.
+func (l *Locale) In(c Claims) *Locale { return &Locale{resolved: l.resolved, claims: c} }
+
+// catalog returns the claims the locale reads.
+func (l *Locale) catalog() Claims {
+	if l.claims != nil {
+		return l.claims
+	}
+	return embedded()
 }
 
 // Numbers are the number symbols of a locale in one numbering system.
@@ -41,6 +62,9 @@ type Numbers struct {
 	// Primary and Secondary are the grouping sizes (3 and 3, or 3 and 2
 	// in "#,##,##0.###"); MinGrouping is CLDR's minimumGroupingDigits.
 	Primary, Secondary, MinGrouping int
+	// Percent is CLDR's percent format ("#,##0 %"), PercentSign and
+	// PerMille the signs it writes.
+	Percent, PercentSign, PerMille string
 }
 
 // ErrTag is a locale that is not a well-formed BCP 47 tag.
@@ -83,14 +107,26 @@ const maxTagLength = 256
 // Match finds the shipped locale that best serves the BCP 47 tag (a
 // request's locale field): its own data when CLDR has it, else the
 // closest language (de-CH-1996 → de-CH, es-MX → es-MX, pt-BR → pt), else
-// English. It fails only when tag is not well-formed.
+// English. The rule is one for every well-formed tag (RFC 5646's
+// syntax): a language CLDR has no locale for (tlh), or one the language
+// subtag registry does not know (xx, zz-ZZ), is written in English; an
+// unknown variant or extension is dropped (de-abcdefgh is de). It fails
+// only when tag is not well-formed (en--GB, 12, "").
 func Match(tag string) (*Locale, error) {
 	if tag == "" || len(tag) > maxTagLength {
 		return nil, ErrTag
 	}
 	t, err := language.Parse(tag)
 	if err != nil {
-		return nil, ErrTag
+		var unknown language.ValueError
+		if !errors.As(err, &unknown) {
+			return nil, ErrTag
+		}
+		// Well-formed, with a subtag the registry lacks: Parse has
+		// dropped it. Without a known language, English.
+		if t.String() == "und" || strings.HasPrefix(t.String(), "und-") {
+			t = language.English
+		}
 	}
 	return match([]language.Tag{t})
 }
@@ -192,11 +228,9 @@ func get(s *store, tag, nu string) (*Locale, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Locale{Tag: tag, s: s, units: r.units, table: buildTable(r.units)}
+	l := &Locale{resolved: &resolved{Tag: tag, s: s, units: r.units, table: buildTable(r.units)}}
 	l.lang, _, _ = strings.Cut(tag, "-")
-	if l.plural = s.plurals[l.lang]; l.plural == nil {
-		l.plural = s.plurals["und"]
-	}
+	l.plural = s.pluralsOf(tag)
 	system := r.numbers["system"]
 	switch {
 	case nu == "native" && r.numbers["native"] != "":
@@ -230,6 +264,7 @@ func numbers(s *store, m map[string]string, system string) Numbers {
 		}
 	}
 	n.Decimal, n.Group, n.Minus, n.Plus, n.Exponent = m[sym+"/decimal"], m[sym+"/group"], m[sym+"/minus"], m[sym+"/plus"], m[sym+"/exponential"]
+	n.Percent, n.PercentSign, n.PerMille = m[sym+"/percent"], m[sym+"/percentSign"], m[sym+"/perMille"]
 	if n.Decimal == "" {
 		n.Decimal = "."
 	}
@@ -267,8 +302,7 @@ func grouping(pattern string) (primary, secondary int) {
 // Numbers returns the locale's number symbols.
 func (l *Locale) Numbers() Numbers { return l.num }
 
-// Language is the locale's language subtag ("de"), whose plural rules it
-// uses.
+// Language is the locale's language subtag ("de").
 func (l *Locale) Language() string { return l.lang }
 
 // Plural returns the CLDR plural category of a decimal number as written
@@ -290,5 +324,22 @@ func (l *Locale) PluralCategories() []string {
 // PluralRule returns the locale's rule for a category as CLDR writes it,
 // with its samples ("i = 1 and v = 0 @integer 1").
 func (l *Locale) PluralRule(category string) string {
-	return l.s.Plurals[l.lang][category]
+	return l.s.Plurals[l.plural.key][category]
+}
+
+// pluralsOf finds the plural rules of a locale as ICU does: the locale's
+// own when CLDR gives it rules of its own (pt-PT), else those of the tag
+// truncated (pt-AO → pt: CLDR's parentLocales do not apply to plural
+// rules, whose component lists no parents), else the root's.
+func (s *store) pluralsOf(tag string) *plurals {
+	for t := tag; ; {
+		if p := s.plurals[t]; p != nil {
+			return p
+		}
+		i := strings.LastIndexByte(t, '-')
+		if i < 0 {
+			return s.plurals["und"]
+		}
+		t = t[:i]
+	}
 }

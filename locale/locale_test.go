@@ -197,6 +197,34 @@ func TestFormat(t *testing.T) {
 		{"lt", "10", "km", Long, "10 kilometrų"},
 		{"fa", "12.5", "km", Short, "۱۲٫۵ کیلومتر"},
 		{"bn", "25", "km", Short, "২৫ কিমি"},
+		// Locale-specific plural rules: pt-PT's "one" is 1 only.
+		{"pt-PT", "0.5", "m", Long, "0,5 metros"},
+		{"pt-PT", "1", "m", Long, "1 metro"},
+		{"pt", "0.5", "m", Long, "0,5 metro"},
+		{"pt-AO", "0.5", "m", Long, "0,5 metro"}, // ICU: plural rules by truncation, not parentLocales
+		// Units CLDR names under another identifier than their name.
+		{"en", "2", "floz", Long, "2 fluid ounces"},
+		{"en", "2", "mil_sc", Long, "2 miles-scandinavian"},
+		{"en", "43.4586", "mpg_imp", Short, "43.4586 mpg Imp."},
+		{"en-GB", "43.4586", "mpg_imp", Short, "43.4586 mpg"},
+		{"en-GB", "87.99", "floz_imp", Short, "87.99 fl oz"},
+		// CLDR's own compound entries, not composed from their parts.
+		{"fr", "2", "L/km", Long, "2 litres au kilomètre"},
+		{"fr", "0", "L/km", Long, "0 litre au kilomètre"},
+		{"ar", "2", "L/km", Long, "لتران لكل كيلومتر"}, // the dual has no numeral, as ICU writes it
+		{"ar", "0", "L/km", Long, "0 لتر لكل كيلومتر"},
+		{"en", "0", "L/100km", Short, "0 L/100 km"},
+		// Composed: prefix, power, product, quotient.
+		{"en", "2", "MN", Long, "2 meganewtons"},
+		{"en", "2", "lb*in2/s", Long, "2 pound-square inches per second"},
+		{"de", "2", "mg/mol", Long, "2\u00a0Milligramm pro Mol"},
+		// Percent: the locale's percent format at the short widths, the
+		// unit pattern at the long one.
+		{"en", "5", "%", Short, "5%"},
+		{"de", "5", "%", Short, "5\u00a0%"},
+		{"tr", "5", "%", Narrow, "%5"},
+		{"de", "5", "%", Long, "5 Prozent"},
+		{"fr", "5", "permille", Short, "5\u00a0‰"},
 		// Units CLDR does not name keep their symbols.
 		{"de", "1.5", "furlong_fortnight", Short, "1,5 furlong_fortnight"},
 	}
@@ -243,6 +271,11 @@ func TestMatch(t *testing.T) {
 		{"de", "de"}, {"de-AT", "de-AT"}, {"de-CH-1996", "de-CH"}, {"pt-BR", "pt"}, {"pt-PT", "pt-PT"},
 		{"zh-TW", "zh-Hant"}, {"sr-Latn-RS", "sr-Latn"}, {"tlh", "en"}, {"en-US", "en"}, {"EN-gb", "en-GB"},
 		{"ar-SA-u-nu-latn", "ar-SA-u-nu-latn"}, {"hi-u-nu-native", "hi-u-nu-deva"},
+		// Well-formed tags CLDR has no locale for, known to the registry
+		// or not, fall back alike: English.
+		{"xx", "en"}, {"zz-ZZ", "en"}, {"xx-DE", "en"}, {"qaa", "en"}, {"und", "en"}, {"i-klingon", "en"},
+		// An unknown variant is dropped.
+		{"de-abcdefgh", "de"},
 	} {
 		l, err := Match(c.in)
 		if err != nil {
@@ -252,7 +285,7 @@ func TestMatch(t *testing.T) {
 			t.Errorf("Match(%q) = %s, want %s", c.in, l.Tag, c.want)
 		}
 	}
-	for _, bad := range []string{"", "x", "de_DE_", strings.Repeat("a", 300), "12"} {
+	for _, bad := range []string{"", "x", "de_DE_", strings.Repeat("a", 300), "12", "en--GB", "5\x00", "de DE"} {
 		if _, err := Match(bad); err == nil {
 			t.Errorf("Match(%q) accepted", bad)
 		}
@@ -315,24 +348,45 @@ func TestDisplayName(t *testing.T) {
 	}
 }
 
-// TestSymbolsAgreeWithCatalog fails when the shipped table names a
-// catalog symbol the catalog no longer has: regenerate the data with
-// tools/cldrlocale after renaming a unit.
-func TestSymbolsAgreeWithCatalog(t *testing.T) {
+// TestClaimedUnitsAreWritten writes every catalog unit that claims a CLDR
+// unit, or is a quotient of two that do, in English at every width: each
+// is written with CLDR's words (its own entry or composed), never as the
+// number and its symbol, except for the claims listed with the reason
+// CLDR's data cannot write them.
+func TestClaimedUnitsAreWritten(t *testing.T) {
 	g, errs := catalog.Load(catalog.Embedded())
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
-	s, _ := load()
-	if len(s.Symbols) < 300 {
-		t.Fatalf("only %d catalog symbols have CLDR units", len(s.Symbols))
+	l, err := Match("en")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for sym, id := range s.Symbols {
-		u, err := g.Lookup(sym)
-		if err != nil || u.Symbol != sym {
-			t.Errorf("CLDR unit %s names %q, which the catalog does not have as a symbol (%v)", id, sym, err)
+	l = l.In(GraphClaims(g))
+	written, composed := 0, 0
+	for _, u := range g.Units() {
+		id := unitID(l.catalog(), u.Symbol)
+		if id == "" {
+			continue
 		}
+		if _, own := l.s.keyOf[id]; !own {
+			composed++
+		}
+		for _, w := range Widths() {
+			got := l.FormatUnit("2", u.Symbol, w)
+			if got == l.appendPlainString("2", u.Symbol) && !strings.Contains(l.unitPattern(id, w, Other), u.Symbol) {
+				t.Errorf("%s (cldr:%s) at %v is written %q, not with CLDR's words", u.Symbol, id, w, got)
+			}
+		}
+		written++
 	}
+	if written < 600 || composed < 100 {
+		t.Errorf("%d catalog units written with CLDR's patterns, %d of them composed", written, composed)
+	}
+}
+
+func (l *Locale) appendPlainString(v, symbol string) string {
+	return string(l.appendPlain(nil, v, symbol))
 }
 
 func TestEveryModernLocaleLoads(t *testing.T) {

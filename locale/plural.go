@@ -238,14 +238,16 @@ func (r *relation) match(op *operands) bool {
 	return in != r.negate
 }
 
-// plurals are one language's compiled rules, in categoryOrder.
+// plurals are one language's (or locale's) compiled rules, in
+// categoryOrder; key is CLDR's key of the rule set ("pt", "pt-PT").
 type plurals struct {
+	key        string
 	categories []string
 	rules      []pluralRule
 }
 
-func compilePlurals(src map[string]string) (*plurals, error) {
-	p := &plurals{}
+func compilePlurals(key string, src map[string]string) (*plurals, error) {
+	p := &plurals{key: key}
 	for _, c := range categoryOrder {
 		text, ok := src[c]
 		if !ok {

@@ -268,7 +268,7 @@ func TestContract(t *testing.T) {
 		{name: "precision string", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: `{"conversions":[{"value":"1","from":"m","to":"ft"}],"precision":"5"}`, status: 400, code: "INVALID_REQUEST"},
 		{name: "invalid UTF-8 body", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: "{\"value\":\"1\",\"from\":\"m\xff\",\"to\":\"ft\"}", status: 400, code: "INVALID_REQUEST"},
 		{name: "NUL byte raw", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: "{\"value\":\"1\",\"from\":\"m\x00\",\"to\":\"ft\"}", status: 400, code: "INVALID_REQUEST"},
-		{name: "NUL byte escaped", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"1","from":"m\u0000","to":"ft"}`, status: 400, code: "UNKNOWN_UNIT"},
+		{name: "NUL byte escaped", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"value":"1","from":"m\u0000","to":"ft"}`, status: 400, code: "INVALID_REQUEST"},
 		{name: "deep nesting", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: `{"conversions":[{"value":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}]}`, status: 400, code: "INVALID_REQUEST"},
 		{name: "BATCH_LIMIT_EXCEEDED", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: batchOf(101), status: 400, code: "BATCH_LIMIT_EXCEEDED"},
 		{name: "malformed beats batch limit", method: "POST", target: "/v1/batch", key: "good", contentType: js, body: strings.TrimSuffix(batchOf(101), "}"), status: 400, code: "INVALID_REQUEST"},

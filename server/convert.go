@@ -109,12 +109,12 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	}
 	if len(res.Parts) > 0 {
 		b = appendResultParts(b[:result], res)
-		b = appendMixedText(b, conv, res.Parts)
+		b = appendMixedText(b, g, conv, req, res)
 	} else {
 		value := b[start:]
 		b = append(b, `","unit":`...)
 		b = appendString(b, res.Unit)
-		b = appendResultText(b, conv, value, res.Unit)
+		b = appendResultText(b, g, conv, req, res, value)
 		b = appendCodeMembers(b, conv, res, value)
 	}
 	b = append(b, `},"category":`...)

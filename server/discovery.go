@@ -366,7 +366,11 @@ func discoveryLocale(c *call) (*locale.Locale, *apiError) {
 		return nil, err
 	}
 	tag, _ := qs.get(0)
-	return matchLocale(tag)
+	l, e := matchLocale(tag)
+	if l != nil {
+		l = l.In(locale.GraphClaims(c.snap.graph))
+	}
+	return l, e
 }
 
 // matchLocale reads a locale query parameter.
@@ -469,6 +473,7 @@ func (s *Server) units(c *call) reply {
 		if lc, e = matchLocale(tag); e != nil {
 			return errReply(e)
 		}
+		lc = lc.In(locale.GraphClaims(c.snap.graph))
 	}
 	if seenDim {
 		d, err := dims.Parse(dimension)

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/engine/quantity"
@@ -22,28 +25,64 @@ import (
 //   - locale (a BCP 47 tag; in a batch, for every item that names none),
 //     else the best match of Accept-Language, adds result.text: the result
 //     in the locale's words and digits (package locale), at unit_display
-//     width (short by default). Without either, reading uses English and
-//     no text is added.
+//     width (short by default), in CLDR's words for the CLDR unit the
+//     catalog's unit claims. Without either, reading uses English and no
+//     text is added. A locale matched from Accept-Language also stands
+//     for locale where to=auto looks for a region. A well-formed tag that
+//     names no CLDR locale (tlh, xx, zz-ZZ) is written in English; a tag
+//     that is not well-formed BCP 47 is INVALID_REQUEST.
+//   - result.text has readable digits unless precision is given (see
+//     readableValue): the value is rounded once for it, from the exact
+//     value.
+//   - A control character (NUL, tab, line feed, DEL, …) in a text field
+//     is refused before anything reads it: "5\u0000km" is not 5 km.
+
+// maxAcceptLanguage bounds the Accept-Language header (all its lines
+// joined): a longer one is INVALID_REQUEST naming it, on every route of
+// the API.
+const maxAcceptLanguage = 1024
+
+// acceptLanguage returns the request's Accept-Language, its lines joined
+// as RFC 9110 joins a list, or an error when it is over maxAcceptLanguage.
+func acceptLanguage(r *http.Request) (string, *apiError) {
+	vs := r.Header.Values("Accept-Language")
+	n := 0
+	for _, v := range vs {
+		n += len(v) + 1
+	}
+	if n > maxAcceptLanguage+1 {
+		return "", invalidRequest("the Accept-Language header is longer than " + strconv.Itoa(maxAcceptLanguage) + " bytes; send the languages you prefer most, or the locale parameter")
+	}
+	if len(vs) == 1 {
+		return vs[0], nil
+	}
+	return strings.Join(vs, ","), nil
+}
 
 // requestLocale picks the locale of a conversion: its own locale field,
-// else the batch's, else the Accept-Language header, else none.
-func requestLocale(r *http.Request, conv *conversion, batch *locale.Locale) (*locale.Locale, *apiError) {
+// else the batch's, else the Accept-Language header, else none. header
+// says it came from Accept-Language.
+func requestLocale(r *http.Request, conv *conversion, batch *locale.Locale) (l *locale.Locale, header bool, e *apiError) {
 	if conv.hasLoc {
 		l, err := locale.Match(conv.locale)
 		if err != nil {
-			return nil, invalidRequest("locale " + strconv.Quote(truncate(conv.locale, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
+			return nil, false, invalidRequest("locale " + strconv.Quote(truncate(conv.locale, 40)) + " is not a BCP 47 language tag (such as de, fr-CA, ar-EG)")
 		}
-		return l, nil
+		return l, false, nil
 	}
 	if batch != nil {
-		return batch, nil
+		return batch, false, nil
 	}
-	if h := r.Header.Get("Accept-Language"); h != "" {
+	h, e := acceptLanguage(r)
+	if e != nil {
+		return nil, false, e
+	}
+	if h != "" {
 		if l, ok := locale.MatchAcceptLanguage(h); ok {
-			return l, nil
+			return l, true, nil
 		}
 	}
-	return nil, nil
+	return nil, false, nil
 }
 
 // parseWidth reads unit_display: long, short (the default) or narrow.
@@ -58,8 +97,14 @@ func parseWidth(s string) (locale.Width, *apiError) {
 	return w, nil
 }
 
-// options caches the parser options of each locale.
-var options sync.Map // *locale.Locale → *quantity.Options
+// options caches the parser options of each locale, for the graph they
+// were made for: a reloaded catalog replaces them.
+var options sync.Map // *locale.Locale → graphOptions
+
+type graphOptions struct {
+	g *engine.Graph
+	o *quantity.Options
+}
 
 var english = sync.OnceValue(func() *locale.Locale {
 	l, _ := locale.Match("en")
@@ -67,28 +112,69 @@ var english = sync.OnceValue(func() *locale.Locale {
 })
 
 // quantityOptions are the parser's options for a locale (English when
-// l is nil).
-func quantityOptions(l *locale.Locale) *quantity.Options {
+// l is nil), reading the locale's unit names as the units of g that claim
+// them.
+func quantityOptions(g *engine.Graph, l *locale.Locale) *quantity.Options {
 	if l == nil {
 		if l = english(); l == nil {
 			return nil
 		}
 	}
-	if o, ok := options.Load(l); ok {
-		return o.(*quantity.Options)
+	if v, ok := options.Load(l); ok && v.(graphOptions).g == g {
+		return v.(graphOptions).o
 	}
 	n := l.Numbers()
-	o := &quantity.Options{Locale: l.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: l.Lookup}
-	v, _ := options.LoadOrStore(l, o)
-	return v.(*quantity.Options)
+	o := &quantity.Options{Locale: l.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: l.In(locale.GraphClaims(g)).Lookup}
+	options.Store(l, graphOptions{g, o})
+	return o
+}
+
+// checkControl refuses a control character (Unicode Cc) in a
+// conversion's text fields: free text as INVALID_QUANTITY at its
+// position, any other field as INVALID_REQUEST naming the field.
+func checkControl(conv *conversion) *apiError {
+	for _, f := range [...]struct{ name, v string }{{"quantity", conv.quantity}, {"q", conv.q}} {
+		if i := strings.IndexFunc(f.v, unicode.IsControl); i >= 0 {
+			p := utf8.RuneCountInString(f.v[:i]) + 1
+			e := newError(string(engine.CodeInvalidQuantity), "free text may not hold a control character (U+"+strconv.FormatInt(int64(utf8RuneAt(f.v, i)), 16)+") (position "+strconv.Itoa(p)+")")
+			e.Details = map[string]any{"position": p}
+			return e
+		}
+	}
+	fields := [...]struct{ name, v string }{{"value", conv.value}, {"from", conv.from}, {"to", conv.to}, {"locale", conv.locale},
+		{"unit_display", conv.unitDisplay}, {"usage", conv.usage}, {"region", conv.region}}
+	for _, f := range fields {
+		if strings.IndexFunc(f.v, unicode.IsControl) >= 0 {
+			return invalidRequest(`"` + f.name + `" may not hold a control character`)
+		}
+	}
+	for _, p := range conv.parts {
+		if strings.IndexFunc(p.value, unicode.IsControl) >= 0 || strings.IndexFunc(p.unit, unicode.IsControl) >= 0 {
+			return invalidRequest(`"parts" may not hold a control character`)
+		}
+	}
+	return nil
+}
+
+func utf8RuneAt(s string, i int) rune {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r
 }
 
 // prepareText settles a conversion's locale and width and reads its free
 // text into value, from and to. batch is the batch's locale, if any.
 func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *locale.Locale, batchWidth string) *apiError {
-	lc, e := requestLocale(r, conv, batch)
+	if e := checkControl(conv); e != nil {
+		return e
+	}
+	lc, header, e := requestLocale(r, conv, batch)
 	if e != nil {
 		return e
+	}
+	if header {
+		// The reader's language stands for locale where to=auto asks
+		// for a region, as the locale field would.
+		conv.locale, conv.hasLoc = lc.Tag, true
 	}
 	w := conv.unitDisplay
 	if w == "" {
@@ -98,10 +184,14 @@ func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *loca
 	if e != nil {
 		return e
 	}
+	opts := quantityOptions(g, lc)
+	if lc != nil {
+		lc = lc.In(locale.GraphClaims(g))
+	}
 	conv.lc, conv.width = lc, width
 	switch {
 	case conv.hasQ:
-		q, err := quantity.ParseQuestion(g, conv.q, quantityOptions(lc))
+		q, err := quantity.ParseQuestion(g, conv.q, opts)
 		conv.text = conv.q
 		if err != nil {
 			return freeTextError(err)
@@ -112,7 +202,7 @@ func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *loca
 			conv.read = &q.Quantity
 		}
 	case conv.hasQuantity:
-		q, err := quantity.Parse(g, conv.quantity, quantityOptions(lc))
+		q, err := quantity.Parse(g, conv.quantity, opts)
 		conv.text = conv.quantity
 		if err != nil {
 			return freeTextError(err)
@@ -139,22 +229,78 @@ func freeTextError(err error) *apiError {
 	return e
 }
 
-// appendResultText appends ,"text":"…" when the conversion has a locale.
-func appendResultText(b []byte, conv *conversion, value []byte, unit string) []byte {
+// appendResultText appends ,"text":"…" when the conversion has a locale:
+// value (the result as the answer's value has it) in readable digits,
+// unless the request gave a precision.
+func appendResultText(b []byte, g *engine.Graph, conv *conversion, req *engine.Request, res *engine.Result, value []byte) []byte {
 	if conv.lc == nil {
 		return b
 	}
+	v := string(value)
+	if req.Precision == 0 {
+		v = readableValue(g, conv, req, res, v)
+	}
 	var buf [128]byte
-	t := conv.lc.AppendUnit(buf[:0], string(value), unit, conv.width)
+	t := conv.lc.AppendUnit(buf[:0], v, res.Unit, conv.width)
 	b = append(b, `,"text":`...)
 	return appendString(b, string(t))
 }
 
+// readableValue is v, the result at the default 34 digits, in readable
+// digits (locale.Readable): at most 3 fraction digits, or the input's
+// significant figures where more. It rounds v itself when v is exact or
+// its dropped digits are no half; else it asks the engine for the value
+// at the readable precision, which rounds once from the exact value.
+func readableValue(g *engine.Graph, conv *conversion, req *engine.Request, res *engine.Result, v string) string {
+	sig := inputFigures(conv.value)
+	r, ok := locale.Readable(v, sig, res.Exact && !conv.rounded)
+	if ok {
+		return r
+	}
+	again, err := convertAt(g, conv, req, locale.ReadablePrecision(v, sig))
+	if err != nil || again.Value == "" {
+		return v
+	}
+	return again.Value
+}
+
+// inputFigures is the significant figures of the input: of its number,
+// or of the part with the most of a mixed quantity's ("5 3.5").
+func inputFigures(v string) int {
+	n := 0
+	for f := range strings.FieldsSeq(v) {
+		n = max(n, inputDigits(f))
+	}
+	return max(n, 1)
+}
+
+// convertAt converts the request again at precision p.
+func convertAt(g *engine.Graph, conv *conversion, req *engine.Request, p int) (engine.Result, error) {
+	r := *req
+	r.Precision = p
+	if conv.read != nil {
+		return quantity.Convert(g, *conv.read, r)
+	}
+	return g.Convert(r)
+}
+
 // appendMixedText appends ,"text":… for a mixed result ("5 ft 3.5 in",
-// "5 Fuß 3,5 Zoll") when the conversion has a locale.
-func appendMixedText(b []byte, conv *conversion, parts []engine.Part) []byte {
+// "5 Fuß 3,5 Zoll") when the conversion has a locale. Without a precision
+// the last part has readable digits: when they differ from the part's, the
+// engine converts again at their precision, so that a carry lands in the
+// part before (never "5 ft 12 in").
+func appendMixedText(b []byte, g *engine.Graph, conv *conversion, req *engine.Request, res *engine.Result) []byte {
 	if conv.lc == nil {
 		return b
+	}
+	parts := res.Parts
+	if last := parts[len(parts)-1].Value; req.Precision == 0 {
+		sig := inputFigures(conv.value)
+		if r, ok := locale.Readable(last, sig, res.Exact && !conv.rounded); !ok || r != last {
+			if again, err := convertAt(g, conv, req, locale.ReadablePrecision(last, sig)); err == nil && len(again.Parts) == len(parts) {
+				parts = again.Parts
+			}
+		}
 	}
 	lp := make([]locale.Part, len(parts))
 	for i, p := range parts {

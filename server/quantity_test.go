@@ -2,14 +2,16 @@ package server
 
 import (
 	"net/url"
+	"strings"
 	"testing"
+
+	"github.com/unitd/unitd/engine"
 )
 
 // TestFreeTextAndLocale holds the contract's examples of quantities as
 // people write them and of answers in their language, over HTTP.
 func TestFreeTextAndLocale(t *testing.T) {
-	f := newFixture(t, nil)
-	v := newValidator(t, f)
+	f, v := shippedFixture(t)
 	js := "application/json"
 	q := url.QueryEscape
 	cases := []contractCase{
@@ -49,10 +51,22 @@ func TestFreeTextAndLocale(t *testing.T) {
 			contains: []string{`"parts":[{"value":"5","unit":"ft"},{"value":"3.5","unit":"in"}],"text":"5 Fuß 3,5 Zoll"`}},
 		{name: "free text to a mixed unit", method: "GET", target: "/v1/convert?q=" + q("63.5 in to ft+in"), key: "good", status: 200,
 			contains: []string{`"input":{"text":"63.5 in to ft+in","value":"63.5","unit":"in"},"result":{"unit":"ft+in","parts":[{"value":"5","unit":"ft"},{"value":"3.5","unit":"in"}]}`}},
+		// Text has readable digits: at most 3 fraction digits, or the
+		// input's significant figures (26.8224 has 6) where more.
 		{name: "locale de short", method: "GET", target: "/v1/convert?value=26.8224&from=m%2Fs&to=km%2Fh&locale=de", key: "good", status: 200,
-			contains: []string{`"result":{"value":"96.56064","unit":"km/h","text":"96,56064 km/h"}`}},
+			contains: []string{`"result":{"value":"96.56064","unit":"km/h","text":"96,5606 km/h"}`}},
 		{name: "locale de long", method: "GET", target: "/v1/convert?value=26.8224&from=m%2Fs&to=km%2Fh&locale=de&unit_display=long", key: "good", status: 200,
-			contains: []string{`"text":"96,56064 Kilometer pro Stunde"`}},
+			contains: []string{`"text":"96,5606 Kilometer pro Stunde"`}},
+		{name: "precision given: the text keeps it", method: "GET", target: "/v1/convert?value=26.8224&from=m%2Fs&to=km%2Fh&locale=de&precision=7", key: "good", status: 200,
+			contains: []string{`"result":{"value":"96.56064","unit":"km/h","text":"96,56064 km/h"}`}},
+		{name: "readable: 3 fraction digits", method: "GET", target: "/v1/convert?value=1&from=mi&to=km&locale=en", key: "good", status: 200,
+			contains: []string{`"result":{"value":"1.609344","unit":"km","text":"1.609 km"}`}},
+		{name: "readable: an inexact value", method: "GET", target: "/v1/convert?value=1&from=ft&to=yd&locale=en", key: "good", status: 200,
+			contains: []string{`"value":"0.3333333333333333333333333333333333"`, `"text":"0.333 yd"`}},
+		{name: "readable: the input's figures", method: "GET", target: "/v1/convert?value=1.00000000&from=mi&to=km&locale=en", key: "good", status: 200,
+			contains: []string{`"text":"1.609344 km"`}},
+		{name: "readable: precision input", method: "GET", target: "/v1/convert?value=1.0&from=mi&to=km&locale=en&precision=input", key: "good", status: 200,
+			contains: []string{`"result":{"value":"1.6","unit":"km","text":"1.6 km"}`}},
 		{name: "Accept-Language", method: "GET", target: "/v1/convert?value=2&from=km&to=m", key: "good", header: map[string]string{"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}, status: 200,
 			contains: []string{"\"text\":\"2\u00a0000 м\""}},
 		{name: "locale wins over Accept-Language", method: "GET", target: "/v1/convert?value=1&from=km&to=m&locale=en&unit_display=long", key: "good", header: map[string]string{"Accept-Language": "de"}, status: 200,
@@ -68,6 +82,26 @@ func TestFreeTextAndLocale(t *testing.T) {
 		{name: "native digits", method: "GET", target: "/v1/convert?value=1234.5&from=km&to=km&locale=ar-SA&unit_display=long", key: "good", status: 200,
 			contains: []string{`"text":"١٬٢٣٤٫٥ كيلومتر"`}},
 		{name: "bad locale", method: "GET", target: "/v1/convert?value=1&from=m&to=m&locale=" + q("en_US!"), key: "good", status: 400, code: "INVALID_REQUEST", contains: []string{"BCP 47"}},
+		{name: "well-formed tag CLDR lacks", method: "GET", target: "/v1/convert?value=2&from=km&to=m&locale=tlh&unit_display=long", key: "good", status: 200,
+			contains: []string{`"text":"2,000 meters"`}},
+		{name: "well-formed tag the registry lacks", method: "GET", target: "/v1/convert?value=2&from=km&to=m&locale=xx&unit_display=long", key: "good", status: 200,
+			contains: []string{`"text":"2,000 meters"`}},
+		{name: "well-formed tag the registry lacks, with a region", method: "GET", target: "/v1/convert?value=2&from=km&to=m&locale=zz-ZZ&unit_display=long", key: "good", status: 200,
+			contains: []string{`"text":"2,000 meters"`}},
+		{name: "malformed tag", method: "GET", target: "/v1/convert?value=1&from=m&to=m&locale=en--GB", key: "good", status: 400, code: "INVALID_REQUEST", contains: []string{"BCP 47"}},
+		{name: "Accept-Language over the cap", method: "GET", target: "/v1/convert?value=2&from=km&to=m", key: "good",
+			header: map[string]string{"Accept-Language": strings.Repeat("de;q=0.5,", 120)}, status: 400, code: "INVALID_REQUEST", contains: []string{"Accept-Language header is longer than 1024 bytes"}},
+		{name: "Accept-Language over the cap, on discovery", method: "GET", target: "/v1/units/m",
+			header: map[string]string{"Accept-Language": strings.Repeat("de;q=0.5,", 120)}, status: 400, code: "INVALID_REQUEST", contains: []string{"Accept-Language"}},
+		{name: "Accept-Language steers to=auto", method: "GET", target: "/v1/convert?value=100&from=km&to=auto&usage=road", key: "good",
+			header: map[string]string{"Accept-Language": "en-US"}, status: 200, contains: []string{`"unit":"mi"`, `"text":"62.137 mi"`}},
+		{name: "without Accept-Language to=auto takes the default region", method: "GET", target: "/v1/convert?value=100&from=km&to=auto&usage=road", key: "good",
+			status: 200, contains: []string{`"unit":"km"`}, absent: []string{`"text"`}},
+		{name: "control character in free text", method: "POST", target: "/v1/convert", key: "good", contentType: js, body: `{"quantity":"5\u0000km","to":"m"}`,
+			status: 400, code: "INVALID_QUANTITY", contains: []string{`"details":{"position":2}`, "control character"}},
+		{name: "control character in q", method: "GET", target: "/v1/convert?q=5%00km%20to%20m", key: "good", status: 400, code: "INVALID_QUANTITY", contains: []string{`"position":2`}},
+		{name: "control character in a unit", method: "GET", target: "/v1/convert?value=5&from=km%0A&to=m", key: "good", status: 400, code: "INVALID_REQUEST", contains: []string{`\"from\" may not hold a control character`}},
+		{name: "control character in locale", method: "GET", target: "/v1/convert?value=5&from=km&to=m&locale=de%00", key: "good", status: 400, code: "INVALID_REQUEST", contains: []string{"locale"}},
 		{name: "bad unit_display", method: "GET", target: "/v1/convert?value=1&from=m&to=m&unit_display=wide", key: "good", status: 400, code: "INVALID_REQUEST"},
 		{name: "no locale, no text", method: "GET", target: "/v1/convert?value=1&from=m&to=m", key: "good", status: 200, absent: []string{`"text"`}},
 
@@ -87,7 +121,7 @@ func TestFreeTextAndLocale(t *testing.T) {
 		{name: "unit display_name", method: "GET", target: "/v1/units/km%2Fh?locale=de", status: 200,
 			contains: []string{`"display_name":{"long":"Kilometer pro Stunde","short":"km/h","narrow":"km/h"}`}},
 		{name: "units q in the locale's names", method: "GET", target: "/v1/units?q=" + q("Fuß") + "&locale=de", status: 200,
-			contains: []string{`"symbol":"ft"`, `"display_name":{"long":"Fuß"`, `"meta":{"total":1}`}},
+			contains: []string{`"symbol":"ft"`, `"display_name":{"long":"Fuß","short":"Fuß","narrow":"ft"}`}},
 		{name: "units q without the locale", method: "GET", target: "/v1/units?q=" + q("Fuß"), status: 200, contains: []string{`"meta":{"total":0}`}},
 		{name: "category in a locale", method: "GET", target: "/v1/categories/length?locale=fr", status: 200, contains: []string{`"display_name":{"long":"pieds"`}},
 		{name: "unit bad locale", method: "GET", target: "/v1/units/m?locale=%21", status: 400, code: "INVALID_REQUEST"},
@@ -96,5 +130,43 @@ func TestFreeTextAndLocale(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, f, v) })
+	}
+}
+
+// TestReadableRoundsOnce: result.text rounds the exact value once. A
+// value whose 34 digits end in a half at the readable precision
+// (1.0014999…, 37 digits, is 1.0015 at 34) is converted again at the
+// readable precision rather than rounded twice (1.002); an exact half
+// rounds to even.
+func TestReadableRoundsOnce(t *testing.T) {
+	spec := testSpecOf(t)
+	for i := range spec.Categories {
+		if spec.Categories[i].ID != "length" {
+			continue
+		}
+		spec.Categories[i].Units = append(spec.Categories[i].Units,
+			engine.UnitSpec{Symbol: "u_near", Name: "near half", Plural: "near halves", System: "test", Exact: true, Source: "test",
+				Definition: engine.DefinitionSpec{Factor: "1.00149999999999999999999999999999999999", Unit: "m"}},
+			engine.UnitSpec{Symbol: "u_half", Name: "half", Plural: "halves", System: "test", Exact: true, Source: "test",
+				Definition: engine.DefinitionSpec{Factor: "1.0015", Unit: "m"}},
+			engine.UnitSpec{Symbol: "u_odd", Name: "odd", Plural: "odds", System: "test", Exact: true, Source: "test",
+				Definition: engine.DefinitionSpec{Factor: "1.0025", Unit: "m"}})
+	}
+	g, errs := engine.Build(spec)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	f := newFixture(t, nil)
+	f.srv.ApplyGraph(g)
+	for _, c := range []struct{ from, value, text string }{
+		{"u_near", `"value":"1.0015"`, `"text":"1.001 m"`},
+		{"u_half", `"value":"1.0015"`, `"text":"1.002 m"`},
+		{"u_odd", `"value":"1.0025"`, `"text":"1.002 m"`},
+	} {
+		req := f.request(t, "GET", "/v1/convert?value=1&from="+c.from+"&to=m&locale=en", f.keys["good"], "", "")
+		resp, body := f.do(t, req)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), c.value) || !strings.Contains(string(body), c.text) {
+			t.Errorf("%s: %d %s; want %s and %s", c.from, resp.StatusCode, body, c.value, c.text)
+		}
 	}
 }

@@ -189,7 +189,8 @@ func TestReadableErrors(t *testing.T) {
 		{"value=1&from=m&to=ft%2Blb", 422, "INCOMPATIBLE_UNITS", "different kinds"},
 		{"value=1&from=m&to=in%2Bft", 400, "INVALID_UNIT_EXPRESSION", "largest"},
 		{"value=5&from=ft%2Bin&to=cm", 400, "INVALID_VALUE", "one value per part"},
-		{"value=5%09x&from=ft%2Bin&to=cm", 400, "INVALID_VALUE", "part"},
+		{"value=5%20x&from=ft%2Bin&to=cm", 400, "INVALID_VALUE", "part"},
+		{"value=5%09x&from=ft%2Bin&to=cm", 400, "INVALID_REQUEST", `\"value\" may not hold a control character`},
 		{"value=1&from=kg&to=ft%2Bin", 422, "INCOMPATIBLE_UNITS", ""},
 	}
 	for _, tt := range tests {

@@ -152,6 +152,10 @@ func (s *Server) wrap(rt route) http.Handler {
 				return
 			}
 		}
+		if _, e := acceptLanguage(r); e != nil {
+			s.writeError(rw, r, e)
+			return
+		}
 		rep := rt.fn(&c)
 		if rep.done {
 			return

@@ -233,7 +233,7 @@ func (p *Pages) categoryPage(w http.ResponseWriter, r *http.Request, id string) 
 		p.notFound(w, r, "There is no category “"+id+"” in the catalog.", sugg)
 		return
 	}
-	lc := readerLocale(r)
+	lc := readerLocale(r, g)
 	p.cached(w, r, v, "category\x00"+c.ID+"\x00"+localeKey(lc), func() (*cachedPage, int) {
 		d := categoryPage{categoryRow: newCategoryRow(c), Minimum: c.Minimum}
 		if lc != nil {
@@ -309,7 +309,7 @@ func (p *Pages) unitPage(w http.ResponseWriter, r *http.Request, name string) {
 		http.Redirect(w, r, unitURL(u.Symbol), http.StatusMovedPermanently)
 		return
 	}
-	lc := readerLocale(r)
+	lc := readerLocale(r, g)
 	p.cached(w, r, v, "unit\x00"+u.Symbol+"\x00"+localeKey(lc), func() (*cachedPage, int) { return p.renderUnit(g, u, lc), 0 })
 }
 
@@ -323,7 +323,7 @@ func localeKey(lc *locale.Locale) string {
 }
 
 func (p *Pages) renderUnit(g *engine.Graph, u *engine.Unit, lc *locale.Locale) *cachedPage {
-	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description, Names: allNames(u)}
+	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description, Names: allNames(g, u)}
 	if lc != nil {
 		if n, ok := newLocalName(lc, u); ok {
 			d.Reader = &n

@@ -17,14 +17,14 @@ import (
 // for the Accept-Language the browser sends).
 
 // readerLocale is the best CLDR locale for the request's Accept-Language,
-// or nil when it names none. English readers get nil too: the catalog's
-// own names are English.
-func readerLocale(r *http.Request) *locale.Locale {
+// naming the units of g by their claims, or nil when it names none.
+// English readers get nil too: the catalog's own names are English.
+func readerLocale(r *http.Request, g *engine.Graph) *locale.Locale {
 	l, ok := locale.MatchAcceptLanguage(r.Header.Get("Accept-Language"))
 	if !ok || l.Language() == "en" {
 		return nil
 	}
-	return l
+	return l.In(locale.GraphClaims(g))
 }
 
 // localName is a unit's name in a locale, for a page.
@@ -44,7 +44,7 @@ func newLocalName(l *locale.Locale, u *engine.Unit) (localName, bool) {
 
 // allNames lists u's long name in every language CLDR rates modern (one
 // locale per language, its default region), by tag.
-func allNames(u *engine.Unit) []localName {
+func allNames(g *engine.Graph, u *engine.Unit) []localName {
 	var out []localName
 	for _, tag := range locale.Tags() {
 		if strings.Contains(tag, "-") || tag == "und" {
@@ -54,6 +54,7 @@ func allNames(u *engine.Unit) []localName {
 		if err != nil {
 			continue
 		}
+		l = l.In(locale.GraphClaims(g))
 		if n, ok := newLocalName(l, u); ok {
 			out = append(out, n)
 		}

@@ -176,8 +176,8 @@ func search(v *view, q, prefer string, lc *locale.Locale) searchAnswer {
 func (p *Pages) searchUnits(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	text, prefer := truncate(q.Get("q"), 100), truncate(q.Get("category"), 100)
-	lc := readerLocale(r)
 	v := p.view()
+	lc := readerLocale(r, v.g)
 	p.cached(w, r, v, "units\x00"+text+"\x00"+prefer+"\x00"+localeKey(lc), func() (*cachedPage, int) {
 		body, err := json.Marshal(search(v, text, prefer, lc))
 		if err != nil {

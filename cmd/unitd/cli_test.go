@@ -45,7 +45,14 @@ func TestConvertCommand(t *testing.T) {
 		{"question with the inch", []string{"convert", "3 in in cm"}, 0, "7.62 cm\n", ""},
 		{"question with a sign", []string{"convert", "-40 °F to °C"}, 0, "-40 degC\n", ""},
 		{"question in a locale", []string{"convert", "12,5 Kilometer in Meter", "--locale", "de", "--unit-display", "long"}, 0, "12.500 Meter\n", ""},
-		{"result in a locale", []string{"convert", "60", "mph", "km/h", "--locale", "de"}, 0, "96,56064 km/h\n", ""},
+		// Text in a locale has readable digits (3 fraction digits, or the
+		// input's figures where more) unless --precision is given; the
+		// plain output keeps 34 significant digits.
+		{"result in a locale", []string{"convert", "60", "mph", "km/h", "--locale", "de"}, 0, "96,561 km/h\n", ""},
+		{"result in a locale at a precision", []string{"convert", "60", "mph", "km/h", "--locale", "de", "--precision", "7"}, 0, "96,56064 km/h\n", ""},
+		{"result in a locale, the input's figures", []string{"convert", "60.00000", "mph", "km/h", "--locale", "de"}, 0, "96,56064 km/h\n", ""},
+		{"an inexact result in a locale", []string{"convert", "1", "ft", "yd", "--locale", "en"}, 0, "0.333 yd\n", ""},
+		{"plain output keeps 34 digits", []string{"convert", "1", "ft", "yd"}, 0, "0.3333333333333333333333333333333333 yd\n", ""},
 		{"bad locale", []string{"convert", "1", "m", "ft", "--locale", "!!"}, 2, "", "not a BCP 47"},
 		{"bad unit display", []string{"convert", "1", "m", "ft", "--unit-display", "wide"}, 2, "", "--unit-display"},
 		{"free text refused", []string{"convert", "1,5 km", "m"}, 1, "", "error: INVALID_QUANTITY “,” separates groups of digits in en"},

@@ -90,10 +90,15 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	precisionGiven := false
+	fs.Visit(func(f *flag.Flag) { precisionGiven = precisionGiven || f.Name == "precision" })
 	g, err := loadCatalog(*dir)
 	if err != nil {
 		fmt.Fprintln(stderr, "unitd convert:", err)
 		return 1
+	}
+	if lc != nil {
+		lc = lc.In(locale.GraphClaims(g))
 	}
 	props, err := g.ResolveProperties(q)
 	if err != nil {
@@ -121,14 +126,14 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case 3:
 		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
 	case 2:
-		q, err := quantity.Parse(g, pos[0], parseOptions(lc))
+		q, err := quantity.Parse(g, pos[0], parseOptions(g, lc))
 		if err != nil {
 			fmt.Fprintln(stderr, "error:", describe(err))
 			return 1
 		}
 		req.To, read = pos[1], &q
 	case 1:
-		q, err := quantity.ParseQuestion(g, pos[0], parseOptions(lc))
+		q, err := quantity.ParseQuestion(g, pos[0], parseOptions(g, lc))
 		if err != nil {
 			fmt.Fprintln(stderr, "error:", describe(err))
 			return 1
@@ -145,15 +150,19 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
+	text := r
+	if lc != nil && !precisionGiven {
+		text = readableResult(g, read, req, r)
+	}
 	switch {
-	case lc != nil && len(r.Parts) > 0:
-		lp := make([]locale.Part, len(r.Parts))
-		for i, p := range r.Parts {
+	case lc != nil && len(text.Parts) > 0:
+		lp := make([]locale.Part, len(text.Parts))
+		for i, p := range text.Parts {
 			lp[i] = locale.Part{Value: p.Value, Unit: p.Unit.Symbol}
 		}
 		fmt.Fprintln(stdout, lc.FormatMixed(lp, width))
 	case lc != nil:
-		fmt.Fprintln(stdout, lc.FormatUnit(r.Value, r.Unit, width))
+		fmt.Fprintln(stdout, lc.FormatUnit(text.Value, text.Unit, width))
 	default:
 		fmt.Fprintln(stdout, resultText(&r))
 	}
@@ -163,14 +172,59 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// readableResult is r in readable digits for --locale text without
+// --precision (locale.Readable: at most 3 fraction digits, or the input's
+// significant figures where more): r rounded once, or, when r's digits
+// cannot be rounded again (a half made by rounding) or r is mixed, the
+// conversion again at the readable precision, so that the engine rounds
+// once from the exact value and carries into the part before.
+func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request, r engine.Result) engine.Result {
+	in := req.Value
+	if read != nil {
+		in = read.Value
+	}
+	sig := 1
+	for _, f := range strings.Fields(in) {
+		f, _, _ = strings.Cut(strings.TrimLeft(f, "+-"), "e")
+		f, _, _ = strings.Cut(f, "E")
+		sig = max(sig, len(strings.TrimLeft(strings.Replace(f, ".", "", 1), "0")))
+	}
+	v := r.Value
+	if len(r.Parts) > 0 {
+		v = r.Parts[len(r.Parts)-1].Value
+	}
+	rounded, ok := locale.Readable(v, sig, r.Exact && (read == nil || !read.Rounded))
+	switch {
+	case ok && rounded == v:
+		return r
+	case ok && len(r.Parts) == 0:
+		r.Value = rounded
+		return r
+	}
+	req.Precision = min(locale.ReadablePrecision(v, sig), engine.MaxPrecision)
+	var again engine.Result
+	var err error
+	if read != nil {
+		again, err = quantity.Convert(g, *read, req)
+	} else {
+		again, err = g.Convert(req)
+	}
+	if err != nil {
+		return r
+	}
+	return again
+}
+
 // parseOptions are the free-text parser's options for a locale (English
-// when lc is nil).
-func parseOptions(lc *locale.Locale) *quantity.Options {
+// when lc is nil), reading its unit names as the units of g that claim
+// them.
+func parseOptions(g *engine.Graph, lc *locale.Locale) *quantity.Options {
 	if lc == nil {
-		var err error
-		if lc, err = locale.Match("en"); err != nil {
+		en, err := locale.Match("en")
+		if err != nil {
 			return nil
 		}
+		lc = en.In(locale.GraphClaims(g))
 	}
 	n := lc.Numbers()
 	return &quantity.Options{Locale: lc.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: lc.Lookup}

@@ -1,20 +1,22 @@
 // Command cldrlocale regenerates locale/data/cldr.jsonl.gz, the subset of
 // Unicode CLDR that unitd formats and reads quantities with: the unit
-// patterns (long, short, narrow) of every CLDR unit that names a catalog
-// unit, the compound patterns (per, times, square, cubic), the number
-// symbols and grouping of each numbering system a locale uses, the
-// digits of those numbering systems, and the cardinal plural rules with
-// their samples, for every locale CLDR rates "modern" (cldr-core's
-// coverageLevels.json) and the root locale.
+// patterns (long, short, narrow) of every CLDR unit, the compound
+// patterns (per, times, square, cubic) and prefix patterns, the number
+// symbols, grouping and percent format of each numbering system a locale
+// uses, the digits of those numbering systems, and the cardinal plural
+// rules with their samples (of every language, and of the locales with
+// rules of their own, such as pt-PT), for every locale CLDR rates
+// "modern" (cldr-core's coverageLevels.json) and the root locale.
 //
 // It reads the npm packages cldr-core, cldr-units-full and
 // cldr-numbers-full (installed into a temporary directory with npm unless
-// -cldr names a node_modules directory that holds them), and the catalog
-// (the embedded one unless -catalog names a directory), so that the table
-// of catalog symbols to CLDR unit identifiers is derived from both owners:
-// a CLDR unit names the catalog unit its English names (identifier, long
-// and short patterns) resolve to, and only when CLDR's own conversion
-// factor (cldr-core's units.json) agrees with the catalog's.
+// -cldr names a node_modules directory that holds them). Which CLDR unit a
+// catalog unit is, is not in the data: it is the catalog's claim (a unit's
+// codes' cldr), which package locale reads from the graph at run time. The
+// tool checks those claims against CLDR's English names and conversion
+// factors (cldr-core's units.json) in the catalog (the embedded one unless
+// -catalog names a directory) and prints the units whose names and factor
+// say they are a CLDR unit they do not claim, for a person to review.
 //
 //	go run ./tools/cldrlocale            # npm install, then write locale/data
 //	go run ./tools/cldrlocale -cldr /tmp/cldr/node_modules
@@ -36,6 +38,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/unitd/unitd/catalog"
@@ -89,7 +92,7 @@ func main() {
 	for _, n := range gen.notes {
 		log.Print(n)
 	}
-	log.Printf("%d locales, %d CLDR units for %d catalog symbols, CLDR %s", len(gen.lines), len(gen.header.Units), len(gen.header.Symbols), gen.header.CLDRVersion)
+	log.Printf("%d locales, %d CLDR unit entries, %d plural rule sets, CLDR %s", len(gen.lines), len(gen.header.Units), len(gen.header.Plurals), gen.header.CLDRVersion)
 }
 
 // readJSON decodes the file at path into v.
@@ -109,15 +112,17 @@ type header struct {
 	CLDRVersion string            `json:"cldr_version"`
 	Packages    map[string]string `json:"packages"`
 	License     string            `json:"license"`
-	// Units lists the CLDR unit keys shipped ("length-foot").
+	// Units lists the CLDR unit keys shipped ("length-foot"), every one
+	// CLDR has, with the prefixes ("10p3") and compound patterns.
 	Units []string `json:"units"`
-	// Symbols maps catalog symbols to CLDR unit identifiers ("ft":
-	// "foot", "kg/m3": "kilogram-per-cubic-meter").
-	Symbols map[string]string `json:"symbols"`
+	// Prefixes maps CLDR's unit prefixes to the keys of their patterns
+	// ("kilo": "10p3", "kibi": "1024p1").
+	Prefixes map[string]string `json:"prefixes"`
 	// Digits are the digits of each numbering system used, zero first.
 	Digits map[string]string `json:"digits"`
-	// Plurals are the cardinal rules of each language: category →
-	// "condition @integer samples @decimal samples".
+	// Plurals are the cardinal rules of each language, and of each
+	// locale that has its own (pt-PT): category → "condition @integer
+	// samples @decimal samples".
 	Plurals map[string]map[string]string `json:"plurals"`
 	// Locales lists the shipped locales; Modern says which of them CLDR
 	// rates modern (all but root).
@@ -134,7 +139,8 @@ type localeLine struct {
 	// Units: "width/unit-key/field" → text, where field is dn
 	// (display name), one, two, few, many, other (unit patterns) or per
 	// (the perUnitPattern); compound patterns use the keys per, times,
-	// power2 and power3 with field "pattern".
+	// power2 and power3 with field "pattern" (and, for the powers, the
+	// plural forms), prefixes their keys (10p3, 1024p2) with "pattern".
 	Units map[string]string `json:"units,omitempty"`
 }
 
@@ -239,13 +245,27 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, symbols, notes := mapUnits(g, en, conv)
-	gen.notes = append(gen.notes, notes...)
-	gen.header.Units = keys
-	gen.header.Symbols = symbols
-	keep := map[string]bool{"per": true, "times": true, "power2": true, "power3": true}
-	for _, k := range keys {
-		keep[k] = true
+	// Which CLDR unit a catalog unit is, is the catalog's claim (its
+	// codes' cldr); the data holds every CLDR unit, so that a catalog
+	// that claims another one (reloaded at run time) finds it. The names
+	// only check the claims: a unit CLDR's English names and factors
+	// find that claims another identifier, or none, is printed.
+	gen.notes = append(gen.notes, checkClaims(g, en, conv)...)
+	keep := func(key string) bool {
+		switch key {
+		case "per", "times", "power2", "power3":
+			return true
+		}
+		return strings.Contains(key, "-") || strings.HasPrefix(key, "10p") || strings.HasPrefix(key, "1024p")
+	}
+	for key := range en["long"] {
+		if keep(key) {
+			gen.header.Units = append(gen.header.Units, key)
+		}
+	}
+	sort.Strings(gen.header.Units)
+	if gen.header.Prefixes, err = readPrefixes(core); err != nil {
+		return nil, err
 	}
 
 	// Plural rules.
@@ -285,7 +305,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 				continue
 			}
 			for key, fields := range units {
-				if !keep[key] {
+				if !keep(key) {
 					continue
 				}
 				for f, text := range fields {
@@ -339,16 +359,23 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 			}
 		}
 		gen.lines = append(gen.lines, line)
-		lang := strings.SplitN(tag, "-", 2)[0]
-		if r, ok := plurals.Supplemental.Cardinal[lang]; ok {
-			m := map[string]string{}
-			for k, v := range r {
-				m[strings.TrimPrefix(k, "pluralRule-count-")] = strings.TrimSpace(v)
-			}
-			gen.header.Plurals[lang] = m
-		}
 	}
-	gen.header.Plurals["und"] = map[string]string{"other": ""}
+	// Every rule set, keyed as CLDR keys them: languages ("pt") and the
+	// locales with rules of their own ("pt-PT"), which package locale
+	// finds along a locale's parent chain as ICU does.
+	for key, r := range plurals.Supplemental.Cardinal {
+		if key == "root" {
+			key = "und"
+		}
+		m := map[string]string{}
+		for k, v := range r {
+			m[strings.TrimPrefix(k, "pluralRule-count-")] = strings.TrimSpace(v)
+		}
+		gen.header.Plurals[key] = m
+	}
+	if _, ok := gen.header.Plurals["und"]; !ok {
+		gen.header.Plurals["und"] = map[string]string{"other": ""}
+	}
 	for ns := range systems {
 		s, ok := numbering.Supplemental.NumberingSystems[ns]
 		if !ok || s.Type != "numeric" {
@@ -367,7 +394,14 @@ func unitField(key, f string) (string, bool) {
 	case "per", "times":
 		return "pattern", f == "compoundUnitPattern"
 	case "power2", "power3":
-		return "pattern", f == "compoundUnitPattern1"
+		if f == "compoundUnitPattern1" {
+			return "pattern", true
+		}
+		c, ok := strings.CutPrefix(f, "compoundUnitPattern1-count-")
+		return c, ok && !strings.Contains(c, "-")
+	}
+	if f == "unitPrefixPattern" {
+		return "pattern", true
 	}
 	switch {
 	case f == "displayName":
@@ -379,6 +413,38 @@ func unitField(key, f string) (string, bool) {
 		return c, !strings.Contains(c, "-")
 	}
 	return "", false
+}
+
+// readPrefixes reads cldr-core's unit prefixes as the keys of their
+// patterns in the units files: "kilo" is 10p3, "kibi" 1024p1.
+func readPrefixes(core string) (map[string]string, error) {
+	var f struct {
+		Supplemental struct {
+			UnitPrefixes map[string]struct {
+				Power10 string `json:"_power10"`
+				Power2  string `json:"_power2"`
+			} `json:"unitPrefixes"`
+		} `json:"supplemental"`
+	}
+	if err := readJSON(filepath.Join(core, "supplemental", "units.json"), &f); err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for name, p := range f.Supplemental.UnitPrefixes {
+		switch {
+		case p.Power10 != "":
+			m[name] = "10p" + p.Power10
+		case p.Power2 != "":
+			// CLDR writes binary prefixes as powers of 2 (kibi is 2^10);
+			// their patterns are keyed by powers of 1024.
+			e, err := strconv.Atoi(p.Power2)
+			if err != nil || e%10 != 0 {
+				return nil, fmt.Errorf("unit prefix %s: power of 2 %q", name, p.Power2)
+			}
+			m[name] = "1024p" + strconv.Itoa(e/10)
+		}
+	}
+	return m, nil
 }
 
 func readUnits(dir, tag string) (map[string]map[string]map[string]string, error) {
@@ -431,7 +497,8 @@ func (f *unitsFile) UnmarshalJSON(b []byte) error {
 
 // readNumbers fills dst with the number data unitd uses: system,
 // native, mgd (minimum grouping digits) and, for each of the two systems,
-// <ns>/decimal, group, minus, plus, exponential and pattern.
+// <ns>/decimal, group, minus, plus, exponential, pattern, and the percent
+// format's percent (its pattern), percentSign and perMille.
 func readNumbers(dir, tag string, dst map[string]string) error {
 	var f numbersFile
 	if err := readJSON(filepath.Join(dir, "cldr-numbers-full", "main", tag, "numbers.json"), &f); err != nil {
@@ -461,6 +528,13 @@ func readNumbers(dir, tag string, dst map[string]string) error {
 			Standard string `json:"standard"`
 		}
 		json.Unmarshal(n["decimalFormats-numberSystem-"+ns], &dec)
+		var pct struct {
+			Standard string `json:"standard"`
+		}
+		json.Unmarshal(n["percentFormats-numberSystem-"+ns], &pct)
+		dst[ns+"/percent"] = pct.Standard
+		dst[ns+"/percentSign"] = sym["percentSign"]
+		dst[ns+"/perMille"] = sym["perMille"]
 		dst[ns+"/decimal"] = sym["decimal"]
 		dst[ns+"/group"] = sym["group"]
 		dst[ns+"/minus"] = sym["minusSign"]

@@ -353,15 +353,18 @@ func (d *cldrData) agrees(g *engine.Graph, sym, id string) (bool, string) {
 	return ok, why
 }
 
-// mapUnits pairs CLDR unit keys with catalog units. A CLDR unit names a
-// catalog unit when the catalog resolves its English names (the
-// identifier with spaces, the long and short patterns without the
-// number, the display name) to that one unit and to no other, and
-// CLDR's conversion factor agrees. Catalog units written as a quotient
-// of two mapped units (kg/m3) map to CLDR's compound identifier.
-func mapUnits(g *engine.Graph, en map[string]map[string]map[string]string, d *cldrData) (keys []string, symbols map[string]string, notes []string) {
-	symbols = map[string]string{}
-	ids := map[string]string{} // CLDR id → key
+// checkClaims compares the catalog's claims (its units' codes' cldr, the
+// one mapping of catalog units to CLDR units, which package locale reads
+// at run time) with what CLDR's English names say: a CLDR unit names the
+// catalog unit that its English names (the identifier with spaces, the
+// long and short patterns without the number) resolve to, and to no
+// other, when CLDR's conversion factor agrees. It returns a note for each
+// such unit that claims another identifier or none, and for each CLDR
+// unit whose names mean several catalog units: claims for a person to
+// review, never written by the tool. A unit whose symbol is a quotient of
+// two claiming units (km/h) needs no claim: package locale composes its
+// identifier.
+func checkClaims(g *engine.Graph, en map[string]map[string]map[string]string, d *cldrData) (notes []string) {
 	var all []string
 	for key := range en["long"] {
 		if strings.Contains(key, "-") && !strings.HasPrefix(key, "10p") && !strings.HasPrefix(key, "1024p") {
@@ -371,7 +374,6 @@ func mapUnits(g *engine.Graph, en map[string]map[string]map[string]string, d *cl
 	sort.Strings(all)
 	for _, key := range all {
 		_, id, _ := strings.Cut(key, "-")
-		ids[id] = key
 		names := []string{strings.ReplaceAll(id, "-", " ")}
 		for _, w := range []string{"long", "short"} {
 			f := en[w][key]
@@ -387,61 +389,52 @@ func mapUnits(g *engine.Graph, en map[string]map[string]map[string]string, d *cl
 				found[u] = true
 			}
 		}
-		if len(found) != 1 {
-			if len(found) > 1 {
-				var syms []string
-				for u := range found {
-					syms = append(syms, u.Symbol)
-				}
-				sort.Strings(syms)
-				notes = append(notes, fmt.Sprintf("%s: its English names mean several catalog units (%s); not mapped", key, strings.Join(syms, ", ")))
+		if len(found) > 1 {
+			var syms []string
+			for u := range found {
+				syms = append(syms, u.Symbol)
 			}
+			sort.Strings(syms)
+			notes = append(notes, fmt.Sprintf("%s: its English names mean several catalog units (%s)", key, strings.Join(syms, ", ")))
 			continue
 		}
-		var u *engine.Unit
-		for x := range found {
-			u = x
-		}
-		if prev, ok := symbols[u.Symbol]; ok {
-			notes = append(notes, fmt.Sprintf("%s: catalog unit %s is already %s; not mapped", key, u.Symbol, prev))
-			continue
-		}
-		ok, why := d.agrees(g, u.Symbol, id)
-		if !ok {
-			notes = append(notes, fmt.Sprintf("%s: not mapped to %s: %s", key, u.Symbol, why))
-			continue
-		}
-		if why != "" {
-			notes = append(notes, fmt.Sprintf("%s: %s (%s)", key, u.Symbol, why))
-		}
-		symbols[u.Symbol] = id
-		keys = append(keys, key)
-	}
-	// Quotients of mapped units.
-	for _, u := range g.Units() {
-		if _, ok := symbols[u.Symbol]; ok {
-			continue
-		}
-		num, den, ok := strings.Cut(u.Symbol, "/")
-		if !ok || strings.ContainsAny(den, "/*()^") || strings.ContainsAny(num, "*()^") {
-			continue
-		}
-		a, b := symbols[num], symbols[den]
-		if a == "" || b == "" || strings.Contains(a, "-per-") || strings.Contains(b, "-per-") {
-			continue
-		}
-		id := a + "-per-" + b
-		if _, direct := ids[id]; direct {
-			continue // a direct CLDR unit that the names did not find
-		}
-		if ok, why := d.agrees(g, u.Symbol, id); !ok || why != "" {
-			notes = append(notes, fmt.Sprintf("%s: %s: %v %s", id, u.Symbol, ok, why))
-			if !ok {
+		for u := range found {
+			claim := u.Codes[engine.SystemCLDR]
+			if claim == id || composes(g, u.Symbol) == id {
 				continue
 			}
+			if ok, why := d.agrees(g, u.Symbol, id); !ok {
+				if claim == "" {
+					notes = append(notes, fmt.Sprintf("%s: CLDR's English names mean %s, which claims no CLDR unit; not %s: %s", key, u.Symbol, id, why))
+				}
+				continue
+			}
+			if claim == "" {
+				notes = append(notes, fmt.Sprintf("%s: CLDR's English names and factor mean %s, which claims no CLDR unit: a claim to review", key, u.Symbol))
+			} else {
+				notes = append(notes, fmt.Sprintf("%s: CLDR's English names and factor mean %s, which claims %s", key, u.Symbol, claim))
+			}
 		}
-		symbols[u.Symbol] = id
 	}
-	sort.Strings(keys)
-	return keys, symbols, notes
+	return notes
+}
+
+// composes is the identifier package locale composes for a catalog
+// symbol that is a quotient of two claiming units ("km/h" of kilometer
+// and hour), or "".
+func composes(g *engine.Graph, symbol string) string {
+	num, den, ok := strings.Cut(symbol, "/")
+	if !ok {
+		return ""
+	}
+	a, _ := g.Lookup(num)
+	b, _ := g.Lookup(den)
+	if a == nil || b == nil || a.Symbol != num || b.Symbol != den {
+		return ""
+	}
+	x, y := a.Codes[engine.SystemCLDR], b.Codes[engine.SystemCLDR]
+	if x == "" || y == "" || strings.Contains(x, "-per-") || strings.Contains(y, "-per-") {
+		return ""
+	}
+	return x + "-per-" + y
 }
