@@ -443,3 +443,24 @@ func (c *codeIndex) claimedCodes(system string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// CLDRClaim returns the CLDR unit identifier the catalog unit symbol
+// claims ("" when it claims none), and false when the catalog has no unit
+// of that symbol: the one mapping between CLDR and the catalog, which
+// locale data reads.
+func (g *Graph) CLDRClaim(symbol string) (string, bool) {
+	u, ok := g.bySymbol[symbol]
+	if !ok || u.Symbol != symbol {
+		return "", false
+	}
+	return u.Codes[SystemCLDR], true
+}
+
+// CLDRClaimant returns the symbol of the catalog unit that claims the
+// CLDR unit id, or "".
+func (g *Graph) CLDRClaimant(id string) string {
+	if u := g.codes.claimed[SystemCLDR][id]; u != nil {
+		return u.Symbol
+	}
+	return ""
+}

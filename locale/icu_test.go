@@ -147,7 +147,7 @@ func TestICU(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
-	claims := GraphClaims(g)
+	claims := g
 	// One catalog symbol per CLDR identifier.
 	symbolOf := map[string]string{}
 	for _, u := range g.Units() {

@@ -38,8 +38,8 @@ type resolved struct {
 }
 
 // In returns the locale writing and reading the units of the catalog whose
-// claims c are (GraphClaims of the graph that converts), in place of the
-// embedded catalog's.
+// claims c are (the graph that converts). A Locale not bound to a catalog
+// writes no unit names: only numbers and symbols.
 func (l *Locale) In(c Claims) *Locale { return &Locale{resolved: l.resolved, claims: c} }
 
 // catalog returns the claims the locale reads.
@@ -47,7 +47,7 @@ func (l *Locale) catalog() Claims {
 	if l.claims != nil {
 		return l.claims
 	}
-	return embedded()
+	return noClaims{}
 }
 
 // Numbers are the number symbols of a locale in one numbering system.

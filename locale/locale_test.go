@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/unitd/unitd/catalog"
@@ -90,7 +91,7 @@ func TestPluralSamples(t *testing.T) {
 // for that category with the localised number.
 func TestPatternsPerCategory(t *testing.T) {
 	for _, tag := range tested {
-		l, err := Match(tag)
+		l, err := matchBound(tag)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +230,7 @@ func TestFormat(t *testing.T) {
 		{"de", "1.5", "furlong_fortnight", Short, "1,5 furlong_fortnight"},
 	}
 	for _, c := range cases {
-		l, err := Match(c.tag)
+		l, err := matchBound(c.tag)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +260,7 @@ func TestMixed(t *testing.T) {
 		{"en", Long, "5 feet 3.5 inches"},
 		{"de", Long, "5 Fuß 3,5 Zoll"},
 	} {
-		l, _ := Match(c.tag)
+		l := matchIn(t, c.tag)
 		if got := l.FormatMixed(parts, c.w); got != c.want {
 			t.Errorf("%s %v: %q, want %q", c.tag, c.w, got, c.want)
 		}
@@ -308,6 +309,39 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// shipped is the shipped catalog, whose claims the tests write units with.
+var shipped = sync.OnceValues(func() (*engine.Graph, error) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return g, nil
+})
+
+// matchBound is Match bound to the shipped catalog.
+func matchBound(tag string) (*Locale, error) {
+	g, err := shipped()
+	if err != nil {
+		return nil, err
+	}
+	l, err := Match(tag)
+	if err != nil {
+		return nil, err
+	}
+	return l.In(g), nil
+}
+
+// matchIn is Match bound to the shipped catalog.
+func matchIn(t *testing.T, tag string) *Locale {
+	t.Helper()
+	g, err := shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := Match(tag)
+	return l.In(g)
+}
+
 func TestLookup(t *testing.T) {
 	for _, c := range []struct {
 		tag, name string
@@ -320,7 +354,7 @@ func TestLookup(t *testing.T) {
 		{"pl", "kilometrów", "km"}, {"ja", "キロメートル", "km"}, {"ar", "كيلومترات", "km"},
 		{"en", "feet", "ft"}, {"en", "nonsense", ""},
 	} {
-		l, _ := Match(c.tag)
+		l := matchIn(t, c.tag)
 		if got := strings.Join(l.Lookup(c.name), " "); got != c.want {
 			t.Errorf("%s: Lookup(%q) = %q, want %q", c.tag, c.name, got, c.want)
 		}
@@ -336,13 +370,13 @@ func TestDisplayName(t *testing.T) {
 		{"de", "km/h", Long, "Kilometer pro Stunde"}, {"de", "km/h", Short, "km/h"}, {"en", "ft", Long, "feet"},
 		{"en", "ft", Narrow, "ft"}, {"fr", "in", Long, "pouces"}, {"en", "kg/m3", Long, "kilograms per cubic meter"},
 	} {
-		l, _ := Match(c.tag)
+		l := matchIn(t, c.tag)
 		got, ok := l.DisplayName(c.sym, c.w)
 		if !ok || got != c.want {
 			t.Errorf("%s %s %v: %q %v, want %q", c.tag, c.sym, c.w, got, ok, c.want)
 		}
 	}
-	l, _ := Match("en")
+	l := matchIn(t, "en")
 	if got, ok := l.DisplayName("furlong_fortnight", Long); ok {
 		t.Errorf("a unit CLDR does not name has display name %q", got)
 	}
@@ -362,7 +396,7 @@ func TestClaimedUnitsAreWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l = l.In(GraphClaims(g))
+	l = l.In(g)
 	written, composed := 0, 0
 	for _, u := range g.Units() {
 		id := unitID(l.catalog(), u.Symbol)
@@ -435,7 +469,7 @@ func BenchmarkFormatUnit(b *testing.B) {
 		}
 	})
 	for _, c := range []struct{ tag, v, sym string }{{"de", "96.56064", "km/h"}, {"ru", "1234567.5", "km"}, {"ar-SA", "1234.5", "km"}} {
-		l, _ := Match(c.tag)
+		l, _ := matchBound(c.tag)
 		buf := make([]byte, 0, 128)
 		b.Run(fmt.Sprintf("%s/%s", c.tag, c.sym), func(b *testing.B) {
 			for range b.N {
@@ -452,7 +486,7 @@ func TestConcurrentUse(t *testing.T) {
 	tags := []string{"de", "fr-CA", "ru", "ar-SA", "hi-u-nu-deva", "ja", "pl", "cy", "sv", "pt-PT"}
 	want := map[string]string{}
 	for _, tag := range tags {
-		l, err := Match(tag)
+		l, err := matchBound(tag)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -464,7 +498,7 @@ func TestConcurrentUse(t *testing.T) {
 	for i := range 80 {
 		go func() {
 			tag := tags[i%len(tags)]
-			l, err := Match(tag)
+			l, err := matchBound(tag)
 			if err != nil {
 				done <- err.Error()
 				return

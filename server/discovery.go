@@ -368,7 +368,7 @@ func discoveryLocale(c *call) (*locale.Locale, *apiError) {
 	tag, _ := qs.get(0)
 	l, e := matchLocale(tag)
 	if l != nil {
-		l = l.In(locale.GraphClaims(c.snap.graph))
+		l = l.In(c.snap.graph)
 	}
 	return l, e
 }
@@ -473,7 +473,7 @@ func (s *Server) units(c *call) reply {
 		if lc, e = matchLocale(tag); e != nil {
 			return errReply(e)
 		}
-		lc = lc.In(locale.GraphClaims(c.snap.graph))
+		lc = lc.In(c.snap.graph)
 	}
 	if seenDim {
 		d, err := dims.Parse(dimension)

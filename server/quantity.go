@@ -124,7 +124,7 @@ func quantityOptions(g *engine.Graph, l *locale.Locale) *quantity.Options {
 		return v.(graphOptions).o
 	}
 	n := l.Numbers()
-	o := &quantity.Options{Locale: l.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: l.In(locale.GraphClaims(g)).Lookup}
+	o := &quantity.Options{Locale: l.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: l.In(g).Lookup}
 	options.Store(l, graphOptions{g, o})
 	return o
 }
@@ -186,7 +186,7 @@ func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *loca
 	}
 	opts := quantityOptions(g, lc)
 	if lc != nil {
-		lc = lc.In(locale.GraphClaims(g))
+		lc = lc.In(g)
 	}
 	conv.lc, conv.width = lc, width
 	switch {

@@ -24,7 +24,7 @@ func readerLocale(r *http.Request, g *engine.Graph) *locale.Locale {
 	if !ok || l.Language() == "en" {
 		return nil
 	}
-	return l.In(locale.GraphClaims(g))
+	return l.In(g)
 }
 
 // localName is a unit's name in a locale, for a page.
@@ -54,7 +54,7 @@ func allNames(g *engine.Graph, u *engine.Unit) []localName {
 		if err != nil {
 			continue
 		}
-		l = l.In(locale.GraphClaims(g))
+		l = l.In(g)
 		if n, ok := newLocalName(l, u); ok {
 			out = append(out, n)
 		}

@@ -98,7 +98,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if lc != nil {
-		lc = lc.In(locale.GraphClaims(g))
+		lc = lc.In(g)
 	}
 	props, err := g.ResolveProperties(q)
 	if err != nil {
@@ -224,7 +224,7 @@ func parseOptions(g *engine.Graph, lc *locale.Locale) *quantity.Options {
 		if err != nil {
 			return nil
 		}
-		lc = en.In(locale.GraphClaims(g))
+		lc = en.In(g)
 	}
 	n := lc.Numbers()
 	return &quantity.Options{Locale: lc.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: lc.Lookup}

@@ -37,7 +37,7 @@ func options(t testing.TB, tag string) *quantity.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options(l)
+	return Options(l.In(testGraph(t)))
 }
 
 // Options is the server's wiring of a locale into the parser.
