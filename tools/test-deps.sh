@@ -2,8 +2,10 @@
 # Installs what the test suite needs beyond Go modules, from Debian's packages
 # and the npm registry: PostgreSQL and Redis servers (started by the tests
 # themselves on loopback with temporary data directories), Chromium for the
-# browser tests, curl for the README's examples, and the npm packages in e2e/. Idempotent: it installs only
-# what is missing.
+# browser tests, curl for the README's examples, the npm packages in e2e/ and
+# those of the TypeScript client check (client/testdata/typescript:
+# openapi-typescript, openapi-fetch, tsc). Idempotent: it installs only what
+# is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,4 +28,10 @@ fi
 if [ ! -d e2e/node_modules/playwright-core ] || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
 	echo ">> installing npm packages for the browser tests (e2e/)"
 	(cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+ts=client/testdata/typescript
+if [ ! -d $ts/node_modules/openapi-typescript ] || [ $ts/package-lock.json -nt $ts/node_modules/.package-lock.json ]; then
+	echo ">> installing npm packages for the TypeScript client check ($ts)"
+	(cd $ts && npm ci --no-audit --no-fund --loglevel=error)
 fi
