@@ -72,12 +72,12 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 func (c *Client) url(path string, query url.Values) string {
 	u := *c.base
 	u.RawPath = c.base.EscapedPath() + path
-	u.Path += mustUnescape(path)
+	u.Path += unescape(path)
 	u.RawQuery = query.Encode()
 	return u.String()
 }
 
-func mustUnescape(p string) string {
+func unescape(p string) string {
 	s, err := url.PathUnescape(p)
 	if err != nil {
 		return p

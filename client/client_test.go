@@ -305,6 +305,38 @@ func TestStream(t *testing.T) {
 	}
 }
 
+// TestStreamOptions: the batch-wide options of a stream travel in its
+// query, and a stream of nothing is answered with nothing.
+func TestStreamOptions(t *testing.T) {
+	s := startServer(t, nil)
+	c := newClient(t, s)
+	for _, tc := range []struct {
+		name string
+		reqs iter.Seq[client.Request]
+		opts client.BatchOptions
+		want []string // value and text of each item
+	}{
+		{"no requests", nil, client.BatchOptions{}, nil},
+		{"precision input", slices.Values([]client.Request{{Value: "5.50", From: "m", To: "cm"}, {Value: "2", From: "in", To: "cm", Precision: 10}}),
+			client.BatchOptions{Precision: client.PrecisionInput}, []string{"550 ", "5.08 "}},
+		{"locale and explain", slices.Values([]client.Request{{Value: "1.5", From: "km", To: "m"}}),
+			client.BatchOptions{Locale: "de", UnitDisplay: "long", Explain: true}, []string{"1500 1.500 Meter"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for it, err := range c.Stream(t.Context(), tc.reqs, tc.opts) {
+				if err != nil || it.Err != nil || it.Explain == nil && tc.opts.Explain {
+					t.Fatalf("item %d = %+v, %v, %v", len(got), it, it.Err, err)
+				}
+				got = append(got, it.Result.Value+" "+it.Result.Text)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("= %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestStreamStopsEarly: breaking out of the loop ends the request and the
 // reading of an endless source.
 func TestStreamStopsEarly(t *testing.T) {

@@ -41,15 +41,11 @@ type Precision int
 const PrecisionInput Precision = -1
 
 // MarshalJSON writes the number, or "input".
-func (p Precision) MarshalJSON() ([]byte, error) { return []byte(p.query()), nil }
-
-// query is p as the server reads it: "input" quoted in JSON, bare in a
-// query string.
-func (p Precision) query() string {
+func (p Precision) MarshalJSON() ([]byte, error) {
 	if p == PrecisionInput {
-		return `"input"`
+		return []byte(`"input"`), nil
 	}
-	return strconv.Itoa(int(p))
+	return strconv.AppendInt(nil, int64(p), 10), nil
 }
 
 // Conversion is the answer to one conversion.

@@ -59,6 +59,10 @@ const ndjson = "application/x-ndjson"
 // Each line goes out as it is written, so that the server answers it while
 // the next are still to come.
 func send(w *io.PipeWriter, reqs iter.Seq[Request]) {
+	if reqs == nil {
+		w.Close()
+		return
+	}
 	for r := range reqs {
 		line, err := json.Marshal(r)
 		if err == nil {
