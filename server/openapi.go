@@ -20,11 +20,14 @@ type opDoc struct {
 	id, summary, description, tag string
 	query                         []paramDoc
 	pathParam                     *paramDoc
-	body                          string // schema of the request body; "" for none
-	ok                            string // schema of the 200 body
-	conditional                   bool   // ETag and 304
-	stream                        bool   // the body and the answer may also be NDJSON (stream.go)
-	errors                        []int  // error statuses besides those of auth
+	body                          string // schema of the JSON request body; "" for none
+	ok                            string // schema of the JSON 200 body
+	// streamIn and streamOut make an NDJSON operation (stream.go): the
+	// schemas of each line of the body and of the answer, in place of body
+	// and ok.
+	streamIn, streamOut string
+	conditional         bool  // ETag and 304
+	errors              []int // error statuses besides those of auth
 }
 
 type paramDoc struct {
@@ -85,23 +88,32 @@ var (
 		errors: []int{400, 413, 415, 422},
 	}
 	docBatch = opDoc{
-		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values, or stream any number as NDJSON",
+		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values",
 		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision`, `locale` or `unit_display` applies to every item that does not give its own; a top-level `explain` applies to every item. Items may be free text (`quantity`, `q`) as in POST /v1/convert.\n\n" +
-			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale`, `unit_display` and substance fields (`substance`, `molar_mass`, `density`, `charge`, `conditions`) act as the JSON body's top-level ones. " +
-			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines. A stream that runs out of rate-limit budget, passes the line limit or the body limit (a `Content-Length` over it is refused with 413 before anything is read), or is still open halfway through a graceful shutdown of the server, ends with one `BatchStreamError` line (RATE_LIMIT_EXCEEDED with `retry_after`, BATCH_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE) and then the meta line: send the lines after the last one answered again. The connection closes after a stream.",
+			"Any number of values stream as NDJSON through POST /v1/batch/stream. This route answers an NDJSON body (`Content-Type: " + ndjsonContentType + "`) too, exactly as that one does, but is described with its JSON body only: one operation, one media type, so that client generators give its answer one type.",
+		body: "BatchRequest", ok: "BatchResponse",
+		errors: []int{400, 413, 415},
+	}
+	docBatchStream = opDoc{
+		id: "convertStream", tag: "conversion", summary: "Stream any number of values as NDJSON",
+		description: "The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions` in POST /v1/batch), any number of lines; blank lines are skipped. The answer is one line per item, in order (a `BatchItemSuccess` or `BatchItemError`), streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. Every line of the answer is a `BatchStreamLine`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale`, `unit_display`, `usage`, `region` and substance fields (`substance`, `molar_mass`, `density`, `charge`, `conditions`) act as the JSON batch's top-level ones. " +
+			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines. A stream that runs out of rate-limit budget, passes the line limit or the body limit (a `Content-Length` over it is refused with 413 before anything is read), or is still open halfway through a graceful shutdown of the server, ends with one `BatchStreamError` line (RATE_LIMIT_EXCEEDED with `retry_after`, BATCH_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE) and then the meta line: send the lines after the last one answered again. The connection closes after a stream.\n\n" +
+			"Why a route of its own: an operation has one answer per status, and a generator types it by its media types; POST /v1/batch answering both JSON and NDJSON made generated clients type its answer as the JSON body or a string. OpenAPI 3.1 has no keyword for the schema of each line (3.2's `itemSchema`), so the body and the answer are described as text, with the schema of a line in `x-itemSchema` and in the component schemas `ConversionItem` and `BatchStreamLine`.",
 		query: []paramDoc{
-			{"precision", "NDJSON streams only: significant digits of every item that does not give its own, 1–" + strconv.Itoa(engine.MaxPrecision) + ". (A JSON body gives it as a top-level field.)", false,
-				&schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, 10},
-			{"explain", "NDJSON streams only: `true` adds an `explain` object to every successful item. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
-			{"locale", "NDJSON streams only: the BCP 47 locale of every item that names none. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string")}, "de"},
-			{"unit_display", "NDJSON streams only: the width of unit names in `result.text` of every item that names none: long, short or narrow. (A JSON body gives it as a top-level field.)", false, &schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"},
-			{"substance", "NDJSON streams only: the substance of every item, under each item's own substance fields, field by field. (A JSON body gives it as a top-level field.)", false, strSchema, "glucose"},
-			{"molar_mass", "NDJSON streams only: the batch-wide molar mass.", false, strSchema, "180.156 g/mol"},
-			{"density", "NDJSON streams only: the batch-wide density.", false, strSchema, "0.745 kg/L"},
-			{"charge", "NDJSON streams only: the batch-wide charge number.", false, &schema{Type: typ("integer")}, 2},
-			{"conditions", "NDJSON streams only: the batch-wide gas conditions.", false, strSchema, "25 degC, 101.325 kPa"},
+			{"precision", "Significant digits of every item that does not give its own, 1–" + strconv.Itoa(engine.MaxPrecision) + ", or `input`: as many as each value has.", false,
+				precParam.schema, "10"},
+			{"explain", "`true` adds an `explain` object to every successful item.", false, &schema{Type: typ("string"), Enum: []string{"true", "false"}}, "true"},
+			{"locale", "The BCP 47 locale of every item that names none.", false, strSchema, "de"},
+			{"unit_display", "The width of unit names in `result.text` of every item that names none: long, short or narrow.", false, &schema{Type: typ("string"), Enum: []string{"long", "short", "narrow"}}, "long"},
+			{"usage", "With `to=auto`: the usage of every item that gives none.", false, strSchema, "person-height"},
+			{"region", "With `to=auto`: the region of every item that gives none.", false, strSchema, "GB"},
+			{"substance", "The substance of every item, under each item's own substance fields, field by field.", false, strSchema, "glucose"},
+			{"molar_mass", "The batch-wide molar mass.", false, strSchema, "180.156 g/mol"},
+			{"density", "The batch-wide density.", false, strSchema, "0.745 kg/L"},
+			{"charge", "The batch-wide charge number.", false, &schema{Type: typ("integer")}, 2},
+			{"conditions", "The batch-wide gas conditions.", false, strSchema, "25 degC, 101.325 kPa"},
 		},
-		body: "BatchRequest", ok: "BatchResponse", stream: true,
+		streamIn: "ConversionItem", streamOut: "BatchStreamLine",
 		errors: []int{400, 413, 415},
 	}
 	docCategories = opDoc{
@@ -176,6 +188,10 @@ func openAPIPath(p string) string {
 	}
 	return strings.Join(parts, "/")
 }
+
+// decimalPattern matches the decimals the server writes: plain notation, or
+// scientific with a lower-case e (engine/internal/digits.Format).
+const decimalPattern = `^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$`
 
 // obj is a JSON object in an example value.
 type obj = map[string]any
@@ -288,12 +304,15 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
 			"application/json": {Schema: ref(d.body), Example: requestExample(d.body)},
 		}}
-		if d.stream {
-			op.RequestBody.Content[ndjsonContentType] = apiMediaType{Schema: &schema{Type: typ("string"),
-				Description: "NDJSON: one `ConversionItem` object per line, at most " + strconv.Itoa(s.cfg.MaxStreamLines) + " lines and " +
+	}
+	if d.streamIn != "" {
+		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
+			ndjsonContentType: {Schema: &schema{Type: typ("string"),
+				Description: "NDJSON: one `" + d.streamIn + "` object per line, at most " + strconv.Itoa(s.cfg.MaxStreamLines) + " lines and " +
 					strconv.FormatInt(s.cfg.MaxStreamBody, 10) + " bytes, each line at most " + strconv.FormatInt(s.cfg.MaxBody, 10) + " bytes."},
-				Example: "{\"value\":\"12.5\",\"from\":\"ft\",\"to\":\"m\"}\n{\"value\":\"abc\",\"from\":\"ft\",\"to\":\"m\"}\n"}
-		}
+				ItemSchema: ref(d.streamIn),
+				Example:    "{\"value\":\"12.5\",\"from\":\"ft\",\"to\":\"m\"}\n{\"value\":\"abc\",\"from\":\"ft\",\"to\":\"m\"}\n"},
+		}}
 	}
 
 	okHeaders := map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id")}
@@ -306,18 +325,18 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		okHeaders["ETag"] = headerRef("ETag")
 		okHeaders["Cache-Control"] = headerRef("Cache-Control")
 	}
-	op.Responses = map[string]apiResponse{"200": {
-		Description: "Success.",
-		Headers:     okHeaders,
-		Content:     map[string]apiMediaType{"application/json": {Schema: ref(d.ok), Example: responseExample(d.ok)}},
-	}}
-	if d.stream {
-		op.Responses["200"].Content[ndjsonContentType] = apiMediaType{Schema: &schema{Type: typ("string"),
-			Description: "NDJSON, one line per item in order (`BatchItemSuccess` or `BatchItemError`), perhaps one `BatchStreamError` line, then a `BatchStreamMeta` line."},
+	ok := apiResponse{Description: "Success.", Headers: okHeaders}
+	if d.streamOut != "" {
+		ok.Content = map[string]apiMediaType{ndjsonContentType: {Schema: &schema{Type: typ("string"),
+			Description: "NDJSON: one `" + d.streamOut + "` per line: an item's answer (`BatchItemSuccess` or `BatchItemError`) per item in order, perhaps one `BatchStreamError` line, then a `BatchStreamMeta` line."},
+			ItemSchema: ref(d.streamOut),
 			Example: `{"index":0,"status":"success","input":{"value":"12.5","unit":"ft"},"result":{"value":"3.81","unit":"m"},"category":"length","exact":true}` + "\n" +
 				`{"index":1,"status":"error","input":{"value":"abc","unit":"ft"},"error":{"code":"INVALID_VALUE","message":"value \"abc\" is not a decimal number"}}` + "\n" +
-				`{"meta":{"total":2,"succeeded":1,"failed":1}}` + "\n"}
+				`{"meta":{"total":2,"succeeded":1,"failed":1}}` + "\n"}}
+	} else {
+		ok.Content = map[string]apiMediaType{"application/json": {Schema: ref(d.ok), Example: responseExample(d.ok)}}
 	}
+	op.Responses = map[string]apiResponse{"200": ok}
 	if d.conditional {
 		op.Responses["304"] = apiResponse{Description: "Not modified: the If-None-Match ETag still matches.",
 			Headers: map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id"), "ETag": headerRef("ETag")}}
@@ -405,7 +424,12 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	str := func(desc string) *schema { return &schema{Type: typ("string"), Description: desc} }
 	integer := func(min int) *schema { return &schema{Type: typ("integer"), Minimum: intp(min)} }
 	boolean := func(desc string) *schema { return &schema{Type: typ("boolean"), Description: desc} }
-	decimal := &schema{Type: typ("string"), Description: "A decimal number as text.", Examples: []any{"3.81", "1.602176634e-19"}}
+	// A decimal travels as text, so that no client reads it through a
+	// binary float: format "decimal" says so to a reader, and generators
+	// that know no such format keep the string.
+	decimal := &schema{Type: typ("string"), Format: "decimal", Pattern: decimalPattern,
+		Description: "A decimal number as text, with its exact digits: read it into a decimal type, never a binary float.", Examples: []any{"3.81", "1.602176634e-19"}}
+	constant := func(v string) *schema { return &schema{Type: typ("string"), Const: v} }
 	nullableString := &schema{Type: typ("string", "null")}
 	allCodes := []string{}
 	for code := range statusOf {
@@ -434,7 +458,10 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"quantity": withDescription(ref("FHIRQuantity"), "With a FHIR `quantity` in the request: the result as a FHIR Quantity, with the input's comparator."),
 	})
 	fhirQuantity := closed([]string{"value"}, map[string]*schema{
-		"value":      {Type: typ("number"), Description: "The value, read (or written) by its literal digits."},
+		// FHIR makes it a JSON number; its digits are kept, so a Go
+		// client holds it as json.Number rather than a float.
+		"value": {Type: typ("number"), Description: "The value, a JSON number read (or written) by its literal digits: read it into a decimal type to keep them.",
+			GoType: "json.Number"},
 		"comparator": {Type: typ("string"), Enum: []string{"<", "<=", ">=", ">", "ad"}},
 		"unit":       str("Display text of the unit."),
 		"system":     {Type: typ("string"), Enum: []string{"http://unitsofmeasure.org", "http://qudt.org/vocab/unit"}, Description: "The code system: UCUM or QUDT."},
@@ -444,11 +471,11 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
 	resultCategory := &schema{Type: typ("string"), Description: "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", Examples: []any{"length", "M T^-3 Θ^-1"}}
 	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
-		"input": ref("Input"), "result": result, "category": resultCategory, "exact": exact, "explain": ref("Explain"),
+		"input": ref("Input"), "result": ref("Result"), "category": resultCategory, "exact": exact, "explain": ref("Explain"),
 	})
 	itemSuccess := closed([]string{"index", "status", "input", "result", "category", "exact"}, map[string]*schema{
-		"index": integer(0), "status": {Const: "success"},
-		"input": ref("Input"), "result": result, "category": resultCategory, "exact": exact, "explain": ref("Explain"),
+		"index": integer(0), "status": constant("success"),
+		"input": ref("Input"), "result": ref("Result"), "category": resultCategory, "exact": exact, "explain": ref("Explain"),
 	})
 	explainStep := closed([]string{"unit", "definition", "exact", "source"}, map[string]*schema{
 		"unit":       str("The unit this definition defines."),
@@ -484,36 +511,38 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		}),
 		"preference": ref("PreferenceChoice"),
 	})
+	batchItem := &schema{OneOf: []*schema{ref("BatchItemSuccess"), ref("BatchItemError")},
+		Discriminator: &apiDiscriminator{PropertyName: "status", Mapping: map[string]string{
+			"success": "#/components/schemas/BatchItemSuccess", "error": "#/components/schemas/BatchItemError"}}}
 	explainField := boolean("Add an explain object to each successful result.")
 	itemError := closed([]string{"index", "status", "input", "error"}, map[string]*schema{
-		"index": integer(0), "status": {Const: "error"},
+		"index": integer(0), "status": constant("error"),
 		"input": ref("Input"), "error": ref("ItemError"),
 	})
-	precision := &schema{OneOf: []*schema{{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision)}, {Const: "input"}},
-		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ", or with a quantity \"input\"), or \"input\": as many as the value has (\"5.50\" has 3)."}
+	// Request fields have one type each, the one a generated client sends:
+	// a union (oneOf) costs Go clients a From… call per field. Where the
+	// server takes another form as well, the description says so.
+	precision := &schema{Type: typ("integer"), Minimum: intp(1), Maximum: intp(engine.MaxPrecision),
+		Description: "Significant digits (default " + strconv.Itoa(engine.DefaultPrecision) + ", or with a quantity \"input\"). Also accepted in place of the number: the string \"input\", as many digits as the value has (\"5.50\" has 3)."}
 	withExplain := func(m map[string]*schema) map[string]*schema {
 		m["explain"] = explainField
 		return m
 	}
 	convertFields := func() map[string]*schema {
 		return map[string]*schema{
-			// oneOf rather than a type list: client generators take one
-			// type per schema.
-			"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}},
-				Description: "Decimal text, or a JSON number taken by its literal text.", Examples: []any{"12.5", 12.5}},
-			"from": str("Unit to convert from: symbol, alias, unit expression, or standard code (`ucum:mg/dL`, `cldr:foot`, `unece:KGM`, `qudt:FT`); or a mixed unit (\"ft+in\") with one value per part (\"5 3.5\")."),
-			"to": {OneOf: []*schema{{Type: typ("string")}, closed([]string{"system", "code"}, map[string]*schema{"system": strSchema, "code": strSchema})},
-				Description: "Unit to convert to, as from, a mixed unit (\"ft+in\"), or \"auto\"; or, as in FHIR, {\"system\": \"http://unitsofmeasure.org\", \"code\": \"mmol/L\"}."},
-			"precision": precision,
-			"quantity": {OneOf: []*schema{{Type: typ("string")}, ref("FHIRQuantity")},
-				Description: "In place of value and from: free text as people write it (\"5 ft 3 in\"), or a FHIR Quantity object (its system and code name the unit; without a code its unit text does; precision then defaults to \"input\")."},
+			"value": {Type: typ("string"), Description: "Decimal text (\"12.5\"; a mixed unit's values separated by spaces, \"5 3.5\"). Also accepted: a JSON number, taken by its literal text (12.5); the string keeps its digits in every client.",
+				Examples: []any{"12.5"}},
+			"from":         str("Unit to convert from: symbol, alias, unit expression, or standard code (`ucum:mg/dL`, `cldr:foot`, `unece:KGM`, `qudt:FT`); or a mixed unit (\"ft+in\") with one value per part (\"5 3.5\")."),
+			"to":           str("Unit to convert to, as from, a mixed unit (\"ft+in\"), or \"auto\". Also accepted: as in FHIR, an object {\"system\": \"http://unitsofmeasure.org\", \"code\": \"mmol/L\"}."),
+			"precision":    precision,
+			"quantity":     str("In place of value and from: free text as people write it (\"5 ft 3 in\"). Also accepted: a FHIR Quantity object (`FHIRQuantity`: its system and code name the unit; without a code its unit text does; precision then defaults to \"input\")."),
 			"q":            str("A whole question (\"5 ft 3 in to cm\"), alone."),
 			"locale":       str(localeParam.description),
 			"unit_display": {Type: typ("string"), Enum: []string{"long", "short", "narrow"}, Description: "Width of unit names in result.text (default short)."},
 			"usage":        str(usageParam.description),
 			"region":       str(regionParam.description),
 			"parts": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxParts), Description: "A mixed quantity part by part, in place of value and from.",
-				Items: closed([]string{"value", "unit"}, map[string]*schema{"value": {OneOf: []*schema{{Type: typ("string")}, {Type: typ("number")}}}, "unit": strSchema})},
+				Items: closed([]string{"value", "unit"}, map[string]*schema{"value": str("Decimal text; also accepted: a JSON number, taken by its literal text."), "unit": strSchema})},
 			"substance":  str("What is measured, for conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol): a substance's id, name, alias, CAS number, or a chemical formula (`glucose`, `50-99-7`, `C6H12O6`, `Ca(OH)2`, `CuSO4·5H2O`)."),
 			"molar_mass": str("Molar mass with its unit, winning over the substance's (\"180.156 g/mol\")."),
 			"density":    str("Density with its unit, winning over the substance's (\"0.745 kg/L\")."),
@@ -580,7 +609,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"category":  resultCategory,
 		"dimension": str("Dimension, such as \"M L T^-2\"."),
 		"definition": closed([]string{"kind", "factor", "factor_exact", "unit"}, map[string]*schema{
-			"kind":         {Const: "expression"},
+			"kind":         constant("expression"),
 			"factor":       str("Exact factor to the coherent SI unit: decimal, p/q, or through π 50 significant digits with factor_exact false."),
 			"factor_exact": {Type: typ("boolean")},
 			"unit":         str("The coherent SI unit of the dimension (\"kg*m*s^-2\")."),
@@ -647,6 +676,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 
 	schemas := map[string]*schema{
 		"Input":           input,
+		"Result":          result,
 		"ConvertRequest":  closed(nil, withExplain(convertFields())),
 		"ConversionItem":  closed(nil, convertFields()),
 		"FHIRQuantity":    fhirQuantity,
@@ -678,8 +708,10 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"BatchStreamMeta": closed([]string{"meta"}, map[string]*schema{"meta": closed([]string{"total", "succeeded", "failed"}, map[string]*schema{
 			"total": integer(0), "succeeded": integer(0), "failed": integer(0),
 		})}),
+		"BatchStreamLine": {OneOf: []*schema{ref("BatchItemSuccess"), ref("BatchItemError"), ref("BatchStreamError"), ref("BatchStreamMeta")},
+			Description: "One line of the answer of POST /v1/batch/stream: an item's answer, the error that ended the stream, or the meta line that ends every stream."},
 		"BatchResponse": closed([]string{"data", "meta"}, map[string]*schema{
-			"data": {Type: typ("array"), Items: &schema{OneOf: []*schema{ref("BatchItemSuccess"), ref("BatchItemError")}}},
+			"data": {Type: typ("array"), Items: batchItem},
 			"meta": closed([]string{"total", "succeeded", "failed"}, map[string]*schema{
 				"total": integer(0), "succeeded": integer(0), "failed": integer(0),
 			}),
@@ -711,7 +743,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"SubstanceList":     closed([]string{"data", "meta"}, map[string]*schema{"data": {Type: typ("array"), Items: ref("Substance")}, "meta": metaTotal}),
 		"SubstanceResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Substance")}),
 		"Health": closed([]string{"status", "version", "catalog"}, map[string]*schema{
-			"status":  {Const: "ok"},
+			"status":  constant("ok"),
 			"version": str("Server version."),
 			"catalog": closed([]string{"version", "categories", "units", "loaded_at", "last_reload"}, map[string]*schema{
 				"version":    str("Catalog version."),
@@ -731,7 +763,13 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 				"error":      nullableString,
 			}),
 		}),
-		"OpenAPIDocument": {Type: typ("object"), Required: []string{"openapi", "info"}, Description: "An OpenAPI 3.1 document."},
+		"OpenAPIDocument": {Type: typ("object"), Required: []string{"openapi", "info", "paths"}, Description: "An OpenAPI 3.1 document.",
+			Properties: map[string]*schema{
+				"openapi": str("The OpenAPI version (\"3.1.0\")."),
+				"info": {Type: typ("object"), Required: []string{"title", "version"}, Properties: map[string]*schema{
+					"title": strSchema, "version": str("The server's version."), "summary": strSchema, "description": strSchema}},
+				"paths": {Type: typ("object"), Description: "The operations, by path and method."},
+			}},
 	}
 
 	headers := map[string]apiHeader{

@@ -67,6 +67,10 @@ type apiMediaType struct {
 	Schema   *schema               `json:"schema"`
 	Example  any                   `json:"example,omitempty"`
 	Examples map[string]apiExample `json:"examples,omitempty"`
+	// ItemSchema is the schema of each line of an NDJSON body: OpenAPI
+	// 3.2's itemSchema, which 3.1 lacks, written as an extension until
+	// the document moves to 3.2.
+	ItemSchema *schema `json:"x-itemSchema,omitempty"`
 }
 
 type apiExample struct {
@@ -125,6 +129,19 @@ type schema struct {
 	AdditionalProperties *bool              `json:"additionalProperties,omitempty"`
 	OneOf                []*schema          `json:"oneOf,omitempty"`
 	Examples             []any              `json:"examples,omitempty"`
+	Discriminator        *apiDiscriminator  `json:"discriminator,omitempty"`
+	// GoType tells oapi-codegen which Go type holds the value (x-go-type):
+	// json.Number for a JSON number whose digits must survive, where it
+	// would otherwise take float32. (Its package, encoding/json, is one
+	// every client it writes imports.)
+	GoType string `json:"x-go-type,omitempty"`
+}
+
+// apiDiscriminator names the property whose value says which schema of a
+// oneOf an object is.
+type apiDiscriminator struct {
+	PropertyName string            `json:"propertyName"`
+	Mapping      map[string]string `json:"mapping"`
 }
 
 func intp(n int) *int    { return &n }

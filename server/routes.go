@@ -27,6 +27,7 @@ func (s *Server) routeTable() []route {
 		{http.MethodGet, "/v1/convert", true, s.convertGET, docConvertGET},
 		{http.MethodPost, "/v1/convert", true, s.convertPOST, docConvertPOST},
 		{http.MethodPost, "/v1/batch", true, s.batch, docBatch},
+		{http.MethodPost, "/v1/batch/stream", true, s.batchStreamOnly, docBatchStream},
 		{http.MethodGet, "/v1/categories", false, s.categories, docCategories},
 		{http.MethodGet, "/v1/categories/:category", false, s.category, docCategory},
 		{http.MethodGet, "/v1/units", false, s.units, docUnits},
@@ -37,6 +38,17 @@ func (s *Server) routeTable() []route {
 		{http.MethodGet, "/v1/health", false, s.health, docHealth},
 		{http.MethodGet, "/openapi.json", false, s.openapi, docOpenAPI},
 	}
+}
+
+// batchStreamOnly serves POST /v1/batch/stream: the NDJSON stream that
+// POST /v1/batch also answers (stream.go), on a route of its own so that
+// the OpenAPI document describes each with one media type (docBatchStream
+// says why).
+func (s *Server) batchStreamOnly(c *call) reply {
+	if !isNDJSON(c.r.Header["Content-Type"]) {
+		return errReply(newError(codeUnsupportedMediaType, `send the body as "Content-Type: `+ndjsonContentType+`", one item per line; POST /v1/batch takes a JSON batch`))
+	}
+	return s.batchStream(c)
 }
 
 // newHandler builds the router once. Redirects are off so that every

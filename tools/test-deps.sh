@@ -2,8 +2,10 @@
 # Installs what the test suite needs beyond Go modules, from Debian's packages
 # and the npm registry: PostgreSQL and Redis servers (started by the tests
 # themselves on loopback with temporary data directories), Chromium for the
-# browser tests, curl for the README's examples, and the npm packages in e2e/. Idempotent: it installs only
-# what is missing.
+# browser tests, curl for the README's examples, the npm packages in e2e/ and
+# those of the TypeScript client check (client/testdata/typescript:
+# openapi-typescript, openapi-fetch, tsc). Idempotent: it installs only what
+# is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,4 +36,10 @@ diff_dir=catalog/testdata/differential
 if [ ! -d "$diff_dir/node_modules/@lhncbc/ucum-lhc" ] || [ "$diff_dir/package-lock.json" -nt "$diff_dir/node_modules/.package-lock.json" ]; then
 	echo ">> installing npm packages for the differential tests ($diff_dir)"
 	(cd "$diff_dir" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+ts=client/testdata/typescript
+if [ ! -d $ts/node_modules/openapi-typescript ] || [ $ts/package-lock.json -nt $ts/node_modules/.package-lock.json ]; then
+	echo ">> installing npm packages for the TypeScript client check ($ts)"
+	(cd $ts && npm ci --no-audit --no-fund --loglevel=error)
 fi
