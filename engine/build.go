@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/formula"
 	"maps"
 	"math/big"
 	"sort"
@@ -45,7 +46,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		defs:            map[*Unit]DefinitionSpec{},
 		specs:           map[*Unit]*UnitSpec{},
 		wordOf:          map[string]*Unit{},
-		formulas:        map[*Unit]*formula{},
+		formulas:        map[*Unit]*formula.Pair{},
 		exacts:          map[string]exact.Factor{},
 	}
 	b.categories(spec.Categories)
@@ -115,7 +116,7 @@ type builder struct {
 	defs            map[*Unit]DefinitionSpec
 	specs           map[*Unit]*UnitSpec
 	wordOf          map[string]*Unit
-	formulas        map[*Unit]*formula      // each formula unit's pair
+	formulas        map[*Unit]*formula.Pair // each formula unit's pair
 	exacts          map[string]exact.Factor // parsed factors and offsets
 	// prefixCodes marks generated units whose codes a prefix set
 	// declared (checked like a unit's own), with where.
@@ -660,7 +661,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 			return false
 		}
 		u.conv.pre, err = own.Then(rc.pre)
-		u.conv.formula, u.conv.post = rc.formula, rc.post
+		u.conv.fn, u.conv.post = rc.fn, rc.post
 	} else {
 		u.conv.m, err = own.Then(rc.m)
 	}
@@ -727,7 +728,7 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		b.errorf(o, subject, "formula refers to %q, whose factor involves pi; refer to a unit without pi", ref.Symbol)
 		return false
 	}
-	f, errTo, errFrom := compileFormulas(b.ctx, def.To, def.From)
+	f, errTo, errFrom := formula.Compile(b.ctx, def.To, def.From)
 	if errTo != nil {
 		b.errorf(o, subject, "formula to: %v", oneLine(errTo))
 	}
@@ -739,9 +740,9 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 	}
 	u.conv = conversion{formulaUnit: true, exact: u.Exact && rc.exact}
 	b.formulas[u] = f
-	if f.toMap != nil {
+	if f.ToMap != nil {
 		// A Möbius map (100 / x): one exact map, like any other unit.
-		m, err := f.toMap.Then(rc.m)
+		m, err := f.ToMap.Then(rc.m)
 		if err != nil {
 			b.errorf(o, subject, "formula: %v", mapError(err))
 			return false
@@ -749,7 +750,7 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		u.conv.m = m
 		return true
 	}
-	u.conv.pre, u.conv.formula, u.conv.post = exact.Identity(), f, rc.m
+	u.conv.pre, u.conv.fn, u.conv.post = exact.Identity(), f, rc.m
 	return true
 }
 
@@ -782,15 +783,15 @@ func (b *builder) checkFormulas() {
 		if o.File == "" {
 			o = b.origins[u]
 		}
-		if f.toMap != nil {
+		if f.ToMap != nil {
 			b.checkInverseMaps(u, f, o)
 			continue
 		}
 		checked, failed := 0, false
 		for _, s := range samplePoints {
 			x, _, _ := apd.NewFromString(s)
-			y, _, err := runFormula(f.to, x, work, formulaRun{fast: accelerated()})
-			if errors.Is(err, errDomain) {
+			y, _, err := formula.Run(f.To, x, work, formula.Env{Fast: accelerated()})
+			if errors.Is(err, formula.ErrDomain) {
 				continue
 			}
 			if err != nil {
@@ -798,8 +799,8 @@ func (b *builder) checkFormulas() {
 				failed = true
 				break
 			}
-			back, _, err := runFormula(f.from, y, work, formulaRun{fast: accelerated()})
-			if errors.Is(err, errDomain) {
+			back, _, err := formula.Run(f.From, y, work, formula.Env{Fast: accelerated()})
+			if errors.Is(err, formula.ErrDomain) {
 				continue
 			}
 			if err != nil {
@@ -827,16 +828,16 @@ func (b *builder) checkFormulas() {
 // checkInverseMaps checks that a pair of Möbius formulas inverts itself,
 // exactly: from after to is the identity. When it is not, the message
 // shows it at the first sample point where both are defined.
-func (b *builder) checkInverseMaps(u *Unit, f *formula, o Origin) {
-	if id, err := f.toMap.Then(f.fromMap); err == nil && id.IsIdentity() {
+func (b *builder) checkInverseMaps(u *Unit, f *formula.Pair, o Origin) {
+	if id, err := f.ToMap.Then(f.FromMap); err == nil && id.IsIdentity() {
 		return
 	}
 	for _, s := range samplePoints {
 		x, _, _ := apd.NewFromString(s)
-		y, _, err1 := f.toMap.Round(x, 34, false)
+		y, _, err1 := f.ToMap.Round(x, 34, false)
 		var yd apd.Decimal
 		y.Apd(&yd)
-		back, _, err2 := f.fromMap.Round(&yd, 34, false)
+		back, _, err2 := f.FromMap.Round(&yd, 34, false)
 		if err1 == nil && err2 == nil {
 			b.errorf(o, unitSubject(u.Symbol), "formulas do not invert each other: to(%s) = %s but from(%s) = %s", s, y.String(), y.String(), back.String())
 			return

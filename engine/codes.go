@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/unitd/unitd/engine/formula"
 	"math/big"
 	"sort"
 	"strconv"
@@ -254,33 +255,33 @@ func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
 // ucumFormulas holds the compiled formula pair of each UCUM function, so
 // that a special unit under each of its prefixes compiles its function
 // once per process.
-var ucumFormulas sync.Map // function name → *formula
+var ucumFormulas sync.Map // function name → *formula.Pair
 
 // ucumFormula is the compiled pair of a UCUM function.
-func ucumFormula(name string) (*formula, error) {
+func ucumFormula(name string) (*formula.Pair, error) {
 	if f, ok := ucumFormulas.Load(name); ok {
-		return f.(*formula), nil
+		return f.(*formula.Pair), nil
 	}
 	to, from, _ := codes.Function(name)
-	f, errTo, errFrom := compileFormulas(context.Background(), to, from)
+	f, errTo, errFrom := formula.Compile(context.Background(), to, from)
 	if errTo != nil || errFrom != nil {
 		return nil, fmt.Errorf("UCUM function %s: %v %v", name, errTo, errFrom)
 	}
 	v, _ := ucumFormulas.LoadOrStore(name, f)
-	return v.(*formula), nil
+	return v.(*formula.Pair), nil
 }
 
 // formulaConversion is the conversion of a unit defined by a formula pair
 // f: pre, then f, then post onto the reference. A pair of Möbius maps
 // (Cel's x + 273.15) joins pre and post into one exact map, as a catalog
 // formula does (defineFormula); any other runs stepwise in decimals.
-func formulaConversion(pre *exact.Map, f *formula, post *exact.Map) (conversion, error) {
+func formulaConversion(pre *exact.Map, f *formula.Pair, post *exact.Map) (conversion, error) {
 	c := conversion{formulaUnit: true, exact: true}
-	if f.toMap == nil {
-		c.pre, c.formula, c.post = pre, f, post
+	if f.ToMap == nil {
+		c.pre, c.fn, c.post = pre, f, post
 		return c, nil
 	}
-	m, err := pre.Then(f.toMap)
+	m, err := pre.Then(f.ToMap)
 	if err == nil {
 		m, err = m.Then(post)
 	}

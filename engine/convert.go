@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"github.com/unitd/unitd/engine/formula"
 	"math/big"
 
 	"github.com/cockroachdb/apd/v3"
@@ -19,7 +20,7 @@ var ErrPrecision = fmt.Errorf("precision must be a whole number from 1 to %d", M
 type conversion struct {
 	m         *exact.Map
 	pre, post *exact.Map
-	formula   *formula
+	fn        *formula.Pair
 	// formulaUnit marks a unit defined by a formula, or relative to one:
 	// it is no operand of an expression, no interval, no bridge.
 	formulaUnit bool
@@ -259,9 +260,9 @@ func (pl *plan) convertError(x *apd.Decimal, err error) error {
 	switch {
 	case errors.As(err, &e):
 		return e
-	case errors.Is(err, errBudget):
+	case errors.Is(err, formula.ErrBudget):
 		return errorf(CodeWorkBudgetExceeded, "converting %s %s to %s needs more exact-rounding work than this request has left (%d slow evaluations per request); send it in a request of its own", FormatDecimal(x), pl.fromName, pl.unit, DefaultBudget)
-	case errors.Is(err, errDomain), errors.Is(err, exact.ErrPole):
+	case errors.Is(err, formula.ErrDomain), errors.Is(err, exact.ErrPole):
 		return errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
 	case errors.Is(err, exact.ErrTooLarge):
 		return errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
@@ -360,25 +361,8 @@ func (s *linearSign) at(x *apd.Decimal) int {
 // sign returns the sign of the map's value at x, 0 at its pole.
 func (s *signer) sign(x *apd.Decimal) int { return s.num.at(x) * s.den.at(x) }
 
-// Contexts shared by all conversions; none is ever modified.
-var (
-	// exactCtx adds without rounding.
-	exactCtx = func() *apd.Context {
-		c := apd.BaseContext
-		c.Rounding = apd.RoundHalfEven
-		return &c
-	}()
-	// workings[p] is the working context of formulas for precision p:
-	// well above it, so that the one final rounding decides the digits.
-	workings = func() (cs [MaxPrecision + 1]*apd.Context) {
-		for p := 1; p <= MaxPrecision; p++ {
-			cs[p] = exactCtx.WithPrecision(uint32(max(p, DefaultPrecision) + 8))
-		}
-		return cs
-	}()
-	// defaultWork is the working context at the default precision.
-	defaultWork = workings[DefaultPrecision]
-)
+// exactCtx adds without rounding; it is shared and never modified.
+var exactCtx = formula.ExactContext
 
 // mulExact sets d = x·y exactly, without apd's rounding machinery, which
 // an exact product of finite values never needs.
@@ -396,17 +380,17 @@ func mulExact(d, x, y *apd.Decimal) {
 // working precision, so a value such as 1.000…001 mW reaches log10 whole.
 // The result is then rounded once to p digits.
 func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget, fast bool) (bool, error) {
-	work := workings[p]
-	env := formulaRun{budget: budget, fast: fast}
+	work := formula.Work(p)
+	env := formula.Env{Budget: budget, Fast: fast}
 	A, B := pl.from, pl.to
 	var inexact bool
 	src := x
-	if f := A.formula; f != nil {
+	if f := A.fn; f != nil {
 		in, i, err := evalAt(A.pre, x, work, fast)
 		if err != nil {
 			return false, err
 		}
-		r, i2, err := runFormula(f.to, &in, work, env)
+		r, i2, err := formula.Run(f.To, &in, work, env)
 		if err != nil {
 			return false, err
 		}
@@ -417,8 +401,8 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 		return false, err
 	}
 	inexact = inexact || i
-	if f := B.formula; f != nil {
-		r, i, err := runFormula(f.from, &y, work, env)
+	if f := B.fn; f != nil {
+		r, i, err := formula.Run(f.From, &y, work, env)
 		if err != nil {
 			return false, err
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/unitd/unitd/engine/formula"
 	"strings"
 
 	"github.com/unitd/unitd/engine/fault"
@@ -53,3 +54,13 @@ func (e *SpecError) Error() string {
 	b.WriteString(e.Message)
 	return b.String()
 }
+
+// Budget bounds the slow work of one request (package formula): a batch
+// shares one among its items.
+type Budget = formula.Budget
+
+// DefaultBudget is the budget the HTTP server gives each request.
+const DefaultBudget = formula.DefaultBudget
+
+// NewBudget returns a Budget of n units.
+func NewBudget(n int) *Budget { return formula.NewBudget(n) }

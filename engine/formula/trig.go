@@ -1,4 +1,4 @@
-package engine
+package formula
 
 import (
 	"errors"
@@ -23,13 +23,13 @@ var errTrig = errors.New("tan/atan did not settle within the working precision l
 // tanCR sets d to tan(x) correctly rounded to c.Precision digits, a
 // formula function (runUnary): every widening after the first is charged
 // to the conversion's budget, like lnexp's slow paths.
-func tanCR(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error) {
-	return zivRound(c, d, x, r.budget, tanAt)
+func tanCR(c *apd.Context, d, x *apd.Decimal, r Env) (apd.Condition, error) {
+	return zivRound(c, d, x, r.Budget, tanAt)
 }
 
 // atanCR sets d to atan(x) correctly rounded to c.Precision digits.
-func atanCR(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error) {
-	return zivRound(c, d, x, r.budget, atanAt)
+func atanCR(c *apd.Context, d, x *apd.Decimal, r Env) (apd.Condition, error) {
+	return zivRound(c, d, x, r.Budget, atanAt)
 }
 
 // piDecimal is π to digits decimal places (truncated), from package pi.
@@ -58,7 +58,7 @@ func zivRound(c *apd.Context, d, x *apd.Decimal, b *Budget, f func(*apd.Decimal,
 	var lo, hi, rlo, rhi apd.Decimal
 	for first := true; w <= maxTrigDigits; w *= 2 {
 		if !first && b != nil && !b.take() {
-			return 0, errBudget
+			return 0, ErrBudget
 		}
 		first = false
 		if err := f(&lo, x, w); err != nil {
@@ -96,7 +96,7 @@ func tanAt(d, x *apd.Decimal, w uint32) error {
 		return err
 	}
 	if co.IsZero() {
-		return errDomain
+		return ErrDomain
 	}
 	_, err := ctx.Quo(d, &s, &co)
 	return err

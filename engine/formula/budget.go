@@ -1,4 +1,4 @@
-package engine
+package formula
 
 import "errors"
 
@@ -44,6 +44,6 @@ func (b *Budget) take() bool {
 	return true
 }
 
-// errBudget is returned when a conversion needs work its request's budget
+// ErrBudget is returned when a conversion needs work its request's budget
 // no longer covers.
-var errBudget = errors.New("work budget exceeded")
+var ErrBudget = errors.New("work budget exceeded")

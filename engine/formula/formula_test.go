@@ -1,6 +1,7 @@
-package engine
+package formula
 
 import (
+	"github.com/unitd/unitd/engine/internal/exact"
 	"strings"
 	"testing"
 
@@ -21,19 +22,19 @@ func TestFormulaOperatorsInArguments(t *testing.T) {
 		{"abs(-x - 1)", "4", "5"},
 		{"let y = x * 2; log10(y / 2)", "100", "2"},
 	} {
-		prog, err := compileFormula(tt.src)
+		prog, err := compile(tt.src)
 		if err != nil {
 			t.Errorf("compile %q: %v", tt.src, err)
 			continue
 		}
 		x, _, _ := apd.NewFromString(tt.x)
-		got, _, err := runFormula(prog, x, defaultWork, formulaRun{})
+		got, _, err := Run(prog, x, defaultWork, Env{})
 		if err != nil {
 			t.Errorf("%q at %s: %v", tt.src, tt.x, err)
 			continue
 		}
-		if FormatDecimal(got) != tt.want {
-			t.Errorf("%q at %s = %s, want %s", tt.src, tt.x, FormatDecimal(got), tt.want)
+		if exact.FormatDecimal(got) != tt.want {
+			t.Errorf("%q at %s = %s, want %s", tt.src, tt.x, exact.FormatDecimal(got), tt.want)
 		}
 	}
 }
@@ -47,7 +48,7 @@ func TestFormulaUnknownName(t *testing.T) {
 		{"log10(x / z)", "unknown name z (1:11)"},
 		{"let a = 2; a * b", "unknown name b (1:16)"},
 	} {
-		_, err := compileFormula(tt.src)
+		_, err := compile(tt.src)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("compile %q: error %v, want %q", tt.src, err, tt.want)
 		}
@@ -73,7 +74,7 @@ func TestPowerOfTenShift(t *testing.T) {
 				{"div", quoDecimal, (*apd.Context).Quo},
 			} {
 				var got, want apd.Decimal
-				gc, gerr := op.fast(c, &got, x, y, formulaRun{fast: true})
+				gc, gerr := op.fast(c, &got, x, y, Env{Fast: true})
 				wc, werr := op.apd(c, &want, x, y)
 				if gerr != nil || werr != nil || got.Cmp(&want) != 0 || gc.Inexact() != wc.Inexact() {
 					t.Errorf("%s(%s, %s) = %s (inexact %v, %v), apd %s (inexact %v, %v)", op.name, xs, ys, &got, gc.Inexact(), gerr, &want, wc.Inexact(), werr)

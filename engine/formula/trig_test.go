@@ -1,4 +1,4 @@
-package engine
+package formula
 
 import (
 	"math/rand/v2"
@@ -40,7 +40,7 @@ func TestTrigCorrectlyRounded(t *testing.T) {
 			at   func(*apd.Decimal, *apd.Decimal, uint32) error
 		}{{"tan", tanCR, tanAt}, {"atan", atanCR, atanAt}} {
 			var got apd.Decimal
-			cond, err := fn.cr(c, &got, &x, formulaRun{})
+			cond, err := fn.cr(c, &got, &x, Env{})
 			if err != nil {
 				t.Fatalf("%s(%s) at %d digits: %v", fn.name, &x, p, err)
 			}
@@ -59,7 +59,7 @@ func TestTrigCorrectlyRounded(t *testing.T) {
 func TestTrigKnownValues(t *testing.T) {
 	c := exactCtx.WithPrecision(50)
 	var got, four apd.Decimal
-	if _, err := atanCR(c, &got, apd.New(1, 0), formulaRun{}); err != nil {
+	if _, err := atanCR(c, &got, apd.New(1, 0), Env{}); err != nil {
 		t.Fatal(err)
 	}
 	four.SetInt64(4)
@@ -74,8 +74,8 @@ func TestTrigKnownValues(t *testing.T) {
 		x, _, _ := apd.NewFromString(s)
 		var a, back, diff apd.Decimal
 		wide := exactCtx.WithPrecision(60)
-		atanCR(wide, &a, x, formulaRun{})
-		tanCR(c, &back, &a, formulaRun{})
+		atanCR(wide, &a, x, Env{})
+		tanCR(c, &back, &a, Env{})
 		c.Sub(&diff, &back, x)
 		diff.Abs(&diff)
 		bound := apd.New(1, -45)
@@ -85,7 +85,7 @@ func TestTrigKnownValues(t *testing.T) {
 		}
 	}
 	var z apd.Decimal
-	if cond, err := tanCR(c, &got, &z, formulaRun{}); err != nil || cond.Inexact() || !got.IsZero() {
+	if cond, err := tanCR(c, &got, &z, Env{}); err != nil || cond.Inexact() || !got.IsZero() {
 		t.Errorf("tan(0) = %s, %v, %v; want an exact 0", &got, cond, err)
 	}
 }

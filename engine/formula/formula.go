@@ -1,4 +1,4 @@
-package engine
+package formula
 
 import (
 	"context"
@@ -24,14 +24,15 @@ type num struct {
 	d       *apd.Decimal
 	ctx     *apd.Context
 	inexact bool
-	run     formulaRun // the conversion's, carried from x to every result
+	run     Env // the conversion's, carried from x to every result
 }
 
-// formulaRun is what a conversion lends the formulas it runs: the
-// request's budget and whether the accelerators are on.
-type formulaRun struct {
-	budget *Budget
-	fast   bool
+// Env is what a conversion lends the formulas it runs: the request's
+// budget and whether the accelerators are on (the engine's gate decides;
+// this package never reads it).
+type Env struct {
+	Budget *Budget
+	Fast   bool
 }
 
 // formulaEnv is the environment a formula runs in: the input value x.
@@ -39,18 +40,18 @@ type formulaEnv struct {
 	X num `expr:"x"`
 }
 
-// errDomain marks an input outside a formula's domain.
-var errDomain = errors.New("outside the domain")
+// ErrDomain marks an input outside a formula's domain.
+var ErrDomain = errors.New("outside the domain")
 
 type binaryOp func(c *apd.Context, d, x, y *apd.Decimal) (apd.Condition, error)
 type unaryOp func(c *apd.Context, d, x *apd.Decimal) (apd.Condition, error)
 
-// runOp is an operation that needs the conversion's formulaRun.
-type runBinary func(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error)
-type runUnary func(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error)
+// runOp is an operation that needs the conversion's Env.
+type runBinary func(c *apd.Context, d, x, y *apd.Decimal, r Env) (apd.Condition, error)
+type runUnary func(c *apd.Context, d, x *apd.Decimal, r Env) (apd.Condition, error)
 
 func plainBinary(op binaryOp) runBinary {
-	return func(c *apd.Context, d, x, y *apd.Decimal, _ formulaRun) (apd.Condition, error) {
+	return func(c *apd.Context, d, x, y *apd.Decimal, _ Env) (apd.Condition, error) {
 		return op(c, d, x, y)
 	}
 }
@@ -59,10 +60,10 @@ func plainBinary(op binaryOp) runBinary {
 // divide by powers of ten (10 * log10(x), x / 10); when one operand is one
 // and the other fits the precision, the result is the other with its
 // exponent shifted, and apd's rounding machinery is skipped: an
-// accelerator, taken when the conversion's are on (r.fast), that yields
+// accelerator, taken when the conversion's are on (r.Fast), that yields
 // the value and the inexact flag apd's product yields.
-func mulDecimal(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error) {
-	if r.fast {
+func mulDecimal(c *apd.Context, d, x, y *apd.Decimal, r Env) (apd.Condition, error) {
+	if r.Fast {
 		if e, ok := lnexp.PowerOfTen(y); ok && shiftTen(c, d, x, e) {
 			return 0, nil
 		}
@@ -75,8 +76,8 @@ func mulDecimal(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Conditi
 
 // quoDecimal is x/y at c's precision, shifting for a power of ten y as
 // mulDecimal does.
-func quoDecimal(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error) {
-	if r.fast {
+func quoDecimal(c *apd.Context, d, x, y *apd.Decimal, r Env) (apd.Condition, error) {
+	if r.Fast {
 		if e, ok := lnexp.PowerOfTen(y); ok && shiftTen(c, d, x, -e) {
 			return 0, nil
 		}
@@ -100,26 +101,26 @@ func shiftTen(c *apd.Context, d, x *apd.Decimal, e int64) bool {
 }
 
 func plainUnary(op unaryOp) runUnary {
-	return func(c *apd.Context, d, x *apd.Decimal, _ formulaRun) (apd.Condition, error) { return op(c, d, x) }
+	return func(c *apd.Context, d, x *apd.Decimal, _ Env) (apd.Condition, error) { return op(c, d, x) }
 }
 
 // transcendental is fn correctly rounded, charging its slow path to the
 // request's budget.
 func transcendental(fn lnexp.Func) runUnary {
-	return func(c *apd.Context, d, x *apd.Decimal, r formulaRun) (apd.Condition, error) {
+	return func(c *apd.Context, d, x *apd.Decimal, r Env) (apd.Condition, error) {
 		return evalFunction(c, d, x, fn, r)
 	}
 }
 
 // evalFunction is fn(x) correctly rounded at c's precision.
-func evalFunction(c *apd.Context, d, x *apd.Decimal, fn lnexp.Func, r formulaRun) (apd.Condition, error) {
+func evalFunction(c *apd.Context, d, x *apd.Decimal, fn lnexp.Func, r Env) (apd.Condition, error) {
 	var take func() bool
-	if r.budget != nil {
-		take = r.budget.take
+	if r.Budget != nil {
+		take = r.Budget.take
 	}
-	cond, err := lnexp.Eval(c, d, x, fn, take, r.fast)
+	cond, err := lnexp.Eval(c, d, x, fn, take, r.Fast)
 	if errors.Is(err, lnexp.ErrBudget) {
-		return cond, errBudget
+		return cond, ErrBudget
 	}
 	return cond, err
 }
@@ -143,11 +144,11 @@ func binary(name string, op runBinary) func(params ...any) (any, error) {
 		c := pickCtx(a, b)
 		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact, run: x.run}
 		cond, err := op(c, r.d, a.d, b.d, r.run)
-		if errors.Is(err, errBudget) {
+		if errors.Is(err, ErrBudget) {
 			return nil, err
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s(%s, %s): %w", name, a.d, b.d, errDomain)
+			return nil, fmt.Errorf("%s(%s, %s): %w", name, a.d, b.d, ErrDomain)
 		}
 		r.inexact = r.inexact || cond.Inexact()
 		if exactZero(name, a, b) {
@@ -176,15 +177,15 @@ func unary(name string, op runUnary, domain func(x *apd.Decimal) bool) func(para
 		a, x := params[0].(num), params[1].(num)
 		c := pickCtx(a, x)
 		if domain != nil && !domain(a.d) {
-			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
+			return nil, fmt.Errorf("%s(%s): %w", name, a.d, ErrDomain)
 		}
 		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact, run: x.run}
 		cond, err := op(c, r.d, a.d, r.run)
-		if errors.Is(err, errBudget) {
+		if errors.Is(err, ErrBudget) {
 			return nil, err
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s(%s): %w", name, a.d, errDomain)
+			return nil, fmt.Errorf("%s(%s): %w", name, a.d, ErrDomain)
 		}
 		r.inexact = r.inexact || cond.Inexact()
 		return r, nil
@@ -193,7 +194,7 @@ func unary(name string, op runUnary, domain func(x *apd.Decimal) bool) func(para
 
 // pow is x^y; with the base 10 of decibel formulas it is 10^y correctly
 // rounded, exact for a whole y.
-func pow(c *apd.Context, d, x, y *apd.Decimal, r formulaRun) (apd.Condition, error) {
+func pow(c *apd.Context, d, x, y *apd.Decimal, r Env) (apd.Condition, error) {
 	var t apd.Decimal
 	t.Reduce(x)
 	if t.Negative || t.Coeff.Cmp(bigOne) != 0 || t.Exponent != 1 || c.Precision == 0 {
@@ -282,7 +283,7 @@ func (v *namesVisitor) Visit(node *ast.Node) {
 // call of _neg, and the binary operators named in operators into calls of
 // their functions, and passes x as the last argument of every call, so
 // that each operation runs with the conversion's budget and accelerators
-// (formulaRun), even on literals alone (ln(10)). expr's own operator overloading is not used for the
+// (Env), even on literals alone (ln(10)). expr's own operator overloading is not used for the
 // last: it does not reach operators inside a function's arguments, so
 // log10(x / 20) would not compile.
 type literalPatcher struct {
@@ -323,21 +324,21 @@ func floatLiteral(n *ast.FloatNode) *apd.Decimal {
 	return d
 }
 
-// formula is a compiled pair of formulas to and from a reference unit.
+// Pair is a compiled pair of formulas to and from a reference unit.
 // A pair whose formulas are Möbius maps (made of + - * / on x and
-// literals, such as 100 / x) compiles into two exact maps (toMap,
-// fromMap) and needs no program: the unit's whole map is one exact map.
+// literals, such as 100 / x) compiles into two exact maps (ToMap,
+// FromMap) and needs no program: the unit's whole map is one exact map.
 // Any other pair runs as programs on decimals at a working precision.
-type formula struct {
-	to, from       *vm.Program
-	toSrc, fromSrc string
-	toMap, fromMap *exact.Map
+type Pair struct {
+	To, From       *vm.Program
+	ToSrc, FromSrc string
+	ToMap, FromMap *exact.Map
 }
 
-// compileFormulas compiles a pair: into exact maps when both formulas are
+// Compile compiles a pair: into exact maps when both formulas are
 // Möbius maps, else into decimal programs.
-func compileFormulas(ctx context.Context, to, from string) (*formula, error, error) {
-	f := &formula{toSrc: to, fromSrc: from}
+func Compile(ctx context.Context, to, from string) (*Pair, error, error) {
+	f := &Pair{ToSrc: to, FromSrc: from}
 	for _, src := range []string{to, from} {
 		if err := checkLiterals(src); err != nil {
 			return nil, pick(src == to, err), pick(src == from, err)
@@ -352,14 +353,14 @@ func compileFormulas(ctx context.Context, to, from string) (*formula, error, err
 		return nil, nil, errFrom
 	case toMap != nil && fromMap != nil:
 		// Build checks that they invert each other (checkFormulas).
-		f.toMap, f.fromMap = toMap, fromMap
+		f.ToMap, f.FromMap = toMap, fromMap
 		return f, nil, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err, nil
 	}
-	f.to, errTo = compileFormula(to)
-	f.from, errFrom = compileFormula(from)
+	f.To, errTo = compile(to)
+	f.From, errFrom = compile(from)
 	return f, errTo, errFrom
 }
 
@@ -370,8 +371,8 @@ func pick(ok bool, err error) error {
 	return nil
 }
 
-// compileFormula compiles one formula in x to a decimal program.
-func compileFormula(src string) (*vm.Program, error) {
+// compile compiles one formula in x to a decimal program.
+func compile(src string) (*vm.Program, error) {
 	if err := checkLiterals(src); err != nil {
 		return nil, err
 	}
@@ -384,7 +385,7 @@ func compileFormula(src string) (*vm.Program, error) {
 	}
 	// One run at x = 10 catches what type checking cannot (10 keeps
 	// logarithms and powers of ten on their fast, exact paths).
-	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, run: formulaRun{fast: accelerated()}}}); err != nil && !errors.Is(err, errDomain) {
+	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, run: Env{Fast: true}}}); err != nil && !errors.Is(err, ErrDomain) {
 		return nil, err
 	}
 	return prog, nil
@@ -431,8 +432,8 @@ func isIdent(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
-// runFormula evaluates prog for x in the working context.
-func runFormula(prog *vm.Program, x *apd.Decimal, work *apd.Context, r formulaRun) (*apd.Decimal, bool, error) {
+// Run evaluates prog for x in the working context.
+func Run(prog *vm.Program, x *apd.Decimal, work *apd.Context, r Env) (*apd.Decimal, bool, error) {
 	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, run: r}})
 	if err != nil {
 		return nil, false, err
