@@ -6,10 +6,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/unitd/unitd/engine/codes"
 	"strings"
 	"sync"
 
+	"github.com/unitd/unitd/engine/codes"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -1,9 +1,8 @@
 package catalog
 
 import (
-	"go.yaml.in/yaml/v3"
-
 	"github.com/unitd/unitd/engine"
+	"go.yaml.in/yaml/v3"
 )
 
 // hintsFile is the catalog file that holds the table of hints: guesses at

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/unitd/unitd/engine/dimension"
 	"io/fs"
 	"path"
 	"regexp"
@@ -17,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/dimension"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/formula"
 	"maps"
 	"math/big"
 	"sort"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 

@@ -1,13 +1,13 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/fault"
-	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/pi"
 )
 

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/unitd/unitd/engine/formula"
 	"math/big"
 	"sort"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
 )

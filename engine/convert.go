@@ -3,10 +3,10 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/unitd/unitd/engine/formula"
 	"math/big"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 

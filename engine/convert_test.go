@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/unitd/unitd/engine/formula"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/expr-lang/expr"
+	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 	piref "github.com/unitd/unitd/engine/internal/pi"
 )

@@ -3,13 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/formula"
-	"strings"
-
 	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/formula"
 )
 
 // Code classifies a conversion error; the values are the API's error
@@ -34,26 +32,7 @@ func errorf(code Code, format string, args ...any) *Error {
 }
 
 // SpecError is a problem in a Spec, located at its origin.
-type SpecError struct {
-	Origin Origin
-	// Subject names the item, such as `unit "ft"`.
-	Subject string
-	Message string
-}
-
-func (e *SpecError) Error() string {
-	var b strings.Builder
-	if o := e.Origin.String(); o != "" {
-		b.WriteString(o)
-		b.WriteString(": ")
-	}
-	if e.Subject != "" {
-		b.WriteString(e.Subject)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Message)
-	return b.String()
-}
+type SpecError = fault.SpecError
 
 // Budget bounds the slow work of one request (package formula): a batch
 // shares one among its items.

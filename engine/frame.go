@@ -2,10 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"strings"
 
+	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 

@@ -1,14 +1,15 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/internal/exact"
-	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/suggest"
 )
 
 // Graph is a compiled catalog: categories, units and the exact map of every

@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/dimension"
 	"testing"
+
+	"github.com/unitd/unitd/engine/dimension"
 )
 
 // testSpec is a small catalog covering every kind of definition.

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/unitd/unitd/engine/internal/exact"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // TestExactNumbersAreBounded: factor expressions whose exact value would

@@ -1,13 +1,14 @@
 package engine
 
 import (
-	"github.com/cockroachdb/apd/v3"
-	"github.com/unitd/unitd/engine/fault"
-	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // Mixed units write one quantity as a sum of whole units and a last

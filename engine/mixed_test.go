@@ -2,11 +2,12 @@ package engine
 
 import (
 	"fmt"
-	"github.com/cockroachdb/apd/v3"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/cockroachdb/apd/v3"
 )
 
 func TestMixedTarget(t *testing.T) {

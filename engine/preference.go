@@ -2,13 +2,14 @@ package engine
 
 import (
 	"fmt"
-	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // Unit preferences choose the unit of a conversion to "auto": the unit

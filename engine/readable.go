@@ -2,13 +2,13 @@ package engine
 
 import (
 	"errors"
-	"github.com/unitd/unitd/engine/fault"
 	"math/big"
 	"math/bits"
 	"strings"
 	"sync"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/digits"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/pi"

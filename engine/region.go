@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/fault"
 	"strings"
+
+	"github.com/unitd/unitd/engine/fault"
 )
 
 // region finds the region whose preferences apply (UTS #35 Part 6,

@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/internal/exact"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // maxCachedExpressions bounds the expression cache of a graph: a flood of

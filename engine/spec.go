@@ -1,23 +1,9 @@
 package engine
 
-import "fmt"
+import "github.com/unitd/unitd/engine/fault"
 
 // Origin is where an item of a Spec was written, for error messages.
-type Origin struct {
-	File   string
-	Line   int
-	Column int
-}
-
-func (o Origin) String() string {
-	switch {
-	case o.File == "":
-		return ""
-	case o.Line == 0:
-		return o.File
-	}
-	return fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Column)
-}
+type Origin = fault.Origin
 
 // Spec is a whole catalog in plain form, as a loader hands it to Build.
 type Spec struct {

@@ -2,12 +2,13 @@ package engine
 
 import (
 	"fmt"
-	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/internal/suggest"
 	"math/big"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/suggest"
 )
 
 // Substances

@@ -1,12 +1,12 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/dimension"
 	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 

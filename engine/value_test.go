@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/unitd/unitd/engine/internal/exact"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/digits"
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 func TestParseValue(t *testing.T) {

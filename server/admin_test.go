@@ -16,7 +16,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-
 	"github.com/unitd/unitd/server/ratelimit"
 )
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/batchmix"

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
-
 	"github.com/unitd/unitd/engine"
 )
 

@@ -17,7 +17,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
-
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/server/ratelimit"

@@ -4,13 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	dims "github.com/unitd/unitd/engine/dimension"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/unitd/unitd/engine"
+	dims "github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/locale"
 )
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/unitd/unitd/server/ratelimit"
 )
 

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/unitd/unitd/internal/batchmix"
 	"github.com/unitd/unitd/server/ratelimit"
 )

@@ -12,6 +12,7 @@ package fault
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -98,4 +99,44 @@ func Truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// Origin is where an item of a catalog was written (file:line:col), for
+// error messages.
+type Origin struct {
+	File   string
+	Line   int
+	Column int
+}
+
+func (o Origin) String() string {
+	switch {
+	case o.File == "":
+		return ""
+	case o.Line == 0:
+		return o.File
+	}
+	return fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Column)
+}
+
+// SpecError is a problem in a catalog, located at its origin.
+type SpecError struct {
+	Origin Origin
+	// Subject names the item, such as `unit "ft"`.
+	Subject string
+	Message string
+}
+
+func (e *SpecError) Error() string {
+	var b strings.Builder
+	if o := e.Origin.String(); o != "" {
+		b.WriteString(o)
+		b.WriteString(": ")
+	}
+	if e.Subject != "" {
+		b.WriteString(e.Subject)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message)
+	return b.String()
 }

@@ -1,11 +1,11 @@
 package formula
 
 import (
-	"github.com/unitd/unitd/engine/internal/exact"
 	"strings"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // TestFormulaOperatorsInArguments checks that operators work inside a

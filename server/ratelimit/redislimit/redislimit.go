@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
 	"github.com/unitd/unitd/server/ratelimit"
 )
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
 	"github.com/unitd/unitd/internal/redistest"
 	"github.com/unitd/unitd/internal/testlog"
 	"github.com/unitd/unitd/server/ratelimit"
