@@ -80,10 +80,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		b.preferences(spec.Preferences)
 	}
 	if len(b.errs) == 0 {
-		b.elements(spec.Elements)
-		b.gas(spec.Gas)
-		b.conditionSets(spec.Conditions)
-		b.substances(spec.Substances)
+		b.substances(&spec)
 	}
 	if len(b.errs) > 0 {
 		return nil, b.errs

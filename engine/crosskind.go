@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -10,46 +9,21 @@ import (
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/substance"
 )
 
 // Conversions across kinds of quantity
 //
-// A property of what is measured relates two dimensions by an exact
-// rational factor: a molar mass M (M N⁻¹) relates mass and amount, a
-// density ρ (M L⁻³) mass and volume, a charge number z (Z) amount and
-// equivalents, and the molar volume of an ideal gas Vm = R·T/p (L³ N⁻¹,
-// R = N_A·k exactly) volume and amount. When two units' dimensions differ
-// by D = M^a · Z^c · (L³ N⁻¹)^d with each exponent −1, 0 or 1, the
-// conversion divides by M^a · z^c · Vm^d between the source's coherent SI
-// unit and the target's. M·Vm⁻¹ together is a density: the one the
-// request states, else that of the ideal gas at the stated conditions,
-// else the substance's own (a liquid's or a solid's), except where one
-// side is a gas's mixing ratio, which only the gas's density converts.
-// A dimensionless side converts so only when its category holds mixing
-// ratios of a gas (amount or volume fractions; not mass fractions).
+// When two units' dimensions differ by a property of what is measured (a
+// molar mass, a density, a charge number, a gas's molar volume: package
+// substance, Between), the conversion divides by that property between
+// the source's coherent SI unit and the target's. A dimensionless side
+// converts so only when its category holds mixing ratios of a gas
+// (amount or volume fractions; not mass fractions).
 //
 // The factor enters the plan through the kernel's seam, plan.withFactor,
 // so the conversion stays one exact map and one rounding; the answer is
 // not exact, since the properties are measured or rounded values.
-
-// Dimensions of the properties.
-var (
-	molarMassDim   = dimension.Of(map[string]int{"M": 1, "N": -1})
-	densityDim     = dimension.Of(map[string]int{"M": 1, "L": -3})
-	temperatureDim = dimension.Of(map[string]int{"Θ": 1})
-	pressureDim    = dimension.Of(map[string]int{"M": 1, "L": -1, "T": -2})
-)
-
-// gasConstant is R = N_A·k, exact since the SI of 2019, in J/(mol·K).
-var gasConstant = func() *big.Rat {
-	na, _ := new(big.Rat).SetString("6.02214076e23")
-	k, _ := new(big.Rat).SetString("1.380649e-23")
-	return na.Mul(na, k)
-}()
-
-// gasConstantSource cites R.
-const gasConstantSource = "SI Brochure, 9th ed. (2019), §2.2 (N_A = 6.02214076e23 mol⁻¹, k = 1.380649e-23 J/K, exact), R = N_A·k"
 
 // PropertyQuery is what a request says about the substance measured, as
 // text: a substance's name, alias, CAS number or formula, and explicit
@@ -71,11 +45,10 @@ type Properties struct {
 	// Substance is the catalog substance named, or nil.
 	Substance *Substance
 	// Formula is a formula that names no catalog substance, or "".
-	Formula                     string
-	MolarMass, Density, Charge  *Property
-	Temperature, Pressure       *Property
-	densityStated, gasCondition bool
-	key                         string
+	Formula string
+	substance.Values
+	gasCondition bool
+	key          string
 	// shared marks a catalog substance's own properties, which live as
 	// long as the graph; seed tells them apart in the pair cache.
 	shared bool
@@ -94,19 +67,6 @@ func (p *Properties) hashSeed() uint64 {
 	return p.seed
 }
 
-// FieldError is a request field whose value is not valid: a molar mass,
-// density, charge or conditions that do not read, or are out of range.
-type FieldError struct {
-	Field   string
-	Message string
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
-
-func fieldErrorf(field, format string, args ...any) *FieldError {
-	return &FieldError{Field: field, Message: fmt.Sprintf(format, args...)}
-}
-
 // ResolveProperties reads a query: a substance by name, alias, CAS number
 // or formula (UNKNOWN_SUBSTANCE when it is none of these, with
 // suggestions or the position of the fault), and the explicit values
@@ -118,8 +78,8 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 	}
 	if q.Substance != "" && q.MolarMass == "" && q.Density == "" && q.Charge == "" && q.Conditions == "" {
 		// The common case, without copying: a catalog substance alone.
-		if s := g.catalogSubstance(q.Substance); s != nil {
-			return s.props, nil
+		if s := g.sub.Find(q.Substance); s != nil {
+			return g.own[s], nil
 		}
 	}
 	if p := g.resolved.get(q); p != nil {
@@ -130,23 +90,23 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 	q = PropertyQuery{strings.Clone(q.Substance), strings.Clone(q.MolarMass), strings.Clone(q.Density), strings.Clone(q.Charge), strings.Clone(q.Conditions)}
 	var p Properties
 	if q.Substance != "" {
-		s, formula, err := g.lookupSubstance(q.Substance)
+		s, formula, err := g.sub.Lookup(q.Substance)
 		if err != nil {
 			return nil, err
 		}
 		if s != nil {
-			p = *s.props
+			p = *g.own[s]
 			p.shared = false
 		} else {
 			p.Formula = q.Substance
-			p.MolarMass = formula.molarMass()
-			if formula.charge != 0 {
-				p.Charge = &Property{Name: "charge", Value: strconv.Itoa(formula.charge), Source: "the charge of the formula " + q.Substance, si: big.NewRat(int64(abs(formula.charge)), 1)}
+			p.MolarMass = formula.MolarMass()
+			if z := formula.Charge(); z != 0 {
+				p.Charge = substance.ChargeProperty(z, "the charge of the formula "+q.Substance)
 			}
 		}
 	}
 	if q.MolarMass != "" {
-		m, err := g.quantityProperty("molar_mass", q.MolarMass, molarMassDim)
+		m, err := g.sub.Property("molar_mass", q.MolarMass, substance.MolarMassDim)
 		if err != nil {
 			return nil, err
 		}
@@ -154,22 +114,22 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 		p.MolarMass = m
 	}
 	if q.Density != "" {
-		d, err := g.quantityProperty("density", q.Density, densityDim)
+		d, err := g.sub.Property("density", q.Density, substance.DensityDim)
 		if err != nil {
 			return nil, err
 		}
 		d.Source = "the request"
-		p.Density, p.densityStated = d, true
+		p.Density, p.DensityStated = d, true
 	}
 	if q.Charge != "" {
 		z, err := strconv.Atoi(strings.TrimPrefix(q.Charge, "+"))
 		if err != nil || z == 0 || z < -99 || z > 99 || len(q.Charge) > 4 {
-			return nil, fieldErrorf("charge", "expected a non-zero whole number from -99 to 99, found %q", shorten(q.Charge))
+			return nil, substance.FieldErrorf("charge", "expected a non-zero whole number from -99 to 99, found %q", shorten(q.Charge))
 		}
-		p.Charge = &Property{Name: "charge", Value: strconv.Itoa(z), Source: "the request", si: big.NewRat(int64(abs(z)), 1)}
+		p.Charge = substance.ChargeProperty(z, "the request")
 	}
 	if q.Conditions != "" {
-		t, pr, err := g.parseConditions(q.Conditions)
+		t, pr, err := g.sub.Conditions(q.Conditions)
 		if err != nil {
 			return nil, err
 		}
@@ -219,36 +179,6 @@ func (c *propertiesCache) put(q PropertyQuery, p *Properties) *Properties {
 	return p
 }
 
-// lookupSubstance finds a catalog substance, or else reads a formula.
-func (g *Graph) lookupSubstance(name string) (*Substance, *chemical, error) {
-	if s := g.catalogSubstance(name); s != nil {
-		return s, nil, nil
-	}
-	if !looksLikeFormula(name) {
-		return nil, nil, g.unknownSubstance(name, "")
-	}
-	ch, err := g.parseChemical(name)
-	if err != nil {
-		e := err.(*Error)
-		e.Suggestions = g.substanceSuggester.Suggest(name, 5)
-		if len(e.Suggestions) > 0 {
-			e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
-		}
-		return nil, nil, e
-	}
-	return nil, ch, nil
-}
-
-// looksLikeFormula: a formula starts with an element symbol, a group or a
-// count, and has no spaces.
-func looksLikeFormula(s string) bool {
-	if s == "" || strings.ContainsAny(s, " \t") {
-		return false
-	}
-	c := s[0]
-	return c >= 'A' && c <= 'Z' || c == '(' || c == '[' || c >= '0' && c <= '9' && strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) > 0
-}
-
 // makeKey writes everything the properties say, so that two with one key
 // convert and explain alike.
 func (p *Properties) makeKey() string {
@@ -263,291 +193,17 @@ func (p *Properties) makeKey() string {
 			b.WriteString(q.Name + "=" + q.Value + "@" + q.Conditions + "#" + q.Source)
 		}
 	}
-	if p.densityStated {
+	if p.DensityStated {
 		b.WriteString("|ds")
 	}
 	return b.String()
-}
-
-// quantityProperty reads "VALUE UNIT" of the given dimension into a
-// property in coherent SI units; it must be positive.
-func (g *Graph) quantityProperty(field, text string, want dimension.Vector) (*Property, error) {
-	v, err := g.quantity(field, text, want)
-	if err != nil {
-		return nil, err
-	}
-	if v.Sign() <= 0 {
-		return nil, fieldErrorf(field, "%q: must be greater than zero", shorten(text))
-	}
-	return &Property{Name: field, Value: strings.Join(strings.Fields(text), " "), si: v}, nil
-}
-
-// quantity reads "VALUE UNIT" exactly into coherent SI units.
-func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
-	text = strings.TrimSpace(text)
-	num, unit, ok := strings.Cut(text, " ")
-	if !ok {
-		// "25degC": the number ends where the unit starts.
-		i := strings.IndexFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789.+-eE", r) })
-		for i > 0 && (text[i-1] == 'e' || text[i-1] == 'E') {
-			i-- // "5e" of "5eq" is no exponent
-		}
-		if i > 0 {
-			num, unit, ok = text[:i], text[i:], true
-		}
-	}
-	unit = strings.TrimSpace(unit)
-	if !ok || unit == "" {
-		return nil, fieldErrorf(field, "%q: expected a value and a unit, such as %q", shorten(text), exampleOf(want))
-	}
-	x, err := ParseValue(num)
-	if err != nil {
-		return nil, fieldErrorf(field, "%q: %s", shorten(text), errorMessage(err))
-	}
-	s, err := g.resolve(unit)
-	if err != nil {
-		return nil, fieldErrorf(field, "%q: %s", shorten(text), errorMessage(err))
-	}
-	var m *exact.Map
-	switch {
-	case s.unit != nil && s.unit.si != nil:
-		m = s.unit.si.m
-	case s.expr != nil:
-		m = s.expr.conv.m
-	}
-	if m == nil {
-		return nil, fieldErrorf(field, "%q: %s converts through a formula; name a linear unit", shorten(text), s.symbol())
-	}
-	if s.dim() != want {
-		return nil, fieldErrorf(field, "%q: %s has dimension %s, not %s (such as %q)", shorten(text), s.symbol(), s.dim(), want, exampleOf(want))
-	}
-	if m.K() != 0 {
-		return nil, fieldErrorf(field, "%q: a unit through π cannot state an exact value", shorten(text))
-	}
-	if m.HasPole() {
-		return nil, fieldErrorf(field, "%q: %s is a reciprocal unit and cannot state a value", shorten(text), s.symbol())
-	}
-	v, err := m.At(&x)
-	if err != nil {
-		return nil, fieldErrorf(field, "%q: value out of range", shorten(text))
-	}
-	d := v.Rat()
-	if err := exact.CheckSize(d); err != nil {
-		return nil, fieldErrorf(field, "%q: value out of range", shorten(text))
-	}
-	return d, nil
-}
-
-func exampleOf(d dimension.Vector) string {
-	switch d {
-	case molarMassDim:
-		return "180.156 g/mol"
-	case densityDim:
-		return "0.745 kg/L"
-	case temperatureDim:
-		return "25 degC"
-	case pressureDim:
-		return "101.325 kPa"
-	}
-	return "1 " + d.SIText()
-}
-
-// parseConditions reads a named set (STP) or "TEMPERATURE, PRESSURE" in
-// either order.
-func (g *Graph) parseConditions(text string) (*Property, *Property, error) {
-	if c, ok := g.conditionBy[foldWord(text)]; ok {
-		return c.temperature, c.pressure, nil
-	}
-	a, b, ok := strings.Cut(text, ",")
-	if !ok {
-		return nil, nil, fieldErrorf("conditions", "%q: expected a named set (%s) or a temperature and a pressure, such as \"25 degC, 101.325 kPa\"", shorten(text), g.conditionNames())
-	}
-	t, p, err := g.parseConditionPair(a, b)
-	if err != nil {
-		var e2 error
-		if t, p, e2 = g.parseConditionPair(b, a); e2 != nil {
-			return nil, nil, err
-		}
-	}
-	shown := strings.Join(strings.Fields(text), " ")
-	t.Source, p.Source = "the request", "the request"
-	t.Conditions, p.Conditions = shown, shown
-	return t, p, nil
-}
-
-func (g *Graph) conditionNames() string {
-	var names []string
-	for _, c := range g.conditions {
-		names = append(names, c.Name)
-	}
-	return strings.Join(names, ", ")
-}
-
-// parseConditionPair reads a temperature and a pressure; the temperature
-// must be above absolute zero and the pressure positive.
-func (g *Graph) parseConditionPair(temp, press string) (*Property, *Property, error) {
-	t, err := g.quantity("conditions", temp, temperatureDim)
-	if err != nil {
-		return nil, nil, err
-	}
-	if t.Sign() <= 0 {
-		return nil, nil, fieldErrorf("conditions", "temperature %q is not above absolute zero", shorten(strings.TrimSpace(temp)))
-	}
-	p, err := g.quantity("conditions", press, pressureDim)
-	if err != nil {
-		return nil, nil, err
-	}
-	if p.Sign() <= 0 {
-		return nil, nil, fieldErrorf("conditions", "pressure %q must be greater than zero", shorten(strings.TrimSpace(press)))
-	}
-	return &Property{Name: "temperature", Value: strings.Join(strings.Fields(temp), " "), si: t},
-		&Property{Name: "pressure", Value: strings.Join(strings.Fields(press), " "), si: p}, nil
-}
-
-// crossFactor is what a conversion across kinds divides by, between the
-// coherent SI units of its two sides, and the properties it used.
-type crossFactor struct {
-	r    *big.Rat
-	used []*Property
-}
-
-// crossExponents says whether from and to differ by M^a·Z^c·(L³N⁻¹)^d
-// with small exponents, and returns them.
-func crossExponents(fd, td dimension.Vector) (a, c, d int, ok bool) {
-	delta := fd.Add(td, -1)
-	a, c = delta[dimension.Index("M")], delta[dimension.Index("Z")]
-	l, n := delta[dimension.Index("L")], delta[dimension.Index("N")]
-	if l%3 != 0 {
-		return 0, 0, 0, false
-	}
-	d = l / 3
-	if n != -a-d || abs(a) > 1 || abs(c) > 1 || abs(d) > 1 || (a == 0 && c == 0 && d == 0) {
-		return 0, 0, 0, false
-	}
-	for i, e := range delta {
-		switch dimension.Symbols()[i] {
-		case "M", "Z", "L", "N":
-		default:
-			if e != 0 {
-				return 0, 0, 0, false
-			}
-		}
-	}
-	return a, c, d, true
-}
-
-// needText says how to give each missing property.
-var needText = map[string]string{
-	"molar_mass": "a molar mass: pass `substance` or `molar_mass`",
-	"density":    "a density: pass `substance` or `density` (for a gas, `conditions` with a molar mass)",
-	"charge":     "a charge number: pass `substance` (an ion) or `charge`",
-	"conditions": "a temperature and pressure: pass `conditions` (\"25 degC, 101.325 kPa\", or a named set such as STP)",
-}
-
-// crossFactorOf finds the factor between from and to given p (which may be
-// nil). ok is false when the two are not related by a property at all;
-// needs lists what is missing when they are but p lacks it.
-func (g *Graph) crossFactorOf(from, to side, fd, td dimension.Vector, p *Properties) (f crossFactor, needs []string, ok bool) {
-	a, c, d, ok := crossExponents(fd, td)
-	if !ok {
-		return f, nil, false
-	}
-	mixing := false
-	for _, s := range [2]side{from, to} {
-		if s.dim() == (dimension.Vector{}) {
-			if cat := s.category(); cat == nil || !g.mixingRatios[cat] {
-				return f, nil, false
-			}
-			mixing = true
-		}
-	}
-	if p == nil {
-		p = &Properties{}
-	}
-	r := big.NewRat(1, 1)
-	use := func(q *Property, e int) {
-		if e == 0 {
-			return
-		}
-		v := q.si
-		if e < 0 {
-			v = new(big.Rat).Inv(v)
-		}
-		r.Mul(r, v)
-		f.used = append(f.used, q)
-	}
-	need := func(field string) {
-		for _, n := range needs {
-			if n == field {
-				return
-			}
-		}
-		needs = append(needs, field)
-	}
-	gas := p.Temperature != nil && p.Pressure != nil
-	vm := func(e int) {
-		// Vm = R·T/p.
-		v := new(big.Rat).Mul(gasConstant, p.Temperature.si)
-		v.Quo(v, p.Pressure.si)
-		if e < 0 {
-			v.Inv(v)
-		}
-		r.Mul(r, v)
-		f.used = append(f.used, p.Temperature, p.Pressure, &Property{Name: "gas_constant", Value: gasConstant.FloatString(14) + " J/(mol*K)", Source: gasConstantSource, si: gasConstant})
-	}
-	if a != 0 && a == -d {
-		// A density: stated, of the gas at the conditions, or the
-		// substance's own (not for a gas's mixing ratio).
-		switch {
-		case p.densityStated:
-			use(p.Density, a)
-		case gas && p.MolarMass != nil:
-			use(p.MolarMass, a)
-			vm(d)
-		case p.Density != nil && !mixing:
-			use(p.Density, a)
-		case mixing:
-			if p.MolarMass == nil {
-				need("molar_mass")
-			}
-			if !gas {
-				need("conditions")
-			}
-		default:
-			need("density")
-		}
-	} else {
-		if a != 0 {
-			if p.MolarMass == nil {
-				need("molar_mass")
-			} else {
-				use(p.MolarMass, a)
-			}
-		}
-		if d != 0 {
-			if !gas {
-				need("conditions")
-			} else {
-				vm(d)
-			}
-		}
-	}
-	if c != 0 {
-		if p.Charge == nil {
-			need("charge")
-		} else {
-			use(p.Charge, c)
-		}
-	}
-	f.r = r
-	return f, needs, true
 }
 
 // needsError is INCOMPATIBLE_UNITS saying what the conversion lacks.
 func needsError(from, to side, fd, td dimension.Vector, needs []string) *Error {
 	parts := make([]string, len(needs))
 	for i, n := range needs {
-		parts[i] = needText[n]
+		parts[i] = substance.Needs[n]
 	}
 	e := errorf(CodeIncompatibleUnits, "%s → %s needs %s", kindOf(from), kindOf(to), strings.Join(parts, "; and "))
 	e.Details = dimensionDetails(fd, td)
@@ -571,7 +227,20 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 		return pl, errNotAcrossKinds
 	}
 	fd, td := from.dim(), to.dim()
-	f, needs, ok := g.crossFactorOf(from, to, fd, td, p)
+	mixing := false
+	for _, s := range [2]side{from, to} {
+		if s.dim().IsZero() {
+			if cat := s.category(); cat == nil || !g.mixingRatios[cat] {
+				return pl, errNotAcrossKinds
+			}
+			mixing = true
+		}
+	}
+	var values substance.Values
+	if p != nil {
+		values = p.Values
+	}
+	r, used, needs, ok := substance.Between(fd, td, values, mixing)
 	if !ok {
 		return pl, errNotAcrossKinds
 	}
@@ -590,11 +259,11 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 	// map and rounded once. The plan is not exact, since the properties
 	// are measured values.
 	g.finish(&pl, from, to)
-	pl, err = pl.withFactor(new(big.Rat).Inv(f.r), 0)
+	pl, err = pl.withFactor(new(big.Rat).Inv(r), 0)
 	if err != nil {
 		return pl, errNotAcrossKinds
 	}
-	pl.used = f.used
+	pl.used = used
 	return pl, nil
 }
 

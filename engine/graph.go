@@ -10,6 +10,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
+	"github.com/unitd/unitd/engine/substance"
 )
 
 // Graph is a compiled catalog: categories, units and the exact map of every
@@ -58,19 +59,14 @@ type Graph struct {
 	// them (codes.go).
 	codes *codeIndex
 
-	// The substance catalog (substance.go) and the conversions across
-	// kinds planned with it (crosskind.go).
-	elements           []*Element
-	elementBy          map[string]*Element
-	substances         []*Substance
-	substanceBy        map[string]*Substance // folded ID, name, alias, CAS
-	substanceByFormula map[string]*Substance // formulas, case-sensitive
-	substanceSuggester *suggest.Index
-	conditions         []*Conditions
-	conditionBy        map[string]*Conditions
-	mixingRatios       map[*Category]bool
-	cross              crossCache
-	resolved           propertiesCache
+	// The substance catalog (package substance), each substance's own
+	// properties, the categories of a gas's mixing ratios, and the
+	// conversions across kinds planned with them (crosskind.go).
+	sub          *substance.Catalog
+	own          map[*Substance]*Properties
+	mixingRatios map[*Category]bool
+	cross        crossCache
+	resolved     propertiesCache
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

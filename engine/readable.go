@@ -123,7 +123,7 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 			// The chosen unit may be of another kind (mmol/L for mg/dL):
 			// it converts through what the usage measures.
 			if s := g.catalogSubstance(pref.substance); s != nil {
-				props = s.props
+				props = g.own[s]
 			}
 		}
 		out, err := g.convertParsed(dst, &v, from, t.side.symbol(), p, req.Budget, res, props)

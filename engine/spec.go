@@ -27,14 +27,6 @@ type Spec struct {
 	Codes *CodeTables
 }
 
-// PortionSpec is a count of a food that its source weighs: Name is the
-// count ("stick", "large"), Measure the source's own words ("1 stick"),
-// Mass the mass of one ("113 g").
-type PortionSpec struct {
-	Name, Measure, Mass string
-	Origin              Origin
-}
-
 // BridgeSpec declares that one unit of a category equals Factor units of
 // another category, a relation of two kinds of quantity that no dimension
 // shows: a revolution per second is one cycle per second (Hz) and 2π

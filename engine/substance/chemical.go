@@ -1,4 +1,4 @@
-package engine
+package substance
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/exact"
 )
 
 // Chemical formulas
@@ -31,8 +34,8 @@ const (
 	maxFormulaCount  = 1000000 // one count, and atoms in all
 )
 
-// chemical is a parsed formula.
-type chemical struct {
+// Chemical is a parsed formula.
+type Chemical struct {
 	text   string
 	counts map[*Element]*big.Int
 	order  []*Element // in order of first appearance
@@ -40,23 +43,23 @@ type chemical struct {
 }
 
 type chemParser struct {
-	g     *Graph
+	c     *Catalog
 	src   string
 	pos   int
 	depth int
 }
 
-// parseChemical reads a formula; errors are UNKNOWN_SUBSTANCE naming the
-// position (1-based, in characters).
-func (g *Graph) parseChemical(s string) (*chemical, error) {
-	p := &chemParser{g: g, src: s}
+// Formula reads a chemical formula; errors are UNKNOWN_SUBSTANCE naming
+// the position (in characters, from 1).
+func (c *Catalog) Formula(s string) (*Chemical, error) {
+	p := &chemParser{c: c, src: s}
 	if len(s) > maxFormulaLength {
 		return nil, p.failAt(maxFormulaLength, "formula is longer than %d characters", maxFormulaLength)
 	}
-	if len(g.elementBy) == 0 {
+	if len(c.elementBy) == 0 {
 		return nil, p.failAt(0, "the catalog has no table of atomic weights")
 	}
-	ch := &chemical{text: s, counts: map[*Element]*big.Int{}}
+	ch := &Chemical{text: s, counts: map[*Element]*big.Int{}}
 	total := new(big.Int)
 	add := func(part map[*Element]*big.Int, order []*Element, times int64) {
 		for _, e := range order {
@@ -102,14 +105,13 @@ func (g *Graph) parseChemical(s string) (*chemical, error) {
 
 func isDigitAt(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
 
-func (p *chemParser) failAt(pos int, format string, args ...any) *Error {
-	at := utf8.RuneCountInString(p.src[:min(pos, len(p.src))]) + 1
-	e := errorf(CodeUnknownSubstance, "%q is no substance of the catalog and not a valid formula: %s at position %d", shorten(p.src), fmt.Sprintf(format, args...), at)
-	e.Details = map[string]string{"position": strconv.Itoa(at)}
+func (p *chemParser) failAt(pos int, format string, args ...any) *fault.Error {
+	e := fault.At(fault.UnknownSubstance, p.src, pos, format, args...)
+	e.Message = fmt.Sprintf("%q is no substance of the catalog and not a valid formula: ", fault.Truncate(p.src, 64)) + e.Message
 	return e
 }
 
-func (p *chemParser) fail(format string, args ...any) *Error {
+func (p *chemParser) fail(format string, args ...any) *fault.Error {
 	return p.failAt(p.pos, format, args...)
 }
 
@@ -209,7 +211,7 @@ func (p *chemParser) element() (*Element, error) {
 		end++
 	}
 	for ; end > start; end-- {
-		if e, ok := p.g.elementBy[p.src[start:end]]; ok {
+		if e, ok := p.c.elementBy[p.src[start:end]]; ok {
 			p.pos = end
 			return e, nil
 		}
@@ -273,7 +275,7 @@ func subscriptDigit(s string) (int, int) {
 var superscriptDigits = map[rune]int{'⁰': 0, '¹': 1, '²': 2, '³': 3, '⁴': 4, '⁵': 5, '⁶': 6, '⁷': 7, '⁸': 8, '⁹': 9}
 
 // chargeSuffix reads an ion's charge at the end of the formula.
-func (p *chemParser) chargeSuffix(ch *chemical) error {
+func (p *chemParser) chargeSuffix(ch *Chemical) error {
 	rest := p.src[p.pos:]
 	if rest == "" {
 		return nil
@@ -353,8 +355,11 @@ func (p *chemParser) chargeSuffix(ch *chemical) error {
 	return nil
 }
 
-// molarMass sums the atomic weights: a Property with the sum written out.
-func (ch *chemical) molarMass() *Property {
+// Charge is the charge number of an ion, 0 for none.
+func (ch *Chemical) Charge() int { return ch.charge }
+
+// MolarMass sums the atomic weights: a Property with the sum written out.
+func (ch *Chemical) MolarMass() *Property {
 	sum := new(big.Rat)
 	unc := new(big.Rat)
 	var parts []string
@@ -383,4 +388,12 @@ func (ch *chemical) molarMass() *Property {
 		si:     si,
 		unc:    new(big.Rat).Quo(unc, big.NewRat(1000, 1)),
 	}
+}
+
+// ratText writes r as a decimal when it terminates, else as p/q.
+func ratText(r *big.Rat) string {
+	if d, ok := exact.ToDecimal(r); ok {
+		return exact.FormatDecimal(&d)
+	}
+	return r.RatString()
 }
