@@ -49,13 +49,14 @@ type SubstanceSpec struct {
 	// Charge is the charge number of an ion (2 for Ca²⁺), 0 for none.
 	Charge       int
 	ChargeSource string
-	// Kind is "food" for a food or kitchen ingredient, "" otherwise.
-	// A food names the food it is (Food, "brown sugar") and the state
-	// its density was measured in (State, "packed"; "" for none): the
-	// states of one food are substances of their own that share Food.
-	// Portions are the counts of the food its source weighs (a stick of
-	// butter, a large egg). These are data for the kitchen; Build reads
-	// none of them.
+	// Kind is what the catalog files the substance under (clinical,
+	// gas, liquid, solid, or food for a food or kitchen ingredient), or
+	// "" when it says nothing. A food names the food it is (Food,
+	// "brown sugar") and the state its density was measured in (State,
+	// "packed"; "" for none): the states of one food are substances of
+	// their own that share Food. Portions are the counts of the food its
+	// source weighs (a stick of butter, a large egg). Build copies these
+	// into the Substance and reads none of them.
 	Kind, Food, State string
 	Portions          []PortionSpec
 	Origin            Origin
@@ -111,9 +112,19 @@ type Substance struct {
 	MolarMass *Property
 	Density   *Property
 	Charge    *Property
+	// Kind, Food, State and Portions are copied from the spec as they
+	// are (SubstanceSpec says what they mean); conversions read none of
+	// them.
+	Kind, Food, State string
+	Portions          []Portion
 	// props is the substance's own properties, as a request naming it
 	// alone resolves to.
 	props *Properties
+}
+
+// Portion is a count of a food that its source weighs (PortionSpec).
+type Portion struct {
+	Name, Measure, Mass string
 }
 
 // Property is one value a conversion across kinds uses: a molar mass, a
@@ -351,7 +362,11 @@ const maxSubstanceNames = 32
 func (b *builder) substance(ss *SubstanceSpec) (*Substance, bool) {
 	g := b.g
 	subject := fmt.Sprintf("substance %q", ss.ID)
-	s := &Substance{ID: ss.ID, Name: ss.Name, Aliases: ss.Aliases, Formula: ss.Formula, CAS: ss.CAS, Description: ss.Description}
+	s := &Substance{ID: ss.ID, Name: ss.Name, Aliases: ss.Aliases, Formula: ss.Formula, CAS: ss.CAS, Description: ss.Description,
+		Kind: ss.Kind, Food: ss.Food, State: ss.State}
+	for _, p := range ss.Portions {
+		s.Portions = append(s.Portions, Portion{Name: p.Name, Measure: p.Measure, Mass: p.Mass})
+	}
 	ok := true
 	fail := func(o Origin, format string, args ...any) {
 		b.errorf(o, subject, format, args...)
