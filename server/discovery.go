@@ -31,9 +31,11 @@ type snapshot struct {
 	openapi       cached
 	unitsByCatIdx map[string][]int // category id → indexes into units
 	// The substance catalog (substance.go).
-	substances    []substanceEntry
-	substance     map[string]cached // by substance id
-	allSubstances cached
+	substances     []substanceEntry          // in graph order
+	substanceAt    map[*engine.Substance]int // index into substances
+	substanceIndex *engine.SubstanceIndex    // for q
+	substance      map[string]cached         // by substance id
+	allSubstances  cached
 }
 
 // cached is a pre-rendered body and its ETag.

@@ -1,0 +1,175 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// searchResult writes a search's answer as "id:rank:field" items, so that
+// a table can say what it expects in one string.
+func searchResult(ms []engine.SubstanceMatch) string {
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, fmt.Sprintf("%s:%s:%s", m.Substance.ID, rankName[m.Rank], m.Field))
+	}
+	return strings.Join(parts, " ")
+}
+
+var rankName = map[engine.SubstanceRank]string{
+	engine.SubstanceExact: "exact", engine.SubstancePrefix: "prefix", engine.SubstanceContains: "contains",
+	engine.SubstanceWords: "words", engine.SubstanceFuzzy: "fuzzy",
+}
+
+// TestSubstanceSearchRules ranks a small fixed list of substances, one
+// rule a row: exact before prefix before part before words, fuzzy only
+// when nothing else matches; the formula case-sensitive when exact; ties
+// by the shorter spelling, then ID, name, formula, alias, food, CAS
+// number, then the list's order.
+func TestSubstanceSearchRules(t *testing.T) {
+	subs := []*engine.Substance{
+		{ID: "carbon-monoxide", Name: "carbon monoxide", Formula: "CO", CAS: "630-08-0"},
+		{ID: "carbon-dioxide", Name: "carbon dioxide", Formula: "CO2", Aliases: []string{"CO2 gas"}, CAS: "124-38-9"},
+		{ID: "bicarbonate", Name: "bicarbonate", Aliases: []string{"HCO3-", "total CO2", "CO2 content"}},
+		{ID: "cholesterol", Name: "cholesterol", Formula: "C27H46O", Aliases: []string{"TC"}},
+		{ID: "hdl-cholesterol", Name: "HDL cholesterol", Formula: "C27H46O", Aliases: []string{"HDL"}},
+		{ID: "brown-sugar-packed", Name: "brown sugar, packed", Aliases: []string{"packed brown sugar"}, Kind: "food", Food: "brown sugar", State: "packed"},
+		{ID: "brown-sugar-unpacked", Name: "brown sugar, unpacked", Aliases: []string{"unpacked brown sugar"}, Kind: "food", Food: "brown sugar", State: "unpacked"},
+		{ID: "sugar", Name: "sugar, granulated", Aliases: []string{"sugar", "white sugar"}, Kind: "food", Food: "sugar"},
+		{ID: "abcd", Name: "abcd"},
+	}
+	x := engine.NewSubstanceIndex(subs)
+	for _, tt := range []struct{ q, want string }{
+		// The formula exactly, as written; another case is a prefix.
+		{"CO2", "carbon-dioxide:exact:formula bicarbonate:prefix:alias"},
+		{"co2", "carbon-dioxide:prefix:formula bicarbonate:prefix:alias"},
+		{"CO", "carbon-monoxide:exact:formula carbon-dioxide:prefix:formula bicarbonate:prefix:alias"},
+		// A formula several substances share names each, in list order.
+		{"C27H46O", "cholesterol:exact:formula hdl-cholesterol:exact:formula"},
+		// Names and aliases without regard to case or spacing.
+		{"  HDL   Cholesterol ", "hdl-cholesterol:exact:name"},
+		{"hdl", "hdl-cholesterol:exact:alias"},
+		{"630-08-0", "carbon-monoxide:exact:cas"},
+		// The food names each of its states; a shorter spelling first.
+		{"brown sugar", "brown-sugar-packed:exact:food brown-sugar-unpacked:exact:food"},
+		{"sugar", "sugar:exact:id brown-sugar-packed:contains:food brown-sugar-unpacked:contains:food"},
+		{"chol", "cholesterol:prefix:id hdl-cholesterol:contains:id"},
+		// Every word within one spelling, in any order.
+		{"sugar brown packed", "brown-sugar-packed:words:id brown-sugar-unpacked:words:id"},
+		// Nothing matches: the closest spellings, a swap one edit.
+		{"carbon dioxyde", "carbon-dioxide:fuzzy:name"},
+		{"abdc", "abcd:fuzzy:id"},
+		{"bicarbonat", "bicarbonate:prefix:id"},
+		{"bicarbnoate", "bicarbonate:fuzzy:id"},
+		// Too short or too far for a suggestion, or nothing at all.
+		{"zz", ""},
+		{"zzzz", ""},
+		{"NaCl", ""},
+		{"", ""},
+		{"   ", ""},
+	} {
+		if got := searchResult(x.Search(tt.q)); got != tt.want {
+			t.Errorf("%q:\n got %s\nwant %s", tt.q, got, tt.want)
+		}
+	}
+	if ms := x.Search("carbon dioxyde"); ms[0].Matched != "carbon dioxide" || ms[0].Distance != 1 {
+		t.Errorf("carbon dioxyde: %+v", ms[0])
+	}
+	var nilIndex *engine.SubstanceIndex
+	if ms := nilIndex.Search("CO"); ms != nil {
+		t.Errorf("a nil index found %v", ms)
+	}
+}
+
+// TestSubstanceSearchSuggestionsBounded: a fuzzy answer holds at most
+// MaxSubstanceSuggestions substances, the closest, while a part matches
+// every substance it is part of.
+func TestSubstanceSearchSuggestionsBounded(t *testing.T) {
+	var subs []*engine.Substance
+	for i := range 8 {
+		id := fmt.Sprintf("salt%d", i)
+		subs = append(subs, &engine.Substance{ID: id, Name: id})
+	}
+	x := engine.NewSubstanceIndex(subs)
+	if ms := x.Search("salt"); len(ms) != 8 {
+		t.Errorf("salt: %d matches, want 8", len(ms))
+	}
+	ms := x.Search("slat3")
+	if len(ms) != engine.MaxSubstanceSuggestions || ms[0].Substance.ID != "salt3" || ms[0].Distance != 1 {
+		t.Errorf("slat3: %s", searchResult(ms))
+	}
+	for _, m := range ms[1:] {
+		if m.Rank != engine.SubstanceFuzzy || m.Distance != 2 {
+			t.Errorf("slat3: %+v after salt3", m)
+		}
+	}
+}
+
+// TestSubstanceSearchShipped: what people type for the shipped substances
+// finds them first, by name, alias, abbreviation, CAS number and formula.
+func TestSubstanceSearchShipped(t *testing.T) {
+	g := shipped(t)
+	x := engine.NewSubstanceIndex(g.Substances())
+	for _, tt := range []struct {
+		q, first string
+		rank     engine.SubstanceRank
+		field    string
+		count    int // the number of matches, or -1 for any
+	}{
+		{"glucose", "glucose", engine.SubstanceExact, engine.FieldID, 1},
+		{"Blood Sugar", "glucose", engine.SubstanceExact, engine.FieldAlias, -1},
+		{"50-99-7", "glucose", engine.SubstanceExact, engine.FieldCAS, 1},
+		{"C6H12O6", "glucose", engine.SubstanceExact, engine.FieldFormula, -1},
+		{"CO2", "carbon-dioxide", engine.SubstanceExact, engine.FieldFormula, -1},
+		{"CO", "carbon-monoxide", engine.SubstanceExact, engine.FieldFormula, -1},
+		{"BUN", "urea-nitrogen", engine.SubstanceExact, engine.FieldAlias, 1},
+		{"LDL", "ldl-cholesterol", engine.SubstanceExact, engine.FieldAlias, 1},
+		{"petrol", "gasoline", engine.SubstanceExact, engine.FieldAlias, -1},
+		{"brown sugar", "brown-sugar-brownulated", engine.SubstanceExact, engine.FieldFood, 3},
+		{"gluc", "glucose", engine.SubstancePrefix, engine.FieldID, -1},
+		{"glucsoe", "glucose", engine.SubstanceFuzzy, engine.FieldID, 1},
+		{"NaCl", "", 0, "", 0},
+	} {
+		ms := x.Search(tt.q)
+		if tt.count >= 0 && len(ms) != tt.count {
+			t.Errorf("%q: %d matches (%s), want %d", tt.q, len(ms), searchResult(ms), tt.count)
+		}
+		if tt.first == "" {
+			continue
+		}
+		if len(ms) == 0 || ms[0].Substance.ID != tt.first || ms[0].Rank != tt.rank || ms[0].Field != tt.field {
+			t.Errorf("%q: %s, want %s first (%s by %s)", tt.q, searchResult(ms), tt.first, rankName[tt.rank], tt.field)
+		}
+	}
+	// Every spelling of every substance finds it exactly.
+	for _, s := range g.Substances() {
+		for _, sp := range append([]string{s.ID, s.Name, s.CAS, s.Formula}, s.Aliases...) {
+			if sp == "" {
+				continue
+			}
+			found := false
+			for _, m := range x.Search(sp) {
+				found = found || m.Substance == s && m.Rank == engine.SubstanceExact
+			}
+			if !found {
+				t.Errorf("%s: %q does not find it exactly", s.ID, sp)
+			}
+		}
+	}
+}
+
+// BenchmarkSubstanceSearch measures a search of the shipped substances:
+// one that matches by part, and an unknown name that computes suggestions.
+func BenchmarkSubstanceSearch(b *testing.B) {
+	g := shippedBench(b)
+	x := engine.NewSubstanceIndex(g.Substances())
+	for _, q := range []string{"sugar", "glucsoe", "an unknown substance name"} {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				x.Search(q)
+			}
+		})
+	}
+}
