@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // Substance search: how well a text someone typed names each substance of
@@ -99,7 +98,7 @@ func NewSubstanceIndex(subs []*Substance) *SubstanceIndex {
 			f := foldSearch(text)
 			r := []rune(f)
 			x.spellings[i] = append(x.spellings[i], substanceSpelling{text: text, folded: f, runes: r, sig: runeSig(r), field: field, order: order})
-			x.longest = max(x.longest, utf8.RuneCountInString(f))
+			x.longest = max(x.longest, len(r))
 		}
 		add(s.ID, FieldID, 0)
 		add(s.Name, FieldName, 1)
@@ -127,8 +126,11 @@ func foldSearch(s string) string {
 // nothing matches, Search returns up to MaxSubstanceSuggestions fuzzy
 // matches, closest first. A q of white space only matches nothing.
 func (x *SubstanceIndex) Search(q string) []SubstanceMatch {
+	if x == nil {
+		return nil
+	}
 	fq := foldSearch(q)
-	if fq == "" || x == nil {
+	if fq == "" {
 		return nil
 	}
 	exact := strings.TrimSpace(q) // the formula is compared as written
@@ -179,7 +181,6 @@ func (x *SubstanceIndex) Search(q string) []SubstanceMatch {
 		}
 	}
 	if len(hits) == 0 {
-		hits = nil
 		qr := []rune(fq)
 		limit := fuzzyLimit(len(qr))
 		if limit == 0 || len(qr) > maxFuzzyQuery {

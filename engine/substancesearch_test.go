@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 )
 
@@ -172,4 +173,37 @@ func BenchmarkSubstanceSearch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzSubstanceSearch: whatever the text, a search of the shipped
+// substances answers without panicking, each substance at most once, best
+// first, and fuzzy matches only alone and at most MaxSubstanceSuggestions.
+func FuzzSubstanceSearch(f *testing.F) {
+	for _, q := range []string{"glucose", "CO2", "glucsoe", "brown sugar", "sugar brown packed", " ", "\xff\xfe", "HCO₃⁻", strings.Repeat("ab", 40)} {
+		f.Add(q)
+	}
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		f.Fatal(errs)
+	}
+	x := engine.NewSubstanceIndex(g.Substances())
+	f.Fuzz(func(t *testing.T, q string) {
+		ms := x.Search(q)
+		seen := map[*engine.Substance]bool{}
+		for i, m := range ms {
+			if seen[m.Substance] {
+				t.Fatalf("%q: %s twice", q, m.Substance.ID)
+			}
+			seen[m.Substance] = true
+			if i > 0 && m.Rank < ms[i-1].Rank {
+				t.Fatalf("%q: %s", q, searchResult(ms))
+			}
+			if (m.Rank == engine.SubstanceFuzzy) != (ms[0].Rank == engine.SubstanceFuzzy) {
+				t.Fatalf("%q: fuzzy matches beside others: %s", q, searchResult(ms))
+			}
+		}
+		if len(ms) > 0 && ms[0].Rank == engine.SubstanceFuzzy && len(ms) > engine.MaxSubstanceSuggestions {
+			t.Fatalf("%q: %d suggestions", q, len(ms))
+		}
+	})
 }
