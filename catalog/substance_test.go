@@ -537,7 +537,7 @@ substances:
 		got = append(got, err.Error())
 	}
 	want := []string{
-		`substances-test.yaml:2:5: substance "a": kind "mineral" is not a kind of substance (known: food)`,
+		`substances-test.yaml:2:5: substance "a": kind "mineral" is not a kind of substance (known: clinical, gas, liquid, solid, food)`,
 		`substances-test.yaml:6:5: substance "b": food, state and portions belong to a substance of kind food`,
 		`substances-test.yaml:10:5: substance "c": a food needs "food", the food it is`,
 		`substances-test.yaml:22:9: substance "d": a portion needs name, measure and mass`,
@@ -551,5 +551,58 @@ substances:
 	}
 	if len(got) != len(want) {
 		t.Errorf("%d errors:\n%s", len(got), strings.Join(got, "\n"))
+	}
+}
+
+// TestSubstanceKinds: every shipped substance says its kind, the kind of
+// the file it is in (substances-gases.yaml holds gases), and the compiled
+// substance carries it with a food's food, state and portions.
+func TestSubstanceKinds(t *testing.T) {
+	fileKind := map[string]string{"clinical": "clinical", "gases": "gas", "liquids": "liquid", "solids": "solid", "foods": "food"}
+	files, err := fs.Glob(Embedded(), substancesPrefix+"*.yaml")
+	if err != nil || len(files) != len(fileKind) {
+		t.Fatalf("substance files %v (%v), want one per kind of %v", files, err, fileKind)
+	}
+	for _, name := range files {
+		kind, ok := fileKind[strings.TrimSuffix(strings.TrimPrefix(name, substancesPrefix), ".yaml")]
+		if !ok {
+			t.Errorf("%s: no kind for this file", name)
+			continue
+		}
+		src, err := fs.ReadFile(Embedded(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf, errs := parseSubstanceFile(name, src)
+		if len(errs) > 0 || len(sf.substances) == 0 {
+			t.Fatalf("%s: %d substances, %v", name, len(sf.substances), errs)
+		}
+		for _, s := range sf.substances {
+			if s.Kind != kind {
+				t.Errorf("%s: substance %q is of kind %q, want %q", name, s.ID, s.Kind, kind)
+			}
+		}
+	}
+
+	g, errs := Load(Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	count := map[string]int{}
+	for _, s := range g.Substances() {
+		count[s.Kind]++
+	}
+	for _, k := range fileKind {
+		if count[k] == 0 {
+			t.Errorf("no compiled substance of kind %q: %v", k, count)
+		}
+	}
+	butter, err := g.Substance("butter")
+	if err != nil || butter.Kind != "food" || butter.Food != "butter" ||
+		!slices.Contains(butter.Portions, engine.Portion{Name: "stick", Measure: "1 stick", Mass: "113 g"}) {
+		t.Errorf("butter compiles as %+v (%v)", butter, err)
+	}
+	if s, err := g.Substance("brown sugar, packed"); err != nil || s.Food != "brown sugar" || s.State != "packed" {
+		t.Errorf("packed brown sugar compiles as %+v (%v)", s, err)
 	}
 }

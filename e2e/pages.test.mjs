@@ -519,6 +519,80 @@ test("catalog: lists every category of the running catalog", { timeout: 120_000 
   await closePage(page);
 });
 
+// fitsWidth asserts that nothing on the page is wider than the viewport:
+// the document does not scroll sideways, and no table reaches past it.
+async function fitsWidth(page, what) {
+  const m = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+    tables: [...document.querySelectorAll("table")].map((t) => Math.ceil(t.getBoundingClientRect().right)),
+  }));
+  assert.ok(m.scroll <= m.client, `${what}: the page is ${m.scroll} px wide in a ${m.client} px viewport`);
+  for (const right of m.tables) assert.ok(right <= m.client, `${what}: a table ends at ${right} px of ${m.client}`);
+}
+
+test("substances: the table fits 375 and 1280 px, filters by kind and searches without a script", { timeout: 180_000 }, async () => {
+  const foods = (await (await fetch(main.base + "/v1/substances?q=brown%20sugar")).json()).data.map((s) => s.id);
+  assert.ok(foods.length >= 2, `brown sugar: ${foods}`);
+  const axe = await readFile(AXE, "utf8");
+  for (const width of [375, 1280]) {
+    const page = await newPage({ viewport: { width, height: 900 }, javaScriptEnabled: false });
+    await page.goto(main.base + "/catalog/substances");
+    await fitsWidth(page, `${width} px, all substances`);
+    assert.match(await page.locator("#results-range").textContent(), /^1 to 50 of \d+ \(page 1 of \d+\)\.$/);
+    // Every value cites a note below the table, which holds its source.
+    const ref = page.locator("table.substances sup.ref a").first();
+    const note = await ref.getAttribute("href");
+    assert.match(await page.locator(note).textContent(), /standard atomic weights/);
+
+    // The kind links filter, and say which one is current.
+    await page.locator('nav.kinds a[data-kind="food"]').click();
+    await page.waitForURL(/[?&]kind=food/);
+    const kinds = await page.locator("table.substances tbody tr").evaluateAll((trs) => trs.map((tr) => tr.dataset.kind));
+    assert.ok(kinds.length > 0 && kinds.every((k) => k === "food"), `kinds ${kinds}`);
+    assert.equal(await page.locator('nav.kinds a[data-kind="food"]').getAttribute("aria-current"), "page");
+    await fitsWidth(page, `${width} px, foods`);
+    if (width === 375) {
+      // A row is a card whose cells say what they hold.
+      const label = await page.locator("table.substances tbody td").first().evaluate((td) => getComputedStyle(td, "::before").content);
+      assert.match(label, /Density|Portions/);
+    }
+    await screenshot(page, `substances-${width}`);
+
+    // The search box keeps the kind; the answer is ranked.
+    await page.locator("#q").fill("brown sugar");
+    await page.locator("#q").press("Enter");
+    await page.waitForURL(/[?&]q=brown\+sugar/);
+    assert.equal(new URL(page.url()).searchParams.get("kind"), "food");
+    const found = await page.locator("table.substances tbody tr").evaluateAll((trs) => trs.map((tr) => tr.dataset.substance));
+    assert.deepEqual(found, foods);
+    await fitsWidth(page, `${width} px, a search`);
+
+    // A name that matches nothing gets suggestions.
+    await page.locator("#q").fill("glucsoe");
+    await page.locator("#kind").selectOption("");
+    await page.locator("form.filter button[type=submit]").click();
+    await page.locator("#suggestions a").first().click();
+    await page.waitForURL(/[?&]q=glucose/);
+    assert.equal(await page.locator("table.substances tbody tr").first().getAttribute("data-substance"), "glucose");
+    assert.deepEqual(page.problems, []);
+    await closePage(page);
+
+    // axe-core at this width, on the whole list, a kind and a search.
+    const a11y = await newPage({ viewport: { width, height: 900 }, bypassCSP: true });
+    for (const path of ["/catalog/substances", "/catalog/substances?kind=food&page=2", "/catalog/substances?q=glucsoe"]) {
+      await a11y.goto(main.base + path);
+      await a11y.addScriptTag({ content: axe });
+      const results = await a11y.evaluate(() => window.axe.run(document, {
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+      }));
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      assert.deepEqual(bad.map((v) => `${width} px ${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`), []);
+    }
+    await closePage(a11y);
+  }
+});
+
 test("catalog: an edit of the catalog directory shows after a reload", { timeout: 120_000 }, async () => {
   const file = join(tmp, "catalog", "length.yaml");
   const yaml = await readFile(file, "utf8");

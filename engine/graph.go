@@ -63,6 +63,8 @@ type Graph struct {
 	// properties, the categories of a gas's mixing ratios, and the
 	// conversions across kinds planned with them (crosskind.go).
 	sub          *substance.Catalog
+	subIndex     *substance.Index
+	subIndexOnce sync.Once
 	own          map[*Substance]*Properties
 	mixingRatios map[*Category]bool
 	cross        crossCache

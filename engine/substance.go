@@ -159,3 +159,12 @@ func errorMessage(err error) string {
 	}
 	return err.Error()
 }
+
+// SearchSubstances finds substances by ID, name, alias, CAS number,
+// formula or food, ranked best first (package substance, Index.Search),
+// with up to five suggestions when nothing matches. The index is built on
+// the first search of the graph.
+func (g *Graph) SearchSubstances(q string) []substance.Match {
+	g.subIndexOnce.Do(func() { g.subIndex = substance.NewIndex(g.sub.Substances()) })
+	return g.subIndex.Search(q)
+}

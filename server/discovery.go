@@ -31,8 +31,9 @@ type snapshot struct {
 	openapi       cached
 	unitsByCatIdx map[string][]int // category id → indexes into units
 	// The substance catalog (substance.go).
-	substances    []substanceEntry
-	substance     map[string]cached // by substance id
+	substances    []substanceEntry          // in graph order
+	substanceAt   map[*engine.Substance]int // index into substances
+	substance     map[string]cached         // by substance id
 	allSubstances cached
 }
 

@@ -3,11 +3,11 @@ package server
 import (
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/substance"
 	"github.com/unitd/unitd/internal/jsonscan"
 )
 
@@ -83,7 +83,7 @@ func resolveProperties(g *engine.Graph, q engine.PropertyQuery, fieldCode string
 	if err == nil {
 		return p, nil
 	}
-	var fe *engine.FieldError
+	var fe *substance.FieldError
 	if errors.As(err, &fe) {
 		e := newError(fieldCode, strconv.Quote(fe.Field)+": "+fe.Message)
 		e.Details = map[string]any{"field": fe.Field}
@@ -165,49 +165,53 @@ func newSubstanceRecord(s *engine.Substance) substanceRecord {
 	return r
 }
 
-// substanceEntry is a rendered substance record and what q matches.
+// substanceEntry is a rendered substance record.
 type substanceEntry struct {
 	record []byte
-	terms  []string
 }
 
-// renderSubstances renders the substance documents of a snapshot.
+// renderSubstances renders the substance documents of a snapshot and
+// indexes the substances for q.
 func (sn *snapshot) renderSubstances(g *engine.Graph) {
 	sn.substance = map[string]cached{}
-	for _, s := range g.Substances() {
+	sn.substanceAt = map[*engine.Substance]int{}
+	subs := g.Substances()
+	for i, s := range subs {
 		rec := mustJSON(newSubstanceRecord(s))
-		terms := []string{strings.ToLower(s.ID), strings.ToLower(s.Name), strings.ToLower(s.Formula), s.CAS}
-		for _, a := range s.Aliases {
-			terms = append(terms, strings.ToLower(a))
-		}
-		sn.substances = append(sn.substances, substanceEntry{record: rec, terms: terms})
+		sn.substances = append(sn.substances, substanceEntry{record: rec})
+		sn.substanceAt[s] = i
 		sn.substance[s.ID] = sn.renderRaw("/v1/substances/"+s.ID, wrapData(rec))
 	}
-	sn.allSubstances = sn.renderRaw("/v1/substances", substanceList(sn.substances, ""))
+	all := make([][]byte, len(sn.substances))
+	for i, e := range sn.substances {
+		all[i] = e.record
+	}
+	sn.allSubstances = sn.renderRaw("/v1/substances", substanceList(all, nil))
 }
 
-// substanceList renders {"data":[records…],"meta":{"total":n}} of the
-// substances whose terms contain q (all when q is "").
-func substanceList(all []substanceEntry, q string) []byte {
-	q = strings.ToLower(q)
+// substanceList renders {"data":[records…],"meta":{"total":n}}, with
+// "suggestions" (substance IDs) in meta when there are any.
+func substanceList(records [][]byte, suggestions []string) []byte {
 	b := append([]byte(nil), `{"data":[`...)
-	n := 0
-	for _, e := range all {
-		if q != "" && !slices.ContainsFunc(e.terms, func(t string) bool { return strings.Contains(t, q) }) {
-			continue
-		}
-		if n > 0 {
+	for i, r := range records {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, e.record...)
-		n++
+		b = append(b, r...)
 	}
 	b = append(b, `],"meta":{"total":`...)
-	b = appendInt(b, n)
+	b = appendInt(b, len(records))
+	if len(suggestions) > 0 {
+		b = append(b, `,"suggestions":`...)
+		b = append(b, mustJSON(suggestions)...)
+	}
 	return append(b, "}}\n"...)
 }
 
-// substances serves GET /v1/substances[?q=].
+// substances serves GET /v1/substances[?q=]: every substance, or those q
+// names, best first (engine.Graph.SearchSubstances ranks them as the pages
+// do). When q names none, data is empty and meta.suggestions lists the IDs
+// of the substances spelled closest to it.
 func (s *Server) substances(c *call) reply {
 	raw := c.r.URL.RawQuery
 	if raw == "" {
@@ -218,7 +222,19 @@ func (s *Server) substances(c *call) reply {
 		return errReply(err)
 	}
 	q, _ := qs.get(0)
-	return reply{status: http.StatusOK, body: substanceList(c.snap.substances, q), etag: c.snap.etag("/v1/substances?q=" + q)}
+	if strings.TrimSpace(q) == "" {
+		return okCached(c.snap.allSubstances)
+	}
+	var records [][]byte
+	var suggestions []string
+	for _, m := range c.snap.graph.SearchSubstances(q) {
+		if m.Rank == substance.Fuzzy {
+			suggestions = append(suggestions, m.Substance.ID)
+			continue
+		}
+		records = append(records, c.snap.substances[c.snap.substanceAt[m.Substance]].record)
+	}
+	return reply{status: http.StatusOK, body: substanceList(records, suggestions), etag: c.snap.etag("/v1/substances?q=" + q)}
 }
 
 // substance serves GET /v1/substances/:id: by ID, or by name, alias, CAS

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -184,6 +185,7 @@ func TestSubstanceDiscovery(t *testing.T) {
 		return resp.StatusCode, body, resp.Header.Get("ETag")
 	}
 	status, body, etag := get("/v1/substances")
+	list0 := body
 	var list struct {
 		Data []struct {
 			ID, Name, Formula, CAS string
@@ -210,6 +212,42 @@ func TestSubstanceDiscovery(t *testing.T) {
 	}
 	if _, body, _ := get("/v1/substances?q=CHOLEST"); !strings.Contains(string(body), `"total":3`) {
 		t.Errorf("q=CHOLEST: %s", body)
+	}
+	// q ranks as the pages do: exact (the formula as written, an
+	// abbreviation, a food's name for each of its states), then prefixes
+	// and parts; an empty q is every substance.
+	for _, tt := range []struct{ q, ids string }{
+		{"CO2", "carbon-dioxide bicarbonate"},
+		{"BUN", "urea-nitrogen"},
+		{"50-99-7", "glucose"},
+		{"brown sugar", "brown-sugar-brownulated brown-sugar-packed brown-sugar-unpacked"},
+		{"sugar brown packed", "brown-sugar-packed brown-sugar-unpacked"},
+		{"NaCl", ""},
+	} {
+		status, body, etag := get("/v1/substances?q=" + url.QueryEscape(tt.q))
+		var ans struct {
+			Data []struct{ ID string }
+			Meta map[string]any
+		}
+		if err := json.Unmarshal(body, &ans); err != nil || status != 200 || etag == "" {
+			t.Fatalf("q=%s: %d %s", tt.q, status, body)
+		}
+		var ids []string
+		for _, d := range ans.Data {
+			ids = append(ids, d.ID)
+		}
+		if got := strings.Join(ids, " "); got != tt.ids || ans.Meta["total"] != float64(len(ids)) || ans.Meta["suggestions"] != nil {
+			t.Errorf("q=%s: %s, meta %v; want %s", tt.q, got, ans.Meta, tt.ids)
+		}
+	}
+	if _, body, _ := get("/v1/substances?q=%20"); !bytes.Equal(body, list0) {
+		t.Errorf("q=%%20 is not the whole list: %.200s", body)
+	}
+	// An unknown name: no data, and the closest substances in meta. (Not
+	// checked against the OpenAPI document, whose meta holds total only.)
+	req = f.request(t, "GET", "/v1/substances?q=glucsoe", "", "", "")
+	if resp, body := f.do(t, req); resp.StatusCode != 200 || string(body) != `{"data":[],"meta":{"total":0,"suggestions":["glucose"]}}`+"\n" {
+		t.Errorf("q=glucsoe: %d %s", resp.StatusCode, body)
 	}
 	for _, name := range []string{"glucose", "Glucose", "50-99-7", "C6H12O6", "dextrose"} {
 		status, body, _ := get("/v1/substances/" + url.PathEscape(name))

@@ -27,9 +27,10 @@
 // The converter finds units through GET /web/units?q=… (a ranked search over
 // symbols, names and aliases, served here), and substances, when two units
 // convert only through one, through GET /web/substances?q=… (IDs, names,
-// aliases, CAS numbers and formulas); it converts through the server's
-// keyless same-origin route POST /web/convert, which runs the very code of
-// POST /v1/convert. No page ever holds an API key.
+// aliases, CAS numbers and formulas, ranked by engine.SubstanceIndex as
+// GET /v1/substances?q= and /catalog/substances rank them); it converts
+// through the server's keyless same-origin route POST /web/convert, which
+// runs the very code of POST /v1/convert. No page ever holds an API key.
 //
 // The package knows nothing of HTTP routing beyond its own paths: the
 // server mounts [Routes] on its router and hands each request to [Pages].

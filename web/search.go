@@ -25,6 +25,9 @@ type match struct {
 	// Local is the unit's name in the reader's language (CLDR's), when
 	// the browser asks for one other than English.
 	Local string `json:"local,omitempty"`
+	// Suggested marks a substance offered because it is spelled close to
+	// a text that matches none.
+	Suggested bool `json:"suggested,omitempty"`
 }
 
 type ambiguousMatch struct {

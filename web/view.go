@@ -19,8 +19,13 @@ type view struct {
 	categories []categoryRow
 	systems    []string
 	units      []viewUnit // catalog order
-	substances []viewSubstance
-	cache      *pageCache
+	// substances are in the graph's order (by ID), which the index
+	// keeps for ties; byKind lists them by kind, then ID.
+	substances  []viewSubstance
+	substanceOf map[*engine.Substance]*viewSubstance
+	byKind      []*viewSubstance
+	kinds       map[string]int // substances of each kind
+	cache       *pageCache
 }
 
 // viewUnit is a unit with what search and the tables need, ready.
@@ -61,9 +66,18 @@ func newView(g *engine.Graph) *view {
 		v.units = append(v.units, vu)
 	}
 	slices.Sort(v.systems)
-	for _, s := range g.Substances() {
-		v.substances = append(v.substances, newViewSubstance(s))
+	subs := g.Substances()
+	v.substances = make([]viewSubstance, len(subs))
+	v.substanceOf = map[*engine.Substance]*viewSubstance{}
+	v.kinds = map[string]int{}
+	for i, s := range subs {
+		vs := &v.substances[i]
+		*vs = viewSubstance{s: s, kind: kindOf(s)}
+		v.substanceOf[s] = vs
+		v.byKind = append(v.byKind, vs)
+		v.kinds[vs.kind]++
 	}
+	slices.SortStableFunc(v.byKind, func(a, b *viewSubstance) int { return kindRank(a.kind) - kindRank(b.kind) })
 	return v
 }
 

@@ -96,6 +96,8 @@ var embedded = sync.OnceValue(func() (e struct {
 		"asset":     e.static.url,
 		"unitURL":   unitURL,
 		"joinComma": func(s []string) string { return strings.Join(s, ", ") },
+		"lower":     strings.ToLower,
+		"inc":       func(i int) int { return i + 1 },
 	}
 	for _, name := range []string{"converter", "catalog", "category", "unit", "substances", "docs", "notfound"} {
 		t := template.New("layout.html").Funcs(funcs)

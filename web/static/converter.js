@@ -380,7 +380,7 @@
           el("td", {}, el("code", {}, v.value), v.sum ? " = " + v.sum : null, v.conditions ? " at " + v.conditions : null),
           el("td", { class: "source" }, v.source || "")));
       }
-      const name = sub.id ? el("a", { href: "/catalog/substances#substance-" + encodeURIComponent(sub.id) }, sub.id)
+      const name = sub.id ? el("a", { href: "/catalog/substances?q=" + encodeURIComponent(sub.id) + "#substance-" + encodeURIComponent(sub.id) }, sub.id)
         : sub.formula ? el("code", {}, sub.formula) : "the request";
       sec.append(el("p", {}, "Values of ", name, " used (measured, so the result is not exact):"),
         el("div", { class: "table-wrap", role: "region", "aria-label": "Substance values used", tabindex: "0" },
