@@ -142,6 +142,14 @@ func fromEngine(err error) *apiError {
 			}
 			ae.Details["needs"] = e.Needs
 		}
+		if e.Position > 0 {
+			// Where a parser of the request's text found the fault, in
+			// characters from 1 (engine/fault), for every parser alike.
+			if ae.Details == nil {
+				ae.Details = map[string]any{}
+			}
+			ae.Details["position"] = e.Position
+		}
 		if (e.Code == engine.CodeUnknownUnit || e.Code == engine.CodeUnknownSubstance) && ae.Suggestions == nil {
 			ae.Suggestions = []string{}
 		}

@@ -141,7 +141,7 @@ func TestContractSubstanceExamples(t *testing.T) {
 		{`{"value":"1","from":"kg","to":"mol","substance":"` + strings.Repeat("C", 10000) + `"}`, 400, "UNKNOWN_SUBSTANCE", "longer than 256"},
 		{`{"value":"1","from":"kg","to":"mol","substance":"` + strings.Repeat("(", 1000) + `"}`, 400, "UNKNOWN_SUBSTANCE", "longer than 256"},
 		{`{"value":"1","from":"kg","to":"mol","substance":"((((((((((H))))))))))"}`, 400, "UNKNOWN_SUBSTANCE", "nested more than 8 deep"},
-		{`{"value":"1","from":"kg","to":"mol","substance":"C99999999"}`, 400, "UNKNOWN_SUBSTANCE", `"position":"2"`},
+		{`{"value":"1","from":"kg","to":"mol","substance":"C99999999"}`, 400, "UNKNOWN_SUBSTANCE", `"position":2`},
 		{`{"value":"1","from":"kg","to":"L","density":"0 kg/L"}`, 400, "INVALID_REQUEST", `"density"`},
 		{`{"value":"1","from":"kg","to":"mol","molar_mass":"-180 g/mol"}`, 400, "INVALID_REQUEST", "greater than zero"},
 		{`{"value":"1","from":"m3","to":"mol","conditions":"-300 degC, 1 atm"}`, 400, "INVALID_REQUEST", "absolute zero"},
