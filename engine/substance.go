@@ -24,6 +24,7 @@ type (
 	ConditionsSpec = substance.ConditionsSpec
 	GasSpec        = substance.GasSpec
 	PortionSpec    = substance.PortionSpec
+	Portion        = substance.Portion
 	Element        = substance.Element
 	Substance      = substance.Substance
 	Property       = substance.Property

@@ -83,7 +83,13 @@ type Substance struct {
 	Charge    *Property
 	// Kind, Food, State and Portions describe a food (see SubstanceSpec).
 	Kind, Food, State string
-	Portions          []PortionSpec
+	Portions          []Portion
+}
+
+// Portion is a count of a food that its source weighs: a stick of
+// butter ("stick", "1 stick", "113 g").
+type Portion struct {
+	Name, Measure, Mass string
 }
 
 // Property is one value a conversion across kinds uses: a molar mass, a
@@ -380,7 +386,10 @@ func (b *builder) substance(ss *SubstanceSpec) (*Substance, bool) {
 	c := b.c
 	subject := fmt.Sprintf("substance %q", ss.ID)
 	s := &Substance{ID: ss.ID, Name: ss.Name, Aliases: ss.Aliases, Formula: ss.Formula, CAS: ss.CAS, Description: ss.Description,
-		Kind: ss.Kind, Food: ss.Food, State: ss.State, Portions: ss.Portions}
+		Kind: ss.Kind, Food: ss.Food, State: ss.State}
+	for _, p := range ss.Portions {
+		s.Portions = append(s.Portions, Portion{Name: p.Name, Measure: p.Measure, Mass: p.Mass})
+	}
 	ok := true
 	fail := func(o fault.Origin, format string, args ...any) {
 		b.errorf(o, subject, format, args...)
