@@ -95,7 +95,22 @@ const bridgesFile = "bridges.yaml"
 // loadSpec also says whether every file was read and gave a category, so
 // that compiling it is meaningful despite errors.
 func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, complete bool) {
+	return loadSpecOf(fsys, cache, nil)
+}
+
+// loadSpecOf is loadSpec of the files keep admits (every file when keep
+// is nil); the version is that of every file all the same.
+func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (spec engine.Spec, errs []error, complete bool) {
 	files, errs := readSources(fsys)
+	all := files
+	if keep != nil {
+		files = nil
+		for _, f := range all {
+			if keep(f.name) {
+				files = append(files, f)
+			}
+		}
+	}
 	complete = len(errs) == 0
 	var known map[string]decoded
 	if cache != nil {
@@ -182,7 +197,7 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 			complete = false
 		}
 	}
-	spec.Version = version(files)
+	spec.Version = version(all)
 	return spec, errs, complete
 }
 

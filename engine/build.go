@@ -787,7 +787,7 @@ func (b *builder) checkFormulas() {
 		checked, failed := 0, false
 		for _, s := range samplePoints {
 			x, _, _ := apd.NewFromString(s)
-			y, _, err := formula.Run(f.To, x, work, formula.Env{Fast: accelerated()})
+			y, _, err := f.RunTo(x, work, formula.Env{Fast: accelerated()})
 			if errors.Is(err, formula.ErrDomain) {
 				continue
 			}
@@ -796,7 +796,7 @@ func (b *builder) checkFormulas() {
 				failed = true
 				break
 			}
-			back, _, err := formula.Run(f.From, y, work, formula.Env{Fast: accelerated()})
+			back, _, err := f.RunFrom(y, work, formula.Env{Fast: accelerated()})
 			if errors.Is(err, formula.ErrDomain) {
 				continue
 			}

@@ -390,7 +390,7 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 		if err != nil {
 			return false, err
 		}
-		r, i2, err := formula.Run(f.To, &in, work, env)
+		r, i2, err := f.RunTo(&in, work, env)
 		if err != nil {
 			return false, err
 		}
@@ -402,7 +402,7 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 	}
 	inexact = inexact || i
 	if f := B.fn; f != nil {
-		r, i, err := formula.Run(f.From, &y, work, env)
+		r, i, err := f.RunFrom(&y, work, env)
 		if err != nil {
 			return false, err
 		}

@@ -277,7 +277,7 @@ func TestRunInternalError(t *testing.T) {
 	g := testGraph(t)
 	ft := g.bySymbol["ft"]
 	bad := conversion{pre: exact.Identity(), post: ft.conv.m, formulaUnit: true,
-		fn: &formula.Pair{To: prog, From: prog, ToSrc: "text", FromSrc: "text"}}
+		fn: formula.Programs(prog, prog, "text", "text")}
 	pl := plan{from: &bad, to: &ft.conv, fromName: "bad", unit: "ft", compiled: compilePair(&bad, &ft.conv)}
 	var out exact.Decimal
 	_, err = pl.run(&out, apd.New(1, 0), 10, nil)

@@ -328,11 +328,61 @@ func floatLiteral(n *ast.FloatNode) *apd.Decimal {
 // A pair whose formulas are Möbius maps (made of + - * / on x and
 // literals, such as 100 / x) compiles into two exact maps (ToMap,
 // FromMap) and needs no program: the unit's whole map is one exact map.
-// Any other pair runs as programs on decimals at a working precision.
+// Any other pair runs as programs on decimals at a working precision
+// (RunTo, RunFrom). A Pair is safe for concurrent use.
 type Pair struct {
-	To, From       *vm.Program
 	ToSrc, FromSrc string
 	ToMap, FromMap *exact.Map
+	// The programs, compiled by Compile or, for a Deferred pair, on the
+	// first run.
+	once     sync.Once
+	to, from *vm.Program
+	err      error
+}
+
+// Deferred returns the pair of formulas to and from, compiled on its
+// first run: for a catalog that has compiled before (a snapshot of it),
+// whose formulas are known to compile, so that a process that never
+// runs them never pays for compiling them.
+func Deferred(to, from string) *Pair { return &Pair{ToSrc: to, FromSrc: from} }
+
+// programs compiles the pair's programs once.
+func (p *Pair) programs() error {
+	p.once.Do(func() {
+		if p.to != nil || p.from != nil {
+			return
+		}
+		var errTo, errFrom error
+		if p.to, errTo = compile(p.ToSrc); errTo == nil {
+			p.from, errFrom = compile(p.FromSrc)
+		}
+		p.err = errors.Join(errTo, errFrom)
+	})
+	return p.err
+}
+
+// RunTo evaluates the formula onto the reference unit at x.
+func (p *Pair) RunTo(x *apd.Decimal, work *apd.Context, env Env) (*apd.Decimal, bool, error) {
+	if err := p.programs(); err != nil {
+		return nil, false, err
+	}
+	return Run(p.to, x, work, env)
+}
+
+// RunFrom evaluates the formula from the reference unit at x.
+func (p *Pair) RunFrom(x *apd.Decimal, work *apd.Context, env Env) (*apd.Decimal, bool, error) {
+	if err := p.programs(); err != nil {
+		return nil, false, err
+	}
+	return Run(p.from, x, work, env)
+}
+
+// Programs returns a pair of programs already compiled: to and from run
+// prog (for tests of what a program that misbehaves does).
+func Programs(to, from *vm.Program, toSrc, fromSrc string) *Pair {
+	p := &Pair{ToSrc: toSrc, FromSrc: fromSrc, to: to, from: from}
+	p.once.Do(func() {})
+	return p
 }
 
 // Compile compiles a pair: into exact maps when both formulas are
@@ -359,8 +409,9 @@ func Compile(ctx context.Context, to, from string) (*Pair, error, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err, nil
 	}
-	f.To, errTo = compile(to)
-	f.From, errFrom = compile(from)
+	f.to, errTo = compile(to)
+	f.from, errFrom = compile(from)
+	f.once.Do(func() {})
 	return f, errTo, errFrom
 }
 

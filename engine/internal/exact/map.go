@@ -131,6 +131,11 @@ func Identity() *Map {
 	return m
 }
 
+// FromCoefficients returns (a·x + b)/(c·x + d) · π^k from integer
+// coefficients (those of Coefficients), taking ownership of them: how a
+// map written out by Coefficients is read back.
+func FromCoefficients(a, b, c, d *big.Int, k int) (*Map, error) { return newMap(a, b, c, d, k) }
+
 // Reciprocal returns x ↦ 1/x.
 func Reciprocal() *Map {
 	m, _ := newMap(big.NewInt(0), big.NewInt(1), big.NewInt(1), big.NewInt(0), 0)

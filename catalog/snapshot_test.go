@@ -1,0 +1,119 @@
+package catalog
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/unitd/unitd/engine"
+)
+
+// TestSnapshotIsCurrent: graph.snap is what the loader builds from data/
+// today. When it fails, run go run ./tools/catalogsnap.
+func TestSnapshotIsCurrent(t *testing.T) {
+	want, err := Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snapshot != string(want) {
+		t.Fatalf("catalog/graph.snap (%d bytes) is not the snapshot of catalog/data (%d bytes): run go run ./tools/catalogsnap", len(snapshot), len(want))
+	}
+}
+
+// TestSnapshotRestoresTheLoadersGraph: the graph read from the snapshot
+// writes the same snapshot again, and converts as the graph the loader
+// builds from the YAML, between random pairs of units of every category,
+// with answers and errors alike.
+func TestSnapshotRestoresTheLoadersGraph(t *testing.T) {
+	restored, errs := LoadEmbedded()
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	loaded := shipped(t)
+	if string(restored.Snapshot()) != snapshot {
+		t.Fatal("the restored graph writes another snapshot than the one it was read from")
+	}
+	if restored.Version() != loaded.Version() {
+		t.Errorf("version %s, the loader's is %s", restored.Version(), loaded.Version())
+	}
+	units := loaded.Units()
+	r := rand.New(rand.NewPCG(5, 8))
+	values := []string{"1", "37.5", "-2", "0", "1e-30", "123456789.987654321"}
+	answer := func(g *engine.Graph, req engine.Request) string {
+		res, err := g.Convert(req)
+		if err != nil {
+			return err.Error()
+		}
+		parts := ""
+		for _, p := range res.Parts {
+			parts += " " + p.Value + " " + p.Unit.Symbol
+		}
+		return fmt.Sprintf("%s %s %s %v%s", res.Value, res.Unit, res.CategoryID, res.Exact, parts)
+	}
+	compared := 0
+	for i := range 6000 {
+		a := units[r.IntN(len(units))]
+		b := a.Category.Units[r.IntN(len(a.Category.Units))]
+		if i%5 == 0 {
+			b = units[r.IntN(len(units))] // across categories: bridges, errors
+		}
+		req := engine.Request{Value: values[r.IntN(len(values))], From: a.Symbol, To: b.Symbol, Precision: 1 + r.IntN(40)}
+		if got, want := answer(restored, req), answer(loaded, req); got != want {
+			t.Errorf("%s %s → %s: restored %q, loaded %q", req.Value, req.From, req.To, got, want)
+		}
+		compared++
+	}
+	for _, req := range []engine.Request{
+		{Value: "5", From: "ft+in", To: "cm"}, {Value: "170", From: "cm", To: "auto", Region: "US", Usage: "person-height"},
+		{Value: "100", From: "mg/dL", To: "mmol/L", Properties: mustProps(t, restored, loaded)},
+		{Value: "1", From: "ucum:[ft_i]", To: "cldr:meter"}, {Value: "3", From: "dBm", To: "mW"}, {Value: "1", From: "C", To: "F"},
+		{Value: "1", From: "kg*m/s^2", To: "N"}, {Value: "1", From: "mtr", To: "ft"},
+	} {
+		if got, want := answer(restored, req), answer(loaded, req); got != want {
+			t.Errorf("%+v: restored %q, loaded %q", req, got, want)
+		}
+	}
+	t.Logf("%d random conversions agree", compared)
+}
+
+// mustProps resolves glucose in the restored graph, checking that the
+// loaded graph resolves it alike.
+func mustProps(t *testing.T, restored, loaded *engine.Graph) *engine.Properties {
+	t.Helper()
+	p, err := restored.ResolveProperties(engine.PropertyQuery{Substance: "glucose"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loaded.ResolveProperties(engine.PropertyQuery{Substance: "glucose"}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSnapshotRefusesWhatIsNoSnapshot: a corrupt or cut snapshot is an
+// error, never a panic or a half-read graph.
+func TestSnapshotRefusesWhatIsNoSnapshot(t *testing.T) {
+	spec, _, _ := loadSpecOf(Embedded(), nil, func(string) bool { return false })
+	for _, data := range []string{"", "unitd", snapshot[:len(snapshot)/2], snapshot + "\x00"} {
+		if g, errs := engine.Restore(data, spec); g != nil || len(errs) == 0 {
+			t.Errorf("a snapshot of %d bytes restored without an error", len(data))
+		}
+	}
+}
+
+func BenchmarkLoadEmbedded(b *testing.B) {
+	b.Run("snapshot", func(b *testing.B) {
+		for b.Loop() {
+			if _, errs := LoadEmbedded(); len(errs) > 0 {
+				b.Fatal(errs)
+			}
+		}
+	})
+	b.Run("yaml", func(b *testing.B) {
+		for b.Loop() {
+			if _, errs := Load(Embedded()); len(errs) > 0 {
+				b.Fatal(errs)
+			}
+		}
+	})
+}

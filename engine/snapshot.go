@@ -1,0 +1,721 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/big"
+	"sort"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/exact"
+)
+
+// Snapshots
+//
+// Build compiles a catalog from its declarations: it parses every factor,
+// composes every unit's map, indexes every name and checks every example,
+// formula and claim. A process that starts with the catalog it was built
+// with (the one embedded in the binary) need not do that work again: a
+// snapshot is the compiled core of a graph — categories, units and their
+// exact maps, names, bridges, claims — written once (Snapshot) and read
+// back into a graph (Restore) in a fraction of a Build. The parts a
+// snapshot does not hold (hints, unit preferences, substances, the code
+// tables) are compiled from the Spec by the same code as Build's.
+//
+// A snapshot is a derived cache of the catalog, never a source: the
+// catalog package writes it from the YAML and tests that it equals what
+// the loader builds from the YAML, and hot reload and validation always
+// use the full loader. Formulas in decimals (dBm) are compiled on their
+// first use.
+
+// snapshotMagic starts every snapshot; its last part is the format's
+// version.
+const snapshotMagic = "unitd graph snapshot 1\n"
+
+// Snapshot writes the compiled core of the graph.
+func (g *Graph) Snapshot() []byte {
+	w := &snapWriter{units: map[*Unit]int{}, cats: map[*Category]int{}}
+	w.b = append(w.b, snapshotMagic...)
+	w.str(g.version)
+	for i, c := range g.categories {
+		w.cats[c] = i
+	}
+	for i, u := range g.units {
+		w.units[u] = i
+	}
+	w.int(len(g.categories))
+	for _, c := range g.categories {
+		w.str(c.ID)
+		w.str(c.Name)
+		w.str(c.Description)
+		w.str(c.Minimum)
+		w.bool(c.Preferred)
+		w.bool(c.Logarithmic)
+		w.rat(c.minimum)
+		w.dim(c.dim)
+		w.factor(c.coherent)
+		w.bool(c.siFactor != nil)
+		if c.siFactor != nil {
+			w.factor(*c.siFactor)
+		}
+	}
+	w.int(len(g.units))
+	for _, u := range g.units {
+		w.int(w.cats[u.Category])
+		w.str(u.Symbol)
+		w.str(u.Name)
+		w.str(u.Plural)
+		w.strs(u.Aliases)
+		w.strs(u.Symbols)
+		w.str(u.System)
+		w.str(u.Description)
+		d := u.Definition
+		w.strs([]string{d.Kind, d.Unit, d.Factor, d.Offset, d.To, d.From})
+		w.bool(u.Exact)
+		w.str(u.Source)
+		w.unit(u.Prefixed)
+		w.codes(u.Codes)
+		w.int(len(u.Examples))
+		for _, e := range u.Examples {
+			w.strs([]string{e.Value, e.From, e.To, e.Result})
+			w.bool(e.Approx)
+		}
+		w.conversion(&u.conv)
+		switch {
+		case u.si == nil:
+			w.int(0)
+		case u.si == &u.conv:
+			w.int(1)
+		default:
+			w.int(2)
+			w.conversion(u.si)
+		}
+		w.factor(u.coherent)
+		w.bool(u.asInterval != nil)
+		if u.asInterval != nil {
+			w.conversion(u.asInterval)
+		}
+	}
+	// Each category's units, base and intervals, now that every unit has
+	// an index.
+	for _, c := range g.categories {
+		w.unit(c.Base)
+		w.int(len(c.Units))
+		for _, u := range c.Units {
+			w.unit(u)
+		}
+		if c.interval != nil {
+			w.int(w.cats[c.interval] + 1)
+		} else {
+			w.int(0)
+		}
+	}
+	w.names(g.bySymbol)
+	w.names(g.byWord)
+	w.int(len(g.spellings))
+	for _, s := range g.spellings {
+		w.str(s.text)
+		w.unit(s.unit)
+	}
+	names := make([]string, 0, len(g.ambiguous))
+	for n := range g.ambiguous {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	w.int(len(names))
+	for _, n := range names {
+		a := g.ambiguous[n]
+		w.str(n)
+		w.str(a.Name)
+		w.str(a.Note)
+		w.int(len(a.Candidates))
+		for _, u := range a.Candidates {
+			w.unit(u)
+		}
+	}
+	dims := make([]dimension.Vector, 0, len(g.byDimension))
+	for d := range g.byDimension {
+		dims = append(dims, d)
+	}
+	sort.Slice(dims, func(i, j int) bool { return dims[i].String() < dims[j].String() })
+	w.int(len(dims))
+	for _, d := range dims {
+		w.dim(d)
+		w.int(w.cats[g.byDimension[d]])
+	}
+	// Bridges, by the ordered pair of categories they join (each in both
+	// directions: the way back holds the inverse factor), and the units'
+	// maps across them.
+	keys := make([]categoryPair, 0, len(g.bridges))
+	for k := range g.bridges {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.from.ID != b.from.ID {
+			return a.from.ID < b.from.ID
+		}
+		return a.to.ID < b.to.ID
+	})
+	index := map[*Bridge]int{}
+	w.int(len(keys))
+	for i, k := range keys {
+		br := g.bridges[k]
+		index[br] = i
+		w.int(w.cats[k.from])
+		w.int(w.cats[k.to])
+		w.unit(br.From)
+		w.unit(br.To)
+		w.strs([]string{br.Factor, br.Source, br.Note})
+		w.bool(br.Exact)
+		w.factor(br.si)
+	}
+	crossings := make([]unitBridge, 0, len(g.bridged))
+	for k := range g.bridged {
+		crossings = append(crossings, k)
+	}
+	sort.Slice(crossings, func(i, j int) bool {
+		if a, b := w.units[crossings[i].u], w.units[crossings[j].u]; a != b {
+			return a < b
+		}
+		return index[crossings[i].br] < index[crossings[j].br]
+	})
+	w.int(len(crossings))
+	for _, k := range crossings {
+		w.unit(k.u)
+		w.int(index[k.br])
+		w.conversion(g.bridged[k])
+	}
+	for _, system := range CodeSystems {
+		codes := g.codes.claimedCodes(system)
+		w.int(len(codes))
+		for _, code := range codes {
+			w.str(code)
+			w.unit(g.codes.claimed[system][code])
+		}
+	}
+	return w.b
+}
+
+// Restore reads a snapshot back into a graph, and compiles from spec the
+// parts a snapshot does not hold (hints, unit preferences, substances and
+// the code tables), as Build does; spec's categories and bridges are not
+// read. Errors are those of a snapshot that does not read and of the
+// parts compiled.
+func Restore(data string, spec Spec) (*Graph, []error) {
+	g, err := restore(data)
+	if err != nil {
+		return nil, []error{fmt.Errorf("catalog snapshot: %w", err)}
+	}
+	b := &builder{ctx: context.Background(), g: g}
+	g.codes.set = spec.Codes
+	b.hints(spec.Hints)
+	if len(b.errs) == 0 && spec.Preferences != nil {
+		b.preferences(spec.Preferences)
+	}
+	if len(b.errs) == 0 {
+		b.substances(&spec)
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	return g, nil
+}
+
+func restore(data string) (*Graph, error) {
+	if len(data) < len(snapshotMagic) || data[:len(snapshotMagic)] != snapshotMagic {
+		return nil, errors.New("not a snapshot of this version")
+	}
+	r := &snapReader{b: data[len(snapshotMagic):], pairs: map[[2]string]*formula.Pair{}}
+	g := &Graph{
+		version:       r.str(),
+		byID:          map[string]*Category{},
+		byDimension:   map[dimension.Vector]*Category{},
+		bridges:       map[categoryPair]*Bridge{},
+		bridged:       map[unitBridge]*conversion{},
+		pairs:         newPairCache(),
+		compiledPairs: new(pairCompiler),
+	}
+	cats := make([]Category, r.count())
+	g.categories = make([]*Category, len(cats))
+	for i := range cats {
+		c := &cats[i]
+		c.ID, c.Name, c.Description, c.Minimum = r.str(), r.str(), r.str(), r.str()
+		c.Preferred, c.Logarithmic = r.bool(), r.bool()
+		c.minimum = r.rat()
+		c.dim = r.dim()
+		c.coherent = r.factor()
+		if r.bool() {
+			f := r.factor()
+			c.siFactor = &f
+		}
+		g.categories[i] = c
+		g.byID[c.ID] = c
+	}
+	units := make([]Unit, r.count())
+	g.units = make([]*Unit, len(units))
+	for i := range units {
+		g.units[i] = &units[i]
+	}
+	r.units, r.cats = g.units, g.categories
+	for _, u := range g.units {
+		u.Category = r.category()
+		u.Symbol, u.Name, u.Plural = r.str(), r.str(), r.str()
+		u.Aliases, u.Symbols = r.strs(), r.strs()
+		u.System, u.Description = r.str(), r.str()
+		if d := r.strs(); len(d) == 6 {
+			u.Definition = Definition{Kind: d[0], Unit: d[1], Factor: d[2], Offset: d[3], To: d[4], From: d[5]}
+		} else {
+			r.fail("a definition of %d parts", len(d))
+		}
+		u.Exact = r.bool()
+		u.Source = r.str()
+		u.Prefixed = r.unit()
+		u.Codes = r.codes()
+		if n := r.count(); n > 0 {
+			u.Examples = make([]Example, n)
+			for j := range u.Examples {
+				e := r.strs()
+				if len(e) != 4 {
+					r.fail("an example of %d parts", len(e))
+					break
+				}
+				u.Examples[j] = Example{Value: e[0], From: e[1], To: e[2], Result: e[3], Approx: r.bool()}
+			}
+		}
+		r.conversion(&u.conv)
+		switch r.int() {
+		case 1:
+			u.si = &u.conv
+		case 2:
+			u.si = new(conversion)
+			r.conversion(u.si)
+		}
+		u.coherent = r.factor()
+		if r.bool() {
+			u.asInterval = new(conversion)
+			r.conversion(u.asInterval)
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	for _, c := range g.categories {
+		c.Base = r.unit()
+		c.Units = make([]*Unit, r.count())
+		for j := range c.Units {
+			c.Units[j] = r.unit()
+		}
+		if i := r.int(); i > 0 && i <= len(g.categories) {
+			c.interval = g.categories[i-1]
+		}
+	}
+	g.bySymbol, g.byWord = r.names(), r.names()
+	g.spellings = make([]spelling, r.count())
+	for i := range g.spellings {
+		g.spellings[i] = spelling{text: r.str(), unit: r.unit()}
+		g.maxName = max(g.maxName, len(g.spellings[i].text))
+	}
+	g.ambiguous = make(map[string]*Ambiguity)
+	for range r.count() {
+		key := r.str()
+		a := &Ambiguity{Name: r.str(), Note: r.str()}
+		a.Candidates = make([]*Unit, r.count())
+		for j := range a.Candidates {
+			a.Candidates[j] = r.unit()
+		}
+		g.ambiguous[key] = a
+		g.maxName = max(g.maxName, len(key))
+	}
+	for range r.count() {
+		d := r.dim()
+		g.byDimension[d] = r.category()
+	}
+	bridges := make([]*Bridge, r.count())
+	for i := range bridges {
+		from, to := r.category(), r.category()
+		br := &Bridge{From: r.unit(), To: r.unit()}
+		if s := r.strs(); len(s) == 3 {
+			br.Factor, br.Source, br.Note = s[0], s[1], s[2]
+		}
+		br.Exact = r.bool()
+		br.si = r.factor()
+		bridges[i] = br
+		g.bridges[categoryPair{from, to}] = br
+	}
+	for range r.count() {
+		u := r.unit()
+		i := r.int()
+		c := new(conversion)
+		r.conversion(c)
+		if i >= 0 && i < len(bridges) {
+			g.bridged[unitBridge{u, bridges[i]}] = c
+		}
+	}
+	g.codes = &codeIndex{claimed: map[string]map[string]*Unit{}}
+	for _, system := range CodeSystems {
+		n := r.count()
+		m := make(map[string]*Unit, n)
+		for range n {
+			code := r.str()
+			m[code] = r.unit()
+		}
+		g.codes.claimed[system] = m
+	}
+	if r.err == nil && len(r.b) > 0 {
+		r.fail("%d bytes after the end", len(r.b))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return g, nil
+}
+
+// snapWriter writes a snapshot: unsigned varints, strings with their
+// length, and integers and rationals in decimal text.
+type snapWriter struct {
+	b     []byte
+	units map[*Unit]int
+	cats  map[*Category]int
+}
+
+func (w *snapWriter) int(n int) { w.b = binary.AppendVarint(w.b, int64(n)) }
+
+func (w *snapWriter) bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+func (w *snapWriter) str(s string) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+func (w *snapWriter) strs(ss []string) {
+	w.int(len(ss))
+	for _, s := range ss {
+		w.str(s)
+	}
+}
+
+// unit writes a unit as its index plus one, 0 for none.
+func (w *snapWriter) unit(u *Unit) {
+	if u == nil {
+		w.int(0)
+		return
+	}
+	w.int(w.units[u] + 1)
+}
+
+// bigint writes an integer as its sign and its magnitude's big-endian
+// bytes.
+func (w *snapWriter) bigint(x *big.Int) {
+	w.int(x.Sign())
+	w.str(string(x.Bytes()))
+}
+
+// rat writes a rational as its numerator and denominator, or nil.
+func (w *snapWriter) rat(r *big.Rat) {
+	w.bool(r != nil)
+	if r != nil {
+		w.bigint(r.Num())
+		w.bigint(r.Denom())
+	}
+}
+
+func (w *snapWriter) factor(f exact.Factor) {
+	w.rat(f.R)
+	w.int(f.K)
+}
+
+func (w *snapWriter) dim(d dimension.Vector) {
+	for _, e := range d {
+		w.int(e)
+	}
+}
+
+func (w *snapWriter) codes(m map[string]string) {
+	n := 0
+	for _, s := range CodeSystems {
+		if _, ok := m[s]; ok {
+			n++
+		}
+	}
+	w.int(n)
+	for _, s := range CodeSystems {
+		if c, ok := m[s]; ok {
+			w.str(s)
+			w.str(c)
+		}
+	}
+}
+
+func (w *snapWriter) exactMap(m *exact.Map) {
+	if m == nil {
+		w.bool(false)
+		return
+	}
+	w.bool(true)
+	a, b, c, d := m.Coefficients()
+	for _, x := range [4]*big.Int{a, b, c, d} {
+		w.bigint(x)
+	}
+	w.int(m.K())
+}
+
+func (w *snapWriter) decimal(d *apd.Decimal) { w.str(d.String()) }
+
+func (w *snapWriter) conversion(c *conversion) {
+	w.exactMap(c.m)
+	w.exactMap(c.pre)
+	w.exactMap(c.post)
+	w.bool(c.fn != nil)
+	if c.fn != nil {
+		w.str(c.fn.ToSrc)
+		w.str(c.fn.FromSrc)
+	}
+	w.bool(c.formulaUnit)
+	w.bool(c.exact)
+	w.bool(c.anySign)
+	w.bool(c.minimum != nil)
+	if b := c.minimum; b != nil {
+		w.decimal(&b.a)
+		w.decimal(&b.b)
+		w.decimal(&b.min)
+	}
+}
+
+func (w *snapWriter) names(m map[string]*Unit) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	w.int(len(keys))
+	for _, k := range keys {
+		w.str(k)
+		w.unit(m[k])
+	}
+}
+
+// snapReader reads a snapshot; the first fault stops it (err), and every
+// read after returns zero values.
+type snapReader struct {
+	b     string // what is left to read; strings read are views of it
+	err   error
+	units []*Unit
+	cats  []*Category
+	// pairs shares one formula pair among the units defined through it.
+	pairs map[[2]string]*formula.Pair
+}
+
+func (r *snapReader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf(format, args...)
+	}
+	r.b = ""
+}
+
+func (r *snapReader) int() int {
+	v, n := varint(r.b)
+	if n <= 0 {
+		r.fail("truncated")
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+// count reads a length, bounded by what is left to read.
+func (r *snapReader) count() int {
+	n := r.int()
+	if n < 0 || n > len(r.b)+1 {
+		r.fail("a count of %d", n)
+		return 0
+	}
+	return n
+}
+
+func (r *snapReader) bool() bool {
+	if len(r.b) == 0 {
+		r.fail("truncated")
+		return false
+	}
+	v := r.b[0] == 1
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *snapReader) str() string {
+	n, k := uvarint(r.b)
+	if k <= 0 || n > uint64(len(r.b)-k) {
+		r.fail("truncated")
+		return ""
+	}
+	s := r.b[k : k+int(n)]
+	r.b = r.b[k+int(n):]
+	return s
+}
+
+// uvarint is binary.Uvarint of a string.
+func uvarint(s string) (uint64, int) {
+	var x uint64
+	var shift uint
+	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
+		b := s[i]
+		if b < 0x80 {
+			return x | uint64(b)<<shift, i + 1
+		}
+		x |= uint64(b&0x7f) << shift
+		shift += 7
+	}
+	return 0, 0
+}
+
+// varint is binary.Varint of a string.
+func varint(s string) (int64, int) {
+	ux, n := uvarint(s)
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
+	}
+	return x, n
+}
+
+func (r *snapReader) strs() []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = r.str()
+	}
+	return out
+}
+
+func (r *snapReader) unit() *Unit {
+	i := r.int()
+	switch {
+	case i == 0:
+		return nil
+	case i < 0 || i > len(r.units):
+		r.fail("unit %d", i)
+		return nil
+	}
+	return r.units[i-1]
+}
+
+func (r *snapReader) category() *Category {
+	i := r.int()
+	if i < 0 || i >= len(r.cats) {
+		r.fail("category %d", i)
+		return nil
+	}
+	return r.cats[i]
+}
+
+func (r *snapReader) bigint() *big.Int {
+	sign := r.int()
+	x := new(big.Int).SetBytes([]byte(r.str()))
+	if sign < 0 {
+		x.Neg(x)
+	}
+	return x
+}
+
+func (r *snapReader) rat() *big.Rat {
+	if !r.bool() {
+		return nil
+	}
+	num, den := r.bigint(), r.bigint()
+	if den.Sign() <= 0 {
+		r.fail("a rational of denominator %s", den)
+		return nil
+	}
+	return new(big.Rat).SetFrac(num, den)
+}
+
+func (r *snapReader) factor() exact.Factor {
+	return exact.Factor{R: r.rat(), K: r.int()}
+}
+
+func (r *snapReader) dim() dimension.Vector {
+	var d dimension.Vector
+	for i := range d {
+		d[i] = r.int()
+	}
+	return d
+}
+
+func (r *snapReader) codes() map[string]string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	m := make(map[string]string, n)
+	for range n {
+		s := r.str()
+		m[s] = r.str()
+	}
+	return m
+}
+
+func (r *snapReader) exactMap() *exact.Map {
+	if !r.bool() {
+		return nil
+	}
+	a, b, c, d := r.bigint(), r.bigint(), r.bigint(), r.bigint()
+	k := r.int()
+	if r.err != nil {
+		return nil
+	}
+	m, err := exact.FromCoefficients(a, b, c, d, k)
+	if err != nil {
+		r.fail("a map: %v", err)
+	}
+	return m
+}
+
+func (r *snapReader) decimal(d *apd.Decimal) {
+	if _, _, err := d.SetString(r.str()); err != nil {
+		r.fail("a decimal: %v", err)
+	}
+}
+
+func (r *snapReader) conversion(c *conversion) {
+	c.m, c.pre, c.post = r.exactMap(), r.exactMap(), r.exactMap()
+	if r.bool() {
+		key := [2]string{r.str(), r.str()}
+		p, ok := r.pairs[key]
+		if !ok {
+			p = formula.Deferred(key[0], key[1])
+			r.pairs[key] = p
+		}
+		c.fn = p
+	}
+	c.formulaUnit, c.exact, c.anySign = r.bool(), r.bool(), r.bool()
+	if r.bool() {
+		c.minimum = new(bound)
+		r.decimal(&c.minimum.a)
+		r.decimal(&c.minimum.b)
+		r.decimal(&c.minimum.min)
+	}
+}
+
+func (r *snapReader) names() map[string]*Unit {
+	n := r.count()
+	m := make(map[string]*Unit, n)
+	for range n {
+		k := r.str()
+		m[k] = r.unit()
+	}
+	return m
+}
