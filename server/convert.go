@@ -37,7 +37,16 @@ func (s *Server) convertPOST(c *call) reply {
 	return s.convertOne(c, &conv)
 }
 
-func (s *Server) convertOne(c *call, conv *conversion) reply {
+// convertOne answers one conversion. A panic while converting it (a bug)
+// is its INTERNAL_ERROR, logged and counted (isolate.go).
+func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.cfg.Metrics.conversion("", codeInternal)
+			rep = errReply(s.recovered(v, c.w.reqID, c.w.route, -1))
+		}
+	}()
+	s.seam(conv.from)
 	if e := prepareText(c.r, c.snap.graph, conv, nil, ""); e != nil {
 		if e.Code == string(engine.CodeInvalidQuantity) {
 			s.cfg.Metrics.conversion("", e.Code)

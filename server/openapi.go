@@ -532,6 +532,8 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		}
 		if withRequestID {
 			m["request_id"] = str("The X-Request-Id of the request.")
+		} else {
+			m["request_id"] = str("INTERNAL_ERROR only (a bug while converting this item; the other items are answered): the X-Request-Id of the request, to quote when reporting it.")
 		}
 		return m
 	}

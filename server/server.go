@@ -118,6 +118,12 @@ type Config struct {
 	IdleTimeout       time.Duration // 120s
 	ShutdownTimeout   time.Duration // 15s: in-flight requests get this long
 	MaxHeaderBytes    int           // 16 KiB
+
+	// itemSeam, when set, is called with each unit name a conversion or a
+	// unit lookup is about to resolve. Tests make it panic, so that the
+	// isolation of one item's failure (isolate.go) is proved whatever
+	// the engine's bugs of the day are.
+	itemSeam func(unit string)
 }
 
 // Server serves the unitd HTTP API over the current catalog snapshot.
