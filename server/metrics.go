@@ -72,7 +72,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}),
 		streams: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "unitd_batch_streams_total",
-			Help: "NDJSON batches (POST /v1/batch streams) by how they ended: complete, cut_off, rate_limited, line_limit, too_large, shutdown, client_gone (or panic, a bug). Their items count in unitd_conversions_total.",
+			Help: "NDJSON batches (POST /v1/batch streams) by how they ended: complete, cut_off, rate_limited, revoked, timeout, line_limit, too_large, shutdown, client_gone (or panic, a bug). Their items count in unitd_conversions_total.",
 		}, []string{"end"}),
 		streaming: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "unitd_batch_streams_in_flight",
