@@ -779,8 +779,8 @@ func (st *stream) sent(err error) bool {
 // linger reads and throws away what the client still sends of a body the
 // stream did not read to its end, so that the connection closes cleanly
 // after the last answers rather than with a reset that would lose them:
-// until the body ends, nothing comes for lingerRead, lingerTotal has
-// passed, or maxBody is read. A stop ends it too.
+// until the body ends, nothing comes for lingerRead, or lingerTotal has
+// passed. A shutdown ends it too.
 func (st *stream) linger() {
 	if st.bodyDone {
 		return
@@ -788,18 +788,12 @@ func (st *stream) linger() {
 	st.lingering.Store(true)
 	until := time.Now().Add(lingerTotal)
 	buf := st.in[:cap(st.in)]
-	for st.read < st.maxBody {
-		room := buf
-		if left := st.maxBody - st.read; int64(len(room)) > left {
-			room = room[:left]
-		}
+	for {
 		deadline := time.Now().Add(lingerRead)
 		if until.Before(deadline) {
 			deadline = until
 		}
-		n, err := st.readBody(room, deadline)
-		st.read += int64(n)
-		if err != nil {
+		if _, err := st.readBody(buf, deadline); err != nil {
 			return
 		}
 	}

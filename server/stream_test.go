@@ -851,7 +851,7 @@ func FuzzStreamLines(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	set, ks := testKeys(f)
-	s := New(Config{Keys: fakeKeys{set}, Env: "test", MaxBody: 256})
+	s := New(Config{Keys: fakeKeys{set}, Env: "test", MaxBody: 256, MaxStreamLine: 256})
 	s.ApplyGraph(testGraph(f))
 	h := s.Handler()
 	auth := "Bearer " + ks["good"]
