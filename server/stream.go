@@ -28,8 +28,8 @@ import (
 // the first answers leave while the client is still sending. A stream
 // starts with small buffers (streamSmallBuffer) and takes large ones only
 // once its body comes faster than they hold, so that a stream that
-// trickles holds a few KiB; no line is kept past Config.MaxStreamLine,
-// whatever Config.MaxBody is.
+// trickles holds 8 KiB of buffers; no line is kept past
+// Config.MaxStreamLine, whatever Config.MaxBody is.
 //
 // Each line is read by decodeItem, the reader of a JSON batch's items, at
 // the same depth, and answered by batchRun.appendItem, so a line accepts
@@ -74,8 +74,9 @@ import (
 // lingerRead without a byte) before the connection closes: closing a
 // connection with unread data resets it, and a reset loses the answers
 // still on their way, the error line and the meta line among them. What
-// the access log and the metrics count as a stream's items is what was
-// sent: the lines written to the connection without an error.
+// the access log counts as a stream's items is what was sent: the lines
+// written and flushed to the connection without an error (the conversion
+// metrics count every line converted).
 //
 // A body that ends without a final newline, or breaks off (the client's
 // connection), has its last partial line answered as an item like any
