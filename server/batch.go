@@ -98,11 +98,27 @@ func (req *batchRequest) batchLocale() (*locale.Locale, *apiError) {
 }
 
 // appendItem converts item i of the batch and appends its answer, the
-// object {"index":i,"status":…}. It reports whether the item succeeded.
-func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
+// object {"index":i,"status":…}. It reports whether the item succeeded. A
+// panic while converting the item (a bug) makes it an INTERNAL_ERROR with
+// the request id, and the batch goes on (isolate.go).
+func (r *batchRun) appendItem(b []byte, i int, it *conversion) (out []byte, ok bool) {
+	mark := len(b)
+	defer func() {
+		if v := recover(); v != nil {
+			r.counts.add(r.s.cfg.Metrics, "", codeInternal)
+			ie := r.s.recovered(v, r.reqID, "/v1/batch", i)
+			out, ok = r.appendFailed(appendInt(append(b[:mark], `{"index":`...), i), it, ie), false
+		}
+	}()
+	return r.convertItem(b, i, it)
+}
+
+// convertItem is appendItem without its guard.
+func (r *batchRun) convertItem(b []byte, i int, it *conversion) ([]byte, bool) {
 	m := r.s.cfg.Metrics
 	b = append(b, `{"index":`...)
 	b = appendInt(b, i)
+	r.s.seam(it.from)
 	var ie *apiError
 	if it.err != "" {
 		ie = newError(codeInvalidItem, it.err)
@@ -140,6 +156,13 @@ func (r *batchRun) appendItem(b []byte, i int, it *conversion) ([]byte, bool) {
 	}
 failed:
 	r.counts.add(m, "", ie.Code)
+	return r.appendFailed(b, it, ie), false
+}
+
+// appendFailed appends the rest of a failed item after its index:
+// ,"status":"error","input":{…},"error":{…}}. An INTERNAL_ERROR carries
+// the request id, to quote when reporting it.
+func (r *batchRun) appendFailed(b []byte, it *conversion, ie *apiError) []byte {
 	b = append(b, `,"status":"error","input":{`...)
 	sep := false
 	if it.text != "" {
@@ -163,8 +186,12 @@ failed:
 		b = appendString(b, it.from)
 	}
 	b = append(b, `},"error":`...)
-	b = appendErrorObject(b, ie, "")
-	return append(b, '}'), false
+	reqID := ""
+	if ie.Code == codeInternal {
+		reqID = r.reqID
+	}
+	b = appendErrorObject(b, ie, reqID)
+	return append(b, '}')
 }
 
 // appendMeta appends the meta object of a batch answer:

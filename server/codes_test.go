@@ -211,3 +211,40 @@ func TestQuantityTextOrFHIR(t *testing.T) {
 		t.Errorf("NDJSON with precision=input: %d %q", resp.StatusCode, lines)
 	}
 }
+
+// TestFHIRValueWithinFloat64: result.quantity.value is always a number a
+// float64 reader holds: a result beyond the largest float64, or so small
+// it would read as 0, is VALUE_OUT_OF_RANGE when a FHIR Quantity is
+// answered, in a single conversion and a batch item alike; the same
+// conversion without a quantity answers its decimal string.
+func TestFHIRValueWithinFloat64(t *testing.T) {
+	f, v := shippedFixture(t)
+	fhir := func(value, code, to string) string {
+		return `{"quantity":{"value":` + value + `,"system":"http://unitsofmeasure.org","code":"` + code + `"},"to":{"system":"http://unitsofmeasure.org","code":"` + to + `"}}`
+	}
+	for _, c := range []struct {
+		body, want string
+		status     int
+	}{
+		{fhir("1e+995", "km", "m"), `"code":"VALUE_OUT_OF_RANGE","message":"the result 1e+998 is beyond what the value of a FHIR Quantity holds`, 422},
+		{fhir("-1.8e305", "km", "m"), `"code":"VALUE_OUT_OF_RANGE","message":"the result -1.8e+308 is beyond`, 422},
+		{fhir("1e-995", "m", "km"), `"code":"VALUE_OUT_OF_RANGE","message":"the result 1e-998 is beyond`, 422},
+		{fhir("1.7976931348623157e305", "km", "m"), `"quantity":{"value":1.7976931348623157e+308,`, 200},
+		{fhir("0", "km", "m"), `"quantity":{"value":0,`, 200},
+		{fhir("1e-320", "m", "m"), `"quantity":{"value":1e-320,`, 200},
+		{`{"value":"1e+995","from":"ucum:km","to":"ucum:m"}`, `"result":{"value":"1e+998","unit":"m","code":"ucum:m"}`, 200},
+	} {
+		req := f.request(t, "POST", "/v1/convert", f.keys["good"], js, c.body)
+		resp, body := f.do(t, req)
+		v.check(t, req, resp, body)
+		if resp.StatusCode != c.status || !strings.Contains(string(body), c.want) {
+			t.Errorf("POST /v1/convert %s: %d %s\nwant %d %s", c.body, resp.StatusCode, body, c.status, c.want)
+		}
+		req = f.request(t, "POST", "/v1/batch", f.keys["good"], js, `{"conversions":[`+c.body+`]}`)
+		resp, body = f.do(t, req)
+		v.check(t, req, resp, body)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), c.want) {
+			t.Errorf("batch of %s: %d %s\nwant %s", c.body, resp.StatusCode, body, c.want)
+		}
+	}
+}

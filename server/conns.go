@@ -55,6 +55,18 @@ func (c *guardedConn) Close() error {
 	return err
 }
 
+// CloseWrite half-closes the connection, as net/http does before it
+// closes one whose request body it did not read to its end (an NDJSON
+// batch that ended early): the client gets the end of the answer rather
+// than a reset. Without it, the wrappers above (earlyConn) found nothing
+// to half-close.
+func (c *guardedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 func newConnGuard(ln net.Listener, perAddr, max int, trusted func(string) bool, logger *slog.Logger) *connGuard {
 	return &connGuard{Listener: ln, perAddr: perAddr, max: max, trusted: trusted, logger: logger,
 		byAddr: map[string]int{}, idle: list.New(), refused: map[string]int{}}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"mime"
@@ -37,7 +38,16 @@ func (s *Server) convertPOST(c *call) reply {
 	return s.convertOne(c, &conv)
 }
 
-func (s *Server) convertOne(c *call, conv *conversion) reply {
+// convertOne answers one conversion. A panic while converting it (a bug)
+// is its INTERNAL_ERROR, logged and counted (isolate.go).
+func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.cfg.Metrics.conversion("", codeInternal)
+			rep = errReply(s.recovered(v, c.w.reqID, c.w.route, -1))
+		}
+	}()
+	s.seam(conv.from)
 	if e := prepareText(c.r, c.snap.graph, conv, nil, ""); e != nil {
 		if e.Code == string(engine.CodeInvalidQuantity) {
 			s.cfg.Metrics.conversion("", e.Code)
@@ -112,6 +122,9 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 		b = appendMixedText(b, g, conv, req, res)
 	} else {
 		value := b[start:]
+		if conv.fhir != nil && !float64Holds(value) {
+			return b[:mark], &engine.Error{Code: engine.CodeValueOutOfRange, Message: "the result " + string(value) + " is beyond what the value of a FHIR Quantity holds (a JSON number a float64 reader can read: magnitudes from about 4.9e-324 to 1.8e308, or 0); convert with value and from instead of quantity for the result as a decimal string, which has no such limit"}
+		}
 		b = append(b, `","unit":`...)
 		b = appendString(b, res.Unit)
 		b = appendResultText(b, g, conv, req, res, value)
@@ -122,6 +135,19 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	b = append(b, `,"exact":`...)
 	// A fraction whose decimal does not terminate was rounded on input.
 	return appendBool(b, res.Exact && !conv.rounded), nil
+}
+
+// float64Holds reports whether a reader of JSON numbers as float64 (what
+// FHIR clients are) reads the decimal digits as a number: neither beyond
+// the largest float64 nor, not being zero, so small that it reads as 0.
+// It is a check of range only; the digits sent are the exact ones.
+func float64Holds(digits []byte) bool {
+	f, err := strconv.ParseFloat(string(digits), 64)
+	if err != nil {
+		return false
+	}
+	mantissa, _, _ := bytes.Cut(digits, []byte("e"))
+	return f != 0 || !bytes.ContainsAny(mantissa, "123456789")
 }
 
 // metricCategory labels a conversion in metrics: its category, or

@@ -317,7 +317,14 @@ func (s *Server) category(c *call) reply {
 	return okCached(doc)
 }
 
-func (s *Server) unit(c *call) reply {
+// unit serves GET /v1/units/:unit. A panic while looking the name up (a
+// bug) is an INTERNAL_ERROR, logged and counted (isolate.go).
+func (s *Server) unit(c *call) (rep reply) {
+	defer func() {
+		if v := recover(); v != nil {
+			rep = errReply(s.recovered(v, c.w.reqID, c.w.route, -1))
+		}
+	}()
 	lc, e := discoveryLocale(c)
 	if e != nil {
 		return errReply(e)
@@ -326,6 +333,7 @@ func (s *Server) unit(c *call) reply {
 	if !ok {
 		return errReply(invalidRequest("the unit in the path is not valid percent-encoding"))
 	}
+	s.seam(name)
 	u, x, err := c.snap.graph.Resolve(name)
 	if err != nil {
 		e := fromEngine(err)

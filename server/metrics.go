@@ -25,6 +25,7 @@ type Metrics struct {
 	lastGoodLoad prometheus.Gauge
 	reloadOK     prometheus.Gauge
 	connRefusals *prometheus.CounterVec
+	panics       *prometheus.CounterVec
 	// successes and counters cache the conversion counters, of successes
 	// by category and of any label pair: WithLabelValues hashes and looks
 	// up its labels on every call, which cost a fifth of a batch. Labels
@@ -71,7 +72,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}),
 		streams: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "unitd_batch_streams_total",
-			Help: "NDJSON batches (POST /v1/batch streams) by how they ended: complete, cut_off, rate_limited, line_limit, too_large, shutdown, client_gone (or panic, a bug). Their items count in unitd_conversions_total.",
+			Help: "NDJSON batches (POST /v1/batch streams) by how they ended: complete, cut_off, rate_limited, revoked, timeout, line_limit, too_large, shutdown, client_gone (or panic, a bug). Their items count in unitd_conversions_total.",
 		}, []string{"end"}),
 		streaming: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "unitd_batch_streams_in_flight",
@@ -97,9 +98,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "unitd_connections_refused_total",
 			Help: "Connections closed at once on arrival: per_address (the address holds its maximum) or total (the server holds its maximum, none idle).",
 		}, []string{"reason"}),
+		panics: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "unitd_panics_recovered_total",
+			Help: "Panics (bugs) recovered while converting one item or looking up one unit, by route template: each became that item's INTERNAL_ERROR, and the request's other items were answered.",
+		}, []string{"route"}),
 	}
 	reg.MustRegister(m.requests, m.latency, m.conversions, m.batchSize, m.streams, m.streaming, m.rejections,
-		m.reloads, m.lastGoodLoad, m.reloadOK, m.connRefusals)
+		m.reloads, m.lastGoodLoad, m.reloadOK, m.connRefusals, m.panics)
 	return m
 }
 
@@ -109,6 +114,17 @@ func (m *Metrics) connRefused(reason string) {
 		return
 	}
 	m.connRefusals.WithLabelValues(reason).Inc()
+}
+
+// panicked counts a panic recovered in one item of a request to route.
+func (m *Metrics) panicked(route string) {
+	if m == nil {
+		return
+	}
+	if route == "" {
+		route = "unmatched"
+	}
+	m.panics.WithLabelValues(route).Inc()
 }
 
 // statusText holds the status labels in use, so that a request does not

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -43,13 +44,39 @@ func (s *Server) mountPages(r interface {
 	pages := web.New(web.Config{Graph: s.graph, Version: s.cfg.Version, AccountPage: s.cfg.Account != nil,
 		PublicURL: s.cfg.PublicURL, Charge: s.chargePublic})
 	for _, p := range web.Routes {
-		h := s.routed(p, pages)
+		var h http.Handler = pages
+		if p == docsPath && s.cfg.PublicURL == "" {
+			h = listenHost(h)
+		}
+		h = s.routed(p, h)
 		r.Handler(http.MethodGet, p, h)
 		r.Handler(http.MethodHead, p, h)
 	}
 	for _, rt := range s.pageRoutes() {
 		r.Handler(rt.method, rt.path, s.pageGuard(s.wrap(rt)))
 	}
+}
+
+// docsPath is the API reference page, whose curl examples name the
+// server's address.
+const docsPath = "/docs"
+
+// listenHost serves the pages of h as if the request had named the
+// address it reached the server at (the listener's own, a local address
+// of the server) rather than its Host header: without --public-url the
+// examples of /docs name the listen address, as the flag's help says,
+// and never what a client put in Host (an attacker's host in a page that
+// tells people where to send their keys), and a Host per request cannot
+// fill the page cache with copies.
+func listenHost(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r2 := *r
+		r2.Host = "localhost"
+		if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+			r2.Host = a.String()
+		}
+		h.ServeHTTP(w, &r2)
+	})
 }
 
 // graph is the catalog being served now, for the pages.

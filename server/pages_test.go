@@ -284,3 +284,25 @@ func TestPagesCountAgainstThePublicBudget(t *testing.T) {
 		t.Errorf("public budget taken %d times, want 5", len(public.taken))
 	}
 }
+
+// TestDocsNeverReflectHost: without a public URL, the curl examples of
+// /docs name the address the server listens at, whatever Host the request
+// gave (an attacker's host would tell readers to send their keys there);
+// with one, they name it.
+func TestDocsNeverReflectHost(t *testing.T) {
+	for _, publicURL := range []string{"", "https://unitd.example.com"} {
+		f := newFixture(t, func(c *Config) { c.PublicURL = publicURL })
+		want := publicURL
+		if want == "" {
+			want = "http://" + f.ts.Listener.Addr().String()
+		}
+		for _, host := range []string{"evil.example:666", "unitd.example.org", "127.0.0.1:1"} {
+			req := f.request(t, http.MethodGet, "/docs", "", "", "")
+			req.Host = host
+			resp, body := f.do(t, req)
+			if resp.StatusCode != 200 || strings.Contains(string(body), host) || !strings.Contains(string(body), want+"/v1/convert") {
+				t.Errorf("public URL %q, Host %s: %d, the examples do not name %s only:\n%s", publicURL, host, resp.StatusCode, want, body)
+			}
+		}
+	}
+}

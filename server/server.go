@@ -45,8 +45,7 @@ type Config struct {
 	// /web/convert, no key) per client address. Nil: DefaultPageRate in
 	// memory.
 	PageLimiter ratelimit.Limiter
-	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0), and
-	// each line of an NDJSON batch.
+	// MaxBody limits request bodies, in bytes (DefaultMaxBody if 0).
 	MaxBody int64
 	// MaxStreamBody limits the body of an NDJSON batch, in bytes
 	// (DefaultMaxStreamBody if 0).
@@ -54,6 +53,29 @@ type Config struct {
 	// MaxStreamLines limits the items of an NDJSON batch
 	// (DefaultMaxStreamLines if 0).
 	MaxStreamLines int
+	// MaxStreamLine limits each line of an NDJSON batch, in bytes
+	// (DefaultMaxStreamLine if 0): a longer line is a failed INVALID_ITEM
+	// and the stream goes on. A stream's line buffer never grows past it,
+	// whatever MaxBody is.
+	MaxStreamLine int
+	// StreamRateWait is how long an NDJSON batch waits in all for its
+	// key's rate limit before it ends (DefaultStreamRateWait if 0;
+	// negative: it ends at once).
+	StreamRateWait time.Duration
+	// StreamMinRate is the least rate, in bytes a second, of the body of
+	// an NDJSON batch once StreamGrace has passed (DefaultStreamMinRate
+	// if 0; negative: none): its deadline is StreamGrace after its start,
+	// and one second later per StreamMinRate bytes read.
+	StreamMinRate int64
+	// StreamGrace is how long the body of an NDJSON batch may take before
+	// StreamMinRate applies (DefaultStreamGrace if 0).
+	StreamGrace time.Duration
+	// MaxStreamsPerKey bounds the NDJSON batches one key has open at once
+	// (DefaultMaxStreamsPerKey if 0).
+	MaxStreamsPerKey int
+	// MaxStreams bounds the NDJSON batches open at once in all (0: half of
+	// MaxConns, and no bound when MaxConns is 0 too).
+	MaxStreams int
 	// Logger receives access logs and internal errors; nil discards them.
 	Logger *slog.Logger
 	// AccessLog chooses which requests Logger records at INFO (the zero
@@ -118,6 +140,15 @@ type Config struct {
 	IdleTimeout       time.Duration // 120s
 	ShutdownTimeout   time.Duration // 15s: in-flight requests get this long
 	MaxHeaderBytes    int           // 16 KiB
+
+	// itemSeam, when set, is called with each unit name a conversion or a
+	// unit lookup is about to resolve. Tests make it panic, so that the
+	// isolation of one item's failure (isolate.go) is proved whatever
+	// the engine's bugs of the day are.
+	itemSeam func(unit string)
+	// streamSleep, when set, is how a stream waits d for its rate limit,
+	// or until wake is closed (false): tests move a clock instead.
+	streamSleep func(d time.Duration, wake <-chan struct{}) bool
 }
 
 // Server serves the unitd HTTP API over the current catalog snapshot.
@@ -146,6 +177,9 @@ type Server struct {
 	// conns guards the listener of Serve, once it runs.
 	conns atomic.Pointer[connGuard]
 
+	// streams are the NDJSON batches open now (streamset.go).
+	streams streamSet
+
 	// streamsEnd is cancelled (endStreams) when the NDJSON streams in
 	// flight must end: half of the shutdown timeout into a shutdown.
 	streamsEnd context.Context
@@ -171,6 +205,30 @@ func New(cfg Config) *Server {
 	}
 	if cfg.MaxStreamLines <= 0 {
 		cfg.MaxStreamLines = DefaultMaxStreamLines
+	}
+	if cfg.MaxStreamLine <= 0 {
+		cfg.MaxStreamLine = DefaultMaxStreamLine
+	}
+	switch {
+	case cfg.StreamRateWait == 0:
+		cfg.StreamRateWait = DefaultStreamRateWait
+	case cfg.StreamRateWait < 0:
+		cfg.StreamRateWait = 0
+	}
+	switch {
+	case cfg.StreamMinRate == 0:
+		cfg.StreamMinRate = DefaultStreamMinRate
+	case cfg.StreamMinRate < 0:
+		cfg.StreamMinRate = 0
+	}
+	if cfg.StreamGrace <= 0 {
+		cfg.StreamGrace = DefaultStreamGrace
+	}
+	if cfg.MaxStreamsPerKey <= 0 {
+		cfg.MaxStreamsPerKey = DefaultMaxStreamsPerKey
+	}
+	if cfg.MaxStreams <= 0 && cfg.MaxConns > 0 {
+		cfg.MaxStreams = max(cfg.MaxConns/2, 1)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

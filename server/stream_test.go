@@ -515,7 +515,7 @@ func TestStreamLineLimit(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[249], `{"index":249,`) ||
 		!strings.HasPrefix(lines[250], `{"error":{"code":"BATCH_LIMIT_EXCEEDED","message":"a stream holds at most 250 lines; the lines after that were not read","request_id":"`) ||
-		!strings.HasSuffix(lines[250], `"details":{"limit":250}}}`) {
+		!strings.HasSuffix(lines[250], `"details":{"limit":250},"resume_from":250}}`) {
 		t.Errorf("lines 249, 250:\n%s\n%s", lines[249], lines[250])
 	}
 	if lines[251] != metaLine(250, streamSucceeded(250)) {
@@ -527,36 +527,54 @@ func TestStreamLineLimit(t *testing.T) {
 }
 
 // TestStreamRateLimit: a stream takes one request from the key's budget
-// per started 100 lines; when the budget runs out it ends with a
-// RATE_LIMIT_EXCEEDED line carrying retry_after, then the meta line.
+// per started 100 lines; when the budget runs out it waits for it, up to
+// StreamRateWait in all, and a wait that would pass that ends it with a
+// RATE_LIMIT_EXCEEDED line carrying retry_after and resume_from, then the
+// meta line.
 func TestStreamRateLimit(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	f := newFixture(t, func(c *Config) { c.Metrics = NewMetrics(reg) })
-	f.lim.decide = func(key string, n int) ratelimit.Decision {
-		if n <= 3 {
-			return allowAll(key, n)
+	var waits []time.Duration
+	f := newFixture(t, func(c *Config) {
+		c.Metrics = NewMetrics(reg)
+		c.streamSleep = func(d time.Duration, _ <-chan struct{}) bool {
+			waits = append(waits, d)
+			return true
 		}
-		return ratelimit.Decision{Allowed: false, Limit: 600, Reset: time.Minute, RetryAfter: 6500 * time.Millisecond}
+	})
+	// Takes 1 to 3 pass; 4 is refused, and passes after a wait of 4 s;
+	// 6 is refused again, and a second wait of 6.5 s would pass the 10 s.
+	f.lim.decide = func(key string, n int) ratelimit.Decision {
+		switch n {
+		case 4:
+			return ratelimit.Decision{Allowed: false, Limit: 600, Reset: time.Minute, RetryAfter: 4 * time.Second}
+		case 6:
+			return ratelimit.Decision{Allowed: false, Limit: 600, Reset: time.Minute, RetryAfter: 6500 * time.Millisecond}
+		}
+		return allowAll(key, n)
 	}
-	_, lines := f.postStream(t, "", strings.NewReader(ndjsonLines(350)))
-	if len(lines) != 302 {
+	_, lines := f.postStream(t, "", strings.NewReader(ndjsonLines(550)))
+	if len(lines) != 402 {
 		t.Fatalf("%d lines", len(lines))
 	}
 	var stop struct {
 		Error struct {
 			Code, Message string
 			RetryAfter    int `json:"retry_after"`
+			ResumeFrom    int `json:"resume_from"`
 		}
 	}
-	if err := json.Unmarshal([]byte(lines[300]), &stop); err != nil || stop.Error.RetryAfter != 7 || stop.Error.Code != codeRateLimitExceeded ||
-		!strings.Contains(stop.Error.Message, "after 300 lines") {
-		t.Errorf("line 300 = %s (%v)", lines[300], err)
+	if err := json.Unmarshal([]byte(lines[400]), &stop); err != nil || stop.Error.RetryAfter != 7 || stop.Error.Code != codeRateLimitExceeded ||
+		stop.Error.ResumeFrom != 400 || !strings.Contains(stop.Error.Message, "after 400 lines") || !strings.Contains(stop.Error.Message, "waits up to 10s in all") {
+		t.Errorf("line 400 = %s (%v)", lines[400], err)
 	}
-	if lines[301] != metaLine(300, streamSucceeded(300)) {
-		t.Errorf("meta %s", lines[301])
+	if lines[401] != metaLine(400, streamSucceeded(400)) {
+		t.Errorf("meta %s", lines[401])
 	}
-	if len(f.lim.taken) != 4 || f.lim.taken[3] != "key_good" {
+	if len(f.lim.taken) != 6 || f.lim.taken[5] != "key_good" {
 		t.Errorf("limiter asked %v", f.lim.taken)
+	}
+	if len(waits) != 1 || waits[0] != 4*time.Second {
+		t.Errorf("waits %v, want one of 4s", waits)
 	}
 	fams := scrape(t, f.srv.AdminHandler(reg))
 	if v := value(fams, "unitd_rate_limit_rejections_total", map[string]string{"route": "/v1/batch"}); v != 1 {
@@ -606,10 +624,11 @@ func TestStreamBodyLimit(t *testing.T) {
 	}
 }
 
-// TestStreamLongLine: a line longer than MaxBody is a failed item, read
-// past without being kept, however long; the lines around it are answered.
+// TestStreamLongLine: a line longer than MaxStreamLine is a failed item,
+// read past without being kept, however long; the lines around it are
+// answered.
 func TestStreamLongLine(t *testing.T) {
-	f := newFixture(t, func(c *Config) { c.MaxBody = 100 })
+	f := newFixture(t, func(c *Config) { c.MaxStreamLine = 100 })
 	ok := `{"value":"1","from":"ft","to":"m"}` + "\n"
 	long := `{"value":"` + strings.Repeat("1", 150) + `","from":"ft","to":"m"}` + "\n"
 	huge := `{"value":"` + strings.Repeat("9", 300_000) + `","from":"ft","to":"m"}` + "\n"
@@ -631,6 +650,31 @@ func TestStreamLongLine(t *testing.T) {
 		if !strings.HasPrefix(lines[i], w) {
 			t.Errorf("line %d = %s\nwant %s", i, lines[i], w)
 		}
+	}
+}
+
+// TestStreamLineLimitIsNotMaxBody: the line limit of streams is its own,
+// 64 KiB by default, whatever MaxBody is: with a MaxBody of 16 MiB a line
+// of 4 MiB is a failed item, the stream holds no buffer of its size (the
+// memory the stream took stays under a MiB), and the stream goes on.
+func TestStreamLineLimitIsNotMaxBody(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.MaxBody = 16 << 20 })
+	ok := `{"value":"1","from":"ft","to":"m"}` + "\n"
+	long := `{"value":"1","from":"ft","to":"m","q":"` + strings.Repeat("x", 4<<20) + `"}` + "\n"
+	body := ok + long + ok
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	// A reader of the body without WriteTo, so that the client copies
+	// it a buffer at a time rather than as one 4 MiB string.
+	_, lines := f.postStream(t, "", struct{ io.Reader }{strings.NewReader(body)})
+	runtime.ReadMemStats(&after)
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"index":0,"status":"success"`) || !strings.HasPrefix(lines[2], `{"index":2,"status":"success"`) ||
+		lines[1] != `{"index":1,"status":"error","input":{},"error":{"code":"INVALID_ITEM","message":"the line is longer than 65536 bytes"}}` {
+		t.Fatalf("%d lines:\n%.2000s", len(lines), strings.Join(lines, "\n"))
+	}
+	if took := after.TotalAlloc - before.TotalAlloc; took > 1<<20 {
+		t.Errorf("the stream of a %d-byte line allocated %d bytes", len(long), took)
 	}
 }
 
@@ -806,7 +850,7 @@ func FuzzStreamLines(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	set, ks := testKeys(f)
-	s := New(Config{Keys: fakeKeys{set}, Env: "test", MaxBody: 256})
+	s := New(Config{Keys: fakeKeys{set}, Env: "test", MaxBody: 256, MaxStreamLine: 256})
 	s.ApplyGraph(testGraph(f))
 	h := s.Handler()
 	auth := "Bearer " + ks["good"]

@@ -109,18 +109,19 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case job.file != "":
 		job.props = props
-		return runCSV(g, job, stdin, stdout, stderr)
+		return runCSV(converterOf(g), job, stdin, stdout, stderr)
 	case len(pos) == 1 && pos[0] == "-" && *explain:
 		fmt.Fprintln(stderr, "unitd convert: --explain takes a single conversion (a stream prints one line per input line)")
 		return 2
 	case len(pos) == 1 && pos[0] == "-":
-		return convertStream(g, *precision, prefs, stdin, stdout, isTerminal(stdin))
+		return convertStream(converterOf(g), *precision, prefs, stdin, stdout, isTerminal(stdin))
 	case len(pos) < 1 || len(pos) > 3:
 		fs.Usage()
 		return 2
 	}
 	req := prefs
 	req.Precision = *precision
+<<<<<<< HEAD
 	var read *quantity.Quantity
 	switch len(pos) {
 	case 3:
@@ -146,6 +147,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		r, err = g.Convert(req)
 	}
+=======
+	r, err := convertOne(g, converterOf(g), pos, req, lc)
+>>>>>>> streams
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
@@ -172,6 +176,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+<<<<<<< HEAD
 // readableResult is r in readable digits for --locale text without
 // --precision (locale.Readable: at most 3 fraction digits, or the input's
 // significant figures where more): r rounded once, or, when r's digits
@@ -213,6 +218,75 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 		return r
 	}
 	return again
+=======
+// convertOne converts the positional arguments of a single conversion:
+// VALUE FROM TO, QUANTITY TO or QUESTION. A panic on the way (a bug) is
+// an INTERNAL_ERROR, printed like any other error.
+func convertOne(g *engine.Graph, conv converter, pos []string, req engine.Request, lc *locale.Locale) (r engine.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = panicked(v)
+		}
+	}()
+	switch len(pos) {
+	case 3:
+		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
+		return conv.Convert(req)
+	case 2:
+		q, err := quantity.Parse(g, pos[0], parseOptions(lc))
+		if err != nil {
+			return r, err
+		}
+		req.To = pos[1]
+		return quantity.Convert(g, q, req)
+	}
+	q, err := quantity.ParseQuestion(g, pos[0], parseOptions(lc))
+	if err != nil {
+		return r, err
+	}
+	req.To = q.To
+	return quantity.Convert(g, q.Quantity, req)
+}
+
+// converter is what the command line's conversions of a value and two
+// units go through: the graph itself (converterOf), or in tests one that
+// panics, as a bug in the engine would.
+type converter interface {
+	Convert(engine.Request) (engine.Result, error)
+	AppendConvert([]byte, *engine.Request, *engine.Result) ([]byte, error)
+}
+
+// converterOf returns the converter of g; tests put one of their own in
+// its place.
+var converterOf = func(g *engine.Graph) converter { return g }
+
+// panicked is the error of a conversion that panicked: a bug in unitd,
+// which costs that conversion only (one line of convert -, one cell of
+// --csv), never the run.
+func panicked(v any) error {
+	return &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("unitd failed on this conversion (a bug; please report it with the input): %v", v)}
+}
+
+// convertLine converts req, turning a panic into an INTERNAL_ERROR.
+func convertLine(conv converter, req engine.Request) (r engine.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = panicked(v)
+		}
+	}()
+	return conv.Convert(req)
+}
+
+// appendConverted appends the converted value of req to b, turning a
+// panic into an INTERNAL_ERROR.
+func appendConverted(conv converter, b []byte, req *engine.Request, res *engine.Result) (out []byte, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = b, panicked(v)
+		}
+	}()
+	return conv.AppendConvert(b, req, res)
+>>>>>>> streams
 }
 
 // parseOptions are the free-text parser's options for a locale (English
@@ -294,9 +368,6 @@ func printExplanation(w io.Writer, ex engine.Explanation, exact bool) {
 	}
 }
 
-// convertStream converts each line of in, writing one line per input line
-// in order: the result, or "error: CODE message". It flushes every line
-// when interactive, and returns 1 if any line failed.
 // streamFields splits one stdin line: on tabs when it has any, so that
 // unit names with spaces ("degree Celsius") work, else on white space.
 func streamFields(line string) []string {
@@ -318,7 +389,12 @@ func resultText(r *engine.Result) string {
 	return r.Value + " " + r.Unit
 }
 
-func convertStream(g *engine.Graph, precision int, prefs engine.Request, in io.Reader, out io.Writer, interactive bool) int {
+// convertStream converts each line of in, writing one line per input line
+// in order: the result, or "error: CODE message" (INTERNAL_ERROR for a
+// line whose conversion panicked: the lines after it are converted all
+// the same). It flushes every line when interactive, and returns 1 if any
+// line failed.
+func convertStream(conv converter, precision int, prefs engine.Request, in io.Reader, out io.Writer, interactive bool) int {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	sc := bufio.NewScanner(in)
@@ -341,7 +417,7 @@ func convertStream(g *engine.Graph, precision int, prefs engine.Request, in io.R
 		if len(f) != 3 {
 			fmt.Fprintln(w, "error: INVALID_REQUEST expected \"VALUE FROM TO\"")
 			code = 1
-		} else if r, err := g.Convert(req); err != nil {
+		} else if r, err := convertLine(conv, req); err != nil {
 			fmt.Fprintln(w, "error:", describe(err))
 			code = 1
 		} else {

@@ -53,7 +53,7 @@ var unitErrors = map[engine.Code]bool{
 // reported on stderr with its line; an empty cell stays empty. It returns
 // 1 when any cell or row was bad, 2 when the units or the header are
 // wrong, 0 otherwise.
-func runCSV(g *engine.Graph, j csvJob, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCSV(conv converter, j csvJob, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "unitd convert: "+format+"\n", args...)
 		return code
@@ -63,7 +63,7 @@ func runCSV(g *engine.Graph, j csvJob, stdin io.Reader, stdout, stderr io.Writer
 	if from == "" {
 		from = to
 	}
-	if _, err := g.Convert(engine.Request{Value: "1", From: from, To: to, Properties: j.props}); err != nil {
+	if _, err := convertLine(conv, engine.Request{Value: "1", From: from, To: to, Properties: j.props}); err != nil {
 		var e *engine.Error
 		if errors.As(err, &e) && unitErrors[e.Code] {
 			return fail(2, "%s", describe(err))
@@ -150,7 +150,7 @@ func runCSV(g *engine.Graph, j csvJob, stdin io.Reader, stdout, stderr io.Writer
 				report(line, "column %q: no unit in column %q", j.column, j.fromColumn)
 			} else {
 				req := engine.Request{Value: value, From: unit, To: j.to, Precision: j.precision, Properties: j.props}
-				if buf, err = g.AppendConvert(buf[:0], &req, &res); err != nil {
+				if buf, err = appendConverted(conv, buf[:0], &req, &res); err != nil {
 					l, _ := r.FieldPos(col)
 					report(l, "column %q: %s", j.column, describe(err))
 				} else {

@@ -72,9 +72,17 @@ type serveConfig struct {
 	// always does, tests that build a serveConfig hash in process.
 	PasswordWorker bool
 
-	// Limits of an NDJSON batch: its body and its lines.
-	MaxStreamBody  int64
-	MaxStreamLines int
+	// Limits of an NDJSON batch: its body, its lines, each line, how long
+	// it waits for the rate limit, the least rate of its body (negative:
+	// none), and how many are open at once per key and in all (0: half of
+	// MaxConns).
+	MaxStreamBody    int64
+	MaxStreamLines   int
+	MaxStreamLine    int
+	StreamRateWait   time.Duration // negative: a stream never waits
+	StreamMinRate    int64
+	MaxStreamsPerKey int
+	MaxStreams       int
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -180,9 +188,14 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
 	public := fs.String("public-rate-limit", envDefault("UNITD_PUBLIC_RATE_LIMIT", "600/m"), "requests per client address to the routes that need no key (discovery, health, openapi.json): `N/s`, N/m or N/h (env UNITD_PUBLIC_RATE_LIMIT)")
 	pageLimit := fs.String("page-rate-limit", envDefault("UNITD_PAGE_RATE_LIMIT", "60/m"), "conversions of the web pages per client address (no key): `N/s`, N/m or N/h (env UNITD_PAGE_RATE_LIMIT)")
-	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size`, and line of an NDJSON batch: bytes, or with KiB, MiB, GiB, KB, MB, GB (env UNITD_MAX_BODY)")
-	maxStreamBody := fs.String("max-stream-body", envDefault("UNITD_MAX_STREAM_BODY", "1GiB"), "largest body of an NDJSON batch (POST /v1/batch, application/x-ndjson): a `size` as for --max-body (env UNITD_MAX_STREAM_BODY)")
+	maxBody := fs.String("max-body", envDefault("UNITD_MAX_BODY", "64KiB"), "largest request `size` (an NDJSON batch has limits of its own, below): bytes, or with KiB, MiB, GiB, KB, MB, GB (env UNITD_MAX_BODY)")
+	maxStreamBody := fs.String("max-stream-body", envDefault("UNITD_MAX_STREAM_BODY", sizeText(server.DefaultMaxStreamBody)), "largest body of an NDJSON batch (POST /v1/batch, application/x-ndjson): a `size` as for --max-body (env UNITD_MAX_STREAM_BODY)")
 	maxStreamLines := fs.String("max-stream-lines", envDefault("UNITD_MAX_STREAM_LINES", strconv.Itoa(server.DefaultMaxStreamLines)), "most lines (items) of an NDJSON batch: a `count` (env UNITD_MAX_STREAM_LINES)")
+	maxStreamLine := fs.String("max-stream-line", envDefault("UNITD_MAX_STREAM_LINE", sizeText(server.DefaultMaxStreamLine)), "longest line of an NDJSON batch, a `size` as for --max-body: a longer line is a failed INVALID_ITEM and the stream goes on; it bounds each stream's line buffer (env UNITD_MAX_STREAM_LINE)")
+	streamRateWait := fs.String("stream-rate-wait", envDefault("UNITD_STREAM_RATE_WAIT", server.DefaultStreamRateWait.String()), "how long an NDJSON batch that meets its key's rate limit waits for it in all before it ends with RATE_LIMIT_EXCEEDED and resume_from: a `duration`; 0 ends it at once (env UNITD_STREAM_RATE_WAIT)")
+	streamMinRate := fs.String("stream-min-rate", envDefault("UNITD_STREAM_MIN_RATE", strconv.Itoa(server.DefaultStreamMinRate)), "least rate of the body of an NDJSON batch after its first "+server.DefaultStreamGrace.String()+", a `size` per second as for --max-body: a slower one ends with REQUEST_TIMEOUT and resume_from; 0 for none (env UNITD_STREAM_MIN_RATE)")
+	maxStreamsPerKey := fs.String("max-streams-per-key", envDefault("UNITD_MAX_STREAMS_PER_KEY", strconv.Itoa(server.DefaultMaxStreamsPerKey)), "NDJSON batches one key may have open at once; past it 429: a `count` (env UNITD_MAX_STREAMS_PER_KEY)")
+	maxStreams := fs.String("max-streams", envDefault("UNITD_MAX_STREAMS", "0"), "NDJSON batches open at once in all; past it 429: a `count`; 0 for half of --max-conns, so that streams never take the connections everyone else needs (env UNITD_MAX_STREAMS)")
 	devKey := fs.Bool("dev-key", envDefault("UNITD_DEV_KEY", "") == "true", "for make run: create the account \"dev\" and its user dev@localhost if missing, print a set-up link for them and a fresh test key (env UNITD_DEV_KEY=true)")
 	logLevel := fs.String("log-level", envDefault("UNITD_LOG_LEVEL", "info"), "log `level`: debug, info, warn, error (env UNITD_LOG_LEVEL)")
 	adminAddr := fs.String("admin-addr", envDefault("UNITD_ADMIN_ADDR", defaultAdminAddr), "`address` of the admin listener (/metrics, /livez, /readyz), never the public one; off to disable (env UNITD_ADMIN_ADDR)")
@@ -266,6 +279,28 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if cfg.MaxStreamLines, err = strconv.Atoi(*maxStreamLines); err != nil || cfg.MaxStreamLines < 1 {
 		return cfg, fmt.Errorf("--max-stream-lines: %q is not a whole number of at least 1", *maxStreamLines)
 	}
+	line, err := parseSize(*maxStreamLine)
+	if err != nil || line > 1<<30 {
+		return cfg, fmt.Errorf("--max-stream-line: %q is not a size from 1 byte to 1GiB", *maxStreamLine)
+	}
+	cfg.MaxStreamLine = int(line)
+	if cfg.StreamRateWait, err = time.ParseDuration(*streamRateWait); err != nil || cfg.StreamRateWait < 0 {
+		return cfg, fmt.Errorf("--stream-rate-wait: %q is not a duration such as 10s, or 0", *streamRateWait)
+	}
+	if cfg.StreamRateWait == 0 {
+		cfg.StreamRateWait = -1 // the server's zero is its default
+	}
+	if strings.TrimSpace(*streamMinRate) == "0" {
+		cfg.StreamMinRate = -1
+	} else if cfg.StreamMinRate, err = parseSize(*streamMinRate); err != nil {
+		return cfg, fmt.Errorf("--stream-min-rate: %w, or 0", err)
+	}
+	if cfg.MaxStreamsPerKey, err = strconv.Atoi(*maxStreamsPerKey); err != nil || cfg.MaxStreamsPerKey < 1 {
+		return cfg, fmt.Errorf("--max-streams-per-key: %q is not a whole number of at least 1", *maxStreamsPerKey)
+	}
+	if cfg.MaxStreams, err = strconv.Atoi(*maxStreams); err != nil || cfg.MaxStreams < 0 {
+		return cfg, fmt.Errorf("--max-streams: %q is not a whole number, or 0", *maxStreams)
+	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return cfg, fmt.Errorf("--log-level: %w", err)
 	}
@@ -295,6 +330,19 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size such as 65536, 64KiB or 1MiB", s)
 	}
 	return n * mult, nil
+}
+
+// sizeText writes a size as parseSize reads it: 64KiB, 1GiB, or bytes.
+func sizeText(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // daemon is a running unitd serve: the HTTP server, the catalog it serves
@@ -414,19 +462,24 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 			}
 			return nil
 		},
-		AuthFailLimiter: ratelimit.NewMemory(cfg.AuthFailLimit),
-		PageLimiter:     pageLimiter(cfg.PageLimit),
-		MaxBody:         cfg.MaxBody,
-		MaxStreamBody:   cfg.MaxStreamBody,
-		MaxStreamLines:  cfg.MaxStreamLines,
-		Logger:          logger,
-		Version:         version,
-		Proxies:         cfg.Proxies,
-		AccessLog:       cfg.AccessLog,
-		MaxConnsPerAddr: cfg.MaxConnsPerAddr,
-		MaxConns:        cfg.MaxConns,
-		PublicURL:       cfg.PublicURL,
-		TLS:             tlsConfig,
+		AuthFailLimiter:  ratelimit.NewMemory(cfg.AuthFailLimit),
+		PageLimiter:      pageLimiter(cfg.PageLimit),
+		MaxBody:          cfg.MaxBody,
+		MaxStreamBody:    cfg.MaxStreamBody,
+		MaxStreamLines:   cfg.MaxStreamLines,
+		MaxStreamLine:    cfg.MaxStreamLine,
+		StreamRateWait:   cfg.StreamRateWait,
+		StreamMinRate:    cfg.StreamMinRate,
+		MaxStreamsPerKey: cfg.MaxStreamsPerKey,
+		MaxStreams:       cfg.MaxStreams, // 0: half of MaxConns
+		Logger:           logger,
+		Version:          version,
+		Proxies:          cfg.Proxies,
+		AccessLog:        cfg.AccessLog,
+		MaxConnsPerAddr:  cfg.MaxConnsPerAddr,
+		MaxConns:         cfg.MaxConns,
+		PublicURL:        cfg.PublicURL,
+		TLS:              tlsConfig,
 	})
 	registerConnGauges(d.registry, d.srv.Connections)
 	if cfg.Catalog == "" {
