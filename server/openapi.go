@@ -90,7 +90,6 @@ var (
 	docBatch = opDoc{
 		id: "convertBatch", tag: "conversion", summary: "Convert up to " + strconv.Itoa(maxBatch) + " values",
 		description: "Converts 1–" + strconv.Itoa(maxBatch) + " values on one catalog snapshot. The answer is 200 with one item per conversion, in order; a failed item carries its own error (INVALID_ITEM for an item that is not an object or has a missing, unknown, duplicate or wrongly typed field). A top-level `precision`, `locale` or `unit_display` applies to every item that does not give its own; a top-level `explain` applies to every item. Items may be free text (`quantity`, `q`) as in POST /v1/convert.\n\n" +
-<<<<<<< HEAD
 			"Any number of values stream as NDJSON through POST /v1/batch/stream. This route answers an NDJSON body (`Content-Type: " + ndjsonContentType + "`) too, exactly as that one does, but is described with its JSON body only: one operation, one media type, so that client generators give its answer one type.",
 		body: "BatchRequest", ok: "BatchResponse",
 		errors: []int{400, 413, 415},
@@ -98,14 +97,11 @@ var (
 	docBatchStream = opDoc{
 		id: "convertStream", tag: "conversion", summary: "Stream any number of values as NDJSON",
 		description: "The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions` in POST /v1/batch), any number of lines; blank lines are skipped. The answer is one line per item, in order (a `BatchItemSuccess` or `BatchItemError`), streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. Every line of the answer is a `BatchStreamLine`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale`, `unit_display`, `usage`, `region` and substance fields (`substance`, `molar_mass`, `density`, `charge`, `conditions`) act as the JSON batch's top-level ones. " +
-			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines. A stream that runs out of rate-limit budget, passes the line limit or the body limit (a `Content-Length` over it is refused with 413 before anything is read), or is still open halfway through a graceful shutdown of the server, ends with one `BatchStreamError` line (RATE_LIMIT_EXCEEDED with `retry_after`, BATCH_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE) and then the meta line: send the lines after the last one answered again. The connection closes after a stream.\n\n" +
-			"Why a route of its own: an operation has one answer per status, and a generator types it by its media types; POST /v1/batch answering both JSON and NDJSON made generated clients type its answer as the JSON body or a string. OpenAPI 3.1 has no keyword for the schema of each line (3.2's `itemSchema`), so the body and the answer are described as text, with the schema of a line in `x-itemSchema` and in the component schemas `ConversionItem` and `BatchStreamLine`.",
-=======
-			"**Streaming (`Content-Type: " + ndjsonContentType + "`).** The body holds one item per line (a `ConversionItem`, read exactly as an element of `conversions`), any number of lines; blank lines are skipped. The answer, `" + ndjsonContentType + "` too, is one `BatchItemSuccess` or `BatchItemError` per item, in order, streamed: the first answers leave while the body is still being sent, so a client must read the answer as it sends. Its last line is a `BatchStreamMeta`. A line that is not a valid item is a failed item, never the end of the stream; a body cut off mid-line is answered for what it has, its partial last line as a failed item, then the meta line. The query's `precision`, `explain`, `locale`, `unit_display` and substance fields (`substance`, `molar_mass`, `density`, `charge`, `conditions`) act as the JSON body's top-level ones. " +
 			"The key's rate limit counts one request per started " + strconv.Itoa(streamItemsPerRequest) + " lines; a stream that finds the key's budget empty sends what it has answered and waits for it (for a bounded time in all, stated with the limits of the NDJSON body). " +
 			"A stream that ends early ends on a line boundary with one `BatchStreamError` line and then the meta line: the rate limit still reached after the wait (RATE_LIMIT_EXCEEDED with `retry_after`), the key revoked or expired while the stream runs (INVALID_API_KEY, within a second of the change), a body that comes too slowly (REQUEST_TIMEOUT: nothing for the read timeout, or below the least rate stated with the limits), the line limit (BATCH_LIMIT_EXCEEDED), the body limit (PAYLOAD_TOO_LARGE; a `Content-Length` over it is refused with 413 before anything is read), or a graceful shutdown of the server that outlasts half of its timeout (SERVICE_UNAVAILABLE). Its `resume_from` is the index of the first line not answered: every line before it was answered exactly once and none after it was, so send the lines from `resume_from` on again (after `retry_after` seconds, when given). " +
-			"A key may have a bounded number of streams open at once, and streams in all a bounded share of the server's connections; past either, a new stream is refused with 429 and `Retry-After` before its body is read. The connection closes after a stream; a stream that ended early reads what its client still sends before it closes, so that the last lines arrive.",
->>>>>>> streams
+			"A key may have a bounded number of streams open at once, and streams in all a bounded share of the server's connections; past either, a new stream is refused with 429 and `Retry-After` before its body is read. The connection closes after a stream; a stream that ended early reads what its client still sends before it closes, so that the last lines arrive." +
+			"\n\n" +
+			"Why a route of its own: an operation has one answer per status, and a generator types it by its media types; POST /v1/batch answering both JSON and NDJSON made generated clients type its answer as the JSON body or a string. OpenAPI 3.1 has no keyword for the schema of each line (3.2's `itemSchema`), so the body and the answer are described as text, with the schema of a line in `x-itemSchema` and in the component schemas `ConversionItem` and `BatchStreamLine`.",
 		query: []paramDoc{
 			{"precision", "Significant digits of every item that does not give its own, 1–" + strconv.Itoa(engine.MaxPrecision) + ", or `input`: as many as each value has.", false,
 				precParam.schema, "10"},
@@ -311,24 +307,15 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
 			"application/json": {Schema: ref(d.body), Example: requestExample(d.body)},
 		}}
-<<<<<<< HEAD
 	}
 	if d.streamIn != "" {
 		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
 			ndjsonContentType: {Schema: &schema{Type: typ("string"),
 				Description: "NDJSON: one `" + d.streamIn + "` object per line, at most " + strconv.Itoa(s.cfg.MaxStreamLines) + " lines and " +
-					strconv.FormatInt(s.cfg.MaxStreamBody, 10) + " bytes, each line at most " + strconv.FormatInt(s.cfg.MaxBody, 10) + " bytes."},
+					strconv.FormatInt(s.cfg.MaxStreamBody, 10) + " bytes, each line at most " + strconv.Itoa(s.cfg.MaxStreamLine) + " bytes. " + s.streamLimitsDoc()},
 				ItemSchema: ref(d.streamIn),
 				Example:    "{\"value\":\"12.5\",\"from\":\"ft\",\"to\":\"m\"}\n{\"value\":\"abc\",\"from\":\"ft\",\"to\":\"m\"}\n"},
 		}}
-=======
-		if d.stream {
-			op.RequestBody.Content[ndjsonContentType] = apiMediaType{Schema: &schema{Type: typ("string"),
-				Description: "NDJSON: one `ConversionItem` object per line, at most " + strconv.Itoa(s.cfg.MaxStreamLines) + " lines and " +
-					strconv.FormatInt(s.cfg.MaxStreamBody, 10) + " bytes, each line at most " + strconv.Itoa(s.cfg.MaxStreamLine) + " bytes. " + s.streamLimitsDoc()},
-				Example: "{\"value\":\"12.5\",\"from\":\"ft\",\"to\":\"m\"}\n{\"value\":\"abc\",\"from\":\"ft\",\"to\":\"m\"}\n"}
-		}
->>>>>>> streams
 	}
 
 	okHeaders := map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id")}

@@ -121,35 +121,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	req := prefs
 	req.Precision = *precision
-<<<<<<< HEAD
-	var read *quantity.Quantity
-	switch len(pos) {
-	case 3:
-		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
-	case 2:
-		q, err := quantity.Parse(g, pos[0], parseOptions(g, lc))
-		if err != nil {
-			fmt.Fprintln(stderr, "error:", describe(err))
-			return 1
-		}
-		req.To, read = pos[1], &q
-	case 1:
-		q, err := quantity.ParseQuestion(g, pos[0], parseOptions(g, lc))
-		if err != nil {
-			fmt.Fprintln(stderr, "error:", describe(err))
-			return 1
-		}
-		req.To, read = q.To, &q.Quantity
-	}
-	var r engine.Result
-	if read != nil {
-		r, err = quantity.Convert(g, *read, req)
-	} else {
-		r, err = g.Convert(req)
-	}
-=======
-	r, err := convertOne(g, converterOf(g), pos, req, lc)
->>>>>>> streams
+	r, read, err := convertOne(g, converterOf(g), pos, &req, lc)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
@@ -176,7 +148,6 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-<<<<<<< HEAD
 // readableResult is r in readable digits for --locale text without
 // --precision (locale.Readable: at most 3 fraction digits, or the input's
 // significant figures where more): r rounded once, or, when r's digits
@@ -218,11 +189,13 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 		return r
 	}
 	return again
-=======
+}
+
 // convertOne converts the positional arguments of a single conversion:
-// VALUE FROM TO, QUANTITY TO or QUESTION. A panic on the way (a bug) is
-// an INTERNAL_ERROR, printed like any other error.
-func convertOne(g *engine.Graph, conv converter, pos []string, req engine.Request, lc *locale.Locale) (r engine.Result, err error) {
+// VALUE FROM TO, QUANTITY TO or QUESTION, and returns the free text it
+// read, if any. A panic on the way (a bug) is an INTERNAL_ERROR, printed
+// like any other error.
+func convertOne(g *engine.Graph, conv converter, pos []string, req *engine.Request, lc *locale.Locale) (r engine.Result, read *quantity.Quantity, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = panicked(v)
@@ -231,21 +204,24 @@ func convertOne(g *engine.Graph, conv converter, pos []string, req engine.Reques
 	switch len(pos) {
 	case 3:
 		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
-		return conv.Convert(req)
+		r, err = conv.Convert(*req)
+		return r, nil, err
 	case 2:
-		q, err := quantity.Parse(g, pos[0], parseOptions(lc))
+		q, err := quantity.Parse(g, pos[0], parseOptions(g, lc))
 		if err != nil {
-			return r, err
+			return r, nil, err
 		}
 		req.To = pos[1]
-		return quantity.Convert(g, q, req)
+		r, err = quantity.Convert(g, q, *req)
+		return r, &q, err
 	}
-	q, err := quantity.ParseQuestion(g, pos[0], parseOptions(lc))
+	q, err := quantity.ParseQuestion(g, pos[0], parseOptions(g, lc))
 	if err != nil {
-		return r, err
+		return r, nil, err
 	}
 	req.To = q.To
-	return quantity.Convert(g, q.Quantity, req)
+	r, err = quantity.Convert(g, q.Quantity, *req)
+	return r, &q.Quantity, err
 }
 
 // converter is what the command line's conversions of a value and two
@@ -286,7 +262,6 @@ func appendConverted(conv converter, b []byte, req *engine.Request, res *engine.
 		}
 	}()
 	return conv.AppendConvert(b, req, res)
->>>>>>> streams
 }
 
 // parseOptions are the free-text parser's options for a locale (English
