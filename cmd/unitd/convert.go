@@ -13,7 +13,7 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/engine/quantity"
+	"github.com/unitd/unitd/engine/text"
 	"github.com/unitd/unitd/locale"
 )
 
@@ -121,48 +121,55 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	req := prefs
 	req.Precision = *precision
-	var read *quantity.Quantity
+	var read *text.Quantity
 	switch len(pos) {
 	case 3:
 		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
 	case 2:
-		q, err := quantity.Parse(g, pos[0], parseOptions(g, lc))
+		q, err := text.Parse(g, pos[0], parseOptions(g, lc, *tag))
 		if err != nil {
 			fmt.Fprintln(stderr, "error:", describe(err))
 			return 1
 		}
 		req.To, read = pos[1], &q
 	case 1:
-		q, err := quantity.ParseQuestion(g, pos[0], parseOptions(g, lc))
+		q, err := text.ParseQuestion(g, pos[0], parseOptions(g, lc, *tag))
 		if err != nil {
 			fmt.Fprintln(stderr, "error:", describe(err))
 			return 1
 		}
 		req.To, read = q.To, &q.Quantity
 	}
-	var r engine.Result
 	if read != nil {
-		r, err = quantity.Convert(g, *read, req)
-	} else {
-		r, err = g.Convert(req)
+		req.Exact, req.From = read.Exact, read.Unit
+		if read.Ingredient != nil && req.Properties == nil {
+			if req.Properties, err = g.ResolveProperties(engine.PropertyQuery{Substance: read.Ingredient.ID}); err != nil {
+				fmt.Fprintln(stderr, "error:", describe(err))
+				return 1
+			}
+		}
+		if read.Assumed != "" {
+			fmt.Fprintln(stderr, "assumed:", read.Assumed)
+		}
 	}
+	r, err := g.Convert(req)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	text := r
+	shown := r
 	if lc != nil && !precisionGiven {
-		text = readableResult(g, read, req, r)
+		shown = readableResult(g, read, req, r)
 	}
 	switch {
-	case lc != nil && len(text.Parts) > 0:
-		lp := make([]locale.Part, len(text.Parts))
-		for i, p := range text.Parts {
+	case lc != nil && len(shown.Parts) > 0:
+		lp := make([]locale.Part, len(shown.Parts))
+		for i, p := range shown.Parts {
 			lp[i] = locale.Part{Value: p.Value, Unit: p.Unit.Symbol}
 		}
 		fmt.Fprintln(stdout, lc.FormatMixed(lp, width))
 	case lc != nil:
-		fmt.Fprintln(stdout, lc.FormatUnit(text.Value, text.Unit, width))
+		fmt.Fprintln(stdout, lc.FormatUnit(shown.Value, shown.Unit, width))
 	default:
 		fmt.Fprintln(stdout, resultText(&r))
 	}
@@ -178,7 +185,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // cannot be rounded again (a half made by rounding) or r is mixed, the
 // conversion again at the readable precision, so that the engine rounds
 // once from the exact value and carries into the part before.
-func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request, r engine.Result) engine.Result {
+func readableResult(g *engine.Graph, read *text.Quantity, req engine.Request, r engine.Result) engine.Result {
 	in := req.Value
 	if read != nil {
 		in = read.Value
@@ -193,7 +200,7 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 	if len(r.Parts) > 0 {
 		v = r.Parts[len(r.Parts)-1].Value
 	}
-	rounded, ok := locale.Readable(v, sig, r.Exact && (read == nil || !read.Rounded))
+	rounded, ok := locale.Readable(v, sig, r.Exact)
 	switch {
 	case ok && rounded == v:
 		return r
@@ -202,13 +209,7 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 		return r
 	}
 	req.Precision = min(locale.ReadablePrecision(v, sig), engine.MaxPrecision)
-	var again engine.Result
-	var err error
-	if read != nil {
-		again, err = quantity.Convert(g, *read, req)
-	} else {
-		again, err = g.Convert(req)
-	}
+	again, err := g.Convert(req)
 	if err != nil {
 		return r
 	}
@@ -216,18 +217,15 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 }
 
 // parseOptions are the free-text parser's options for a locale (English
-// when lc is nil), reading its unit names as the units of g that claim
-// them.
-func parseOptions(g *engine.Graph, lc *locale.Locale) *quantity.Options {
+// words with no region when lc is nil), reading its unit names as the
+// units of g that claim them, and units whose meaning depends on the
+// region as the region of tag.
+func parseOptions(g *engine.Graph, lc *locale.Locale, tag string) *text.Options {
+	region, how, _ := g.LocaleRegion(tag)
 	if lc == nil {
-		en, err := locale.Match("en")
-		if err != nil {
-			return nil
-		}
-		lc = en.In(g)
+		lc, _ = locale.Match("en")
 	}
-	n := lc.Numbers()
-	return &quantity.Options{Locale: lc.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: lc.Lookup}
+	return text.LocaleOptions(lc, g, region, how, text.NewForeign(g), text.NewPantry(g.Substances()))
 }
 
 // printExplanation prints an explanation for a person, indented under the
