@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/fault"
 )
 
 // The kitchen: "1 1/2 cups flour", "2 EL Zucker", "1 stick butter", "2
@@ -134,6 +135,15 @@ func (r *reader) kitchen(c *component, run string) (ok bool, err error) {
 			c.ingredient = ing
 			return true, nil
 		}
+		if found := p.opt.Pantry.find(rest); len(found) > 0 {
+			// A unit the region does not settle before a food: its
+			// candidates, not "unknown unit".
+			if err := p.resolveLoud(&head); err != nil {
+				if len(candidatesOf(err)) > 0 && unitErr == nil {
+					unitErr = err
+				}
+			}
+		}
 		// A portion: "stick butter", "large eggs".
 		if found := p.opt.Pantry.find(rest); len(found) > 0 {
 			name := strings.ToLower(head.unitText)
@@ -149,7 +159,7 @@ func (r *reader) kitchen(c *component, run string) (ok bool, err error) {
 				ing := &Ingredient{Text: rest, Position: runePos(p.text, restOff), ID: hits[0].ID, Portion: por.name}
 				c.value = new(big.Rat).Mul(c.value, por.mass)
 				c.unit, c.symbol, c.portion, c.ingredient = por.unit, por.unit.Symbol, por, ing
-				c.assumed = "1 " + por.name + " of " + hits[0].Name + " = " + por.text + " (" + hits[0].ID + ")"
+				c.assumed = "1 " + por.name + " " + hits[0].Food + " = " + por.text + " (catalog portion of " + hits[0].ID + ")"
 				return true, nil
 			case len(hits) > 1:
 				e := fail(p.text, restOff, "“"+rest+"” with a "+name+" means more than one food: "+ids(hits))
@@ -242,4 +252,11 @@ func runePos(text string, off int) int {
 		n++
 	}
 	return n
+}
+
+func candidatesOf(err error) []string {
+	if e, ok := err.(*fault.Error); ok {
+		return e.Candidates
+	}
+	return nil
 }

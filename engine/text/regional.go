@@ -33,6 +33,9 @@ var families = []family{
 	{name: "cup", members: []string{"cup", "cup_metric"}, candidates: []string{"cup", "cup_metric"}},
 	{name: "tablespoon", members: []string{"tbsp", "tbsp_metric"}, candidates: []string{"tbsp", "tbsp_metric", "tbsp_AU"},
 		regions: map[string]string{"AU": "tbsp_AU"}},
+	// The teaspoon is a US or a metric spoon as the tablespoon is (a
+	// German TL is 5 mL): read by the region as well.
+	{name: "teaspoon", members: []string{"tsp", "tsp_metric"}, candidates: []string{"tsp", "tsp_metric"}},
 	{name: "ton", members: []string{"ton_us", "ton_uk", "t"}, candidates: []string{"ton_us", "ton_uk", "t"}},
 	{name: "hundredweight", members: []string{"cwt_us", "cwt_uk"}, candidates: []string{"cwt_us", "cwt_uk"}},
 	{name: "mile per gallon", members: []string{"mpg", "mpg_imp"}, candidates: []string{"mpg", "mpg_imp"}},

@@ -368,12 +368,16 @@ func (p *parser) finish(q *Quantity, comps []component, neg bool) error {
 	return nil
 }
 
-// ratText writes r as the engine writes a decimal (plain, or with an
-// exponent when long: 6.02214076e23) when it terminates, else as p/q.
+// ratText writes r as a decimal when it terminates (plain up to 40
+// characters, else as the engine writes it, with an exponent), else as
+// p/q.
 func ratText(r *big.Rat) string {
 	t, ok := decimalText(r)
 	if !ok {
 		return r.RatString()
+	}
+	if len(t) <= 40 {
+		return t
 	}
 	var d apd.Decimal
 	if _, _, err := d.SetString(t); err != nil {

@@ -17,9 +17,9 @@ import (
 //  3. the locale's words (CLDR's unit names: "EL" is the tablespoon in
 //     German, "c. à s." in French);
 //  4. a prefixed unit (km, mL), when it is customary: QUDT or UN/ECE Rec
-//     20 list it, or CLDR names it in an entry of its own (kilometre,
-//     petabyte); exalitre and teralitre are in none, and free text does
-//     not read EL and TL as them;
+//     20 list it, CLDR names it in an entry of its own (kilometre), or it
+//     is a unit of data (petabyte); exalitre and teralitre are in none,
+//     and free text does not read EL and TL as them;
 //  5. the spellings people add: a trailing full stop ("ft.", "lbs."), an
 //     s of the plural after a symbol ("kms", "yds"), "X per Y" and "X an
 //     hour" for X/Y;
@@ -222,6 +222,9 @@ func (p *parser) customary(u *engine.Unit) bool {
 	}
 	if u.Codes["qudt"] != "" || u.Codes["unece"] != "" {
 		return true
+	}
+	if u.Category != nil && u.Category.ID == "data" {
+		return true // bytes and bits take every SI and IEC prefix in use
 	}
 	return p.opt.Named != nil && p.opt.Named(u.Symbol)
 }
