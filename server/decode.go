@@ -59,7 +59,7 @@ type conversion struct {
 	rounded  bool
 	textWork int
 	lc       *locale.Locale
-	width                     locale.Width
+	width    locale.Width
 }
 
 // Field bits for duplicate detection.

@@ -12,7 +12,7 @@ import (
 func TestRecipeFlow(t *testing.T) {
 	f, _ := shippedFixture(t)
 	type item struct {
-		text, locale                  string
+		text, locale                    string
 		value, from, substance, assumed string
 	}
 	recipe := []item{

@@ -114,13 +114,16 @@ func (r *reader) read(i int, first bool) ([]component, error) {
 	run := p.text[us:ue]
 	c.unitText, c.unitOff = strings.TrimRightFunc(run, isSpace), us
 	var firstErr error
-	// The whole run as one unit.
-	if len(c.unitText) <= maxUnitBytes && p.resolveQuiet(&c, true) {
+	// The whole run as one unit: a name first; as an expression only
+	// after the splits below, which cost a lookup each.
+	whole := len(c.unitText) <= maxUnitBytes
+	if whole && p.resolveQuiet(&c, false) {
 		rest, err := r.from(ue, false)
 		if err == nil {
 			return append([]component{c}, rest...), nil
 		}
 		firstErr = err
+		whole = false
 	}
 	if p.work > p.budget {
 		return nil, errBudget(p.text, us)
@@ -147,6 +150,15 @@ func (r *reader) read(i int, first bool) ([]component, error) {
 			}
 		}
 		k += n
+	}
+	if whole && p.resolveQuiet(&c, true) {
+		rest, err := r.from(ue, false)
+		if err == nil {
+			return append([]component{c}, rest...), nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
 	}
 	// A unit and an ingredient ("cups flour"), or a portion of one
 	// ("stick butter").

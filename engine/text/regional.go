@@ -32,7 +32,8 @@ var families = []family{
 	{name: "fluid ounce", members: []string{"floz", "floz_imp"}, candidates: []string{"floz", "floz_imp"}},
 	{name: "cup", members: []string{"cup", "cup_metric"}, candidates: []string{"cup", "cup_metric"}},
 	{name: "tablespoon", members: []string{"tbsp", "tbsp_metric"}, candidates: []string{"tbsp", "tbsp_metric", "tbsp_AU"},
-		regions: map[string]string{"AU": "tbsp_AU"}},
+		// The catalog's tbsp_metric is the spoon of British recipes too.
+		regions: map[string]string{"AU": "tbsp_AU", "GB": "tbsp_metric"}},
 	// The teaspoon is a US or a metric spoon as the tablespoon is (a
 	// German TL is 5 mL): read by the region as well.
 	{name: "teaspoon", members: []string{"tsp", "tsp_metric"}, candidates: []string{"tsp", "tsp_metric"}},

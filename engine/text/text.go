@@ -1,6 +1,7 @@
 package text
 
 import (
+	"errors"
 	"math/big"
 
 	"github.com/cockroachdb/apd/v3"
@@ -132,6 +133,10 @@ func fail(text string, off int, msg string) *fault.Error {
 	return fault.At(fault.InvalidQuantity, text, off, "%s", msg)
 }
 
+// errNoTarget stands for a right side that names no unit, once one
+// failure has been explained.
+var errNoTarget = errors.New("no unit")
+
 // errBudget is the refusal of a text that costs more than its budget.
 func errBudget(text string, off int) *fault.Error {
 	return fail(text, off, "the text is too complex to read (more than the work budget of one quantity)")
@@ -199,7 +204,9 @@ func ParseQuestion(g Graph, text string, opt *Options) (Question, error) {
 		}
 	}
 	for _, c := range cuts {
-		to, err := p.target(c.end)
+		// Only the first failure is explained: a message costs lookups
+		// and suggestions.
+		to, err := p.target(c.end, firstErr == nil)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -389,7 +396,7 @@ func ratText(r *big.Rat) string {
 // target reads the unit of a question after byte offset off: a unit as
 // the quantity's units are read, or a mixed unit ("ft+in") passed on for
 // the engine to read.
-func (p *parser) target(off int) (string, error) {
+func (p *parser) target(off int, explain bool) (string, error) {
 	s := p.text[off:]
 	t := strings.TrimFunc(s, isSpace)
 	off += strings.Index(s, t)
@@ -403,8 +410,13 @@ func (p *parser) target(off int) (string, error) {
 		return t, nil
 	}
 	c := component{unitText: t, unitOff: off}
-	if err := p.resolve(&c, true); err != nil {
-		return "", err
+	if !p.resolveQuiet(&c, true) {
+		if !explain {
+			return "", errNoTarget
+		}
+		if err := p.resolveLoud(&c); err != nil {
+			return "", err
+		}
 	}
 	if c.portion != nil {
 		return "", fail(p.text, off, "“"+t+"” is a portion of a food, not a unit to answer in")

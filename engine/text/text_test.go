@@ -289,3 +289,16 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestControlCharacter: a NUL between the number and the unit is refused
+// where it stands, not skipped ("5\x00km" is not 5 km).
+func TestControlCharacter(t *testing.T) {
+	g := testGraph(t)
+	for _, s := range []string{"5\x00km", "5\tkm\x7f", "5 k\x1bm"} {
+		_, err := text.Parse(g, s, options(t, "-"))
+		var e *fault.Error
+		if !errors.As(err, &e) || e.Code != fault.InvalidQuantity || !strings.Contains(e.Message, "control character") {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}

@@ -50,7 +50,10 @@ func degree(s string) string {
 	for _, w := range degreeWords {
 		if len(s) > len(w) && strings.EqualFold(s[:len(w)], w) {
 			rest := strings.TrimSpace(s[len(w):])
-			if len(rest) == 1 && strings.ContainsAny(rest, "CFKRcfkr") {
+			switch {
+			case rest == "K" || rest == "k":
+				return "K"
+			case len(rest) == 1 && strings.ContainsAny(rest, "CFRcfr"):
 				return "°" + strings.ToUpper(rest)
 			}
 		}

@@ -404,4 +404,3 @@ func quotient(s string) (*big.Rat, error) {
 	}
 	return x.Quo(x, y), nil
 }
-
