@@ -15,9 +15,10 @@ import (
 // ("1h30m") costs one lookup per place a digit follows a letter, within
 // maxUnitBytes.
 type reader struct {
-	p    *parser
-	end  int
-	memo map[int]*tail
+	p     *parser
+	end   int
+	memo  map[int]*tail
+	depth int // components being read, nested
 }
 
 // tail is what reading from a position gave.
@@ -100,6 +101,12 @@ func (r *reader) read(i int, first bool) ([]component, error) {
 	if !p.charge(lookupCost) {
 		return nil, errBudget(p.text, i)
 	}
+	if r.depth++; r.depth > MaxComponents {
+		// More parts than a quantity may have: refused here, before
+		// the rest is read (and copied) at all.
+		return nil, fail(p.text, i, "a quantity has at most "+strconv.Itoa(MaxComponents)+" parts")
+	}
+	defer func() { r.depth-- }()
 	c := component{off: i}
 	v, j, err := r.number(i)
 	if err != nil {
@@ -122,6 +129,9 @@ func (r *reader) read(i int, first bool) ([]component, error) {
 		if err == nil {
 			return append([]component{c}, rest...), nil
 		}
+		if terminal(err) {
+			return nil, err
+		}
 		firstErr = err
 		whole = false
 	}
@@ -141,6 +151,9 @@ func (r *reader) read(i int, first bool) ([]component, error) {
 				if err == nil && len(rest) > 0 {
 					return append([]component{head}, rest...), nil
 				}
+				if terminal(err) {
+					return nil, err
+				}
 				if err != nil && firstErr == nil {
 					firstErr = err
 				}
@@ -155,6 +168,9 @@ func (r *reader) read(i int, first bool) ([]component, error) {
 		rest, err := r.from(ue, false)
 		if err == nil {
 			return append([]component{c}, rest...), nil
+		}
+		if terminal(err) {
+			return nil, err
 		}
 		if firstErr == nil {
 			firstErr = err
@@ -276,3 +292,9 @@ func (r *reader) startsNumber(i int) bool {
 }
 
 func isFeetMark(s string) bool { return s == "'" || s == "′" || s == "’" }
+
+// terminal reports an error no other reading of the text can avoid: too
+// many parts, or the budget spent.
+func terminal(err error) bool {
+	return err != nil && (isBudget(err) || strings.Contains(err.Error(), "a quantity has at most"))
+}
