@@ -63,6 +63,12 @@ type Request struct {
 	// usage ("person-height"; "default" when empty), and the region (ISO
 	// 3166-1 or UN M.49), else the locale (BCP 47) it is found from.
 	Usage, Region, Locale string
+	// Exact, when set, is the value as exact rationals and is used instead
+	// of Value: one per part of From (one for a unit or an expression, one
+	// per part of a mixed unit such as ft+in, the sign on the first part
+	// that is not zero). A fraction whose decimal does not terminate (⅓
+	// cup, as free text reads it) so converts exactly and is rounded once.
+	Exact []*big.Rat
 }
 
 // Result is a successful conversion.
@@ -147,6 +153,9 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	}
 	if p < 1 || p > MaxPrecision {
 		return dst, ErrPrecision
+	}
+	if req.Exact != nil {
+		return g.appendExact(dst, req, res, p)
 	}
 	var v apd.Decimal
 	if err := exact.ParseValue(&v, req.Value); err != nil {

@@ -408,3 +408,15 @@ func (l *Locale) Names(symbol string) []string {
 	}
 	return out
 }
+
+// Named reports whether CLDR names the catalog unit symbol in an entry of
+// its own (kilometer, petabyte) rather than composing its name from a
+// prefix and another unit's (exaliter): CLDR's list of units in use.
+func (l *Locale) Named(symbol string) bool {
+	id := unitID(l.catalog(), symbol)
+	if id == "" {
+		return false
+	}
+	_, ok := l.s.keyOf[id]
+	return ok
+}

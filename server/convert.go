@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/engine/quantity"
 )
 
 // convertGET serves GET /v1/convert?value=&from=&to=[&precision=].
@@ -90,6 +89,11 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 		b = appendString(b, conv.text)
 		b = append(b, ',')
 	}
+	if conv.assumed != "" {
+		b = append(b, `"assumed":`...)
+		b = appendString(b, conv.assumed)
+		b = append(b, ',')
+	}
 	// Both values are decimal numbers (the input passed the value syntax,
 	// or was read from free text as digits; the result is formatted by the
 	// engine): nothing in them needs escaping.
@@ -106,14 +110,7 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	b = append(b, `"value":"`...)
 	start := len(b)
 	var err error
-	if conv.read != nil {
-		// A fraction whose decimal does not terminate (see quantity.Convert).
-		if *res, err = quantity.Convert(g, *conv.read, *req); err == nil {
-			b = append(b, res.Value...)
-		}
-	} else {
-		b, err = g.AppendConvert(b, req, res)
-	}
+	b, err = g.AppendConvert(b, req, res)
 	if err != nil {
 		return b[:mark], err
 	}
@@ -133,7 +130,7 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	b = append(b, `},"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
-	// A fraction whose decimal does not terminate was rounded on input.
+	// A portion of a food is a measured mass.
 	return appendBool(b, res.Exact && !conv.rounded), nil
 }
 

@@ -1,11 +1,11 @@
 package server
 
 import (
+	"math/big"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/engine/quantity"
 	"github.com/unitd/unitd/internal/jsonscan"
 	"github.com/unitd/unitd/locale"
 )
@@ -50,10 +50,16 @@ type conversion struct {
 	quantity, q, unitDisplay  string
 	hasQuantity, hasQ, hasLoc bool
 	text                      string
-	rounded                   bool
-	read                      *quantity.Quantity // free text whose number was rounded
-	lc                        *locale.Locale
-	width                     locale.Width
+	// exact are free text's numbers, exactly (engine.Request.Exact);
+	// assumed is input.assumed; rounded says the input used a measured
+	// value (a food's portion), so no answer is exact; textWork is what
+	// reading the text cost (text.Quantity.Work).
+	exact    []*big.Rat
+	assumed  string
+	rounded  bool
+	textWork int
+	lc       *locale.Locale
+	width    locale.Width
 }
 
 // Field bits for duplicate detection.

@@ -465,10 +465,11 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	}
 	part := closed([]string{"value", "unit"}, map[string]*schema{"value": decimal, "unit": str("Canonical symbol of the part's unit.")})
 	input := closed(nil, map[string]*schema{
-		"text":  str("The free text submitted (`quantity` or `q`), as sent."),
-		"value": str("The submitted value, as sent; for free text, the value understood (a mixed quantity's values separated by spaces, \"5 3\")."),
-		"unit":  str("The submitted unit, as sent; for free text, the unit understood (\"ft\", or \"ft+in\" for a mixed quantity); for parts, their units joined with +."),
-		"parts": {Type: typ("array"), Items: closed([]string{"value", "unit"}, map[string]*schema{"value": strSchema, "unit": strSchema}), Description: "The submitted parts of a mixed quantity."},
+		"text":    str("The free text submitted (`quantity` or `q`), as sent."),
+		"assumed": str("What free text was read as by a stated rule rather than as written: a unit whose meaning depends on the region, read as the locale's region's (\"pt: US liquid pint (region US)\"), or a portion of a food by its catalog mass (\"1 stick of butter = 113 g (butter)\")."),
+		"value":   str("The submitted value, as sent; for free text, the value understood (a mixed quantity's values separated by spaces, \"5 3\")."),
+		"unit":    str("The submitted unit, as sent; for free text, the unit understood (\"ft\", or \"ft+in\" for a mixed quantity); for parts, their units joined with +."),
+		"parts":   {Type: typ("array"), Items: closed([]string{"value", "unit"}, map[string]*schema{"value": strSchema, "unit": strSchema}), Description: "The submitted parts of a mixed quantity."},
 	})
 	result := closed([]string{"unit"}, map[string]*schema{
 		"value":    decimal,

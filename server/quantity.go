@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/engine/quantity"
+	"github.com/unitd/unitd/engine/text"
 	"github.com/unitd/unitd/locale"
 )
 
@@ -18,10 +18,16 @@ import (
 // people write them, in their language"):
 //
 //   - quantity (free text, in place of value and from) and q (a whole
-//     question) are read by engine/quantity, in the request's locale: its
-//     decimal and grouping separators and its unit names, after the
-//     catalog's. The answer echoes input.text, and the value and unit
-//     understood.
+//     question) are read by engine/text, in the request's locale: its
+//     decimal and grouping separators, its unit names and spelled
+//     numbers, and its region for a unit whose meaning depends on it
+//     (pint). The engine converts the exact numbers read
+//     (engine.Request.Exact). The answer echoes input.text, the value and
+//     unit understood, and input.assumed where a unit was read by the
+//     region or a portion of a food by its mass. An ingredient after the
+//     unit ("1 cup flour") is the request's substance unless the request
+//     names one. conversion.textWork is the parser's work (text.Quantity.Work),
+//     for a caller that charges it to the key's budget.
 //   - locale (a BCP 47 tag; in a batch, for every item that names none),
 //     else the best match of Accept-Language, adds result.text: the result
 //     in the locale's words and digits (package locale), at unit_display
@@ -103,7 +109,15 @@ var options sync.Map // *locale.Locale → graphOptions
 
 type graphOptions struct {
 	g *engine.Graph
-	o *quantity.Options
+	o *text.Options
+}
+
+// kitchens caches each graph's foods and foreign names.
+var kitchens sync.Map // *engine.Graph → *kitchen
+
+type kitchen struct {
+	pantry  *text.Pantry
+	foreign *text.Foreign
 }
 
 var english = sync.OnceValue(func() *locale.Locale {
@@ -111,22 +125,39 @@ var english = sync.OnceValue(func() *locale.Locale {
 	return l
 })
 
-// quantityOptions are the parser's options for a locale (English when
-// l is nil), reading the locale's unit names as the units of g that claim
-// them.
-func quantityOptions(g *engine.Graph, l *locale.Locale) *quantity.Options {
-	if l == nil {
-		if l = english(); l == nil {
+// quantityOptions are the parser's options for a locale (English words
+// with no region when l is nil), reading the locale's unit names as the
+// units of g that claim them, and a unit whose meaning depends on the
+// region as the region of tag (the request's locale).
+func quantityOptions(g *engine.Graph, l *locale.Locale, tag string) *text.Options {
+	base := l
+	if base == nil {
+		if base = english(); base == nil {
 			return nil
 		}
 	}
-	if v, ok := options.Load(l); ok && v.(graphOptions).g == g {
-		return v.(graphOptions).o
+	var o *text.Options
+	if v, ok := options.Load(base); ok && v.(graphOptions).g == g {
+		o = v.(graphOptions).o
+	} else {
+		k, _ := kitchens.Load(g)
+		if k == nil {
+			k, _ = kitchens.LoadOrStore(g, &kitchen{pantry: text.NewPantry(g.Substances()), foreign: text.NewForeign(g)})
+		}
+		kk := k.(*kitchen)
+		o = text.LocaleOptions(base, g, "", "", kk.foreign, kk.pantry)
+		options.Store(base, graphOptions{g, o})
 	}
-	n := l.Numbers()
-	o := &quantity.Options{Locale: l.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: l.In(g).Lookup}
-	options.Store(l, graphOptions{g, o})
-	return o
+	if l == nil || tag == "" {
+		return o
+	}
+	region, how, err := g.LocaleRegion(tag)
+	if err != nil || region == "" {
+		return o
+	}
+	withRegion := *o
+	withRegion.Region, withRegion.RegionHow = region, how
+	return &withRegion
 }
 
 // checkControl refuses a control character (Unicode Cc) in a
@@ -184,34 +215,36 @@ func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *loca
 	if e != nil {
 		return e
 	}
-	opts := quantityOptions(g, lc)
+	opts := quantityOptions(g, lc, conv.locale)
 	if lc != nil {
 		lc = lc.In(g)
 	}
 	conv.lc, conv.width = lc, width
+	var q text.Quantity
+	var err error
 	switch {
 	case conv.hasQ:
-		q, err := quantity.ParseQuestion(g, conv.q, opts)
-		conv.text = conv.q
-		if err != nil {
-			return freeTextError(err)
-		}
-		conv.value, conv.from, conv.to, conv.rounded = q.Value, q.Unit, q.To, q.Rounded
-		conv.hasValue, conv.hasFrom, conv.hasTo = true, true, true
-		if q.Rounded {
-			conv.read = &q.Quantity
-		}
+		var qq text.Question
+		qq, err = text.ParseQuestion(g, conv.q, opts)
+		q, conv.text, conv.to, conv.hasTo = qq.Quantity, conv.q, qq.To, true
 	case conv.hasQuantity:
-		q, err := quantity.Parse(g, conv.quantity, opts)
+		q, err = text.Parse(g, conv.quantity, opts)
 		conv.text = conv.quantity
-		if err != nil {
-			return freeTextError(err)
+	default:
+		return nil
+	}
+	conv.textWork = q.Work
+	if err != nil {
+		return freeTextError(err)
+	}
+	conv.value, conv.from, conv.exact, conv.assumed = q.Value, q.Unit, q.Exact, q.Assumed
+	conv.hasValue, conv.hasFrom = true, true
+	if ing := q.Ingredient; ing != nil {
+		if conv.props.Substance == "" {
+			conv.props.Substance = ing.ID
 		}
-		conv.value, conv.from, conv.rounded = q.Value, q.Unit, q.Rounded
-		conv.hasValue, conv.hasFrom = true, true
-		if q.Rounded {
-			conv.read = &q
-		}
+		// A portion's mass is the catalog's measured value.
+		conv.rounded = ing.Portion != ""
 	}
 	return nil
 }
@@ -278,9 +311,6 @@ func inputFigures(v string) int {
 func convertAt(g *engine.Graph, conv *conversion, req *engine.Request, p int) (engine.Result, error) {
 	r := *req
 	r.Precision = p
-	if conv.read != nil {
-		return quantity.Convert(g, *conv.read, r)
-	}
 	return g.Convert(r)
 }
 

@@ -119,7 +119,7 @@ func (c *conversion) joinParts() {
 // request builds the engine's request of a conversion.
 func (c *conversion) request(precision int, budget *engine.Budget) engine.Request {
 	return engine.Request{Value: c.value, From: c.from, To: c.to, Precision: precision, Budget: budget,
-		Usage: c.usage, Region: c.region, Locale: c.locale}
+		Usage: c.usage, Region: c.region, Locale: c.locale, Exact: c.exact}
 }
 
 // inherit gives c the batch-wide usage, region and locale it lacks.

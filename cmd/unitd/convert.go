@@ -13,7 +13,7 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/engine/quantity"
+	"github.com/unitd/unitd/engine/text"
 	"github.com/unitd/unitd/locale"
 )
 
@@ -121,24 +121,27 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	req := prefs
 	req.Precision = *precision
-	r, read, err := convertOne(g, converterOf(g), pos, &req, lc)
+	r, read, err := convertOne(g, converterOf(g), pos, &req, lc, *tag)
+	if read != nil && read.Assumed != "" {
+		fmt.Fprintln(stderr, "assumed:", read.Assumed)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	text := r
+	shown := r
 	if lc != nil && !precisionGiven {
-		text = readableResult(g, read, req, r)
+		shown = readableResult(g, read, req, r)
 	}
 	switch {
-	case lc != nil && len(text.Parts) > 0:
-		lp := make([]locale.Part, len(text.Parts))
-		for i, p := range text.Parts {
+	case lc != nil && len(shown.Parts) > 0:
+		lp := make([]locale.Part, len(shown.Parts))
+		for i, p := range shown.Parts {
 			lp[i] = locale.Part{Value: p.Value, Unit: p.Unit.Symbol}
 		}
 		fmt.Fprintln(stdout, lc.FormatMixed(lp, width))
 	case lc != nil:
-		fmt.Fprintln(stdout, lc.FormatUnit(text.Value, text.Unit, width))
+		fmt.Fprintln(stdout, lc.FormatUnit(shown.Value, shown.Unit, width))
 	default:
 		fmt.Fprintln(stdout, resultText(&r))
 	}
@@ -154,7 +157,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // cannot be rounded again (a half made by rounding) or r is mixed, the
 // conversion again at the readable precision, so that the engine rounds
 // once from the exact value and carries into the part before.
-func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request, r engine.Result) engine.Result {
+func readableResult(g *engine.Graph, read *text.Quantity, req engine.Request, r engine.Result) engine.Result {
 	in := req.Value
 	if read != nil {
 		in = read.Value
@@ -169,7 +172,7 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 	if len(r.Parts) > 0 {
 		v = r.Parts[len(r.Parts)-1].Value
 	}
-	rounded, ok := locale.Readable(v, sig, r.Exact && (read == nil || !read.Rounded))
+	rounded, ok := locale.Readable(v, sig, r.Exact)
 	switch {
 	case ok && rounded == v:
 		return r
@@ -178,13 +181,7 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 		return r
 	}
 	req.Precision = min(locale.ReadablePrecision(v, sig), engine.MaxPrecision)
-	var again engine.Result
-	var err error
-	if read != nil {
-		again, err = quantity.Convert(g, *read, req)
-	} else {
-		again, err = g.Convert(req)
-	}
+	again, err := g.Convert(req)
 	if err != nil {
 		return r
 	}
@@ -193,9 +190,9 @@ func readableResult(g *engine.Graph, read *quantity.Quantity, req engine.Request
 
 // convertOne converts the positional arguments of a single conversion:
 // VALUE FROM TO, QUANTITY TO or QUESTION, and returns the free text it
-// read, if any. A panic on the way (a bug) is an INTERNAL_ERROR, printed
-// like any other error.
-func convertOne(g *engine.Graph, conv converter, pos []string, req *engine.Request, lc *locale.Locale) (r engine.Result, read *quantity.Quantity, err error) {
+// read, if any; req is left as it was converted. A panic on the way (a
+// bug) is an INTERNAL_ERROR, printed like any other error.
+func convertOne(g *engine.Graph, conv converter, pos []string, req *engine.Request, lc *locale.Locale, tag string) (r engine.Result, read *text.Quantity, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = panicked(v)
@@ -204,24 +201,29 @@ func convertOne(g *engine.Graph, conv converter, pos []string, req *engine.Reque
 	switch len(pos) {
 	case 3:
 		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
-		r, err = conv.Convert(*req)
-		return r, nil, err
 	case 2:
-		q, err := quantity.Parse(g, pos[0], parseOptions(g, lc))
+		q, err := text.Parse(g, pos[0], parseOptions(g, lc, tag))
 		if err != nil {
 			return r, nil, err
 		}
-		req.To = pos[1]
-		r, err = quantity.Convert(g, q, *req)
-		return r, &q, err
+		req.To, read = pos[1], &q
+	case 1:
+		q, err := text.ParseQuestion(g, pos[0], parseOptions(g, lc, tag))
+		if err != nil {
+			return r, nil, err
+		}
+		req.To, read = q.To, &q.Quantity
 	}
-	q, err := quantity.ParseQuestion(g, pos[0], parseOptions(g, lc))
-	if err != nil {
-		return r, nil, err
+	if read != nil {
+		req.Exact, req.From = read.Exact, read.Unit
+		if read.Ingredient != nil && req.Properties == nil {
+			if req.Properties, err = g.ResolveProperties(engine.PropertyQuery{Substance: read.Ingredient.ID}); err != nil {
+				return r, read, err
+			}
+		}
 	}
-	req.To = q.To
-	r, err = quantity.Convert(g, q.Quantity, *req)
-	return r, &q.Quantity, err
+	r, err = conv.Convert(*req)
+	return r, read, err
 }
 
 // converter is what the command line's conversions of a value and two
@@ -265,18 +267,15 @@ func appendConverted(conv converter, b []byte, req *engine.Request, res *engine.
 }
 
 // parseOptions are the free-text parser's options for a locale (English
-// when lc is nil), reading its unit names as the units of g that claim
-// them.
-func parseOptions(g *engine.Graph, lc *locale.Locale) *quantity.Options {
+// words with no region when lc is nil), reading its unit names as the
+// units of g that claim them, and units whose meaning depends on the
+// region as the region of tag.
+func parseOptions(g *engine.Graph, lc *locale.Locale, tag string) *text.Options {
+	region, how, _ := g.LocaleRegion(tag)
 	if lc == nil {
-		en, err := locale.Match("en")
-		if err != nil {
-			return nil
-		}
-		lc = en.In(g)
+		lc, _ = locale.Match("en")
 	}
-	n := lc.Numbers()
-	return &quantity.Options{Locale: lc.Tag, Decimal: n.Decimal, Group: n.Group, Primary: n.Primary, Secondary: n.Secondary, Names: lc.Lookup}
+	return text.LocaleOptions(lc, g, region, how, text.NewForeign(g), text.NewPantry(g.Substances()))
 }
 
 // printExplanation prints an explanation for a person, indented under the

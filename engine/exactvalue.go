@@ -1,0 +1,362 @@
+package engine
+
+import (
+	"math/big"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/exact"
+)
+
+// A request whose value is exact rationals (Request.Exact) converts as
+// one whose value is a decimal, except that the value is never written
+// as a decimal on the way: the exact map of the pair is evaluated at the
+// rational (exact.Map.AtRat) and rounded once. A rational whose decimal
+// terminates (3/4) takes the ordinary path as that decimal. What needs a
+// decimal on the way is given one that brackets the rational:
+//
+//   - to=auto chooses the unit at a decimal just below and one just above
+//     the value (60, then 90 significant digits); where the two choose
+//     differently the value lies on the threshold itself, which it
+//     therefore reaches (UTS #35: the first preference whose threshold
+//     the value reaches), and the choice above is taken;
+//   - a conversion through a transcendental formula starts from the
+//     rational rounded to its working precision and ten digits more, and
+//     is not exact, as such conversions never are.
+
+// maxExactParts bounds Request.Exact: a mixed unit has at most this many
+// parts.
+const maxExactParts = 8
+
+// appendExact is appendConvert for a request with Exact set.
+func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
+	r, from, err := g.exactSource(req)
+	if err != nil {
+		return dst, err
+	}
+	if d, ok := exact.ToDecimal(r); ok {
+		// A terminating value: the ordinary conversion of its decimal.
+		plain := *req
+		plain.Exact, plain.From, plain.Value = nil, from, FormatDecimal(&d)
+		return g.appendConvert(dst, &plain, res)
+	}
+	var t target
+	var pref *Preference
+	switch {
+	case req.To == Auto:
+		if res.pref == nil {
+			res.pref = new(Preference)
+		}
+		pref = res.pref
+		if t, err = g.chooseExact(from, r, req, pref); err != nil {
+			return dst, err
+		}
+	case isMixedName(req.To):
+		if t, err = g.resolveTarget(req.To); err != nil {
+			return dst, err
+		}
+	}
+	if t.mixed != nil {
+		if err := g.convertMixedExact(r, from, t.mixed, p, res); err != nil {
+			return dst, err
+		}
+		res.Preference = pref
+		return dst, nil
+	}
+	to := req.To
+	props := req.Properties
+	if pref != nil {
+		to = t.side.symbol()
+		if props == nil && pref.substance != "" {
+			if s := g.catalogSubstance(pref.substance); s != nil {
+				props = g.own[s]
+			}
+		}
+	}
+	pe, across, err := g.exactPair(from, to, props)
+	if err != nil {
+		return dst, err
+	}
+	if across {
+		res.Properties = props
+	}
+	out, err := pe.convertRat(dst, r, p, req.Budget, res)
+	if err != nil {
+		return dst, err
+	}
+	res.Preference = pref
+	return out, nil
+}
+
+// exactSource returns the value of req.Exact as one rational in one unit:
+// the value itself, or a mixed quantity summed in its last part.
+func (g *Graph) exactSource(req *Request) (*big.Rat, string, error) {
+	n := len(req.Exact)
+	if n == 0 || n > maxExactParts {
+		return nil, "", errorf(CodeInvalidValue, "an exact value has 1 to %d parts; got %d", maxExactParts, n)
+	}
+	for _, r := range req.Exact {
+		if r == nil {
+			return nil, "", errorf(CodeInvalidValue, "an exact value has a missing part")
+		}
+		if r.Num().BitLen() > exact.MaxBits || r.Denom().BitLen() > exact.MaxBits {
+			return nil, "", errorf(CodeInvalidValue, "an exact value is too long (more than %d bits)", exact.MaxBits)
+		}
+	}
+	if !isMixedName(req.From) {
+		if n != 1 {
+			return nil, "", errorf(CodeInvalidValue, "%s takes one value; got %d", req.From, n)
+		}
+		return req.Exact[0], req.From, nil
+	}
+	m, err := g.resolveMixed(req.From)
+	if err != nil {
+		return nil, "", err
+	}
+	if n != len(m.parts) {
+		return nil, "", errorf(CodeInvalidValue, "%s takes one value per part, %d in all; got %d", m.symbol, len(m.parts), n)
+	}
+	sum := new(big.Rat)
+	neg, nonzero := false, false
+	for i, r := range req.Exact {
+		if r.Sign() < 0 {
+			if nonzero {
+				return nil, "", errorf(CodeInvalidValue, "only the first part of %s that is not zero may carry a sign, which is the whole quantity's", m.symbol)
+			}
+			neg = true
+		}
+		if r.Sign() != 0 {
+			nonzero = true
+		}
+		t := new(big.Rat).Abs(r)
+		sum.Add(sum, t.Mul(t, new(big.Rat).SetInt(m.inLast[i])))
+	}
+	if neg {
+		sum.Neg(sum)
+	}
+	return sum, m.parts[len(m.parts)-1].Symbol, nil
+}
+
+// exactPair resolves and plans the pair from → to as appendConvert does,
+// across kinds through props where the two need it.
+func (g *Graph) exactPair(from, to string, props *Properties) (pe *pairEntry, across bool, err error) {
+	if pe := g.cachedAcross(from, to, props); pe != nil {
+		return pe, true, nil
+	}
+	if pe := g.cachedPair(from, to, nil); pe != nil {
+		return pe, false, nil
+	}
+	pe = new(pairEntry)
+	across, err = g.resolveWith(pe, from, to, props)
+	return pe, across, err
+}
+
+// chooseExact is choose for a rational value: at the decimals that
+// bracket it, the one above where they disagree (see above).
+func (g *Graph) chooseExact(from string, r *big.Rat, req *Request, pref *Preference) (target, error) {
+	var t target
+	for _, n := range []int{60, 90} {
+		lo, hi := ratBracket(r, n)
+		a, err := g.choose(from, &lo, req, pref)
+		if err != nil {
+			return target{}, err
+		}
+		if t, err = g.choose(from, &hi, req, pref); err != nil {
+			return target{}, err
+		}
+		if a.symbol() == t.symbol() {
+			break
+		}
+	}
+	return t, nil
+}
+
+// convertMixedExact is convertMixed for a rational value.
+func (g *Graph) convertMixedExact(r *big.Rat, from string, m *mixedUnit, p int, res *Result) error {
+	last := m.parts[len(m.parts)-1]
+	pe, err := g.pair(from, last.Symbol)
+	if err != nil {
+		return err
+	}
+	x := approximate(r)
+	val, err := pe.plan.valueAtRat(r)
+	if err != nil {
+		return g.exactError(err, &x, pe, m)
+	}
+	parts, inexact, err := m.split(&val, p, res.Parts)
+	if err != nil {
+		return g.exactError(err, &x, pe, m)
+	}
+	pl := &pe.plan
+	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, last, pe.fromSide.expr, nil
+	res.Unit, res.Category, res.CategoryID = m.symbol, pl.category, pl.categoryID
+	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
+	res.Parts, res.mixed = parts, m
+	return nil
+}
+
+// convertRat is convert for a rational value.
+func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, res *Result) ([]byte, error) {
+	pl := &pe.plan
+	if pl.err != nil {
+		return dst, pl.err
+	}
+	var out exact.Decimal
+	var inexact bool
+	if pl.m != nil {
+		v, err := pl.valueAtRat(r)
+		if err != nil {
+			return dst, err
+		}
+		out, inexact = roundValue(&v, p)
+	} else {
+		// Through a formula: in decimals at the working precision.
+		x := ratDecimal(r, int(formula.Work(p).Precision)+10)
+		if _, err := pl.run(&out, &x, p, budget); err != nil {
+			return dst, err
+		}
+		inexact = true
+	}
+	from, to := &pe.fromSide, &pe.toSide
+	res.From, res.To, res.FromExpression, res.ToExpression = from.unit, to.unit, from.expr, to.expr
+	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
+	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
+	res.Used = pl.used
+	return out.Append(dst), nil
+}
+
+// valueAtRat is valueAt for a rational: the pair's map at r exactly, after
+// the checks of the source's domain.
+func (pl *plan) valueAtRat(r *big.Rat) (exact.Value, error) {
+	if pl.err != nil {
+		return exact.Value{}, pl.err
+	}
+	if pl.m == nil {
+		return exact.Value{}, errNotExactMap
+	}
+	x := approximate(r) // for messages only
+	if b := pl.from.minimum; b != nil {
+		t := new(big.Rat).Mul(decimalRat(&b.a), r)
+		t.Add(t, decimalRat(&b.b))
+		if t.Cmp(decimalRat(&b.min)) < 0 {
+			u := pl.fromUnit
+			return exact.Value{}, outOfRange(&x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
+		}
+	}
+	if pl.positive != nil && pl.positive.signRat(r) <= 0 {
+		return exact.Value{}, pl.checkPositive(&x)
+	}
+	v, err := pl.m.AtRat(r)
+	if err != nil {
+		return exact.Value{}, pl.convertError(&x, err)
+	}
+	return v, nil
+}
+
+// signRat is sign for a rational.
+func (s *signer) signRat(r *big.Rat) int { return s.num.atRat(r) * s.den.atRat(r) }
+
+func (s *linearSign) atRat(r *big.Rat) int {
+	switch {
+	case s.lead == 0:
+		return s.constant
+	case s.root == nil:
+		t := new(big.Rat).Mul(decimalRat(s.a), r)
+		return t.Add(t, decimalRat(s.b)).Sign()
+	}
+	return s.lead * r.Cmp(decimalRat(s.root))
+}
+
+// decimalRat returns a finite decimal as a rational.
+func decimalRat(d *apd.Decimal) *big.Rat {
+	n := d.Coeff.MathBigInt()
+	if d.Negative {
+		n.Neg(n)
+	}
+	r := new(big.Rat).SetInt(n)
+	if e := int64(d.Exponent); e >= 0 {
+		return r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(e), nil)))
+	} else {
+		return r.Quo(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(-e), nil)))
+	}
+}
+
+// approximate is r to 20 significant digits, for messages.
+func approximate(r *big.Rat) apd.Decimal { return ratDecimal(r, 20) }
+
+// ratDecimal returns r rounded toward zero to n significant digits.
+func ratDecimal(r *big.Rat, n int) apd.Decimal {
+	lo, hi := ratBracket(r, n)
+	if r.Sign() < 0 {
+		return hi
+	}
+	return lo
+}
+
+// ratBracket returns the decimals of n significant digits just below and
+// just above r, one unit of the last digit apart (r strictly between them
+// when its decimal does not terminate within n digits).
+func ratBracket(r *big.Rat, n int) (lo, hi apd.Decimal) {
+	a := new(big.Rat).Abs(r)
+	if a.Sign() == 0 {
+		hi.SetFinite(1, -int32(n))
+		lo.Set(&hi)
+		lo.Negative = true
+		return lo, hi
+	}
+	// e with 10^(n-1) <= a·10^e < 10^n.
+	num, den := a.Num(), a.Denom()
+	e := n - (len(num.String()) - len(den.String()))
+	scaled := func(e int) *big.Int {
+		x, y := new(big.Int).Set(num), new(big.Int).Set(den)
+		if e >= 0 {
+			x.Mul(x, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
+		} else {
+			y.Mul(y, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-e)), nil))
+		}
+		return x.Quo(x, y)
+	}
+	f := scaled(e)
+	for len(f.String()) > n {
+		e--
+		f = scaled(e)
+	}
+	for len(f.String()) < n {
+		e++
+		f = scaled(e)
+	}
+	lo.Coeff.SetMathBigInt(f)
+	lo.Exponent = -int32(e)
+	hi.Coeff.SetMathBigInt(new(big.Int).Add(f, big.NewInt(1)))
+	hi.Exponent = -int32(e)
+	if r.Sign() < 0 {
+		lo.Negative, hi.Negative = true, true
+		lo, hi = hi, lo
+	}
+	return lo, hi
+}
+
+// CompareUnits compares the sizes of one a and one b, units of one
+// category: -1 when one a is less than one b, 0 when equal, +1 when more.
+// It compares the units' exact maps onto their category's base (through
+// brackets of π where a factor holds π), so it never rounds; a unit with
+// an offset or a formula has no size of its own to compare
+// (INCOMPATIBLE_UNITS).
+func (g *Graph) CompareUnits(a, b *Unit) (int, error) {
+	if a.Category != b.Category {
+		return 0, errorf(CodeIncompatibleUnits, "%s (%s) and %s (%s) are of different categories", a.Symbol, a.Category.ID, b.Symbol, b.Category.ID)
+	}
+	ma, mb := a.conv.m, b.conv.m
+	if ma == nil || mb == nil || !ma.IsLinear() || !mb.IsLinear() {
+		return 0, errorf(CodeIncompatibleUnits, "%s and %s are not plain multiples of %s", a.Symbol, b.Symbol, a.Category.Base.Symbol)
+	}
+	m, err := exact.Pair(ma, mb)
+	if err != nil {
+		return 0, err
+	}
+	v, err := m.AtRat(big.NewRat(1, 1))
+	if err != nil {
+		return 0, err
+	}
+	return v.Compare(big.NewRat(1, 1)), nil
+}

@@ -1,0 +1,21 @@
+package engine
+
+// LocaleRegion returns the region a locale stands for, as to=auto finds
+// it (region.go): its -u-ms- system, -u-rg- override or region subtag,
+// else the likely region of its language; how says which ("locale",
+// "locale-rg", "locale-ms", "likely", "default"). Free text reads a unit
+// whose meaning depends on the region through it (package text). A
+// catalog without unit preferences has no region data: "" and no error.
+func (g *Graph) LocaleRegion(locale string) (region, how string, err error) {
+	if g.prefs == nil || locale == "" {
+		return "", "", nil
+	}
+	r, how, _, err := g.prefs.region("", locale)
+	if err != nil {
+		return "", "", err
+	}
+	if how == "default" {
+		return "", how, nil
+	}
+	return r, how, nil
+}
