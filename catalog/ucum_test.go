@@ -145,7 +145,27 @@ func FuzzCodes(f *testing.F) {
 	}
 	for _, s := range []string{"ucum:mg/dL", "ucum:10*3/uL", "ucum:{a}.rad2{b}", "ucum:[pH]", "ucum:dB[SPL]", "ucum:m[IU]/L", "ucum:((m))",
 		"ucum:{", "ucum:10*99999", "ucum:[" + strings.Repeat("x", 300), "cldr:kilogram-square-meter-per-cubic-second-ampere", "cldr:liter-per-100-kilometer",
-		"cldr:pow4-meter", "qudt:KiloW-HR", "http://qudt.org/vocab/unit/FT", "unece:KGM", "x:y", "ucum:/s", "ucum:s-1.m+2", "ucum:%[slope]"} {
+		"cldr:pow4-meter", "qudt:KiloW-HR", "http://qudt.org/vocab/unit/FT", "unece:KGM", "x:y", "ucum:/s", "ucum:s-1.m+2", "ucum:%[slope]",
+		"ucum:" + strings.Repeat("10*300.", 8) + "10*300", "cldr:" + strings.Repeat("pow9-quettameter-", 9) + "pow9-quettameter",
+		"ucum:YL99/yL99", "ucum:[diop]", "ucum:meq/L", "qudt:REV-PER-MIN", "qudt:RAD-PER-SEC", "cldr:lux", "cldr:hertz", "cldr:year"} {
+		f.Add(s)
+	}
+	// Every special and inverse unit of UCUM under every prefix, and the
+	// largest powers each system reads.
+	tables, err := CodeTables()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range tables.UCUM {
+		if p.Type != "prefix" {
+			continue
+		}
+		for _, u := range []string{"Np", "B", "B[SPL]", "Cel", "[diop]", "Bd", "eq", "[IU]", "[pH]"} {
+			f.Add("ucum:" + p.Code + u)
+		}
+		f.Add("ucum:" + p.Code + "m99")
+	}
+	for _, s := range []string{"cldr:pow15-quettameter", "cldr:pow15-quectometer-per-pow15-quettasecond", "qudt:YottaM", "ucum:10^300/10^-300"} {
 		f.Add(s)
 	}
 	allowed := map[engine.Code]bool{engine.CodeUnknownUnit: true, engine.CodeInvalidUnitExpression: true, engine.CodeIncompatibleUnits: true, engine.CodeAmbiguousUnit: true}

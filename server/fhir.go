@@ -54,7 +54,7 @@ type fhirQuantity struct {
 const maxQuantityField = 256
 
 // readFHIRQuantity reads a "quantity" member that is a JSON object, a
-// FHIR Quantity. (A string is free text, read by engine/quantity.)
+// FHIR Quantity. (A string is free text, read by engine/text.)
 func readFHIRQuantity(s *jsonscan.Scanner, c *conversion, depth int) error {
 	q := &fhirQuantity{}
 	c.fhir = q
