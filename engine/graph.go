@@ -69,6 +69,10 @@ type Graph struct {
 	mixingRatios map[*Category]bool
 	cross        crossCache
 	resolved     propertiesCache
+	// measurandHints are the hints of conversions between two units that
+	// a measurand relates by an equation, by the two symbols
+	// (measurand.go).
+	measurandHints map[[2]string]string
 }
 
 // Category is a compiled category. Its fields are read-only: the graph
