@@ -168,6 +168,7 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 				spec.Elements = append(spec.Elements, sf.elements...)
 				spec.Substances = append(spec.Substances, sf.substances...)
 				spec.Conditions = append(spec.Conditions, sf.conditions...)
+				spec.Measurands = append(spec.Measurands, sf.measurands...)
 				if sf.gas != nil {
 					spec.Gas = *sf.gas
 				}
