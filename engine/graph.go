@@ -70,9 +70,8 @@ type Graph struct {
 	cross        crossCache
 	resolved     propertiesCache
 	// measurandHints are the hints of conversions between two units that
-	// a measurand relates by an equation, by the two symbols
-	// (measurand.go).
-	measurandHints map[[2]string]string
+	// a measurand relates by an equation (measurand.go).
+	measurandHints []measurandHint
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

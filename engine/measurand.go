@@ -60,7 +60,6 @@ type scaleInfo struct {
 // hints for conversions that a measurand relates differently.
 func (b *builder) compileMeasurands() {
 	g := b.g
-	g.measurandHints = map[[2]string]string{}
 	for _, s := range g.sub.Substances() {
 		if s.Measurand == nil {
 			continue
@@ -307,6 +306,13 @@ func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.Measuran
 	}
 }
 
+// measurandHint is the hint of a conversion from one unit to another, by
+// their canonical symbols. A graph has a few: a scan of them costs less
+// than hashing the two symbols.
+type measurandHint struct {
+	from, to, text string
+}
+
 // measurandHints records, for each two dimensionless scales of a
 // measurand whose units convert as a plain ratio, the hint such a
 // conversion carries when it does not name the measurand.
@@ -325,8 +331,8 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 			for _, st := range route {
 				names = append(names, "the "+st.Equation.Name)
 			}
-			key := [2]string{a.side.symbol(), c.side.symbol()}
-			g.measurandHints[key] = fmt.Sprintf("converted as a plain ratio; for %s (substance %q), %s %s and %s %s are related by %s instead",
+			g.measurandHints = append(g.measurandHints, measurandHint{from: a.side.symbol(), to: c.side.symbol()})
+			g.measurandHints[len(g.measurandHints)-1].text = fmt.Sprintf("converted as a plain ratio; for %s (substance %q), %s %s and %s %s are related by %s instead",
 				mi.s.Name, mi.s.ID, a.sc.Name, a.sc.Unit, c.sc.Name, c.sc.Unit, strings.Join(names, " and "))
 		}
 	}
@@ -347,7 +353,12 @@ func (g *Graph) successHint(res *Result) {
 	case res.FromExpression != nil:
 		from = res.FromExpression.Symbol
 	}
-	res.Hint = g.measurandHints[[2]string{from, res.Unit}]
+	for i := range g.measurandHints {
+		if h := &g.measurandHints[i]; h.to == res.Unit && h.from == from {
+			res.Hint = h.text
+			return
+		}
+	}
 }
 
 // routeUnits lists the catalog units of the scales a route of equations

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 )
 
@@ -243,3 +244,41 @@ func TestMeasurandConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkShippedMeasurand times conversions of the shipped catalog that
+// the measurands touch: a plain one, a plain ratio that looks up the hint
+// table and one that finds a hint, HbA1c through its equations (planned
+// once, then cached), and glucose through its molar mass for comparison.
+func BenchmarkShippedMeasurand(b *testing.B) {
+	g, errs := shippedOnce()
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	hba1c, _ := g.ResolveProperties(engine.PropertyQuery{Substance: "HbA1c"})
+	glucose, _ := g.ResolveProperties(engine.PropertyQuery{Substance: "glucose"})
+	for _, c := range []struct {
+		name string
+		req  engine.Request
+	}{
+		{"plain", engine.Request{Value: "12.5", From: "ft", To: "m"}},
+		{"ratio", engine.Request{Value: "7", From: "%", To: "ppm"}},
+		{"ratio_hint", engine.Request{Value: "7", From: "%", To: "mmol/mol"}},
+		{"hba1c_ifcc", engine.Request{Value: "7", From: "%", To: "mmol/mol", Properties: hba1c}},
+		{"hba1c_eag_mmol", engine.Request{Value: "7", From: "%", To: "mmol/L", Properties: hba1c}},
+		{"glucose", engine.Request{Value: "100", From: "mg/dL", To: "mmol/L", Properties: glucose}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var res engine.Result
+			buf := make([]byte, 0, 64)
+			if _, err := g.AppendConvert(buf, &c.req, &res); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				g.AppendConvert(buf[:0], &c.req, &res)
+			}
+		})
+	}
+}
+
+var shippedOnce = sync.OnceValues(func() (*engine.Graph, []error) { return catalog.Load(catalog.Embedded()) })
