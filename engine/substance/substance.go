@@ -2,8 +2,10 @@
 // atomic weights and the chemical formulas they give a molar mass,
 // substances with their molar masses, densities and charge numbers (clinical
 // analytes, gases, liquids, solids, foods), and named reference conditions
-// for gases; and the arithmetic of the conversions across kinds that they
-// allow (Between).
+// for gases; the arithmetic of the conversions across kinds that they
+// allow (Between); and measurands whose units published equations relate
+// rather than factors, such as HbA1c in NGSP % and IFCC mmol/mol
+// (measurand.go).
 //
 // Some conversions cross kinds of quantity through a property of what is
 // measured: a molar mass (mass ↔ amount), a density (mass ↔ volume), a
