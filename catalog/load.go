@@ -183,6 +183,7 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 				spec.Elements = append(spec.Elements, sf.elements...)
 				spec.Substances = append(spec.Substances, sf.substances...)
 				spec.Conditions = append(spec.Conditions, sf.conditions...)
+				spec.Measurands = append(spec.Measurands, sf.measurands...)
 				if sf.gas != nil {
 					spec.Gas = *sf.gas
 				}

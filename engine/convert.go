@@ -97,6 +97,14 @@ type Result struct {
 	// used any is not exact.
 	Used       []*Property
 	Properties *Properties
+	// Equations are the route of a measurand's published equations the
+	// conversion followed (HbA1c % → mmol/mol with the measurand named),
+	// or nil; an answer through an equation fitted to data is not exact.
+	Equations []EquationStep
+	// Hint, on an answer that followed no equation, names a measurand
+	// whose equation relates the two units differently from the plain
+	// ratio answered (% → mmol/mol: HbA1c); "" for most answers.
+	Hint string
 	// Parts is the result in a mixed unit (Unit is then "ft+in" and Value
 	// empty): whole numbers of each part but the last, which carries the
 	// precision. To is then the last part. It is empty for any other
@@ -116,6 +124,7 @@ func (g *Graph) Convert(req Request) (res Result, err error) {
 	if err != nil {
 		return Result{}, g.withHint(err, &req)
 	}
+	g.successHint(&res)
 	if len(res.Parts) == 0 {
 		res.Value = string(text)
 	}
@@ -139,6 +148,7 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 		*res = Result{}
 		return dst, g.withHint(err, req)
 	}
+	g.successHint(res)
 	return out, nil
 }
 
@@ -147,6 +157,7 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, error) {
 	// A caller may reuse res: keep the parts' storage, drop the rest.
 	res.Parts, res.Preference, res.mixed, res.Properties = res.Parts[:0], nil, nil, nil
+	res.Equations, res.Hint = nil, ""
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision
@@ -191,15 +202,24 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 
 // cachedAcross returns the pair planned across kinds with props (nil for
 // none), when a cache holds it: the pair cache for a catalog substance's
-// own properties or a query's kept ones, the cross cache for others.
+// own properties or a query's kept ones, the cross cache for others. With
+// a measurand it returns a pair its equations relate, planned now when no
+// cache holds it (measurandPair): such a pair must not convert as the
+// plain one of the same names does.
 func (g *Graph) cachedAcross(from, to string, props *Properties) *pairEntry {
+	var pe *pairEntry
 	switch {
 	case props == nil:
 		return nil
 	case props.shared || props.interned:
-		return g.cachedPair(from, to, props)
+		pe = g.cachedPair(from, to, props)
+	default:
+		pe = g.cross.get(newCrossKey(from, to, props))
 	}
-	return g.cross.get(newCrossKey(from, to, props))
+	if pe == nil && props.measurand != nil {
+		pe = g.measurandPair(from, to, props)
+	}
+	return pe
 }
 
 // resolveWith resolves and plans a pair, across kinds through props when
@@ -230,7 +250,7 @@ func (pe *pairEntry) convert(dst []byte, x *apd.Decimal, p int, budget *Budget, 
 	res.From, res.To, res.FromExpression, res.ToExpression = from.unit, to.unit, from.expr, to.expr
 	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
 	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
-	res.Used = pl.used
+	res.Used, res.Equations = pl.used, pl.equations
 	return out.Append(dst), nil
 }
 

@@ -57,6 +57,9 @@ type Properties struct {
 	// queries (propertiesCache): one pointer per query, so that planned
 	// pairs are found by it.
 	interned bool
+	// measurand is the measurand named, whose equations relate the units
+	// of its scales (measurand.go), or nil.
+	measurand *measurandInfo
 }
 
 // hashSeed mixes a catalog substance into a pair's hash; 0 for none.

@@ -140,6 +140,14 @@
 // and kept (its explicit values or formula), live in the pair cache beside
 // plain pairs.
 //
+// Some substances are measurands whose units a published equation relates
+// rather than a factor (HbA1c in NGSP % and IFCC mmol/mol, and the
+// estimated average glucose it predicts): with one named, a pair of units
+// of its scales follows the route of equations, composed with the units'
+// factors into one exact affine map and rounded once, and Result.Equations
+// and Explain cite each equation; without it, % → mmol/mol is the plain
+// ratio and Result.Hint names the measurand (measurand.go).
+//
 // # Standard unit codes
 //
 // "<system>:<code>" names a unit of a standard code system: ucum:, cldr:,

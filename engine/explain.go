@@ -70,6 +70,12 @@ type Explanation struct {
 	// used (a molar mass, density, charge number, temperature, pressure,
 	// the gas constant), each with its source and conditions.
 	Properties []Property
+	// Equations are the published equations of a measurand the
+	// conversion followed, in order, each with its source and whether it
+	// is exact (false when fitted to data); Factor and Offset are then
+	// those of the whole conversion, the equations composed with the
+	// units' factors.
+	Equations []EquationStep
 }
 
 // FormulaStep is a formula unit's pair of formulas, in x, into and out of
@@ -96,9 +102,18 @@ func (g *Graph) Explain(r *Result) Explanation {
 	if (r.From == nil) == (r.FromExpression == nil) || (r.To == nil) == (r.ToExpression == nil) {
 		return ex // not a result of a conversion
 	}
-	pl, err := g.plan(side{r.From, r.FromExpression}, side{r.To, r.ToExpression})
-	if err != nil && len(r.Used) > 0 {
-		pl, err = g.crossPlan(side{r.From, r.FromExpression}, side{r.To, r.ToExpression}, r.Properties)
+	from, to := side{r.From, r.FromExpression}, side{r.To, r.ToExpression}
+	var pl plan
+	var err error
+	// A measurand's pair plans as the conversion did (cachedAcross).
+	measured := false
+	if p := r.Properties; p != nil && p.measurand != nil && (len(r.Equations) > 0 || len(r.Used) > 0) {
+		pl, measured = g.measurandPlan(from, to, p)
+	}
+	if !measured {
+		if pl, err = g.plan(from, to); err != nil && len(r.Used) > 0 {
+			pl, err = g.crossPlan(from, to, r.Properties)
+		}
 	}
 	if err != nil {
 		return ex // a result of this graph always plans again
@@ -106,6 +121,7 @@ func (g *Graph) Explain(r *Result) Explanation {
 	for _, p := range pl.used {
 		ex.Properties = append(ex.Properties, *p)
 	}
+	ex.Equations = pl.equations
 	A, B := pl.from, pl.to
 	f, o, affine := pl.affine()
 	switch {
@@ -141,6 +157,10 @@ func (g *Graph) Explain(r *Result) Explanation {
 		}
 	}
 	side(r.From, r.FromExpression)
+	// The units the equations are written in, between the two.
+	for _, u := range g.routeUnits(r.Properties, pl.equations) {
+		ex.Steps = append(ex.Steps, g.chain(u, 0, seen)...)
+	}
 	side(r.To, r.ToExpression)
 	// The same definition twice (m for both operands of ft*ft) says
 	// nothing new.

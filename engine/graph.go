@@ -69,6 +69,9 @@ type Graph struct {
 	mixingRatios map[*Category]bool
 	cross        crossCache
 	resolved     propertiesCache
+	// measurandHints are the hints of conversions between two units that
+	// a measurand relates by an equation (measurand.go).
+	measurandHints []measurandHint
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

@@ -135,6 +135,9 @@ type plan struct {
 	// used are the substance properties a conversion across kinds
 	// divides by (crosskind.go).
 	used []*Property
+	// equations are the route of a measurand's equations the conversion
+	// follows (measurand.go), or nil.
+	equations []EquationStep
 	// exact is false when a definition used is not exact.
 	exact bool
 	// reciprocal is the catalog unit whose pole makes the pair take only

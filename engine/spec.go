@@ -18,6 +18,8 @@ type Spec struct {
 	Substances []SubstanceSpec
 	Conditions []ConditionsSpec
 	Gas        GasSpec
+	// Measurands relate their units by published equations (measurand.go).
+	Measurands []MeasurandSpec
 	// Hints guess what a failed conversion meant (hint.go).
 	Hints []HintSpec
 	// Preferences, when set, are the unit preferences a conversion to

@@ -52,11 +52,12 @@ func (g *Graph) Substance(name string) (*Substance, error) {
 }
 
 // substances builds the substance catalog and each substance's own
-// properties, and reads which categories hold a gas's mixing ratios.
+// properties, reads which categories hold a gas's mixing ratios, and
+// compiles the measurands against the graph's units (measurand.go).
 func (b *builder) substances(spec *Spec) {
 	g := b.g
 	var errs []error
-	g.sub, errs = substance.Build(spec.Elements, spec.Conditions, spec.Substances, graphQuantities{g})
+	g.sub, errs = substance.Build(spec.Elements, spec.Conditions, spec.Substances, spec.Measurands, graphQuantities{g})
 	b.errs = append(b.errs, errs...)
 	g.own = map[*Substance]*Properties{}
 	for i, s := range g.sub.Substances() {
@@ -77,6 +78,9 @@ func (b *builder) substances(spec *Spec) {
 		default:
 			g.mixingRatios[c] = true
 		}
+	}
+	if len(errs) == 0 {
+		b.compileMeasurands()
 	}
 }
 

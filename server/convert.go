@@ -127,7 +127,14 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 		b = appendResultText(b, g, conv, req, res, value)
 		b = appendCodeMembers(b, conv, res, value)
 	}
-	b = append(b, `},"category":`...)
+	b = append(b, '}')
+	if res.Hint != "" {
+		// A measurand relates the two units by an equation, not by the
+		// ratio answered (% → mmol/mol: HbA1c).
+		b = append(b, `,"hint":`...)
+		b = appendString(b, res.Hint)
+	}
+	b = append(b, `,"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
 	// A portion of a food is a measured mass.
@@ -173,6 +180,9 @@ type explainJSON struct {
 	// Substance lists the substance values a conversion across kinds
 	// used (substance.go).
 	Substance *substanceExplainJSON `json:"substance,omitempty"`
+	// Equations are a measurand's published equations the conversion
+	// followed (substance.go).
+	Equations []equationStepJSON `json:"equations,omitempty"`
 }
 
 type formulaJSON struct {
@@ -216,6 +226,9 @@ func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
 		j.Preference = newPreferenceJSON(ex.Preference)
 	}
 	j.Substance = substanceExplain(res, ex.Properties)
+	for _, st := range ex.Equations {
+		j.Equations = append(j.Equations, newEquationStepJSON(st))
+	}
 	b = append(b, `,"explain":`...)
 	return append(b, mustJSON(j)...)
 }

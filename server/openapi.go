@@ -72,7 +72,7 @@ var (
 			localeParam,
 			unitDisplayParam,
 			usageParam, regionParam,
-			{"substance", "What is measured, for conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol): id, name, alias, CAS number or formula. When such a conversion lacks it, INCOMPATIBLE_UNITS says so in `details.needs`.", false, strSchema, "glucose"},
+			{"substance", "What is measured, for conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol): id, name, alias, CAS number or formula. When such a conversion lacks it, INCOMPATIBLE_UNITS says so in `details.needs`. A measurand (`HbA1c`) converts its units by its published equations (% ↔ mmol/mol ↔ eAG).", false, strSchema, "glucose"},
 			{"molar_mass", "Molar mass with its unit, winning over the substance's.", false, strSchema, "180.156 g/mol"},
 			{"density", "Density with its unit, winning over the substance's.", false, strSchema, "0.745 kg/L"},
 			{"charge", "Charge number of an ion (non-zero integer).", false, &schema{Type: typ("integer")}, 2},
@@ -492,12 +492,13 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	fhirQuantity.Description = "An HL7 FHIR Quantity."
 	exact := boolean("True when the digits are the exact result (no rounding anywhere).")
 	resultCategory := &schema{Type: typ("string"), Description: "Category id; for a unit expression whose dimension no category has, the dimension itself (\"M T^-3 Θ^-1\").", Examples: []any{"length", "M T^-3 Θ^-1"}}
+	hint := str("Beside a result answered as the plain ratio of two units that a measurand relates by a published equation instead (% → mmol/mol: HbA1c's IFCC–NGSP master equation): names the measurand to pass as `substance` to convert by it.")
 	conversion := closed([]string{"input", "result", "category", "exact"}, map[string]*schema{
-		"input": ref("Input"), "result": ref("Result"), "category": resultCategory, "exact": exact, "explain": ref("Explain"),
+		"input": ref("Input"), "result": ref("Result"), "hint": hint, "category": resultCategory, "exact": exact, "explain": ref("Explain"),
 	})
 	itemSuccess := closed([]string{"index", "status", "input", "result", "category", "exact"}, map[string]*schema{
 		"index": integer(0), "status": constant("success"),
-		"input": ref("Input"), "result": ref("Result"), "category": resultCategory, "exact": exact, "explain": ref("Explain"),
+		"input": ref("Input"), "result": ref("Result"), "hint": hint, "category": resultCategory, "exact": exact, "explain": ref("Explain"),
 	})
 	explainStep := closed([]string{"unit", "definition", "exact", "source"}, map[string]*schema{
 		"unit":       str("The unit this definition defines."),
@@ -527,6 +528,15 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			})},
 		}),
 		"inexact": {Type: typ("array"), Items: strSchema, Description: "The units (and bridges, by their from unit) of the steps whose definitions are not exact: the result is then exact:false however exact its arithmetic."},
+		"equations": {Type: typ("array"), Description: "The published equations of a measurand (substance HbA1c) the conversion followed, in order; factor and offset are those of the whole conversion.", Items: closed([]string{"name", "equation", "applied", "inverse", "exact", "source"}, map[string]*schema{
+			"name":     str("The equation's name (\"IFCC–NGSP master equation\")."),
+			"equation": str("As published, with the scales' units (\"NGSP (%) = 0.09148 × IFCC (mmol/mol) + 2.152\")."),
+			"applied":  str("As applied: the equation, or solved for its right-hand scale when inverse."),
+			"inverse":  {Type: typ("boolean")},
+			"exact":    boolean("False when the coefficients were fitted to data; the result is then exact:false."),
+			"source":   str("Citation."),
+			"note":     strSchema,
+		})},
 		"mixed": closed([]string{"unit", "last_part", "parts"}, map[string]*schema{
 			"unit": strSchema, "last_part": str("The unit factor and steps lead to."),
 			"parts": {Type: typ("array"), Items: closed([]string{"unit", "per_last"}, map[string]*schema{"unit": strSchema, "per_last": str("How many of the last part this part is.")})},
@@ -565,7 +575,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			"region":       str(regionParam.description),
 			"parts": {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxParts), Description: "A mixed quantity part by part, in place of value and from.",
 				Items: closed([]string{"value", "unit"}, map[string]*schema{"value": str("Decimal text; also accepted: a JSON number, taken by its literal text."), "unit": strSchema})},
-			"substance":  str("What is measured, for conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol): a substance's id, name, alias, CAS number, or a chemical formula (`glucose`, `50-99-7`, `C6H12O6`, `Ca(OH)2`, `CuSO4·5H2O`)."),
+			"substance":  str("What is measured, for conversions across kinds (mg/dL ↔ mmol/L, kg ↔ L, ppm ↔ mg/m³, mEq ↔ mmol): a substance's id, name, alias, CAS number, or a chemical formula (`glucose`, `50-99-7`, `C6H12O6`, `Ca(OH)2`, `CuSO4·5H2O`); or a measurand whose units a published equation relates (`HbA1c`, `A1C`: % ↔ mmol/mol ↔ eAG in mg/dL or mmol/L)."),
 			"molar_mass": str("Molar mass with its unit, winning over the substance's (\"180.156 g/mol\")."),
 			"density":    str("Density with its unit, winning over the substance's (\"0.745 kg/L\")."),
 			"charge":     {Type: typ("integer"), Description: "Charge number of an ion, non-zero, winning over the substance's (mEq ↔ mmol)."},
@@ -695,6 +705,14 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"formula": strSchema, "cas": str("CAS Registry Number."), "description": strSchema,
 		"molar_mass": propertyRecord(false), "density": propertyRecord(true),
 		"charge": {Type: typ("integer"), Description: "Charge number of an ion."}, "charge_source": strSchema,
+		"measurand": closed([]string{"scales", "equations"}, map[string]*schema{
+			"scales": {Type: typ("array"), Description: "The scales the measurand is reported on, each in its unit; substance is what a scale's values are amounts of, through which its unit's relatives convert.", Items: closed([]string{"name", "unit"}, map[string]*schema{
+				"name": strSchema, "unit": strSchema, "substance": strSchema, "description": strSchema,
+			})},
+			"equations": {Type: typ("array"), Description: "The published equations between the scales.", Items: closed([]string{"name", "equation", "exact", "source"}, map[string]*schema{
+				"name": strSchema, "equation": strSchema, "exact": boolean("False when fitted to data."), "source": str("Citation."), "note": strSchema,
+			})},
+		}),
 	})
 	timestamp := &schema{Type: typ("string"), Format: "date-time"}
 

@@ -110,10 +110,10 @@ type propertyValueJSON struct {
 }
 
 func substanceExplain(res *engine.Result, used []engine.Property) *substanceExplainJSON {
-	if len(used) == 0 {
+	if len(used) == 0 && len(res.Equations) == 0 {
 		return nil
 	}
-	j := &substanceExplainJSON{}
+	j := &substanceExplainJSON{Values: []propertyValueJSON{}}
 	if p := res.Properties; p != nil {
 		if p.Substance != nil {
 			j.ID = p.Substance.ID
@@ -124,6 +124,62 @@ func substanceExplain(res *engine.Result, used []engine.Property) *substanceExpl
 		j.Values = append(j.Values, propertyValueJSON{Property: u.Name, Value: u.Value, Source: u.Source, Conditions: u.Conditions, Sum: u.Sum})
 	}
 	return j
+}
+
+// equationStepJSON is a measurand's equation as a conversion applied it,
+// in explain.
+type equationStepJSON struct {
+	Name string `json:"name"`
+	// Equation is the equation as published; Applied the same solved
+	// for the scale converted to, which differs when Inverse.
+	Equation string `json:"equation"`
+	Applied  string `json:"applied"`
+	Inverse  bool   `json:"inverse"`
+	Exact    bool   `json:"exact"`
+	Source   string `json:"source"`
+	Note     string `json:"note,omitempty"`
+}
+
+func newEquationStepJSON(st engine.EquationStep) equationStepJSON {
+	e := st.Equation
+	return equationStepJSON{Name: e.Name, Equation: e.Text(), Applied: st.Text(), Inverse: st.Inverse, Exact: e.Exact, Source: e.Source, Note: e.Note}
+}
+
+// measurandRecord is what a measurand's discovery record adds: its scales
+// and the equations between them.
+type measurandRecord struct {
+	Scales    []scaleRecord    `json:"scales"`
+	Equations []equationRecord `json:"equations"`
+}
+
+type scaleRecord struct {
+	Name        string `json:"name"`
+	Unit        string `json:"unit"`
+	Substance   string `json:"substance,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+type equationRecord struct {
+	Name     string `json:"name"`
+	Equation string `json:"equation"`
+	Exact    bool   `json:"exact"`
+	Source   string `json:"source"`
+	Note     string `json:"note,omitempty"`
+}
+
+func newMeasurandRecord(m *engine.Measurand) *measurandRecord {
+	r := &measurandRecord{Scales: []scaleRecord{}, Equations: []equationRecord{}}
+	for _, s := range m.Scales {
+		sr := scaleRecord{Name: s.Name, Unit: s.Unit, Description: s.Description}
+		if s.Substance != nil {
+			sr.Substance = s.Substance.ID
+		}
+		r.Scales = append(r.Scales, sr)
+	}
+	for _, e := range m.Equations {
+		r.Equations = append(r.Equations, equationRecord{Name: e.Name, Equation: e.Text(), Exact: e.Exact, Source: e.Source, Note: e.Note})
+	}
+	return r
 }
 
 // substanceRecord is a substance in discovery.
@@ -138,6 +194,8 @@ type substanceRecord struct {
 	Density      *propertyRecord `json:"density,omitempty"`
 	Charge       *int            `json:"charge,omitempty"`
 	ChargeSource string          `json:"charge_source,omitempty"`
+	// Measurand holds a measurand's scales and equations (HbA1c).
+	Measurand *measurandRecord `json:"measurand,omitempty"`
 }
 
 type propertyRecord struct {
@@ -161,6 +219,9 @@ func newSubstanceRecord(s *engine.Substance) substanceRecord {
 	if z := s.Charge; z != nil {
 		n, _ := strconv.Atoi(z.Value)
 		r.Charge, r.ChargeSource = &n, z.Source
+	}
+	if s.Measurand != nil {
+		r.Measurand = newMeasurandRecord(s.Measurand)
 	}
 	return r
 }

@@ -191,6 +191,10 @@ func TestSubstanceDiscovery(t *testing.T) {
 			ID, Name, Formula, CAS string
 			MolarMass              *struct{ Value, Source string } `json:"molar_mass"`
 			Density                *struct{ Value, Temperature, Source string }
+			Charge                 *int
+			Measurand              *struct {
+				Equations []struct{ Source string }
+			}
 		}
 		Meta struct{ Total int }
 	}
@@ -198,8 +202,15 @@ func TestSubstanceDiscovery(t *testing.T) {
 		t.Fatalf("list: %d, %d substances, etag %q", status, list.Meta.Total, etag)
 	}
 	for _, s := range list.Data {
-		if s.MolarMass == nil && s.Density == nil {
-			t.Errorf("%s: neither molar mass nor density", s.ID)
+		if s.MolarMass == nil && s.Density == nil && s.Charge == nil && (s.Measurand == nil || len(s.Measurand.Equations) == 0) {
+			t.Errorf("%s: neither molar mass, density, charge nor equations", s.ID)
+		}
+		if s.Measurand != nil {
+			for _, e := range s.Measurand.Equations {
+				if e.Source == "" {
+					t.Errorf("%s: an equation without source", s.ID)
+				}
+			}
 		}
 		if s.MolarMass != nil && s.MolarMass.Source == "" || s.Density != nil && (s.Density.Source == "" || s.Density.Temperature == "") {
 			t.Errorf("%s: a value without source or temperature", s.ID)
@@ -219,6 +230,11 @@ func TestSubstanceDiscovery(t *testing.T) {
 	for _, tt := range []struct{ q, ids string }{
 		{"CO2", "carbon-dioxide bicarbonate"},
 		{"BUN", "urea-nitrogen"},
+		{"LDL", "ldl-cholesterol"},
+		{"a1c", "hba1c"},
+		{"HbA1c", "hba1c"},
+		{"hemoglobin", "hemoglobin hba1c hemoglobin-tetramer"},
+		{"Hb", "hemoglobin hemoglobin-tetramer hba1c"},
 		{"50-99-7", "glucose"},
 		{"brown sugar", "brown-sugar-brownulated brown-sugar-packed brown-sugar-unpacked"},
 		{"sugar brown packed", "brown-sugar-packed brown-sugar-unpacked"},

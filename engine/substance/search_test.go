@@ -111,7 +111,8 @@ func TestSubstanceSearchSuggestionsBounded(t *testing.T) {
 }
 
 // TestSubstanceSearchShipped: what people type for the shipped substances
-// finds them first, by name, alias, abbreviation, CAS number and formula.
+// and measurands finds them first, by name, alias, abbreviation, CAS
+// number and formula.
 func TestSubstanceSearchShipped(t *testing.T) {
 	g := shipped(t)
 	x := substance.NewIndex(g.Substances())
@@ -129,6 +130,14 @@ func TestSubstanceSearchShipped(t *testing.T) {
 		{"CO", "carbon-monoxide", substance.Exact, substance.FieldFormula, -1},
 		{"BUN", "urea-nitrogen", substance.Exact, substance.FieldAlias, 1},
 		{"LDL", "ldl-cholesterol", substance.Exact, substance.FieldAlias, 1},
+		{"HbA1c", "hba1c", substance.Exact, substance.FieldID, 1},
+		{"A1C", "hba1c", substance.Exact, substance.FieldAlias, 1},
+		{"a1c", "hba1c", substance.Exact, substance.FieldAlias, 1},
+		{"hemoglobin", "hemoglobin", substance.Exact, substance.FieldID, 3},
+		{"haemoglobin", "hemoglobin", substance.Exact, substance.FieldAlias, 3},
+		{"Hb", "hemoglobin", substance.Exact, substance.FieldAlias, 3},
+		{"glycated", "hba1c", substance.Prefix, substance.FieldAlias, 1},
+		{"hemoglobn", "hemoglobin", substance.Fuzzy, substance.FieldID, -1},
 		{"petrol", "gasoline", substance.Exact, substance.FieldAlias, -1},
 		{"brown sugar", "brown-sugar-brownulated", substance.Exact, substance.FieldFood, 3},
 		{"gluc", "glucose", substance.Prefix, substance.FieldID, -1},

@@ -78,3 +78,54 @@ type PortionSpec struct {
 	Name, Measure, Mass string
 	Origin              fault.Origin
 }
+
+// MeasurandSpec declares a measurand whose units are related by published
+// equations rather than factors (HbA1c in NGSP % and IFCC mmol/mol): its
+// names, the scales it is reported on, the equations between them and
+// worked examples, which the engine converts when it builds the catalog.
+type MeasurandSpec struct {
+	ID          string
+	Name        string
+	Aliases     []string
+	Description string
+	// Kind is the kind of substance it is listed with ("clinical").
+	Kind      string
+	Scales    []ScaleSpec
+	Equations []EquationSpec
+	Examples  []MeasurandExampleSpec
+	Origin    fault.Origin
+}
+
+// ScaleSpec is one way a measurand is reported: a name the equations use
+// ("NGSP"), the unit its values are in ("%"), and, when its values are
+// amounts of a catalog substance (estimated average glucose is glucose),
+// that substance, through which other units of it convert across kinds.
+type ScaleSpec struct {
+	Name        string
+	Unit        string
+	Substance   string
+	Description string
+	Origin      fault.Origin
+}
+
+// EquationSpec is a published equation between two scales, written as
+// its source prints it: "TO = FACTOR * FROM + OFFSET" in the scales'
+// units, with decimal coefficients ("NGSP = 0.09148 * IFCC + 2.152").
+// Exact is false when the coefficients were fitted to data.
+type EquationSpec struct {
+	Name     string
+	Equation string
+	Exact    bool
+	Source   string
+	Note     string
+	Origin   fault.Origin
+}
+
+// MeasurandExampleSpec is a worked example of a measurand: VALUE FROM
+// converts to RESULT TO, exactly, or rounded to RESULT's significant
+// digits when Approx.
+type MeasurandExampleSpec struct {
+	Value, From, Result, To string
+	Approx                  bool
+	Origin                  fault.Origin
+}

@@ -2,8 +2,10 @@
 // atomic weights and the chemical formulas they give a molar mass,
 // substances with their molar masses, densities and charge numbers (clinical
 // analytes, gases, liquids, solids, foods), and named reference conditions
-// for gases; and the arithmetic of the conversions across kinds that they
-// allow (Between).
+// for gases; the arithmetic of the conversions across kinds that they
+// allow (Between); and measurands whose units published equations relate
+// rather than factors, such as HbA1c in NGSP % and IFCC mmol/mol
+// (measurand.go).
 //
 // Some conversions cross kinds of quantity through a property of what is
 // measured: a molar mass (mass ↔ amount), a density (mass ↔ volume), a
@@ -84,6 +86,10 @@ type Substance struct {
 	// Kind, Food, State and Portions describe a food (see SubstanceSpec).
 	Kind, Food, State string
 	Portions          []Portion
+	// Measurand is set on a measurand whose units are related by
+	// published equations (HbA1c); it then gives no molar mass, density
+	// or charge of its own.
+	Measurand *Measurand
 }
 
 // Portion is a count of a food that its source weighs: a stick of
@@ -160,11 +166,13 @@ type Problem = fault.SpecError
 
 // Build compiles the declarations, reading their quantities with q. It
 // reports every problem found; the Catalog holds what compiled.
-func Build(elements []ElementSpec, conditions []ConditionsSpec, substances []SubstanceSpec, q Quantities) (*Catalog, []error) {
+func Build(elements []ElementSpec, conditions []ConditionsSpec, substances []SubstanceSpec, measurands []MeasurandSpec, q Quantities) (*Catalog, []error) {
 	b := &builder{c: &Catalog{q: q}}
 	b.elements(elements)
 	b.conditionSets(conditions)
 	b.substances(substances)
+	b.measurands(measurands)
+	sort.Slice(b.c.substances, func(i, j int) bool { return b.c.substances[i].ID < b.c.substances[j].ID })
 	return b.c, b.errs
 }
 
@@ -340,20 +348,6 @@ func (b *builder) substances(specs []SubstanceSpec) {
 	c := b.c
 	c.by = map[string]*Substance{}
 	c.byFormula = map[string]*Substance{}
-	claim := func(s *Substance, o fault.Origin, name string) {
-		k := fold(name)
-		if k == "" {
-			return
-		}
-		if other, dup := c.by[k]; dup {
-			if other != s {
-				b.errorf(o, fmt.Sprintf("substance %q", s.ID), "name %q is already substance %q", name, other.ID)
-			}
-			return
-		}
-		c.by[k] = s
-		c.suggester.Add(name, s.ID)
-	}
 	for i := range specs {
 		ss := &specs[i]
 		s, ok := b.substance(ss)
@@ -361,14 +355,7 @@ func (b *builder) substances(specs []SubstanceSpec) {
 			continue
 		}
 		c.substances = append(c.substances, s)
-		claim(s, ss.Origin, s.ID)
-		claim(s, ss.Origin, s.Name)
-		for _, a := range s.Aliases {
-			claim(s, ss.Origin, a)
-		}
-		if s.CAS != "" {
-			claim(s, ss.Origin, s.CAS)
-		}
+		b.claimAll(s, ss.Origin)
 		// A formula is case-sensitive (CO is not Co), and may stand for
 		// several substances (cholesterol, and HDL cholesterol reported
 		// as cholesterol): it names the first.
@@ -376,7 +363,35 @@ func (b *builder) substances(specs []SubstanceSpec) {
 			c.byFormula[s.Formula] = s
 		}
 	}
-	sort.Slice(c.substances, func(i, j int) bool { return c.substances[i].ID < c.substances[j].ID })
+}
+
+// claimAll makes s's ID, name, aliases and CAS number find it.
+func (b *builder) claimAll(s *Substance, o fault.Origin) {
+	b.claim(s, o, s.ID)
+	b.claim(s, o, s.Name)
+	for _, a := range s.Aliases {
+		b.claim(s, o, a)
+	}
+	if s.CAS != "" {
+		b.claim(s, o, s.CAS)
+	}
+}
+
+// claim makes name find s, unless it finds another substance already.
+func (b *builder) claim(s *Substance, o fault.Origin, name string) {
+	c := b.c
+	k := fold(name)
+	if k == "" {
+		return
+	}
+	if other, dup := c.by[k]; dup {
+		if other != s {
+			b.errorf(o, fmt.Sprintf("substance %q", s.ID), "name %q is already substance %q", name, other.ID)
+		}
+		return
+	}
+	c.by[k] = s
+	c.suggester.Add(name, s.ID)
 }
 
 // maxNames bounds the aliases of one substance.

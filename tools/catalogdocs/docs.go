@@ -51,7 +51,14 @@ func Write(w io.Writer, g *engine.Graph) error {
 // substances prints the substance catalog: the substances, the named
 // reference conditions and the atomic weights, each value with its source.
 func (p *printer) substances(g *engine.Graph) {
-	subs := g.Substances()
+	var subs, measurands []*engine.Substance
+	for _, s := range g.Substances() {
+		if s.Measurand != nil {
+			measurands = append(measurands, s)
+		} else {
+			subs = append(subs, s)
+		}
+	}
 	if len(subs) == 0 {
 		return
 	}
@@ -79,6 +86,32 @@ func (p *printer) substances(g *engine.Graph) {
 		}
 		p.printf("| %s `%s` | %s | %s | %s | %s | %s | %s |\n", cell(s.Name), s.ID, formula, s.CAS,
 			value(s.MolarMass), value(s.Density), value(s.Charge), cell(strings.Join(s.Aliases, ", ")))
+	}
+	if len(measurands) > 0 {
+		p.printf("\n### Measurands with their own equations\n\n")
+		p.printf("A measurand named in `substance` converts between the units of its scales by these published equations (and between units of one scale by factors); without it, such a conversion is the plain ratio and says so in `hint`. An answer through an equation fitted to data is not exact.\n\n")
+		p.printf("| Measurand | Scales | Equation | Exact | Source | Other names |\n|---|---|---|---|---|---|\n")
+		for _, s := range measurands {
+			var scales []string
+			for _, sc := range s.Measurand.Scales {
+				t := sc.Name + " `" + sc.Unit + "`"
+				if sc.Substance != nil {
+					t += " (" + sc.Substance.ID + ")"
+				}
+				scales = append(scales, t)
+			}
+			for i, e := range s.Measurand.Equations {
+				name, sc, aliases := "", "", ""
+				if i == 0 {
+					name, sc, aliases = cell(s.Name)+" `"+s.ID+"`", cell(strings.Join(scales, ", ")), cell(strings.Join(s.Aliases, ", "))
+				}
+				src := e.Name + ": " + e.Source
+				if e.Note != "" {
+					src += ". " + e.Note
+				}
+				p.printf("| %s | %s | `%s` | %v | %s | %s |\n", name, sc, cell(e.Text()), e.Exact, cell(src), aliases)
+			}
+		}
 	}
 	if sets := g.ConditionSets(); len(sets) > 0 {
 		p.printf("\n## Reference conditions for gases\n\n")

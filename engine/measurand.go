@@ -1,0 +1,383 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/substance"
+)
+
+// Measurands with their own equations
+//
+// A measurand (package substance, Measurand) reports one quantity on
+// several scales whose units a published equation relates, not a factor:
+// HbA1c in NGSP % and IFCC mmol/mol. When a request names the measurand
+// and each of its two units is in one of the measurand's scales, the
+// conversion takes the units to their scales' units by factors (across
+// kinds through a scale's substance: estimated average glucose in mmol/L
+// is glucose), then follows the route of equations between the two
+// scales: all of it one exact affine map, rounded once. A unit is in a
+// scale when it is the scale's unit (for a dimensionless scale, whose
+// units would otherwise all convert to each other: by its canonical
+// symbol, so % is NGSP and mmol/mol IFCC), or, for a scale with a
+// dimension, when it converts to the scale's unit.
+//
+// Without the measurand, a conversion between two units of its
+// dimensionless scales (% → mmol/mol) is the plain ratio it always was,
+// and the answer carries a hint naming the measurand whose equation
+// relates the two differently.
+
+// The measurand catalog's declarations and records (package substance).
+type (
+	MeasurandSpec        = substance.MeasurandSpec
+	ScaleSpec            = substance.ScaleSpec
+	EquationSpec         = substance.EquationSpec
+	MeasurandExampleSpec = substance.MeasurandExampleSpec
+	Measurand            = substance.Measurand
+	EquationStep         = substance.Step
+)
+
+// measurandInfo is a measurand compiled against the graph: each scale's
+// unit resolved, with the properties of its substance.
+type measurandInfo struct {
+	s      *Substance
+	m      *Measurand
+	scales []scaleInfo
+}
+
+type scaleInfo struct {
+	sc   *substance.Scale
+	side side
+	// props are the scale substance's own properties, or nil.
+	props *Properties
+}
+
+// compileMeasurands resolves every measurand's scales, checks that a unit
+// can be in one scale only, converts the worked examples, and builds the
+// hints for conversions that a measurand relates differently.
+func (b *builder) compileMeasurands() {
+	g := b.g
+	for _, s := range g.sub.Substances() {
+		if s.Measurand == nil {
+			continue
+		}
+		mi, ok := b.measurandInfo(s)
+		if !ok {
+			continue
+		}
+		g.own[s].measurand = mi
+		for _, ex := range s.Measurand.Examples {
+			b.checkMeasurandExample(mi, ex)
+		}
+		b.measurandHints(mi)
+	}
+}
+
+func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
+	g := b.g
+	mi := &measurandInfo{s: s, m: s.Measurand}
+	subject := fmt.Sprintf("measurand %q", s.ID)
+	ok := true
+	for _, sc := range s.Measurand.Scales {
+		si := scaleInfo{sc: sc}
+		var err error
+		if si.side, err = g.resolve(sc.Unit); err != nil {
+			b.errorf(sc.Origin, subject, "scale %s: unit: %v", sc.Name, errorMessage(err))
+			ok = false
+			continue
+		}
+		if c := si.side.conversion(); c == nil || c.m == nil || c.formulaUnit || c.m.K() != 0 || c.m.HasPole() {
+			b.errorf(sc.Origin, subject, "scale %s: unit %s is not linear or affine: an equation needs a unit with one exact map", sc.Name, sc.Unit)
+			ok = false
+			continue
+		}
+		if sc.Substance != nil {
+			si.props = g.own[sc.Substance]
+		}
+		mi.scales = append(mi.scales, si)
+	}
+	if !ok {
+		return nil, false
+	}
+	// A unit in two scales could not say which it is.
+	for i, a := range mi.scales {
+		for _, c := range mi.scales[i+1:] {
+			if mi.overlap(g, a, c) {
+				b.errorf(c.sc.Origin, subject, "scales %s (%s) and %s (%s) have units that convert to each other: a unit could not say which scale it is in", a.sc.Name, a.sc.Unit, c.sc.Name, c.sc.Unit)
+				ok = false
+			}
+		}
+	}
+	return mi, ok
+}
+
+// conversion is the side's map onto its reference unit.
+func (s side) conversion() *conversion {
+	if s.unit != nil {
+		return &s.unit.conv
+	}
+	return &s.expr.conv
+}
+
+// overlap reports whether a unit could be in both scales.
+func (mi *measurandInfo) overlap(g *Graph, a, c scaleInfo) bool {
+	if a.side.dim().IsZero() && c.side.dim().IsZero() {
+		return a.side.symbol() == c.side.symbol()
+	}
+	_, ok := g.toScale(a.side, c)
+	if !ok {
+		_, ok = g.toScale(c.side, a)
+	}
+	return ok
+}
+
+// toScale plans a side to a scale's unit when the side is in the scale:
+// by factors, across kinds through the scale's substance; ok is false
+// when the side is in another scale or none.
+func (g *Graph) toScale(s side, sc scaleInfo) (plan, bool) {
+	if sc.side.dim().IsZero() {
+		if s.symbol() != sc.side.symbol() {
+			return plan{}, false
+		}
+	}
+	if pl, err := g.plan(s, sc.side); err == nil {
+		return pl, pl.m != nil
+	}
+	if sc.props == nil {
+		return plan{}, false
+	}
+	pl, err := g.crossPlan(s, sc.side, sc.props)
+	return pl, err == nil && pl.m != nil
+}
+
+// fromScale plans a scale's unit to a side in the scale (see toScale).
+func (g *Graph) fromScale(sc scaleInfo, s side) (plan, bool) {
+	if sc.side.dim().IsZero() {
+		if s.symbol() != sc.side.symbol() {
+			return plan{}, false
+		}
+	}
+	if pl, err := g.plan(sc.side, s); err == nil {
+		return pl, pl.m != nil
+	}
+	if sc.props == nil {
+		return plan{}, false
+	}
+	pl, err := g.crossPlan(sc.side, s, sc.props)
+	return pl, err == nil && pl.m != nil
+}
+
+// scaleOf returns the index of the scale s is in, or -1. The catalog's
+// scales do not overlap (measurandInfo), so there is at most one.
+func (g *Graph) scaleOf(mi *measurandInfo, s side) int {
+	for i, sc := range mi.scales {
+		if _, ok := g.toScale(s, sc); ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// errMeasurandRoute is a route of equations whose maps do not compose
+// with the units' (never, for a catalog that built).
+var errMeasurandRoute = errors.New("the measurand's equations do not compose with the units' maps")
+
+// measurandPlan plans a conversion of the measurand p names between two
+// sides: through the route of equations between their scales, or, for
+// two units of one scale, by factors (across kinds through the scale's
+// substance). ok is false when a side is in none of its scales: the
+// conversion is then the ordinary one.
+func (g *Graph) measurandPlan(from, to side, p *Properties) (pl plan, ok bool) {
+	mi := p.measurand
+	a, c := g.scaleOf(mi, from), g.scaleOf(mi, to)
+	if a < 0 || c < 0 {
+		return plan{}, false
+	}
+	sa, sc := mi.scales[a], mi.scales[c]
+	if a == c {
+		if pl, err := g.plan(from, to); err == nil {
+			return pl, true
+		}
+		if sa.props == nil {
+			return plan{}, false
+		}
+		pl, err := g.crossPlan(from, to, sa.props)
+		return pl, err == nil
+	}
+	pf, _ := g.toScale(from, sa)
+	pt, _ := g.fromScale(sc, to)
+	route := mi.m.Route(sa.sc, sc.sc)
+	pl = plan{from: pf.from, to: pt.to, fromUnit: from.unit, fromName: from.symbol(), unit: to.symbol(),
+		category: pt.category, categoryID: pt.categoryID, reciprocal: pf.reciprocal,
+		exact: pf.exact && pt.exact && substance.RouteExact(route),
+		used:  append(append([]*Property(nil), pf.used...), pt.used...), equations: route,
+	}
+	m, err := substance.RouteMap(route)
+	if err == nil {
+		m, err = pf.m.Then(m)
+	}
+	if err == nil {
+		m, err = m.Then(pt.m)
+	}
+	if err != nil || route == nil {
+		pl.compiled = &compiled{err: errMeasurandRoute}
+		return pl, true
+	}
+	pl.compiled = &compiled{m: m, positive: pf.positive}
+	return pl, true
+}
+
+// measurandPair plans a pair of names whose units the measurand p names
+// relates (measurandPlan), keeps it where cachedAcross finds it, and
+// returns it; nil when a name does not resolve or is in none of the
+// measurand's scales.
+func (g *Graph) measurandPair(from, to string, p *Properties) *pairEntry {
+	fs, err := g.resolve(from)
+	if err != nil {
+		return nil
+	}
+	ts, err := g.resolve(to)
+	if err != nil {
+		return nil
+	}
+	pl, ok := g.measurandPlan(fs, ts, p)
+	if !ok {
+		return nil
+	}
+	e := &pairEntry{fromSide: fs, toSide: ts, plan: pl}
+	switch {
+	case pl.err != nil:
+	case (p.shared || p.interned) && g.pairs != nil:
+		g.pairs.putWith(from, to, fs, ts, &pl, p)
+	case !p.shared && !p.interned:
+		g.cross.put(newCrossKey(from, to, p), e)
+	}
+	return e
+}
+
+// checkMeasurandExample converts a measurand's worked example and compares
+// the result, as checkExample does for a unit's.
+func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.MeasurandExample) {
+	fail := func(format string, args ...any) {
+		b.errorf(ex.Origin, fmt.Sprintf("measurand %q: example %q", mi.s.ID, ex.String()), format, args...)
+	}
+	v, err := ParseValue(ex.Value)
+	if err != nil {
+		fail("value: %v", err)
+		return
+	}
+	want, err := ParseValue(ex.Result)
+	if err != nil {
+		fail("result: %v", err)
+		return
+	}
+	from, err := b.g.resolve(ex.From)
+	if err != nil {
+		fail("%v", errorMessage(err))
+		return
+	}
+	to, err := b.g.resolve(ex.To)
+	if err != nil {
+		fail("%v", errorMessage(err))
+		return
+	}
+	pl, ok := b.g.measurandPlan(from, to, b.g.own[mi.s])
+	if !ok {
+		fail("%s and %s are not both in scales of the measurand", ex.From, ex.To)
+		return
+	}
+	p := MaxPrecision
+	if ex.Approx {
+		p = int(want.NumDigits())
+	}
+	var out exact.Decimal
+	inexact, err := pl.run(&out, &v, p, nil)
+	if err != nil {
+		fail("%v", errorMessage(err))
+		return
+	}
+	if got, w := out.String(), FormatDecimal(&want); got != w {
+		fail("wrong result: %s %s", got, pl.unit)
+	} else if inexact != ex.Approx {
+		fail("the result is %s: write it with %s", map[bool]string{true: "rounded", false: "exact"}[inexact], map[bool]string{true: "≈", false: "="}[inexact])
+	}
+}
+
+// measurandHint is the hint of a conversion from one unit to another, by
+// their canonical symbols. A graph has a few: a scan of them costs less
+// than hashing the two symbols.
+type measurandHint struct {
+	from, to, text string
+}
+
+// measurandHints records, for each two dimensionless scales of a
+// measurand whose units convert as a plain ratio, the hint such a
+// conversion carries when it does not name the measurand.
+func (b *builder) measurandHints(mi *measurandInfo) {
+	g := b.g
+	for _, a := range mi.scales {
+		for _, c := range mi.scales {
+			if a.sc == c.sc || !a.side.dim().IsZero() || !c.side.dim().IsZero() {
+				continue
+			}
+			if _, err := g.plan(a.side, c.side); err != nil {
+				continue
+			}
+			route := mi.m.Route(a.sc, c.sc)
+			var names []string
+			for _, st := range route {
+				names = append(names, "the "+st.Equation.Name)
+			}
+			g.measurandHints = append(g.measurandHints, measurandHint{from: a.side.symbol(), to: c.side.symbol()})
+			g.measurandHints[len(g.measurandHints)-1].text = fmt.Sprintf("converted as a plain ratio; for %s (substance %q), %s %s and %s %s are related by %s instead",
+				mi.s.Name, mi.s.ID, a.sc.Name, a.sc.Unit, c.sc.Name, c.sc.Unit, strings.Join(names, " and "))
+		}
+	}
+}
+
+// successHint sets res.Hint when a conversion that followed no equation
+// is between two units that a measurand relates by one (% → mmol/mol,
+// HbA1c): the answer is the plain ratio, and the hint names the
+// measurand. Only dimensionless results are looked at.
+func (g *Graph) successHint(res *Result) {
+	if len(g.measurandHints) == 0 || len(res.Equations) > 0 || len(res.Parts) > 0 || res.Category == nil || !res.Category.dim.IsZero() {
+		return
+	}
+	from := ""
+	switch {
+	case res.From != nil:
+		from = res.From.Symbol
+	case res.FromExpression != nil:
+		from = res.FromExpression.Symbol
+	}
+	for i := range g.measurandHints {
+		if h := &g.measurandHints[i]; h.to == res.Unit && h.from == from {
+			res.Hint = h.text
+			return
+		}
+	}
+}
+
+// routeUnits lists the catalog units of the scales a route of equations
+// goes through, for Explain.
+func (g *Graph) routeUnits(p *Properties, route []EquationStep) []*Unit {
+	if p == nil || p.measurand == nil || len(route) == 0 {
+		return nil
+	}
+	var units []*Unit
+	add := func(sc *substance.Scale) {
+		for _, si := range p.measurand.scales {
+			if si.sc == sc && si.side.unit != nil && !slices.Contains(units, si.side.unit) {
+				units = append(units, si.side.unit)
+			}
+		}
+	}
+	add(route[0].From())
+	for _, st := range route {
+		add(st.To())
+	}
+	return units
+}
