@@ -53,6 +53,7 @@ func (s *Server) batch(c *call) reply {
 			succeeded++
 		}
 	}
+	run.work = s.chargeWork(c.w.keyID, run.work)
 	n := len(req.items)
 	b = append(b, `],"meta":`...)
 	b = appendMeta(b, n, succeeded)
@@ -79,6 +80,9 @@ type batchRun struct {
 	// props are the batch-wide substance fields resolved (opts.props),
 	// or nil.
 	props *engine.Properties
+	// work is the free-text work of the items not charged to the key yet
+	// (chargeWork).
+	work int
 }
 
 // batchLocale returns the batch-wide locale, nil when none is given, and
@@ -123,10 +127,12 @@ func (r *batchRun) convertItem(b []byte, i int, it *conversion) ([]byte, bool) {
 	if it.err != "" {
 		ie = newError(codeInvalidItem, it.err)
 	} else if ie = prepareText(r.r, r.g, it, r.loc, r.opts.unitDisplay); ie != nil {
+		r.work += it.textWork
 		if ie.Code == codeInvalidRequest {
 			ie.Code = codeInvalidItem
 		}
 	} else {
+		r.work += it.textWork
 		p := it.effectivePrecision(r.opts.precision, r.opts.precisionInput)
 		// After prepareText, which read the item's text in r.loc when
 		// the item named no locale of its own.

@@ -47,7 +47,9 @@ func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
 		}
 	}()
 	s.seam(conv.from)
-	if e := prepareText(c.r, c.snap.graph, conv, nil, ""); e != nil {
+	e := prepareText(c.r, c.snap.graph, conv, nil, "")
+	s.chargeWork(c.w.keyID, conv.textWork)
+	if e != nil {
 		if e.Code == string(engine.CodeInvalidQuantity) {
 			s.cfg.Metrics.conversion("", e.Code)
 		}

@@ -2,10 +2,12 @@ package server
 
 import (
 	"net/url"
+	"sync"
 	"strings"
 	"testing"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/ratelimit"
 )
 
 // TestFreeTextAndLocale holds the contract's examples of quantities as
@@ -191,4 +193,54 @@ func TestReadableRoundsOnce(t *testing.T) {
 			t.Errorf("%s: %d %s; want %s and %s", c.from, resp.StatusCode, body, c.value, c.text)
 		}
 	}
+}
+
+// TestFreeTextWorkIsCharged: free text that costs much work spends the
+// key's budget in proportion, in a single answer, a batch and a stream;
+// an everyday text costs its request's token only.
+func TestFreeTextWorkIsCharged(t *testing.T) {
+	hard := strings.Repeat("1h30m->", 36) + "s"
+	for _, tt := range []struct {
+		name, ctype, body, target string
+		min, max                  int // tokens charged beyond the requests'
+	}{
+		{"everyday", "application/json", `{"quantity":"5 ft 3 in","to":"cm"}`, "/v1/convert", 0, 0},
+		{"hard question", "application/json", `{"q":"` + hard + `"}`, "/v1/convert", 1, 50},
+		{"batch of hard questions", "application/json", `{"conversions":[` + strings.TrimSuffix(strings.Repeat(`{"q":"`+hard+`"},`, 20), ",") + `]}`, "/v1/batch", 20, 1000},
+		{"stream of hard questions", ndjsonContentType, strings.Repeat(`{"q":"`+hard+`"}`+"\n", 20), "/v1/batch", 20, 1000},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ch := &chargeCounter{}
+			f := newFixture(t, func(c *Config) { c.Limiter = ch })
+			resp, body := f.do(t, f.request(t, "POST", tt.target, f.keys["good"], tt.ctype, tt.body))
+			if resp.StatusCode != 200 && resp.StatusCode != 400 {
+				t.Fatalf("status %d: %s", resp.StatusCode, body)
+			}
+			if got := ch.charged(); got < tt.min || got > tt.max {
+				t.Errorf("charged %d tokens beyond the requests', want %d to %d", got, tt.min, tt.max)
+			}
+		})
+	}
+}
+
+// chargeCounter allows every request and counts what is charged after.
+type chargeCounter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *chargeCounter) Take(string) ratelimit.Decision {
+	return ratelimit.Decision{Allowed: true, Limit: 1000, Remaining: 999}
+}
+
+func (c *chargeCounter) Charge(_ string, n int) {
+	c.mu.Lock()
+	c.n += n
+	c.mu.Unlock()
+}
+
+func (c *chargeCounter) charged() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
 }

@@ -627,6 +627,9 @@ func (st *stream) item(line []byte, tooLong bool) bool {
 		}
 		st.run.budget = engine.NewBudget(engine.DefaultBudget)
 	}
+	// Free text's work beyond the request's token, charged as it comes
+	// (chargeWork), so that the next take sees it.
+	st.run.work = st.s.chargeWork(st.w.keyID, st.run.work)
 	c := &st.conv
 	*c = conversion{}
 	if tooLong {

@@ -31,6 +31,11 @@ var script string
 
 var gcra = redis.NewScript(script)
 
+//go:embed charge.lua
+var chargeScript string
+
+var charge = redis.NewScript(chargeScript)
+
 // DefaultTimeout bounds one round trip to Redis; past it the request is
 // decided by the local limiter.
 const DefaultTimeout = 100 * time.Millisecond
@@ -139,6 +144,26 @@ func (l *Limiter) Take(key string) ratelimit.Decision {
 	}
 	return d
 }
+
+// Charge spends n more tokens of key's bucket in Redis, or in the local
+// fallback while Redis is unreachable (ratelimit.Charger).
+func (l *Limiter) Charge(key string, n int) {
+	if n <= 0 {
+		return
+	}
+	if l.down.Load() {
+		l.local.Charge(key, n)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)
+	defer cancel()
+	if err := charge.Run(ctx, l.client, []string{l.opts.Prefix + key}, l.interval, l.window, n).Err(); err != nil {
+		l.fellBack(err)
+		l.local.Charge(key, n)
+	}
+}
+
+var _ ratelimit.Charger = (*Limiter)(nil)
 
 func (l *Limiter) takeRedis(key string) (ratelimit.Decision, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)

@@ -222,3 +222,28 @@ func TestOneRoundTripPerTake(t *testing.T) {
 		t.Errorf("%d takes made %d script calls, want %d (one round trip each)", n, calls, n)
 	}
 }
+
+// TestChargeSharedByReplicas: tokens charged through one replica after
+// the fact are missing from the budget every replica sees, and a charge
+// beyond the bucket is a debt that refuses the key until paid back.
+func TestChargeSharedByReplicas(t *testing.T) {
+	srv := redistest.Start(t)
+	rate := ratelimit.Rate{N: 10, Per: day}
+	a := newLimiter(t, srv.URL(), rate, redislimit.Options{Timeout: patient})
+	b := newLimiter(t, srv.URL(), rate, redislimit.Options{Timeout: patient})
+	if d := a.Take("k"); !d.Allowed || d.Remaining != 9 {
+		t.Fatalf("first take: %+v", d)
+	}
+	b.Charge("k", 4)
+	if d := a.Take("k"); !d.Allowed || d.Remaining != 4 {
+		t.Errorf("after a charge of 4 through the other replica: %+v, want 4 remaining", d)
+	}
+	a.Charge("k", 25) // beyond the bucket: a debt
+	if d := b.Take("k"); d.Allowed {
+		t.Errorf("a key in debt was allowed: %+v", d)
+	}
+	b.Charge("other", 0)
+	if d := b.Take("other"); !d.Allowed || d.Remaining != 9 {
+		t.Errorf("a charge of nothing spent tokens: %+v", d)
+	}
+}
