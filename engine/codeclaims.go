@@ -28,7 +28,20 @@ func (b *builder) compileCodes(set *codes.Set) {
 	}
 	b.g.codes = idx
 	claimedBy := map[string]*Unit{}
+	// The codes the catalog writes first, then those derived for prefixed
+	// units: a code a unit declares is its own, and a derived one that
+	// meets it is dropped (J/cm3 declares MegaJ-PER-M3, which MJ/m3
+	// would derive).
+	declaredFirst := make([]*Unit, 0, len(b.g.units))
+	var derived []*Unit
 	for _, u := range b.g.units {
+		if _, byPrefix := b.prefixCodes[u]; b.specs[u] != nil || byPrefix {
+			declaredFirst = append(declaredFirst, u)
+		} else {
+			derived = append(derived, u)
+		}
+	}
+	for _, u := range append(declaredFirst, derived...) {
 		if len(u.Codes) == 0 || u.conv.m == nil && u.conv.post == nil {
 			continue
 		}
@@ -93,12 +106,26 @@ func (b *builder) checkCode(u *Unit, system, code string, set *codes.Set) string
 	if err != nil {
 		return fmt.Sprintf("code %s:%s: %v", system, code, err)
 	}
+	return claimProblem(u, system, code, m)
+}
+
+// claimProblem says why the unit cannot claim a code whose meaning by the
+// owner's table is m, or "".
+func claimProblem(u *Unit, system, code string, m codes.Meaning) string {
 	if m.Special != nil {
 		return checkSpecial(u, code, m.Special)
 	}
 	digits := claimDigits
 	if m.Digits > 0 {
 		digits = min(digits, m.Digits)
+	}
+	return claimProblemTo(u, system, code, m, digits)
+}
+
+// claimProblemTo is claimProblem with the factors compared to digits.
+func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) string {
+	if u.Category.Logarithmic {
+		return fmt.Sprintf("code %s:%s is a linear unit, but %s is a level", system, code, u.Symbol)
 	}
 	dim := u.Category.dim
 	if m.Dim != dim && m.Dim == dim.Inverse() && m.Offset == nil && m.Arbitrary == "" {
@@ -181,7 +208,9 @@ func checkSpecial(u *Unit, code string, s *codes.Special) string {
 
 // prefixedCodes derives a prefixed unit's codes from its unit's: UCUM
 // and CLDR write prefixes as unitd does (symbol, name); QUDT capitalises
-// the name. Build keeps those the tables confirm.
+// the name and, in a compound unit, prefixes its first part, as unitd's
+// prefixed compound units do (kA/m is KiloA-PER-M). Build keeps those the
+// tables confirm.
 func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
 	if len(codeOf) == 0 {
 		return nil
@@ -197,7 +226,7 @@ func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
 		}
 		out[SystemCLDR] = name + c
 	}
-	if c, ok := codeOf[SystemQUDT]; ok && !strings.Contains(c, "-") {
+	if c, ok := codeOf[SystemQUDT]; ok && !strings.HasPrefix(c, "PER-") {
 		out[SystemQUDT] = strings.ToUpper(p.Name[:1]) + p.Name[1:] + c
 	}
 	return out

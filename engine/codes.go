@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/codes"
+	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
@@ -384,11 +386,27 @@ type Coverage struct {
 	Units, Read, Claimed int
 	// Unread and Unclaimed list the codes of the two gaps.
 	Unread, Unclaimed []string
+	// Claimable lists the unclaimed codes that a catalog unit could claim
+	// (ClaimableCodes), and NClaimable counts them.
+	Claimable  []Claimable
+	NClaimable int
+}
+
+// Claimable is a code that no catalog unit claims but whose meaning by
+// its owner's table is that of catalog units claiming no code of its
+// system: the same dimension (or the reciprocal one, for a unit defined
+// as k/x), a factor that agrees to the digits the table states it in, and
+// the same offset; the claim Build would accept.
+type Claimable struct {
+	Code string
+	// Units are the symbols of the catalog units that could claim it.
+	Units []string
 }
 
 // CodeCoverage reports, per code system, how many of its table's units
-// the graph reads and how many the catalog claims. unece's table says
-// only which codes exist, so it reads those the catalog claims.
+// the graph reads and how many the catalog claims, and which unclaimed
+// codes a catalog unit could claim. unece's table says only which codes
+// exist, so it reads those the catalog claims.
 func (g *Graph) CodeCoverage() []Coverage {
 	if g.codes.set == nil {
 		return nil
@@ -409,9 +427,92 @@ func (g *Graph) CodeCoverage() []Coverage {
 				c.Unclaimed = append(c.Unclaimed, code)
 			}
 		}
+		c.Claimable = g.claimable(system, c.Unclaimed)
+		c.NClaimable = len(c.Claimable)
 		out = append(out, c)
 	}
 	return out
+}
+
+// claimable lists the codes of a system, among the unclaimed ones, that
+// catalog units claiming no code of the system could claim. The units a
+// code could be claimed by are those of its meaning (claimProblem) that
+// come closest to its factor: where one of those already claims a code of
+// the system, the code is a synonym of that code (QUDT's ZOLL of IN), not
+// a claim to make; a unit that merely agrees to the few digits a table
+// states (the survey inch to QUDT's 0.0254 m) is no counterpart when
+// another agrees to more. unece has no meanings to compare.
+func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
+	if system == SystemUNECE {
+		return nil
+	}
+	byDim := map[dimension.Vector][]*Unit{}
+	for _, u := range g.units {
+		if u.si == nil || u.si.m == nil || u.conv.formulaUnit || u.coherent.R == nil {
+			continue
+		}
+		byDim[u.Category.dim] = append(byDim[u.Category.dim], u)
+	}
+	var out []Claimable
+	for _, code := range unclaimed {
+		m, err := g.codes.set.Table(system, code)
+		if err != nil || m.Special != nil || m.Arbitrary != "" {
+			continue
+		}
+		dims := []dimension.Vector{m.Dim}
+		if inv := m.Dim.Inverse(); inv != m.Dim {
+			dims = append(dims, inv)
+		}
+		var best []*Unit
+		bestDigits := 0
+		for _, d := range dims {
+			for _, u := range byDim[d] {
+				if claimProblem(u, system, code, m) != "" {
+					continue
+				}
+				n := claimCloseness(u, system, code, m)
+				switch {
+				case n > bestDigits:
+					best, bestDigits = []*Unit{u}, n
+				case n == bestDigits:
+					best = append(best, u)
+				}
+			}
+		}
+		var units []string
+		for _, u := range best {
+			if u.Codes[system] != "" {
+				units = nil
+				break
+			}
+			if !slices.Contains(units, u.Symbol) {
+				units = append(units, u.Symbol)
+			}
+		}
+		if len(units) > 0 {
+			out = append(out, Claimable{Code: code, Units: units})
+		}
+	}
+	return out
+}
+
+// maxClaimDigits is the precision beyond which two factors are taken to
+// be the same: the 34 digits of a result.
+const maxClaimDigits = 34
+
+// claimCloseness is how many significant digits the unit's factor agrees
+// with the code's to, at most maxClaimDigits, for a unit that can claim it.
+func claimCloseness(u *Unit, system, code string, m codes.Meaning) int {
+	lo := claimDigits
+	if m.Digits > 0 {
+		lo = min(lo, m.Digits)
+	}
+	for d := maxClaimDigits; d > lo; d-- {
+		if claimProblemTo(u, system, code, m, d) == "" {
+			return d
+		}
+	}
+	return lo
 }
 
 // codeStep says what a code that no catalog unit claims means: its
