@@ -81,10 +81,11 @@ type decodeCache struct {
 type decoded struct {
 	sum     [sha256.Size]byte
 	cs      *engine.CategorySpec
-	bridges []engine.BridgeSpec     // of bridgesFile
-	hints   []engine.HintSpec       // of hintsFile
-	prefs   *engine.PreferencesSpec // of PreferencesFile
-	subs    *substanceFile          // of a file of the substance catalog
+	bridges []engine.BridgeSpec        // of bridgesFile
+	hints   []engine.HintSpec          // of hintsFile
+	codes   []engine.UnclaimedCodeSpec // of unclaimedFile
+	prefs   *engine.PreferencesSpec    // of PreferencesFile
+	subs    *substanceFile             // of a file of the substance catalog
 	errs    []error
 }
 
@@ -130,6 +131,10 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 				hs, ferrs := parseHints(f.name, f.src)
 				results[i] = decoded{sum: sum, hints: hs, errs: ferrs}
 				return
+			case unclaimedFile:
+				us, ferrs := parseUnclaimed(f.name, f.src)
+				results[i] = decoded{sum: sum, codes: us, errs: ferrs}
+				return
 			}
 			if IsSubstanceFile(f.name) {
 				sf, ferrs := parseSubstanceFile(f.name, f.src)
@@ -161,6 +166,9 @@ func loadSpec(fsys fs.FS, cache *decodeCache) (spec engine.Spec, errs []error, c
 			continue
 		case hintsFile:
 			spec.Hints = r.hints
+			continue
+		case unclaimedFile:
+			spec.UnclaimedCodes = r.codes
 			continue
 		}
 		if IsSubstanceFile(files[i].name) {

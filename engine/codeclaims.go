@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,12 +21,15 @@ import (
 // table states them in, and is claimed by one unit only. Codes generated
 // for prefixed units are kept only when the table confirms them.
 
-// compileCodes checks the catalog's claims on the code tables.
-func (b *builder) compileCodes(set *codes.Set) {
-	idx := &codeIndex{set: set, claimed: map[string]map[string]*Unit{}}
+// compileCodes checks the catalog's claims on the code tables, and the
+// codes it keeps unclaimed.
+func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
+	idx := &codeIndex{set: set, claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
 	for _, s := range CodeSystems {
 		idx.claimed[s] = map[string]*Unit{}
+		idx.unclaimed[s] = map[string]string{}
 	}
+	defer b.unclaimedCodes(set, unclaimed)
 	b.g.codes = idx
 	claimedBy := map[string]*Unit{}
 	// The codes the catalog writes first, then those derived for prefixed
@@ -230,4 +234,44 @@ func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
 		out[SystemQUDT] = strings.ToUpper(p.Name[:1]) + p.Name[1:] + c
 	}
 	return out
+}
+
+// unclaimedCodes checks the codes the catalog keeps unclaimed: each is a
+// code of a table, no unit claims it, it is listed once, and a unit could
+// claim it but for the entry (else the entry is stale).
+func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
+	if set == nil || len(specs) == 0 {
+		return
+	}
+	idx := b.g.codes
+	byDim := b.g.linearUnits()
+	for _, us := range specs {
+		subject := "unclaimed codes"
+		if strings.TrimSpace(us.Reason) == "" {
+			b.errorf(us.Origin, subject, "the entry gives no reason")
+		}
+		for _, name := range us.Codes {
+			system, code, ok := codes.Split(name)
+			switch {
+			case !ok || system != SystemUCUM && system != SystemCLDR && system != SystemQUDT:
+				b.errorf(us.Origin, subject, "%q is not a ucum:, cldr: or qudt: code", name)
+				continue
+			case !slices.Contains(set.Codes(system), code):
+				b.errorf(us.Origin, subject, "%s is not a unit of the %s table", name, strings.ToUpper(system))
+				continue
+			case idx.claimed[system][code] != nil:
+				b.errorf(us.Origin, subject, "%s is claimed by unit %q", name, idx.claimed[system][code].Symbol)
+				continue
+			}
+			if _, dup := idx.unclaimed[system][code]; dup {
+				b.errorf(us.Origin, subject, "%s is listed twice", name)
+				continue
+			}
+			if len(b.g.claimableBy(byDim, system, code)) == 0 {
+				b.errorf(us.Origin, subject, "no catalog unit could claim %s: delete it from the list", name)
+				continue
+			}
+			idx.unclaimed[system][code] = us.Reason
+		}
+	}
 }

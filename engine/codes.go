@@ -55,6 +55,9 @@ type codeIndex struct {
 	set *codes.Set
 	// claimed maps a system and a code to the catalog unit claiming it.
 	claimed map[string]map[string]*Unit
+	// unclaimed maps a system and a code the catalog keeps unclaimed to
+	// its reason (UnclaimedCodeSpec).
+	unclaimed map[string]map[string]string
 	// resolved caches resolutions of namespaced names (bounded like the
 	// expression cache).
 	resolved sync.Map // string → side
@@ -387,9 +390,19 @@ type Coverage struct {
 	// Unread and Unclaimed list the codes of the two gaps.
 	Unread, Unclaimed []string
 	// Claimable lists the unclaimed codes that a catalog unit could claim
-	// (ClaimableCodes), and NClaimable counts them.
+	// (Graph.claimableBy), and NClaimable counts them.
 	Claimable  []Claimable
 	NClaimable int
+	// Declined lists the codes a catalog unit could claim by dimension
+	// and factor but that the catalog lists as unclaimed, with its reason
+	// (UnclaimedCodeSpec), and NDeclined counts them.
+	Declined  []Declined
+	NDeclined int
+}
+
+// Declined is a code the catalog keeps unclaimed, and why.
+type Declined struct {
+	Code, Reason string
 }
 
 // Claimable is a code that no catalog unit claims but whose meaning by
@@ -429,23 +442,41 @@ func (g *Graph) CodeCoverage() []Coverage {
 		}
 		c.Claimable = g.claimable(system, c.Unclaimed)
 		c.NClaimable = len(c.Claimable)
+		for _, code := range g.codes.set.Codes(system) {
+			if reason, ok := g.codes.unclaimed[system][code]; ok {
+				c.Declined = append(c.Declined, Declined{Code: code, Reason: reason})
+			}
+		}
+		c.NDeclined = len(c.Declined)
 		out = append(out, c)
 	}
 	return out
 }
 
 // claimable lists the codes of a system, among the unclaimed ones, that
-// catalog units claiming no code of the system could claim. The units a
-// code could be claimed by are those of its meaning (claimProblem) that
-// come closest to its factor: where one of those already claims a code of
-// the system, the code is a synonym of that code (QUDT's ZOLL of IN), not
-// a claim to make; a unit that merely agrees to the few digits a table
-// states (the survey inch to QUDT's 0.0254 m) is no counterpart when
-// another agrees to more. unece has no meanings to compare.
+// catalog units claiming no code of the system could claim (claimableBy),
+// but those the catalog lists as unclaimed with its reason. unece has no
+// meanings to compare.
 func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
 	if system == SystemUNECE {
 		return nil
 	}
+	byDim := g.linearUnits()
+	var out []Claimable
+	for _, code := range unclaimed {
+		if _, ok := g.codes.unclaimed[system][code]; ok {
+			continue
+		}
+		if units := g.claimableBy(byDim, system, code); len(units) > 0 {
+			out = append(out, Claimable{Code: code, Units: units})
+		}
+	}
+	return out
+}
+
+// linearUnits are the units that can claim a code of a linear or affine
+// unit, by dimension.
+func (g *Graph) linearUnits() map[dimension.Vector][]*Unit {
 	byDim := map[dimension.Vector][]*Unit{}
 	for _, u := range g.units {
 		if u.si == nil || u.si.m == nil || u.conv.formulaUnit || u.coherent.R == nil {
@@ -453,47 +484,51 @@ func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
 		}
 		byDim[u.Category.dim] = append(byDim[u.Category.dim], u)
 	}
-	var out []Claimable
-	for _, code := range unclaimed {
-		m, err := g.codes.set.Table(system, code)
-		if err != nil || m.Special != nil || m.Arbitrary != "" {
-			continue
-		}
-		dims := []dimension.Vector{m.Dim}
-		if inv := m.Dim.Inverse(); inv != m.Dim {
-			dims = append(dims, inv)
-		}
-		var best []*Unit
-		bestDigits := 0
-		for _, d := range dims {
-			for _, u := range byDim[d] {
-				if claimProblem(u, system, code, m) != "" {
-					continue
-				}
-				n := claimCloseness(u, system, code, m)
-				switch {
-				case n > bestDigits:
-					best, bestDigits = []*Unit{u}, n
-				case n == bestDigits:
-					best = append(best, u)
-				}
+	return byDim
+}
+
+// claimableBy lists the catalog units that could claim an unclaimed code:
+// those of its meaning (claimProblem) that come closest to its factor.
+// Where one of those already claims a code of the system, the code is a
+// synonym of that code (QUDT's ZOLL of IN), not a claim to make, and the
+// list is empty; a unit that merely agrees to the few digits a table
+// states (the survey inch to QUDT's 0.0254 m) is no counterpart when
+// another agrees to more.
+func (g *Graph) claimableBy(byDim map[dimension.Vector][]*Unit, system, code string) []string {
+	m, err := g.codes.set.Table(system, code)
+	if err != nil || m.Special != nil || m.Arbitrary != "" {
+		return nil
+	}
+	dims := []dimension.Vector{m.Dim}
+	if inv := m.Dim.Inverse(); inv != m.Dim {
+		dims = append(dims, inv)
+	}
+	var best []*Unit
+	bestDigits := 0
+	for _, d := range dims {
+		for _, u := range byDim[d] {
+			if claimProblem(u, system, code, m) != "" {
+				continue
 			}
-		}
-		var units []string
-		for _, u := range best {
-			if u.Codes[system] != "" {
-				units = nil
-				break
+			n := claimCloseness(u, system, code, m)
+			switch {
+			case n > bestDigits:
+				best, bestDigits = []*Unit{u}, n
+			case n == bestDigits:
+				best = append(best, u)
 			}
-			if !slices.Contains(units, u.Symbol) {
-				units = append(units, u.Symbol)
-			}
-		}
-		if len(units) > 0 {
-			out = append(out, Claimable{Code: code, Units: units})
 		}
 	}
-	return out
+	var units []string
+	for _, u := range best {
+		if u.Codes[system] != "" {
+			return nil
+		}
+		if !slices.Contains(units, u.Symbol) {
+			units = append(units, u.Symbol)
+		}
+	}
+	return units
 }
 
 // maxClaimDigits is the precision beyond which two factors are taken to
