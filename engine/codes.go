@@ -121,7 +121,7 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 	if s, hit := g.codes.cached(name); hit {
 		return s, nil, true
 	}
-	if u := g.codes.claimed[system][code]; u != nil {
+	if u := g.claimant(system, code); u != nil {
 		s = side{unit: u}
 	} else {
 		s, err = g.readCode(name, system, code)
@@ -131,6 +131,21 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 	}
 	g.codes.remember(name, s)
 	return s, nil, true
+}
+
+// claimant is the catalog unit that claims a code, or the code that
+// replaces it when it is deprecated, or nil.
+func (g *Graph) claimant(system, code string) *Unit {
+	if u := g.codes.claimed[system][code]; u != nil {
+		return u
+	}
+	if g.codes.set == nil {
+		return nil
+	}
+	if r, ok := g.codes.set.Replacement(system, code); ok {
+		return g.codes.claimed[system][r]
+	}
+	return nil
 }
 
 // readCode reads a code that no catalog unit claims.
@@ -162,6 +177,10 @@ func (g *Graph) readCode(name, system, code string) (side, error) {
 	written := system + ":" + code
 	if m.Special != nil {
 		u, err := g.specialUnit(written, m.Special)
+		return side{unit: u}, err
+	}
+	if m.ScaleOf != "" {
+		u, err := g.prefixedScale(written, system, m)
 		return side{unit: u}, err
 	}
 	symbol := m.Symbol
@@ -291,6 +310,32 @@ func formulaConversion(pre *exact.Map, f *formula, post *exact.Map) (conversion,
 	}
 	c.m = m
 	return c, err
+}
+
+// prefixedScale is a code that is the scale another code names, which a
+// catalog unit claims, under a prefix (QUDT's MilliDEG_C): that unit under
+// the prefix, checked against the factor and offset the owner's table
+// gives the code.
+func (g *Graph) prefixedScale(written, system string, m codes.Meaning) (*Unit, error) {
+	base := g.codes.claimed[system][m.ScaleOf]
+	if base == nil {
+		return nil, errorf(CodeUnknownUnit, "%s is %s:%s under a prefix, which no catalog unit claims", fault.Truncate(written, 64), system, m.ScaleOf)
+	}
+	u, err := scaledUnit(base, written, m.Scale)
+	if err != nil {
+		return nil, err
+	}
+	var f, o *big.Rat
+	ok := u.si != nil && u.si.m != nil
+	if ok {
+		f, o, ok = u.si.m.Affine()
+	}
+	if !ok || m.Offset == nil || f.Cmp(m.Factor.R) != 0 || m.Factor.K != 0 || o.Cmp(m.Offset) != 0 {
+		return nil, errorf(CodeIncompatibleUnits, "%s is %s under a prefix, but its factor and offset are not %s's under that prefix", fault.Truncate(written, 64), m.ScaleOf, base.Symbol)
+	}
+	u.Codes = map[string]string{system: strings.TrimPrefix(written, system+":")}
+	u.Source = "QUDT: " + m.Note + "; " + g.codes.set.Source(system)
+	return u, nil
 }
 
 // scaledUnit is u under a prefix: the prefix scales the value the unit's

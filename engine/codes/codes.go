@@ -78,6 +78,13 @@ type Meaning struct {
 	// Special is set for a UCUM special unit: it converts through its
 	// function onto Factor·Dim.
 	Special *Special
+	// ScaleOf is set for a scale with an offset that is another code's
+	// scale under a prefix (QUDT's MilliDEG_C is DEG_C in thousandths):
+	// the code of that scale, which a catalog unit claims, read under
+	// the prefix Scale. Factor and Offset still say what the owner's table
+	// gives, for the engine to check the reading against.
+	ScaleOf string
+	Scale   *big.Rat
 	// Symbol is the code written with the symbols of the catalog units
 	// that claim its atoms (ucum:kg.m/s2 is "kg*m/s2"), or "".
 	Symbol string
@@ -180,6 +187,17 @@ func (s *Set) Exists(code string) (exists, ok bool) {
 		return false, false
 	}
 	return s.unece[code], true
+}
+
+// Replacement returns the code that replaces a deprecated one of a
+// system (CLDR's liter-per-100kilometers is liter-per-100-kilometer), and
+// false for a code that is not deprecated.
+func (s *Set) Replacement(system, code string) (string, bool) {
+	if system != SystemCLDR || s.cldr == nil {
+		return "", false
+	}
+	r, ok := s.cldr.aliases[code]
+	return r, ok
 }
 
 // Codes lists a system's codes, sorted: UCUM's atoms, CLDR's simple units,
