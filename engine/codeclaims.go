@@ -18,8 +18,11 @@ import (
 // against the owner's table (codes.Set.Table): the code exists, has the
 // unit's dimension (or the reciprocal one, for a unit defined as k/x of
 // its reference), means the unit's factor and offset to the precision the
-// table states them in, and is claimed by one unit only. Codes generated
-// for prefixed units are kept only when the table confirms them.
+// table states them in, and is claimed by one unit only. A level claims
+// no linear code, and a unit of a category that counts from elsewhere
+// than zero (gauge pressure) no code at all: the tables' codes are
+// absolute. Codes generated for prefixed units are kept only when the
+// table confirms them.
 
 // compileCodes checks the catalog's claims on the code tables, and the
 // codes it keeps unclaimed.
@@ -130,6 +133,12 @@ func claimProblem(u *Unit, system, code string, m codes.Meaning) string {
 func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) string {
 	if u.Category.Logarithmic {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is a level", system, code, u.Symbol)
+	}
+	if lo := u.Category.minimum; lo != nil && lo.Sign() != 0 {
+		// The codes of the tables count from absolute zero; a category
+		// whose zero is elsewhere (gauge pressure, from the standard
+		// atmosphere) reads its units as differences from it.
+		return fmt.Sprintf("code %s:%s counts from zero, but %s is of %s, which counts from %s %s", system, code, u.Symbol, u.Category.Name, lo.FloatString(0), u.Category.Base.Symbol)
 	}
 	dim := u.Category.dim
 	if m.Dim != dim && m.Dim == dim.Inverse() && m.Offset == nil && m.Arbitrary == "" {
