@@ -277,7 +277,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 				continue
 			}
 			if len(b.g.claimableBy(byDim, system, code)) == 0 {
-				b.errorf(us.Origin, subject, "no catalog unit could claim %s: delete it from the list", name)
+				b.errorf(us.Origin, subject, "no catalog unit could claim %s (none has its meaning, or one that has it claims a code of %s already): delete it from the list", name, strings.ToUpper(system))
 				continue
 			}
 			idx.unclaimed[system][code] = us.Reason
