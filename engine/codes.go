@@ -133,8 +133,9 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 	return s, nil, true
 }
 
-// claimant is the catalog unit that claims a code, or the code that
-// replaces it when it is deprecated, or nil.
+// claimant is the catalog unit that claims a code, or the code it is
+// another name of (codes.Set.SameUnit: a deprecated code's replacement,
+// the plain unit of a CLDR person unit), or nil.
 func (g *Graph) claimant(system, code string) *Unit {
 	if u := g.codes.claimed[system][code]; u != nil {
 		return u
@@ -142,10 +143,19 @@ func (g *Graph) claimant(system, code string) *Unit {
 	if g.codes.set == nil {
 		return nil
 	}
-	if r, ok := g.codes.set.Replacement(system, code); ok {
+	if r, ok := g.codes.set.SameUnit(system, code); ok {
 		return g.codes.claimed[system][r]
 	}
 	return nil
+}
+
+// cldrTarget is what a CLDR unit identifier names in the catalog, for the
+// unit preferences: the catalog unit that claims it (claimant), else its
+// CLDR definition read through the catalog's units, written with the
+// symbols of the units that claim its parts (centimeter-per-hour is cm/h).
+func (g *Graph) cldrTarget(id string) (side, error) {
+	s, err, _ := g.resolveCode(SystemCLDR + ":" + id)
+	return s, err
 }
 
 // readCode reads a code that no catalog unit claims.
@@ -479,7 +489,7 @@ func (g *Graph) CodeCoverage() []Coverage {
 			} else {
 				c.Unread = append(c.Unread, code)
 			}
-			if g.codes.claimed[system][code] != nil {
+			if g.claimant(system, code) != nil {
 				c.Claimed++
 			} else {
 				c.Unclaimed = append(c.Unclaimed, code)

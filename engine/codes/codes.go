@@ -189,14 +189,19 @@ func (s *Set) Exists(code string) (exists, ok bool) {
 	return s.unece[code], true
 }
 
-// Replacement returns the code that replaces a deprecated one of a
-// system (CLDR's liter-per-100kilometers is liter-per-100-kilometer), and
-// false for a code that is not deprecated.
-func (s *Set) Replacement(system, code string) (string, bool) {
+// SameUnit returns the code under which a catalog unit claims the unit a
+// code names when the code is another name of it: the replacement of a
+// deprecated code (CLDR's liter-per-100kilometers is
+// liter-per-100-kilometer), the plain unit of a CLDR person unit
+// (year-person is year). ok is false for any other code.
+func (s *Set) SameUnit(system, code string) (string, bool) {
 	if system != SystemCLDR || s.cldr == nil {
 		return "", false
 	}
-	r, ok := s.cldr.aliases[code]
+	if r, ok := s.cldr.aliases[code]; ok {
+		return r, true
+	}
+	r, ok := s.cldr.persons[code]
 	return r, ok
 }
 
@@ -237,7 +242,7 @@ func (s *Set) Read(system, code string, claims Claims) (Meaning, error) {
 		p := &ucumParser{t: s.ucum, src: code, claims: claims}
 		return p.read()
 	case SystemCLDR:
-		return s.cldr.read(code)
+		return s.cldr.read(code, claims)
 	case SystemQUDT:
 		return s.qudt.read(code, claims)
 	}
