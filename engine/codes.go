@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -623,16 +622,6 @@ func (g *Graph) codeStep(e *Expression) Step {
 		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
 	}
 	return s
-}
-
-// claimedCodes lists a system's claimed codes, sorted.
-func (c *codeIndex) claimedCodes(system string) []string {
-	out := make([]string, 0, len(c.claimed[system]))
-	for code := range c.claimed[system] {
-		out = append(out, code)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // CLDRClaim returns the CLDR unit identifier the catalog unit symbol
