@@ -87,21 +87,21 @@ const qudtRoundedDigits = 15
 
 // qudtExpect converts from a to b through the coherent SI unit, exactly,
 // and says how far an answer may be from it: half a unit in the last of
-// unitd's 34 digits, and half a unit in the last digit the owner wrote of a
-// multiplier or offset of qudtRoundedDigits or more, carried through the
-// conversion. QUDT writes a multiplier it derives to 34 digits, rounded
-// (DECIMAL128), and some to the 16 or 17 of a double; those are compared
-// at their digits. A shorter figure is the definition itself (0.3048,
-// 4.4482216152605) and is exact: where QUDT rounded one short
-// (0.0283168466 for the cubic foot), the difference is judged.
+// unitd's 34 digits, and the owner's error (qudtError) in a multiplier or
+// offset of qudtRoundedDigits or more, carried through the conversion.
+// QUDT writes a multiplier it derives to 34 digits (DECIMAL128), and some
+// to the 16 or 17 of a double; those are compared at their digits. A
+// shorter figure is the definition itself (0.3048, 4.4482216152605) and is
+// exact: where QUDT rounded one short (0.0283168466 for the cubic foot),
+// the difference is judged.
 func qudtExpect(t *testing.T, a, b qudtScale) func(v string) (want *apd.Decimal, tol func(got *apd.Decimal) *apd.Decimal) {
 	t.Helper()
 	ma, oa, mb, ob := ratOf(t, a.multiplier), ratOf(t, a.offset), ratOf(t, b.multiplier), ratOf(t, b.offset)
 	// Relative error of a rounded multiplier, absolute error of a rounded
 	// offset (in b's scale).
-	rel := new(big.Rat).Add(qudtRelHalf(t, a.multiplier), qudtRelHalf(t, b.multiplier))
-	off := new(big.Rat).Mul(qudtHalf(t, a.offset), new(big.Rat).Abs(new(big.Rat).Quo(ma, mb)))
-	off.Add(off, qudtHalf(t, b.offset))
+	rel := new(big.Rat).Add(qudtRelError(t, a.multiplier), qudtRelError(t, b.multiplier))
+	off := new(big.Rat).Mul(qudtError(t, a.offset), new(big.Rat).Abs(new(big.Rat).Quo(ma, mb)))
+	off.Add(off, qudtError(t, b.offset))
 	return func(v string) (*apd.Decimal, func(got *apd.Decimal) *apd.Decimal) {
 		scaled := new(big.Rat).Add(ratOf(t, v), oa)
 		scaled.Mul(scaled, ma)
@@ -117,19 +117,31 @@ func qudtExpect(t *testing.T, a, b qudtScale) func(v string) (want *apd.Decimal,
 	}
 }
 
-// qudtHalf is half a unit in the last digit of a figure QUDT rounds, or 0
-// for an exact one (fewer than qudtRoundedDigits digits).
-func qudtHalf(t *testing.T, s string) *big.Rat {
+// qudtFullDigits is the length of the figures QUDT computes in DECIMAL128.
+const qudtFullDigits = 34
+
+// qudtError is how far a figure of the QUDT table may be from the value it
+// stands for: 0 for an exact one (fewer than qudtRoundedDigits digits);
+// half a unit in its last digit for one QUDT rounds; a whole unit in the
+// last digit for a figure of 34 digits, which QUDT truncates as often as
+// it rounds (BBL_UK_PET-PER-DAY is 0.1591132/86400, …962962962 where the
+// value rounds to …962962963; SCM-PER-MIN, 42.3105/60 = 0.705175, is
+// written 0.7051750000000000000000000000000001).
+func qudtError(t *testing.T, s string) *big.Rat {
 	d := decimalOrZero(s)
 	if d.IsZero() || d.NumDigits() < qudtRoundedDigits {
 		return new(big.Rat)
 	}
-	return new(big.Rat).Set(ratOf(t, apd.New(5, d.Exponent-1).String()))
+	lead := int64(5)
+	if d.NumDigits() >= qudtFullDigits {
+		lead = 10
+	}
+	return new(big.Rat).Set(ratOf(t, apd.New(lead, d.Exponent-1).String()))
 }
 
-// qudtRelHalf is qudtHalf relative to the figure.
-func qudtRelHalf(t *testing.T, s string) *big.Rat {
-	h := qudtHalf(t, s)
+// qudtRelError is qudtError relative to the figure.
+func qudtRelError(t *testing.T, s string) *big.Rat {
+	h := qudtError(t, s)
 	if h.Sign() == 0 {
 		return h
 	}

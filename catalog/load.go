@@ -81,10 +81,11 @@ type decodeCache struct {
 type decoded struct {
 	sum     [sha256.Size]byte
 	cs      *engine.CategorySpec
-	bridges []engine.BridgeSpec     // of bridgesFile
-	hints   []engine.HintSpec       // of hintsFile
-	prefs   *engine.PreferencesSpec // of PreferencesFile
-	subs    *substanceFile          // of a file of the substance catalog
+	bridges []engine.BridgeSpec        // of bridgesFile
+	hints   []engine.HintSpec          // of hintsFile
+	codes   []engine.UnclaimedCodeSpec // of unclaimedFile
+	prefs   *engine.PreferencesSpec    // of PreferencesFile
+	subs    *substanceFile             // of a file of the substance catalog
 	errs    []error
 }
 
@@ -145,6 +146,10 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 				hs, ferrs := parseHints(f.name, f.src)
 				results[i] = decoded{sum: sum, hints: hs, errs: ferrs}
 				return
+			case unclaimedFile:
+				us, ferrs := parseUnclaimed(f.name, f.src)
+				results[i] = decoded{sum: sum, codes: us, errs: ferrs}
+				return
 			}
 			if IsSubstanceFile(f.name) {
 				sf, ferrs := parseSubstanceFile(f.name, f.src)
@@ -176,6 +181,9 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 			continue
 		case hintsFile:
 			spec.Hints = r.hints
+			continue
+		case unclaimedFile:
+			spec.UnclaimedCodes = r.codes
 			continue
 		}
 		if IsSubstanceFile(files[i].name) {

@@ -34,9 +34,6 @@ func parsePreferences(name string, src []byte) (*engine.PreferencesSpec, []error
 				d.mapping(v, su, fields{
 					"unit":      func(v *yaml.Node) { d.str(v, su, "unit", &us.Unit) },
 					"substance": func(v *yaml.Node) { d.str(v, su, "substance", &us.Substance) },
-					"factor":    func(v *yaml.Node) { d.str(v, su, "factor", &us.Factor) },
-					"offset":    func(v *yaml.Node) { d.str(v, su, "offset", &us.Offset) },
-					"base":      func(v *yaml.Node) { d.str(v, su, "base", &us.Base) },
 				})
 				ps.Units = append(ps.Units, us)
 			})

@@ -25,63 +25,75 @@ func shippedPreferences(t *testing.T) (*engine.Graph, *engine.PreferencesSpec) {
 	return g, spec.Preferences
 }
 
-// TestShippedPreferencesAgreeWithCatalog checks every CLDR unit of the
-// shipped preferences against the catalog unit it is mapped to: the
-// catalog's exact factor (and offset) to CLDR's base unit is CLDR's.
-func TestShippedPreferencesAgreeWithCatalog(t *testing.T) {
+// TestShippedPreferencesAreClaims: the catalog's claims of CLDR unit
+// identifiers are the one mapping between CLDR and the catalog. Every
+// unit of every preference list (each part of a mixed unit) is the
+// catalog unit that claims its identifier (its plain unit's, for a person
+// unit such as year-person), or, for an identifier no unit claims (one
+// made of others, centimeter-per-hour), what cldr:<id> names in the
+// catalog; the preferences map only the units of a substance themselves.
+func TestShippedPreferencesAreClaims(t *testing.T) {
 	g, ps := shippedPreferences(t)
 	if ps.Version != "48" || !strings.Contains(ps.Source, "cldr-core 48.2.0") || ps.Licence != "Unicode-3.0" {
 		t.Fatalf("source %q version %q licence %q", ps.Source, ps.Version, ps.Licence)
 	}
-	if len(ps.Units) < 80 {
-		t.Fatalf("only %d units", len(ps.Units))
-	}
+	mapped := map[string]bool{}
 	for _, u := range ps.Units {
-		t.Run(u.ID, func(t *testing.T) {
-			want, ok := new(big.Rat).SetString(u.Factor)
-			if !ok {
-				t.Fatalf("factor %q", u.Factor)
-			}
-			if strings.HasPrefix(u.ID, "liter-per-") {
-				// Consumption, a volume per length: the reciprocal of the
-				// catalog's fuel economy (an inverse area).
-				for _, x := range []string{"1", "8", "37"} {
-					res, err := g.Convert(engine.Request{Value: x, From: u.Unit, To: "m^-2", Precision: 40})
-					if err != nil {
-						t.Fatal(err)
+		if u.Substance == "" {
+			t.Errorf("preferences.yaml maps %s to %s, which the catalog's claims say", u.ID, u.Unit)
+		}
+		mapped[u.ID] = true
+	}
+	_, sets, ok, err := g.Preferences("", "", "")
+	if !ok || err != nil {
+		t.Fatalf("no preferences: %v", err)
+	}
+	units := 0
+	for _, set := range sets {
+		for _, l := range set.Lists {
+			for _, pu := range l.Units {
+				if mapped[pu.CLDR] {
+					continue
+				}
+				units++
+				ids, symbols := strings.Split(pu.CLDR, "-and-"), strings.Split(pu.Unit, "+")
+				if len(ids) != len(symbols) {
+					t.Errorf("%s is %s", pu.CLDR, pu.Unit)
+					continue
+				}
+				for i, id := range ids {
+					want := g.CLDRClaimant(id)
+					if plain, ok := strings.CutSuffix(id, "-person"); ok && want == "" {
+						want = g.CLDRClaimant(plain)
 					}
-					xr, _ := new(big.Rat).SetString(x)
-					exp := new(big.Rat).Inv(new(big.Rat).Mul(xr, want))
-					got, _ := new(big.Rat).SetString(res.Value)
-					diff := new(big.Rat).Sub(got, exp)
-					diff.Quo(diff, exp)
-					if diff.Abs(diff).Cmp(big.NewRat(1, 1_000_000_000_000)) > 0 {
-						t.Fatalf("%s %s is %s m^-2, CLDR says 1/%s", x, u.Unit, res.Value, new(big.Rat).Mul(xr, want).RatString())
+					if want == "" {
+						u, ex, err := g.Resolve("cldr:" + id)
+						switch {
+						case err != nil:
+							t.Errorf("%s: %v", id, err)
+							continue
+						case u != nil:
+							t.Errorf("cldr:%s names the catalog's %s, which does not claim it", id, u.Symbol)
+							continue
+						}
+						want = ex.Symbol
+					}
+					if symbols[i] != want {
+						t.Errorf("the preferences read CLDR's %s as %s; the catalog's claims make it %s", id, symbols[i], want)
 					}
 				}
-				return
 			}
-			res, err := g.Convert(engine.Request{Value: "1", From: u.Unit, To: u.Base})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ex := g.Explain(&res)
-			got, ok := new(big.Rat).SetString(ex.Factor)
-			if !ok || !ex.FactorExact || got.Cmp(want) != 0 {
-				t.Fatalf("1 %s = %s %s in the catalog, %s in CLDR", u.Unit, ex.Factor, u.Base, u.Factor)
-			}
-			offset := new(big.Rat)
-			if ex.Offset != "" {
-				offset.SetString(ex.Offset)
-			}
-			wantOffset := new(big.Rat)
-			if u.Offset != "" {
-				wantOffset.SetString(u.Offset)
-			}
-			if offset.Cmp(wantOffset) != 0 {
-				t.Fatalf("offset of %s: %s in the catalog, %s in CLDR", u.Unit, ex.Offset, u.Offset)
-			}
-		})
+		}
+	}
+	if units < 100 {
+		t.Fatalf("only %d units in the preference lists", units)
+	}
+	// The units of the -u-mu- key are claims too: kelvin names no list.
+	for locale, want := range map[string]string{"de-u-mu-kelvin": "K", "de-u-mu-fahrenhe": "degF", "en-u-mu-celsius": "degC"} {
+		res, err := g.Convert(engine.Request{Value: "20", From: "degC", To: engine.Auto, Locale: locale})
+		if err != nil || res.Unit != want {
+			t.Errorf("20 degC to auto in %s: %s %v, want %s", locale, res.Unit, err, want)
+		}
 	}
 }
 
@@ -102,7 +114,7 @@ func TestShippedPreferenceThresholds(t *testing.T) {
 			if geq == "" {
 				geq = "1"
 			}
-			unit := largestPart(t, ps, e.Unit)
+			unit := largestPart(t, g, ps, e.Unit)
 			check := func(value string, atOrAbove bool) {
 				t.Helper()
 				res, err := g.Convert(engine.Request{Value: value, From: unit, To: engine.Auto, Usage: l.Usage, Region: region})
@@ -134,7 +146,7 @@ func TestShippedPreferenceThresholds(t *testing.T) {
 
 // largestPart is the catalog unit of a CLDR unit, or of the first part of
 // a CLDR mixed unit.
-func largestPart(t *testing.T, ps *engine.PreferencesSpec, id string) string {
+func largestPart(t *testing.T, g *engine.Graph, ps *engine.PreferencesSpec, id string) string {
 	t.Helper()
 	first, _, _ := strings.Cut(id, "-and-")
 	for _, u := range ps.Units {
@@ -142,8 +154,14 @@ func largestPart(t *testing.T, ps *engine.PreferencesSpec, id string) string {
 			return u.Unit
 		}
 	}
-	t.Fatalf("unit %s is not mapped", id)
-	return ""
+	u, ex, err := g.Resolve("cldr:" + first)
+	switch {
+	case err != nil:
+		t.Fatalf("unit %s: %v", id, err)
+	case u != nil:
+		return u.Symbol
+	}
+	return ex.Symbol
 }
 
 // TestShippedPreferenceRegions checks the fall-back through the shipped

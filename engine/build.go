@@ -66,7 +66,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		b.frames(spec.Bridges)
 	}
 	if len(b.errs) == 0 && !b.cancelled() {
-		b.compileCodes(spec.Codes)
+		b.compileCodes(spec.Codes, spec.UnclaimedCodes)
 	}
 	if len(b.errs) == 0 && !b.cancelled() {
 		b.checkFormulas()

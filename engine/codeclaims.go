@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,18 +18,37 @@ import (
 // against the owner's table (codes.Set.Table): the code exists, has the
 // unit's dimension (or the reciprocal one, for a unit defined as k/x of
 // its reference), means the unit's factor and offset to the precision the
-// table states them in, and is claimed by one unit only. Codes generated
-// for prefixed units are kept only when the table confirms them.
+// table states them in, and is claimed by one unit only. A level claims
+// no linear code, and a unit of a category that counts from elsewhere
+// than zero (gauge pressure) no code at all: the tables' codes are
+// absolute. Codes generated for prefixed units are kept only when the
+// table confirms them.
 
-// compileCodes checks the catalog's claims on the code tables.
-func (b *builder) compileCodes(set *codes.Set) {
-	idx := &codeIndex{set: set, claimed: map[string]map[string]*Unit{}}
+// compileCodes checks the catalog's claims on the code tables, and the
+// codes it keeps unclaimed.
+func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
+	idx := &codeIndex{set: set, claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
 	for _, s := range CodeSystems {
 		idx.claimed[s] = map[string]*Unit{}
+		idx.unclaimed[s] = map[string]string{}
 	}
+	defer b.unclaimedCodes(set, unclaimed)
 	b.g.codes = idx
 	claimedBy := map[string]*Unit{}
+	// The codes the catalog writes first, then those derived for prefixed
+	// units: a code a unit declares is its own, and a derived one that
+	// meets it is dropped (J/cm3 declares MegaJ-PER-M3, which MJ/m3
+	// would derive).
+	declaredFirst := make([]*Unit, 0, len(b.g.units))
+	var derived []*Unit
 	for _, u := range b.g.units {
+		if _, byPrefix := b.prefixCodes[u]; b.specs[u] != nil || byPrefix {
+			declaredFirst = append(declaredFirst, u)
+		} else {
+			derived = append(derived, u)
+		}
+	}
+	for _, u := range append(declaredFirst, derived...) {
 		if len(u.Codes) == 0 || u.conv.m == nil && u.conv.post == nil {
 			continue
 		}
@@ -93,12 +113,32 @@ func (b *builder) checkCode(u *Unit, system, code string, set *codes.Set) string
 	if err != nil {
 		return fmt.Sprintf("code %s:%s: %v", system, code, err)
 	}
+	return claimProblem(u, system, code, m)
+}
+
+// claimProblem says why the unit cannot claim a code whose meaning by the
+// owner's table is m, or "".
+func claimProblem(u *Unit, system, code string, m codes.Meaning) string {
 	if m.Special != nil {
 		return checkSpecial(u, code, m.Special)
 	}
 	digits := claimDigits
 	if m.Digits > 0 {
 		digits = min(digits, m.Digits)
+	}
+	return claimProblemTo(u, system, code, m, digits)
+}
+
+// claimProblemTo is claimProblem with the factors compared to digits.
+func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) string {
+	if u.Category.Logarithmic {
+		return fmt.Sprintf("code %s:%s is a linear unit, but %s is a level", system, code, u.Symbol)
+	}
+	if lo := u.Category.minimum; lo != nil && lo.Sign() != 0 {
+		// The codes of the tables count from absolute zero; a category
+		// whose zero is elsewhere (gauge pressure, from the standard
+		// atmosphere) reads its units as differences from it.
+		return fmt.Sprintf("code %s:%s counts from zero, but %s is of %s, which counts from %s %s", system, code, u.Symbol, u.Category.Name, lo.FloatString(0), u.Category.Base.Symbol)
 	}
 	dim := u.Category.dim
 	if m.Dim != dim && m.Dim == dim.Inverse() && m.Offset == nil && m.Arbitrary == "" {
@@ -181,7 +221,9 @@ func checkSpecial(u *Unit, code string, s *codes.Special) string {
 
 // prefixedCodes derives a prefixed unit's codes from its unit's: UCUM
 // and CLDR write prefixes as unitd does (symbol, name); QUDT capitalises
-// the name. Build keeps those the tables confirm.
+// the name and, in a compound unit, prefixes its first part, as unitd's
+// prefixed compound units do (kA/m is KiloA-PER-M). Build keeps those the
+// tables confirm.
 func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
 	if len(codeOf) == 0 {
 		return nil
@@ -197,8 +239,48 @@ func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
 		}
 		out[SystemCLDR] = name + c
 	}
-	if c, ok := codeOf[SystemQUDT]; ok && !strings.Contains(c, "-") {
+	if c, ok := codeOf[SystemQUDT]; ok && !strings.HasPrefix(c, "PER-") {
 		out[SystemQUDT] = strings.ToUpper(p.Name[:1]) + p.Name[1:] + c
 	}
 	return out
+}
+
+// unclaimedCodes checks the codes the catalog keeps unclaimed: each is a
+// code of a table, no unit claims it, it is listed once, and a unit could
+// claim it but for the entry (else the entry is stale).
+func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
+	if set == nil || len(specs) == 0 {
+		return
+	}
+	idx := b.g.codes
+	byDim := b.g.linearUnits()
+	for _, us := range specs {
+		subject := "unclaimed codes"
+		if strings.TrimSpace(us.Reason) == "" {
+			b.errorf(us.Origin, subject, "the entry gives no reason")
+		}
+		for _, name := range us.Codes {
+			system, code, ok := codes.Split(name)
+			switch {
+			case !ok || system != SystemUCUM && system != SystemCLDR && system != SystemQUDT:
+				b.errorf(us.Origin, subject, "%q is not a ucum:, cldr: or qudt: code", name)
+				continue
+			case !slices.Contains(set.Codes(system), code):
+				b.errorf(us.Origin, subject, "%s is not a unit of the %s table", name, strings.ToUpper(system))
+				continue
+			case idx.claimed[system][code] != nil:
+				b.errorf(us.Origin, subject, "%s is claimed by unit %q", name, idx.claimed[system][code].Symbol)
+				continue
+			}
+			if _, dup := idx.unclaimed[system][code]; dup {
+				b.errorf(us.Origin, subject, "%s is listed twice", name)
+				continue
+			}
+			if len(b.g.claimableBy(byDim, system, code)) == 0 {
+				b.errorf(us.Origin, subject, "no catalog unit could claim %s (none has its meaning, or one that has it claims a code of %s already): delete it from the list", name, strings.ToUpper(system))
+				continue
+			}
+			idx.unclaimed[system][code] = us.Reason
+		}
+	}
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/codes"
+	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
@@ -54,6 +55,9 @@ type codeIndex struct {
 	set *codes.Set
 	// claimed maps a system and a code to the catalog unit claiming it.
 	claimed map[string]map[string]*Unit
+	// unclaimed maps a system and a code the catalog keeps unclaimed to
+	// its reason (UnclaimedCodeSpec).
+	unclaimed map[string]map[string]string
 	// resolved caches resolutions of namespaced names (bounded like the
 	// expression cache).
 	resolved sync.Map // string → side
@@ -117,7 +121,7 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 	if s, hit := g.codes.cached(name); hit {
 		return s, nil, true
 	}
-	if u := g.codes.claimed[system][code]; u != nil {
+	if u := g.claimant(system, code); u != nil {
 		s = side{unit: u}
 	} else {
 		s, err = g.readCode(name, system, code)
@@ -127,6 +131,31 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 	}
 	g.codes.remember(name, s)
 	return s, nil, true
+}
+
+// claimant is the catalog unit that claims a code, or the code it is
+// another name of (codes.Set.SameUnit: a deprecated code's replacement,
+// the plain unit of a CLDR person unit), or nil.
+func (g *Graph) claimant(system, code string) *Unit {
+	if u := g.codes.claimed[system][code]; u != nil {
+		return u
+	}
+	if g.codes.set == nil {
+		return nil
+	}
+	if r, ok := g.codes.set.SameUnit(system, code); ok {
+		return g.codes.claimed[system][r]
+	}
+	return nil
+}
+
+// cldrTarget is what a CLDR unit identifier names in the catalog, for the
+// unit preferences: the catalog unit that claims it (claimant), else its
+// CLDR definition read through the catalog's units, written with the
+// symbols of the units that claim its parts (centimeter-per-hour is cm/h).
+func (g *Graph) cldrTarget(id string) (side, error) {
+	s, err, _ := g.resolveCode(SystemCLDR + ":" + id)
+	return s, err
 }
 
 // readCode reads a code that no catalog unit claims.
@@ -158,6 +187,10 @@ func (g *Graph) readCode(name, system, code string) (side, error) {
 	written := system + ":" + code
 	if m.Special != nil {
 		u, err := g.specialUnit(written, m.Special)
+		return side{unit: u}, err
+	}
+	if m.ScaleOf != "" {
+		u, err := g.prefixedScale(written, system, m)
 		return side{unit: u}, err
 	}
 	symbol := m.Symbol
@@ -289,6 +322,32 @@ func formulaConversion(pre *exact.Map, f *formula.Pair, post *exact.Map) (conver
 	return c, err
 }
 
+// prefixedScale is a code that is the scale another code names, which a
+// catalog unit claims, under a prefix (QUDT's MilliDEG_C): that unit under
+// the prefix, checked against the factor and offset the owner's table
+// gives the code.
+func (g *Graph) prefixedScale(written, system string, m codes.Meaning) (*Unit, error) {
+	base := g.codes.claimed[system][m.ScaleOf]
+	if base == nil {
+		return nil, errorf(CodeUnknownUnit, "%s is %s:%s under a prefix, which no catalog unit claims", fault.Truncate(written, 64), system, m.ScaleOf)
+	}
+	u, err := scaledUnit(base, written, m.Scale)
+	if err != nil {
+		return nil, err
+	}
+	var f, o *big.Rat
+	ok := u.si != nil && u.si.m != nil
+	if ok {
+		f, o, ok = u.si.m.Affine()
+	}
+	if !ok || m.Offset == nil || f.Cmp(m.Factor.R) != 0 || m.Factor.K != 0 || o.Cmp(m.Offset) != 0 {
+		return nil, errorf(CodeIncompatibleUnits, "%s is %s under a prefix, but its factor and offset are not %s's under that prefix", fault.Truncate(written, 64), m.ScaleOf, base.Symbol)
+	}
+	u.Codes = map[string]string{system: strings.TrimPrefix(written, system+":")}
+	u.Source = "QUDT: " + m.Note + "; " + g.codes.set.Source(system)
+	return u, nil
+}
+
 // scaledUnit is u under a prefix: the prefix scales the value the unit's
 // map, or its formula, reads (UCUM's mCel is a thousandth of a degree on
 // the Celsius scale's own reading, cNp a hundredth of a neper).
@@ -385,11 +444,37 @@ type Coverage struct {
 	Units, Read, Claimed int
 	// Unread and Unclaimed list the codes of the two gaps.
 	Unread, Unclaimed []string
+	// Claimable lists the unclaimed codes that a catalog unit could claim
+	// (Graph.claimableBy), and NClaimable counts them.
+	Claimable  []Claimable
+	NClaimable int
+	// Declined lists the codes a catalog unit could claim by dimension
+	// and factor but that the catalog lists as unclaimed, with its reason
+	// (UnclaimedCodeSpec), and NDeclined counts them.
+	Declined  []Declined
+	NDeclined int
+}
+
+// Declined is a code the catalog keeps unclaimed, and why.
+type Declined struct {
+	Code, Reason string
+}
+
+// Claimable is a code that no catalog unit claims but whose meaning by
+// its owner's table is that of catalog units claiming no code of its
+// system: the same dimension (or the reciprocal one, for a unit defined
+// as k/x), a factor that agrees to the digits the table states it in, and
+// the same offset; the claim Build would accept.
+type Claimable struct {
+	Code string
+	// Units are the symbols of the catalog units that could claim it.
+	Units []string
 }
 
 // CodeCoverage reports, per code system, how many of its table's units
-// the graph reads and how many the catalog claims. unece's table says
-// only which codes exist, so it reads those the catalog claims.
+// the graph reads and how many the catalog claims, and which unclaimed
+// codes a catalog unit could claim. unece's table says only which codes
+// exist, so it reads those the catalog claims.
 func (g *Graph) CodeCoverage() []Coverage {
 	if g.codes.set == nil {
 		return nil
@@ -404,15 +489,120 @@ func (g *Graph) CodeCoverage() []Coverage {
 			} else {
 				c.Unread = append(c.Unread, code)
 			}
-			if g.codes.claimed[system][code] != nil {
+			if g.claimant(system, code) != nil {
 				c.Claimed++
 			} else {
 				c.Unclaimed = append(c.Unclaimed, code)
 			}
 		}
+		c.Claimable = g.claimable(system, c.Unclaimed)
+		c.NClaimable = len(c.Claimable)
+		for _, code := range g.codes.set.Codes(system) {
+			if reason, ok := g.codes.unclaimed[system][code]; ok {
+				c.Declined = append(c.Declined, Declined{Code: code, Reason: reason})
+			}
+		}
+		c.NDeclined = len(c.Declined)
 		out = append(out, c)
 	}
 	return out
+}
+
+// claimable lists the codes of a system, among the unclaimed ones, that
+// catalog units claiming no code of the system could claim (claimableBy),
+// but those the catalog lists as unclaimed with its reason. unece has no
+// meanings to compare.
+func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
+	if system == SystemUNECE {
+		return nil
+	}
+	byDim := g.linearUnits()
+	var out []Claimable
+	for _, code := range unclaimed {
+		if _, ok := g.codes.unclaimed[system][code]; ok {
+			continue
+		}
+		if units := g.claimableBy(byDim, system, code); len(units) > 0 {
+			out = append(out, Claimable{Code: code, Units: units})
+		}
+	}
+	return out
+}
+
+// linearUnits are the units that can claim a code of a linear or affine
+// unit, by dimension.
+func (g *Graph) linearUnits() map[dimension.Vector][]*Unit {
+	byDim := map[dimension.Vector][]*Unit{}
+	for _, u := range g.units {
+		if u.si == nil || u.si.m == nil || u.conv.formulaUnit || u.coherent.R == nil {
+			continue
+		}
+		byDim[u.Category.dim] = append(byDim[u.Category.dim], u)
+	}
+	return byDim
+}
+
+// claimableBy lists the catalog units that could claim an unclaimed code:
+// those of its meaning (claimProblem) that come closest to its factor.
+// Where one of those already claims a code of the system, the code is a
+// synonym of that code (QUDT's ZOLL of IN), not a claim to make, and the
+// list is empty; a unit that merely agrees to the few digits a table
+// states (the survey inch to QUDT's 0.0254 m) is no counterpart when
+// another agrees to more.
+func (g *Graph) claimableBy(byDim map[dimension.Vector][]*Unit, system, code string) []string {
+	m, err := g.codes.set.Table(system, code)
+	if err != nil || m.Special != nil || m.Arbitrary != "" {
+		return nil
+	}
+	dims := []dimension.Vector{m.Dim}
+	if inv := m.Dim.Inverse(); inv != m.Dim {
+		dims = append(dims, inv)
+	}
+	var best []*Unit
+	bestDigits := 0
+	for _, d := range dims {
+		for _, u := range byDim[d] {
+			if claimProblem(u, system, code, m) != "" {
+				continue
+			}
+			n := claimCloseness(u, system, code, m)
+			switch {
+			case n > bestDigits:
+				best, bestDigits = []*Unit{u}, n
+			case n == bestDigits:
+				best = append(best, u)
+			}
+		}
+	}
+	var units []string
+	for _, u := range best {
+		if u.Codes[system] != "" {
+			return nil
+		}
+		if !slices.Contains(units, u.Symbol) {
+			units = append(units, u.Symbol)
+		}
+	}
+	return units
+}
+
+// maxClaimDigits is the precision beyond which two factors are taken to
+// be the same: the 34 digits of a result.
+const maxClaimDigits = 34
+
+// claimCloseness is how many significant digits the unit's factor agrees
+// with the code's to, at most maxClaimDigits, for a unit that can claim it.
+func claimCloseness(u *Unit, system, code string, m codes.Meaning) int {
+	lo := claimDigits
+	if m.Digits > 0 {
+		lo = min(lo, m.Digits)
+	}
+	for d := maxClaimDigits; d > lo; d-- {
+		if claimProblemTo(u, system, code, m, d) == "" {
+			return d
+		}
+	}
+	return lo
 }
 
 // codeStep says what a code that no catalog unit claims means: its
@@ -433,16 +623,6 @@ func (g *Graph) codeStep(e *Expression) Step {
 		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
 	}
 	return s
-}
-
-// claimedCodes lists a system's claimed codes, sorted.
-func (c *codeIndex) claimedCodes(system string) []string {
-	out := make([]string, 0, len(c.claimed[system]))
-	for code := range c.claimed[system] {
-		out = append(out, code)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // CLDRClaim returns the CLDR unit identifier the catalog unit symbol

@@ -218,6 +218,11 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 // mixedPart resolves one part of a mixed unit: a catalog unit by symbol or
 // alias, or, in a CLDR identifier, a CLDR unit the preference data maps.
 func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
+	if cldr && g.codes != nil {
+		if u := g.claimant(SystemCLDR, name); u != nil {
+			return u, nil
+		}
+	}
 	if cldr && g.prefs != nil {
 		if pu := g.prefs.units[name]; pu != nil && pu.target.mixed == nil && pu.target.side.unit != nil {
 			return pu.target.side.unit, nil

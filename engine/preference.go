@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -215,6 +216,11 @@ func (b *builder) preferences(ps *PreferencesSpec) {
 	for _, ls := range ps.Lists {
 		b.preferenceList(p, ls)
 	}
+	// The units of the -u-mu- key (choose.go) are the catalog's, where it
+	// has them: a catalog without one has no override to it.
+	for _, mu := range slices.Sorted(maps.Values(muUnits)) {
+		_, _ = p.cldrUnit(g, mu)
+	}
 	for _, q := range p.quantities {
 		subject := fmt.Sprintf("quantity %q", q.id)
 		if _, ok := q.usages["default"]; !ok {
@@ -253,6 +259,24 @@ func (b *builder) preferences(ps *PreferencesSpec) {
 }
 
 func (l *prefList) origin(ps *PreferencesSpec) Origin { return ps.Origin }
+
+// cldrUnit is the preference unit of a CLDR unit identifier that the data
+// does not map itself: what cldr:<id> names in the catalog, the unit that
+// claims it, or else its CLDR definition read through the catalog's units
+// (Graph.cldrTarget). The catalog's claims are the one mapping between
+// CLDR and the catalog.
+func (p *preferences) cldrUnit(g *Graph, id string) (*prefUnit, error) {
+	if pu := p.units[id]; pu != nil {
+		return pu, nil
+	}
+	s, err := g.cldrTarget(id)
+	if err != nil {
+		return nil, err
+	}
+	pu := &prefUnit{id: id, name: s.symbol(), target: target{side: s}}
+	p.units[id] = pu
+	return pu, nil
+}
 
 // preferenceList compiles one list of the data.
 func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
@@ -298,8 +322,11 @@ func (b *builder) preferenceList(p *preferences, ls PreferenceListSpec) {
 			p.units[es.Unit] = pu
 		}
 		if pu == nil {
-			b.errorf(ls.Origin, subject, "unit %q is not mapped to a catalog unit", es.Unit)
-			continue
+			var err error
+			if pu, err = p.cldrUnit(b.g, es.Unit); err != nil {
+				b.errorf(ls.Origin, subject, "unit %q is not mapped to a catalog unit: %s", es.Unit, errorText(err))
+				continue
+			}
 		}
 		c := pu.target.category()
 		if pu.substance == "" {

@@ -4,7 +4,7 @@ package engine
 // Part 6, "Unit Preferences"): for a quantity, a usage and a set of
 // regions, the units people use, largest first, each with the threshold
 // from which it applies. It comes with what the algorithm needs around it:
-// how CLDR's unit identifiers map onto catalog units, which regions contain
+// the CLDR units of a substance, which regions contain
 // which (for the fall-back to 001), and the likely region of a language
 // (for a locale without one).
 type PreferencesSpec struct {
@@ -26,19 +26,15 @@ type PreferencesSpec struct {
 	Origin Origin
 }
 
-// PreferenceUnitSpec says which unit of the catalog a CLDR unit identifier
-// is: a catalog unit, a unit expression, or a mixed unit ("ft+in"), and,
-// for CLDR's "milligram-ofglucose-per-deciliter", the substance it is of.
-// Factor is CLDR's own exact factor from the unit to Base, CLDR's base
-// unit of its quantity, as the data states it (a test compares it with
-// the catalog).
+// PreferenceUnitSpec says what no claim of the catalog says of a CLDR unit
+// identifier: for CLDR's "milligram-ofglucose-per-deciliter", the catalog
+// unit (or expression) and the substance it is of. Every other identifier
+// the preferences name is what cldr:<id> names in the catalog, the unit
+// that claims it.
 type PreferenceUnitSpec struct {
 	ID        string
 	Unit      string
 	Substance string
-	Factor    string
-	Offset    string
-	Base      string
 	Origin    Origin
 }
 

@@ -34,7 +34,7 @@ import (
 
 // snapshotMagic starts every snapshot; its last part is the format's
 // version.
-const snapshotMagic = "unitd graph snapshot 1\n"
+const snapshotMagic = "unitd graph snapshot 2\n"
 
 // Snapshot writes the compiled core of the graph.
 func (g *Graph) Snapshot() []byte {
@@ -191,11 +191,25 @@ func (g *Graph) Snapshot() []byte {
 		w.conversion(g.bridged[k])
 	}
 	for _, system := range CodeSystems {
-		codes := g.codes.claimedCodes(system)
+		codes := make([]string, 0, len(g.codes.claimed[system]))
+		for code := range g.codes.claimed[system] {
+			codes = append(codes, code)
+		}
+		sort.Strings(codes)
 		w.int(len(codes))
 		for _, code := range codes {
 			w.str(code)
 			w.unit(g.codes.claimed[system][code])
+		}
+		unclaimed := make([]string, 0, len(g.codes.unclaimed[system]))
+		for code := range g.codes.unclaimed[system] {
+			unclaimed = append(unclaimed, code)
+		}
+		sort.Strings(unclaimed)
+		w.int(len(unclaimed))
+		for _, code := range unclaimed {
+			w.str(code)
+			w.str(g.codes.unclaimed[system][code])
 		}
 	}
 	return w.b
@@ -356,7 +370,7 @@ func restore(data string) (*Graph, error) {
 			g.bridged[unitBridge{u, bridges[i]}] = c
 		}
 	}
-	g.codes = &codeIndex{claimed: map[string]map[string]*Unit{}}
+	g.codes = &codeIndex{claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
 	for _, system := range CodeSystems {
 		n := r.count()
 		m := make(map[string]*Unit, n)
@@ -365,6 +379,13 @@ func restore(data string) (*Graph, error) {
 			m[code] = r.unit()
 		}
 		g.codes.claimed[system] = m
+		n = r.count()
+		reasons := make(map[string]string, n)
+		for range n {
+			code := r.str()
+			reasons[code] = r.str()
+		}
+		g.codes.unclaimed[system] = reasons
 	}
 	if r.err == nil && len(r.b) > 0 {
 		r.fail("%d bytes after the end", len(r.b))

@@ -27,6 +27,23 @@ type Spec struct {
 	Preferences *PreferencesSpec
 	// Codes are the standard code systems' tables, or nil.
 	Codes *CodeTables
+	// UnclaimedCodes are codes of those tables that have the dimension
+	// and factor of a catalog unit but that no unit claims, with the
+	// reason.
+	UnclaimedCodes []UnclaimedCodeSpec
+}
+
+// UnclaimedCodeSpec keeps codes of the standard code systems unclaimed
+// although a catalog unit has their dimension and factor: they name
+// another kind of quantity of that dimension (QUDT's BAR-L-PER-SEC is a
+// gas throughput, not the power hW), or the owner's factor is wrong where
+// it meets a catalog unit (QUDT's LA, the lambert, has the apostilb's).
+// Codes are namespaced ("qudt:BAR-L-PER-SEC"). Build refuses a code that
+// a unit claims, or that no unit could claim (the entry is stale).
+type UnclaimedCodeSpec struct {
+	Codes  []string
+	Reason string
+	Origin Origin
 }
 
 // BridgeSpec declares that one unit of a category equals Factor units of

@@ -37,6 +37,10 @@ import (
 //     Gregorian year, 365.2425 days, the year CLDR's unit preferences and
 //     mixed units (year-person-and-month-person) count in, the catalog's
 //     yr_greg;
+//   - CLDR's person units (year-person, month-person, week-person,
+//     day-person) are its year, month, week and day, named apart so that
+//     a person's age can be worded apart: a code of one names the catalog
+//     unit that claims the plain unit (Set.SameUnit);
 //   - CLDR counts the mole in items: an item is 1/N_A mol;
 //   - CLDR's pixel, em and night are relative to no SI unit: arbitrary
 //     units of their own, as UCUM's [IU] is.
@@ -58,6 +62,7 @@ type CLDREntry struct {
 type cldrTable struct {
 	units    map[string]*cldrUnit
 	aliases  map[string]string // deprecated identifier → replacement
+	persons  map[string]string // person unit → its plain unit
 	prefixes []cldrPrefix      // longest name first
 	ids      []string
 	suggest  suggest.Index
@@ -99,7 +104,7 @@ var cldrReadings = map[string]struct{ base, why string }{
 const yearNote = "CLDR's year is a calendar year of no fixed length: unitd reads it as the mean Gregorian year, 365.2425 days, the year of CLDR's unit preferences"
 
 func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
-	t := &cldrTable{units: map[string]*cldrUnit{}, aliases: map[string]string{}}
+	t := &cldrTable{units: map[string]*cldrUnit{}, aliases: map[string]string{}, persons: map[string]string{}}
 	var errs []error
 	for _, e := range entries {
 		if e.Type == "alias" {
@@ -168,6 +173,20 @@ func compileCLDR(entries []CLDREntry) (*cldrTable, []error) {
 		u.ok = e.Special == ""
 	}
 	sort.Strings(t.ids)
+	// A person unit is its plain unit when CLDR gives both the same base
+	// and factor.
+	byID := map[string]CLDREntry{}
+	for _, e := range entries {
+		if e.Type == "unit" {
+			byID[e.ID] = e
+		}
+	}
+	for id, e := range byID {
+		plain, ok := strings.CutSuffix(id, "-person")
+		if p, found := byID[plain]; ok && found && p.Base == e.Base && p.Factor == e.Factor && p.Offset == e.Offset {
+			t.persons[id] = plain
+		}
+	}
 	return t, errs
 }
 
@@ -192,12 +211,89 @@ func leastDigits(s string) int {
 	return least
 }
 
-// read reads a CLDR identifier that no catalog unit claims.
-func (t *cldrTable) read(id string) (Meaning, error) {
+// read reads a CLDR identifier that no catalog unit claims; claims name
+// the catalog units that claim its parts, whose symbols write it
+// (centimeter-per-hour is cm/h).
+func (t *cldrTable) read(id string, claims Claims) (Meaning, error) {
 	if u := t.units[id]; u != nil && u.offset != nil {
 		return Meaning{}, fault.Errorf(fault.UnknownUnit, "CLDR unit %q is a scale with an offset that no catalog unit claims", id)
 	}
-	return t.meaning(id)
+	m, err := t.meaning(id)
+	if err == nil && claims != nil {
+		m.Symbol = t.symbol(id, claims)
+	}
+	return m, err
+}
+
+// symbol writes an identifier with the symbols of the catalog units that
+// claim its parts (a power with the claimant of the whole power,
+// cubic-meter as m3, else of its unit raised: m^3), or "" when a part has
+// none, or is a number.
+func (t *cldrTable) symbol(id string, claims Claims) string {
+	var num, den []string
+	per := false
+	toks := strings.Split(id, "-")
+	for i := 0; i < len(toks); {
+		tok := toks[i]
+		if tok == "per" {
+			per = true
+			i++
+			continue
+		}
+		power, word := 1, ""
+		switch {
+		case tok == "square":
+			power, word = 2, tok
+		case tok == "cubic":
+			power, word = 3, tok
+		case strings.HasPrefix(tok, "pow"):
+			n, err := strconv.Atoi(tok[3:])
+			if err != nil {
+				return ""
+			}
+			power, word = n, tok
+		}
+		if word != "" {
+			i++
+		}
+		sym := ""
+		for j := min(len(toks), i+6); j > i && sym == ""; j-- {
+			cand := strings.Join(toks[i:j], "-")
+			if u, _ := t.lookup(cand); u == nil {
+				continue
+			}
+			if c, ok := claims.Claim(SystemCLDR, cand); ok {
+				sym = c.Symbol
+				if strings.ContainsAny(sym, "*/^") {
+					sym = "(" + sym + ")"
+				}
+				if word != "" {
+					if w, ok := claims.Claim(SystemCLDR, word+"-"+cand); ok && !strings.ContainsAny(w.Symbol, "*/^") {
+						sym = w.Symbol
+					} else {
+						sym += "^" + strconv.Itoa(power)
+					}
+				}
+			}
+			i = j
+		}
+		if sym == "" {
+			return ""
+		}
+		if per {
+			den = append(den, sym)
+		} else {
+			num = append(num, sym)
+		}
+	}
+	out := strings.Join(num, "*")
+	if out == "" {
+		out = "1"
+	}
+	for _, d := range den {
+		out += "/" + d
+	}
+	return out
 }
 
 // table is read, with the scales of CLDR's table too, for checking a

@@ -78,6 +78,13 @@ type Meaning struct {
 	// Special is set for a UCUM special unit: it converts through its
 	// function onto Factor·Dim.
 	Special *Special
+	// ScaleOf is set for a scale with an offset that is another code's
+	// scale under a prefix (QUDT's MilliDEG_C is DEG_C in thousandths):
+	// the code of that scale, which a catalog unit claims, read under
+	// the prefix Scale. Factor and Offset still say what the owner's table
+	// gives, for the engine to check the reading against.
+	ScaleOf string
+	Scale   *big.Rat
 	// Symbol is the code written with the symbols of the catalog units
 	// that claim its atoms (ucum:kg.m/s2 is "kg*m/s2"), or "".
 	Symbol string
@@ -182,6 +189,22 @@ func (s *Set) Exists(code string) (exists, ok bool) {
 	return s.unece[code], true
 }
 
+// SameUnit returns the code under which a catalog unit claims the unit a
+// code names when the code is another name of it: the replacement of a
+// deprecated code (CLDR's liter-per-100kilometers is
+// liter-per-100-kilometer), the plain unit of a CLDR person unit
+// (year-person is year). ok is false for any other code.
+func (s *Set) SameUnit(system, code string) (string, bool) {
+	if system != SystemCLDR || s.cldr == nil {
+		return "", false
+	}
+	if r, ok := s.cldr.aliases[code]; ok {
+		return r, true
+	}
+	r, ok := s.cldr.persons[code]
+	return r, ok
+}
+
 // Codes lists a system's codes, sorted: UCUM's atoms, CLDR's simple units,
 // QUDT's units that are not deprecated, Rec 20's codes.
 func (s *Set) Codes(system string) []string {
@@ -219,7 +242,7 @@ func (s *Set) Read(system, code string, claims Claims) (Meaning, error) {
 		p := &ucumParser{t: s.ucum, src: code, claims: claims}
 		return p.read()
 	case SystemCLDR:
-		return s.cldr.read(code)
+		return s.cldr.read(code, claims)
 	case SystemQUDT:
 		return s.qudt.read(code, claims)
 	}

@@ -339,7 +339,7 @@ func (t *qudtTable) read(name string, claims Claims) (Meaning, error) {
 		return Meaning{}, e
 	}
 	if u.offset != nil {
-		return Meaning{}, fault.Errorf(fault.UnknownUnit, "QUDT unit %s is a scale with an offset that no catalog unit claims", name)
+		return t.prefixedScale(u, claims)
 	}
 	d, ok := t.dim(u, 0)
 	if !ok {
@@ -357,6 +357,28 @@ func (t *qudtTable) read(name string, claims Claims) (Meaning, error) {
 		m.Digits = u.digits
 	}
 	return m, nil
+}
+
+// prefixedScale reads a scale with an offset that no catalog unit
+// claims: a prefix on a scale a catalog unit claims (MilliDEG_C, DEG_C
+// under milli, whose offset QUDT states exactly: (x + 273150)·0.001 K)
+// is that unit under the prefix, as UCUM's mCel is; any other is refused.
+func (t *qudtTable) prefixedScale(u *qudtUnit, claims Claims) (Meaning, error) {
+	name := u.entry.Name
+	base := t.units[u.entry.Scales]
+	if u.prefix == nil || base == nil || base.offset == nil || claims == nil {
+		return Meaning{}, fault.Errorf(fault.UnknownUnit, "QUDT unit %s is a scale with an offset that no catalog unit claims", name)
+	}
+	if _, ok := claims.Claim(SystemQUDT, base.entry.Name); !ok {
+		return Meaning{}, fault.Errorf(fault.UnknownUnit, "QUDT unit %s is the scale %s under a prefix, which no catalog unit claims", name, base.entry.Name)
+	}
+	d, ok := t.dim(u, 0)
+	if !ok || u.mult == nil {
+		return Meaning{}, fault.Errorf(fault.Incompatible, "QUDT unit %s has no conversion unitd can use (dimension vector %q)", name, u.entry.Dimension)
+	}
+	return Meaning{Factor: exact.Factor{R: u.mult}, Dim: d, Offset: u.offset, Exact: true,
+		ScaleOf: base.entry.Name, Scale: u.prefix,
+		Note: "QUDT's " + name + " is its " + base.entry.Name + " under the prefix " + u.prefix.RatString()}, nil
 }
 
 // table is the unit as QUDT's table gives it, for checking a claim: its

@@ -15,12 +15,23 @@
 // carries as its licence text (the Unicode License v3 asks for the notice
 // with every copy of the data).
 //
-// Each CLDR unit the preferences name is mapped to the catalog unit whose
-// exact factor (and offset) to the coherent SI unit equals CLDR's: among
-// several, the one the catalog finds by CLDR's name ("cubic-centimeter" as
-// "cubic centimeter"), else the one named in the table overrides below,
-// which says why. A CLDR unit that no catalog unit matches stops the
-// tool: add the unit to the catalog, with its source, first.
+// The catalog's claims of CLDR unit identifiers (its units' codes) are the
+// one mapping between CLDR and the catalog: a CLDR unit the preferences
+// name is what cldr:<id> names in the catalog, the catalog unit that
+// claims it, or, for an identifier made of others (centimeter-per-hour),
+// its CLDR definition read through the units that claim its parts. The
+// engine resolves them so when it loads the preferences, and this tool
+// checks that each resolves: a simple unit that no catalog unit claims
+// stops it (claim it in the catalog first). The file maps only what no
+// claim says: the substance of a unit such as
+// milligram-ofglucose-per-deciliter, a concentration of glucose.
+//
+// The units of CLDR's test data (engine/testdata/cldr) are mapped the same
+// way, and those no claim names (CLDR's base units of its test files,
+// kilogram-per-meter-square-second) onto the catalog unit whose exact
+// factor (and offset) to the coherent SI unit equals CLDR's: among
+// several, the one the catalog finds by CLDR's name, else the one named
+// in the table overrides below, which says why.
 //
 // Unless -testdata is "", it then ships CLDR's test data for unit
 // preferences from the npm package cldr (which carries the CLDR release's
@@ -54,23 +65,6 @@ import (
 // an expression where the catalog has no unit, for CLDR units whose name
 // the catalog does not know.
 var overrides = map[string]string{
-	// CLDR's food calorie is the kilocalorie (4184 J), named apart for
-	// nutrition labels, as the catalog's Cal is; its kilocalorie is the
-	// thermochemical one.
-	"foodcalorie": "Cal",
-	"kilocalorie": "kcal",
-	// Rainfall rate: the catalog writes it as an expression.
-	"centimeter-per-hour": "cm/h",
-	// A number of entities per cubic metre: CLDR counts items, a mole
-	// being 6.02214076e23 of them; the catalog's entity is 1/N_A mol.
-	"item-per-cubic-meter": "entity/m3",
-	// CLDR 48 relates year and month to no other unit (its quantity
-	// year-duration has the base unit year); the catalog reads them as
-	// the mean Gregorian year (365.2425 d) and its twelfth.
-	"year":         "yr_greg",
-	"month":        "mo_greg",
-	"year-person":  "yr_greg",
-	"month-person": "mo_greg",
 	// CLDR's base units of pressure, power and energy (the units of its
 	// test data) are the coherent units of those quantities, which
 	// several catalog units share (Pa and J/m3, W and VA, J and N*m).
@@ -89,7 +83,7 @@ var bases = map[string]string{
 	"candela": "cd", "item": "entity", "revolution": "rev", "bit": "bit", "year": "yr_greg",
 }
 
-// extra are CLDR units mapped although no preference names them: the
+// extra are CLDR units checked although no preference names them: the
 // values of the -u-mu- locale key.
 var extra = []string{"celsius", "fahrenheit", "kelvin"}
 
@@ -220,10 +214,12 @@ type generator struct {
 	likely      [][2]string
 }
 
-// mapping is a CLDR unit and the catalog unit it is.
+// mapping is a CLDR unit and the catalog unit it is. written marks a
+// mapping the preferences file carries: one no claim says (a substance).
 type mapping struct {
 	unit, substance, base string
 	factor, offset        *big.Rat
+	written               bool
 }
 
 func newGenerator(files map[string][]byte, g *engine.Graph) (*generator, error) {
@@ -277,7 +273,13 @@ func newGenerator(files map[string][]byte, g *engine.Graph) (*generator, error) 
 			problems = append(problems, fmt.Sprintf("%s: %v", id, err))
 			continue
 		}
-		mp, err := m.find(id, cu)
+		var mp mapping
+		if cu.substance != "" {
+			mp, err = m.find(id, cu)
+			mp.written = true
+		} else {
+			mp, err = m.claimed(id, cu, gen.units.isSimple(id))
+		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", id, err))
 			continue

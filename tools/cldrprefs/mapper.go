@@ -96,6 +96,31 @@ func (m *mapper) find(id string, cu cldrUnit) (mapping, error) {
 	return mp, fmt.Errorf("several catalog units are %s %s: %s (choose one in overrides)", cu.factor.RatString(), expr, strings.Join(same, ", "))
 }
 
+// claimed maps a CLDR unit as the engine does: what cldr:<id> names in the
+// catalog, the unit that claims it, or for an identifier made of others
+// its reading through the units that claim its parts. A simple unit of
+// CLDR's table must be claimed.
+func (m *mapper) claimed(id string, cu cldrUnit, simple bool) (mapping, error) {
+	mp := mapping{factor: cu.factor, offset: cu.offset, substance: cu.substance}
+	expr, err := expression(cu.base)
+	if err != nil {
+		return mp, err
+	}
+	mp.base = expr
+	u, ex, err := m.g.Resolve("cldr:" + id)
+	switch {
+	case err != nil:
+		return mp, fmt.Errorf("cldr:%s: %v", id, err)
+	case u != nil:
+		mp.unit = u.Symbol
+	case simple:
+		return mp, fmt.Errorf("no catalog unit claims cldr:%s (claim it in the unit's codes)", id)
+	default:
+		mp.unit = ex.Symbol
+	}
+	return mp, nil
+}
+
 // checkExpression reports whether a catalog expression has CLDR's factor.
 func (m *mapper) checkExpression(name, expr string, cu cldrUnit) bool {
 	res, err := m.g.Convert(engine.Request{Value: "1", From: name, To: expr})

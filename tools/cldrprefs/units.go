@@ -120,6 +120,13 @@ func (c *cldrUnits) eval(s string) (*big.Rat, error) {
 	return out, nil
 }
 
+// isSimple reports whether id is a unit of units.json itself, not one
+// made of others.
+func (c *cldrUnits) isSimple(id string) bool {
+	_, ok := c.convert[id]
+	return ok
+}
+
 // unit evaluates a CLDR unit identifier.
 func (c *cldrUnits) unit(id string) (cldrUnit, error) {
 	if cv, ok := c.convert[id]; ok {

@@ -32,11 +32,16 @@ import (
 func main() {
 	pick := flag.Bool("pick", false, "print the codes chosen, one per line: file, symbol, system, code")
 	gaps := flag.Bool("gaps", false, "print, for each code no catalog unit claims, the catalog units it converts to exactly: system, code, name, units")
+	claimable := flag.Bool("claimable", false, "print the codes a catalog unit could claim (engine.Coverage.Claimable): system, code, name, units with their files")
 	flag.Parse()
 	g, errs := catalog.Load(catalog.Embedded())
 	if len(errs) > 0 {
 		fmt.Fprintln(os.Stderr, errs)
 		os.Exit(1)
+	}
+	if *claimable {
+		printClaimable(g)
+		return
 	}
 	tables, err := catalog.CodeTables()
 	if err != nil {
@@ -294,4 +299,48 @@ func similarity(u *engine.Unit, code, name string) int {
 		}
 	}
 	return score
+}
+
+// printClaimable prints each code that engine.Coverage.Claimable lists,
+// with its name in its system and the units that could claim it, each
+// with the file it is written in (a prefixed unit: its unit's file and
+// the prefix set).
+func printClaimable(g *engine.Graph) {
+	tables, err := catalog.CodeTables()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	names := map[string]string{}
+	for _, e := range tables.UCUM {
+		names["ucum:"+e.Code] = e.Name
+	}
+	for _, e := range tables.QUDT {
+		names["qudt:"+e.Name] = e.Label + " (" + e.Symbol + ")"
+	}
+	spec, _ := catalog.LoadSpec(catalog.Embedded())
+	declared := map[string]string{}
+	for _, cs := range spec.Categories {
+		for _, us := range cs.Units {
+			declared[us.Symbol] = us.Origin.File
+		}
+	}
+	for _, c := range g.CodeCoverage() {
+		for _, cl := range c.Claimable {
+			var units []string
+			for _, sym := range cl.Units {
+				u, _ := g.Find(sym)
+				where := declared[sym]
+				if where == "" && u != nil && u.Prefixed != nil {
+					where = declared[u.Prefixed.Symbol] + " prefix of " + u.Prefixed.Symbol
+				}
+				name := ""
+				if u != nil {
+					name = u.Name
+				}
+				units = append(units, sym+" ("+name+"; "+where+")")
+			}
+			fmt.Printf("%s\t%s\t%s\t%s\n", c.System, cl.Code, names[c.System+":"+cl.Code], strings.Join(units, " | "))
+		}
+	}
 }
