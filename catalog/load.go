@@ -44,15 +44,14 @@ func load(ctx context.Context, fsys fs.FS, cache *decodeCache) (*engine.Graph, [
 	if units > MaxUnits {
 		return nil, append(capErrors(errs), fmt.Errorf("catalog declares %d units; at most %d are compiled", units, MaxUnits)), spec.Version
 	}
-	// The code tables check the units' codes; a catalog that already has
-	// problems is compiled only to report them all, without them.
-	if len(errs) == 0 {
-		set, err := codeSet()
-		if err != nil {
-			return nil, []error{err}, spec.Version
-		}
-		spec.Codes = set
+	// The code tables check the units' codes and read the CLDR units of
+	// the preferences: a catalog with problems is compiled with them too,
+	// so that what it reports is what a good catalog would meet.
+	set, err := codeSet()
+	if err != nil {
+		return nil, []error{err}, spec.Version
 	}
+	spec.Codes = set
 	// Every file decoded (perhaps with bad keys): compile anyway, so that
 	// one run reports every problem.
 	g, berrs := engine.BuildContext(ctx, spec)
