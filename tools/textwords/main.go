@@ -327,6 +327,11 @@ func numbers(src []byte) ([]entry, error) {
 		}
 		rest = strings.TrimSpace(rest[len(list)+2:])
 		rest = strings.TrimSpace(strings.TrimPrefix(rest, ","))
+		for strings.HasPrefix(rest, "#") {
+			// A comment runs to the end of its line.
+			_, after, _ := strings.Cut(rest, "\n")
+			rest = strings.TrimSpace(after)
+		}
 		strs, err := literals(list)
 		if err != nil {
 			return nil, err
