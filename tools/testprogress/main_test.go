@@ -37,13 +37,13 @@ func TestGoldenRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("testdata/run.out")
+	want, err := os.ReadFile("testdata/run.golden")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, code := run(t, string(in))
 	if got != string(want) {
-		t.Errorf("output:\n%s\nwant (testdata/run.out):\n%s", got, want)
+		t.Errorf("output:\n%s\nwant (testdata/run.golden):\n%s", got, want)
 	}
 	if code != 1 {
 		t.Errorf("exit %d, want 1: a package failed", code)
