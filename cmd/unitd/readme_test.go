@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/unitd/unitd/catalog"
 )
 
 // walkedDocs are the documents whose commands TestREADMEExamples runs,
@@ -187,7 +189,8 @@ func cleanEnv() []string {
 // server answers.
 func startMakeRun(t *testing.T, clone, addr string, env []string) string {
 	t.Helper()
-	recipe := makeRecipe(t, clone, "run", "ADDR="+addr, "ADMIN_ADDR=127.0.0.1:0")
+	// The documents' make run is on 8080, so its store is .run/unitd.db.
+	recipe := makeRecipe(t, clone, "run", "ADDR="+addr, "ADMIN_ADDR=127.0.0.1:0", "STORE=.run/unitd.db")
 	for _, line := range recipe[:len(recipe)-1] {
 		sh := exec.Command("sh", "-c", line)
 		sh.Dir = clone
@@ -515,4 +518,40 @@ func waitGone(t *testing.T, pgid int) {
 	waitFor(t, "the README's background processes to stop", func() bool {
 		return syscall.Kill(pgid, 0) != nil
 	})
+}
+
+// catalogFigures finds the catalog's size where a document states it:
+// "132 categories and 2,216 units", "132 categories, 2216 units".
+var catalogFigures = regexp.MustCompile(`([0-9][0-9,]*) categories(?: and|,)\s+(?:over\s+)?([0-9][0-9,]*) units`)
+
+// TestREADMEFigures: the size of the catalog, wherever the README and the
+// guides state it, is the shipped catalog's.
+func TestREADMEFigures(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := []int{len(g.Categories()), len(g.Units())}
+	found := 0
+	for _, doc := range walkedDocs {
+		text, err := os.ReadFile(filepath.Join("..", "..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range catalogFigures.FindAllSubmatch(text, -1) {
+			found++
+			for i, what := range []string{"categories", "units"} {
+				n, err := strconv.Atoi(strings.ReplaceAll(string(m[i+1]), ",", ""))
+				if err != nil || n != want[i] {
+					t.Errorf("%s says %q: the catalog has %d %s", doc, m[0], want[i], what)
+				}
+			}
+			if strings.Contains(string(m[0]), "over") {
+				t.Errorf("%s says %q: say how many", doc, m[0])
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("no document states the catalog's size (N categories and N units)")
+	}
 }
