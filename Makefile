@@ -60,7 +60,7 @@ test-stages:
 	@$(STAGE) "go vet" $(GO) vet ./...
 	@$(STAGE) "gofmt" $(MAKE) --no-print-directory fmt-check
 	@$(STAGE) "staticcheck" $(STATICCHECK) ./...
-	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -json ./... | $(TESTPROGRESS)'
+	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json ./... | $(TESTPROGRESS)'
 	@$(STAGE) "the million-line NDJSON stream, without the race detector" $(GO) test -vet=off -count=1 -run '^TestStreamMillionLines$$' ./server
 	@$(STAGE) "every fuzz target for $(TESTFUZZTIME)" env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
 	@$(STAGE) "unitd validate and unitd fmt -l of catalog/data" sh -c 'bin/unitd validate catalog/data && bin/unitd fmt -l catalog/data'

@@ -2,17 +2,10 @@ package main
 
 import (
 	"net"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-
-	"github.com/unitd/unitd/internal/testlog"
 )
 
 // TestMakeRunVariables: make run's admin listener follows ADDR, a port
@@ -42,96 +35,6 @@ func TestMakeRunVariables(t *testing.T) {
 		}
 		if got := strings.Contains(serve, "--catalog"); got != tt.catalogue {
 			t.Errorf("make run %s: %q: --catalog %v, want %v", strings.Join(tt.vars, " "), serve, got, tt.catalogue)
-		}
-	}
-}
-
-// TestMakeRunTwice starts make run's recipe twice in one directory, the
-// second with another ADDR alone, as a newcomer would for a second
-// instance: both serve, each with its own admin listener and store, and
-// the first one's key still works.
-func TestMakeRunTwice(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "Makefile"), makefile, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// This test binary stands in for bin/unitd (TestMain).
-	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(os.Args[0], filepath.Join(dir, "bin", "unitd")); err != nil {
-		t.Fatal(err)
-	}
-	keyLine := regexp.MustCompile(`(?m)^\s*(uc_test_[A-Za-z0-9_-]{43})$`)
-	var keys, addrs []string
-	for range 2 {
-		port := portWithAdmin(t)
-		addr := "127.0.0.1:" + strconv.Itoa(port)
-		recipe := makeRecipe(t, dir, "run", "ADDR="+addr)
-		for _, line := range recipe[:len(recipe)-1] {
-			sh := exec.Command("sh", "-c", line)
-			sh.Dir = dir
-			if out, err := sh.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", line, err, out)
-			}
-		}
-		var out, logs testlog.Buffer
-		server := exec.Command("sh", "-c", "exec "+recipe[len(recipe)-1])
-		server.Dir = dir
-		server.Env = append(cleanEnv(), "UNITD_TEST_MAIN=1")
-		server.Stdout, server.Stderr = &out, &logs
-		if err := server.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan struct{})
-		go func() { server.Wait(); close(exited) }()
-		t.Cleanup(func() {
-			server.Process.Signal(syscall.SIGTERM)
-			<-exited
-		})
-		admin := "http://127.0.0.1:" + strconv.Itoa(port+1532) + "/readyz"
-		var key string
-		waitFor(t, "make run ADDR="+addr+" to serve", func() bool {
-			select {
-			case <-exited:
-				t.Fatalf("make run ADDR=%s exited:\n%s", addr, logs.String())
-			default:
-			}
-			if m := keyLine.FindStringSubmatch(out.String()); m != nil {
-				key = m[1]
-			}
-			resp, err := http.Get(admin)
-			if err != nil {
-				return false
-			}
-			resp.Body.Close()
-			return key != "" && resp.StatusCode == http.StatusOK
-		})
-		keys, addrs = append(keys, key), append(addrs, addr)
-	}
-	for i, addr := range addrs {
-		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/convert?value=1&from=in&to=cm", nil)
-		req.Header.Set("Authorization", "Bearer "+keys[i])
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("instance %d (%s): its key answers %d", i+1, addr, resp.StatusCode)
-		}
-	}
-	for _, store := range []string{".run/unitd-" + strings.TrimPrefix(addrs[0], "127.0.0.1:") + ".db", ".run/unitd-" + strings.TrimPrefix(addrs[1], "127.0.0.1:") + ".db"} {
-		if _, err := os.Stat(filepath.Join(dir, store)); err != nil {
-			t.Errorf("no store of its own: %v", err)
 		}
 	}
 }

@@ -63,7 +63,23 @@ func TestREADMEExamples(t *testing.T) {
 	ports := portMap{}
 	addr := ports.addr(t, "8080")
 	env := append(cleanEnv(), "UNITD_PUBLIC_URL=http://"+addr)
-	key := startMakeRun(t, clone, addr, env)
+	// The documents' make run is on 8080, so its store is .run/unitd.db.
+	key := startMakeRun(t, clone, addr, env, "ADDR="+addr, "ADMIN_ADDR=127.0.0.1:0", "STORE=.run/unitd.db")
+	// A second instance beside it, as the README has it: ADDR alone.
+	second := "127.0.0.1:" + strconv.Itoa(portWithAdmin(t))
+	secondKey := startMakeRun(t, clone, second, cleanEnv(), "ADDR="+second)
+	for _, k := range []struct{ addr, key string }{{addr, key}, {second, secondKey}} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+k.addr+"/v1/convert?value=1&from=in&to=cm", nil)
+		req.Header.Set("Authorization", "Bearer "+k.key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("make run ADDR=%s: its key answers %d beside the other instance", k.addr, resp.StatusCode)
+		}
+	}
 
 	var cmds []readmeCmd
 	for _, doc := range walkedDocs {
@@ -184,13 +200,11 @@ func cleanEnv() []string {
 }
 
 // startMakeRun runs the recipe of make run in clone, as make prints it
-// with ADDR set to addr and the admin listener on a free port (make
-// build has been done), and returns the test key it printed once the
-// server answers.
-func startMakeRun(t *testing.T, clone, addr string, env []string) string {
+// with vars (make build has been done), and returns the test key it
+// printed once the server answers on addr.
+func startMakeRun(t *testing.T, clone, addr string, env []string, vars ...string) string {
 	t.Helper()
-	// The documents' make run is on 8080, so its store is .run/unitd.db.
-	recipe := makeRecipe(t, clone, "run", "ADDR="+addr, "ADMIN_ADDR=127.0.0.1:0", "STORE=.run/unitd.db")
+	recipe := makeRecipe(t, clone, "run", vars...)
 	for _, line := range recipe[:len(recipe)-1] {
 		sh := exec.Command("sh", "-c", line)
 		sh.Dir = clone
