@@ -86,6 +86,8 @@ type report struct {
 
 	running map[string]*pkgState // by package
 	last    time.Time            // of the last line printed for a package
+	started time.Time            // of the last package that finished, or the run
+	since   string               // what started was
 	failed  bool
 	done    []timing // packages
 	tests   []timing // top-level tests
@@ -103,7 +105,8 @@ type timing struct {
 }
 
 func newReport(w io.Writer, slowest int) *report {
-	return &report{w: w, slowest: slowest, running: map[string]*pkgState{}, last: time.Now()}
+	now := time.Now()
+	return &report{w: w, slowest: slowest, running: map[string]*pkgState{}, last: now, started: now, since: "the start"}
 }
 
 func (r *report) pkg(name string, at time.Time) *pkgState {
@@ -177,16 +180,22 @@ func (r *report) finishPackage(e event, p *pkgState) {
 	}
 	delete(r.running, e.Package)
 	r.done = append(r.done, timing{e.Package, e.Elapsed})
-	r.last = e.Time
+	r.last, r.started, r.since = e.Time, e.Time, short(e.Package)+" finished"
 }
 
 // tick prints the packages still running when nothing was printed for a
-// package in the last every.
+// package in the last every, or that test binaries are being built.
+
 func (r *report) tick(now time.Time, every time.Duration) {
-	if len(r.running) == 0 || now.Sub(r.last) < every {
+	if now.Sub(r.last) < every {
 		return
 	}
 	r.last = now
+	if len(r.running) == 0 {
+		// go test says nothing of the test binaries it builds.
+		fmt.Fprintf(r.w, "   … building test binaries, %s since %s\n", seconds(now.Sub(r.started)), r.since)
+		return
+	}
 	names := make([]string, 0, len(r.running))
 	for name := range r.running {
 		names = append(names, name)

@@ -118,4 +118,11 @@ func TestStillRunning(t *testing.T) {
 	if !strings.HasSuffix(out.String(), "   … still running: cmd/unitd 71s (TestREADMEExamples 70s, TestReplicas 69s)\n") {
 		t.Errorf("got\n%s", out.String())
 	}
+	// With no test binary running, go test is building them.
+	out.Reset()
+	r.add(event{Time: at(80), Action: "pass", Package: "github.com/unitd/unitd/cmd/unitd", Elapsed: 80}, at(80))
+	r.tick(at(111), every)
+	if want := "   … building test binaries, 31s since cmd/unitd finished\n"; out.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
+	}
 }
