@@ -185,7 +185,6 @@ func (r *report) finishPackage(e event, p *pkgState) {
 
 // tick prints the packages still running when nothing was printed for a
 // package in the last every, or that test binaries are being built.
-
 func (r *report) tick(now time.Time, every time.Duration) {
 	if now.Sub(r.last) < every {
 		return
