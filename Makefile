@@ -3,6 +3,16 @@
 GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 RUNDIR    ?= .run
+# make run: the admin listener follows ADDR (its port + 1532: 9612 for 8080),
+# and a port other than 8080 gets a store of its own, so that a second
+# instance (make run ADDR=127.0.0.1:8090) neither collides with the first
+# nor replaces its dev key; CATALOG=DIR serves and hot-reloads a catalog
+# directory instead of the embedded one.
+ADDR_HOST  = $(patsubst %:$(ADDR_PORT),%,$(ADDR))
+ADDR_PORT  = $(lastword $(subst :, ,$(ADDR)))
+ADMIN_ADDR ?= $(ADDR_HOST):$(shell expr $(ADDR_PORT) + 1532)
+STORE     ?= $(RUNDIR)/unitd$(if $(filter 8080,$(ADDR_PORT)),,-$(ADDR_PORT)).db
+CATALOG   ?=
 FUZZTIME  ?= 30s
 TESTFUZZTIME ?= 10s
 BENCHTIME ?= 1s
@@ -10,7 +20,7 @@ BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: atomicweights foods all build run test cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
+.PHONY: atomicweights foods snapshot all build run test test-stages e2e-run cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
 
 all: test build
 
@@ -18,32 +28,47 @@ build:
 	@echo ">> building bin/unitd"
 	$(GO) build -o bin/unitd ./cmd/unitd
 
-## run: build bin/unitd and serve the embedded catalog on $(ADDR) with the store .run/unitd.db:
-## prints a fresh test key and a one-time link to set the password of dev@localhost for the
-## account page. The README's examples use bin/unitd and this store.
+## run: build bin/unitd and serve the embedded catalog (or CATALOG=DIR) on $(ADDR), its admin
+## listener on $(ADMIN_ADDR), with the store $(STORE): prints a fresh test key and a one-time link
+## to set the password of dev@localhost for the account page. The README's examples use bin/unitd
+## and this store.
 run: build
 	@mkdir -p $(RUNDIR)
-	bin/unitd serve --addr $(ADDR) --store $(RUNDIR)/unitd.db --env test --dev-key --access-log all
+	bin/unitd serve --addr $(ADDR) --admin-addr $(ADMIN_ADDR) --store $(STORE)$(if $(CATALOG), --catalog $(CATALOG)) --env test --dev-key --access-log all
 
 ## test: vet, format check, staticcheck, the whole test suite with the race detector, every fuzz
-## target for TESTFUZZTIME, catalog validation, browser tests. Installs what the tests need
-## (Debian packages, npm) when it is missing.
-test: test-deps vet fmt-check staticcheck
-	@echo ">> running all tests"
-	$(GO) test -race -count=1 ./...
-	@echo ">> the million-line NDJSON stream, at full size without the race detector"
-	$(GO) test -count=1 -run '^TestStreamMillionLines$$' ./server
-	@echo ">> every fuzz target for $(TESTFUZZTIME)"
-	@GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
-	@echo ">> validating the shipped catalog and its layout"
-	$(GO) run ./cmd/unitd validate catalog/data
-	$(GO) run ./cmd/unitd fmt -l catalog/data
-	@$(MAKE) --no-print-directory deploy-check
-	@$(MAKE) --no-print-directory e2e
+## target for TESTFUZZTIME, catalog validation, the deploy/ checks, browser tests. Installs what the
+## tests need (Debian packages, npm) when it is missing. Each stage prints a line when it starts and
+## one with its wall-clock and CPU time when it ends; go test prints each package as it finishes,
+## and what still runs every 30 s; a table of the stages ends the run.
+##
+## GOFLAGS=-trimpath keeps the build cache's compiled packages valid from any directory, so a
+## fresh clone (CI's, or the README walk's) compiles only what changed; go vet has run every
+## analyzer already, so go test runs none of them again (-vet=off).
+test: export GOFLAGS := $(GOFLAGS) -trimpath
+test: export STAGES := $(abspath $(RUNDIR))/test-stages.tsv
+test:
+	@mkdir -p $(RUNDIR) && rm -f $(STAGES)
+	@$(MAKE) --no-print-directory test-stages; rc=$$?; ./tools/stage.sh --summary; exit $$rc
+
+STAGE := ./tools/stage.sh
+TESTPROGRESS := $(RUNDIR)/testprogress
+
+test-stages:
+	@$(STAGE) "test dependencies (Debian packages, npm)" ./tools/test-deps.sh
+	@$(STAGE) "build bin/unitd and tools/testprogress" sh -c '$(GO) build -o bin/unitd ./cmd/unitd && $(GO) build -o $(TESTPROGRESS) ./tools/testprogress'
+	@$(STAGE) "go vet" $(GO) vet ./...
+	@$(STAGE) "gofmt" $(MAKE) --no-print-directory fmt-check
+	@$(STAGE) "staticcheck" $(STATICCHECK) ./...
+	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json ./... | $(TESTPROGRESS)'
+	@$(STAGE) "the million-line NDJSON stream, without the race detector" $(GO) test -vet=off -count=1 -run '^TestStreamMillionLines$$' ./server
+	@$(STAGE) "every fuzz target for $(TESTFUZZTIME)" env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
+	@$(STAGE) "unitd validate and unitd fmt -l of catalog/data" sh -c 'bin/unitd validate catalog/data && bin/unitd fmt -l catalog/data'
+	@$(STAGE) "deploy/ (Dockerfile, Kubernetes manifests)" $(MAKE) --no-print-directory deploy-check
+	@$(STAGE) "browser tests" $(MAKE) --no-print-directory e2e-run
 
 ## deploy-check: Dockerfile and Kubernetes manifests, decoded strictly into the Kubernetes API types
 deploy-check:
-	@echo ">> checking deploy/ (Dockerfile, Kubernetes manifests)"
 	cd deploy/check && $(GO) vet ./... && $(GO) test -count=1 ./... && $(GO) run . ../..
 
 ## deploy-manifests: regenerate the catalog ConfigMap of deploy/k8s from catalog/data
@@ -55,9 +80,10 @@ test-deps:
 	@./tools/test-deps.sh
 
 ## e2e: browser tests (Playwright driving Debian's Chromium) against a freshly built unitd
-e2e: build
+e2e: build e2e-run
+
+e2e-run:
 	@if ls e2e/*.test.mjs >/dev/null 2>&1; then \
-		echo ">> browser tests"; \
 		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 node --test --test-concurrency=1 *.test.mjs; \
 	fi
 
@@ -66,17 +92,14 @@ screenshots: build
 	cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 UNITD_SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 pages.test.mjs account.test.mjs
 
 vet:
-	@echo ">> go vet"
 	$(GO) vet ./...
 
 fmt-check:
-	@echo ">> checking gofmt"
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 ## staticcheck: the linter, at a pinned version (go run fetches it through the module proxy once)
 staticcheck:
-	@echo ">> staticcheck"
 	$(STATICCHECK) ./...
 
 validate:

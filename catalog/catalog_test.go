@@ -2,15 +2,20 @@ package catalog
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine"
 )
 
+// shipped is the shipped catalog, compiled once for the package's tests:
+// a graph is immutable and safe for concurrent use, and compiling it
+// (about 2 s under the race detector) for each of some forty tests was
+// most of the package's time.
 func shipped(t testing.TB) *engine.Graph {
 	t.Helper()
-	g, errs := Load(Embedded())
+	g, errs := shippedOnce()
 	for _, err := range errs {
 		t.Error(err)
 	}
@@ -19,6 +24,21 @@ func shipped(t testing.TB) *engine.Graph {
 	}
 	return g
 }
+
+var shippedOnce = sync.OnceValues(func() (*engine.Graph, []error) { return Load(Embedded()) })
+
+// shippedSpec is the shipped catalog's decoded YAML, read once for the
+// package's tests, which only read it.
+func shippedSpec(t testing.TB) engine.Spec {
+	t.Helper()
+	spec, errs := shippedSpecOnce()
+	for _, err := range errs {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+var shippedSpecOnce = sync.OnceValues(func() (engine.Spec, []error) { return LoadSpec(Embedded()) })
 
 // TestShippedCatalogSize checks the promises about the catalog's breadth.
 func TestShippedCatalogSize(t *testing.T) {

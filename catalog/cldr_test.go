@@ -62,10 +62,7 @@ var cldrJudgedWrong = map[string]string{
 // cldr:y), and compares the result with CLDR's figure at the file's
 // precision.
 func TestCLDRUnitsTest(t *testing.T) {
-	g, errs := Load(Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	g := shipped(t)
 	checkCLDRRelease(t)
 	f, err := os.Open(cldrUnitsTest)
 	if err != nil {

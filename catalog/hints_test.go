@@ -11,10 +11,7 @@ import (
 // TestShippedHints: the shipped hints.yaml guesses what the common
 // mistakes meant, and the conversion still fails.
 func TestShippedHints(t *testing.T) {
-	g, errs := Load(Embedded())
-	if errs != nil {
-		t.Fatal(errs)
-	}
+	g := shipped(t)
 	for _, tt := range []struct {
 		value, from, to string
 		code            engine.Code

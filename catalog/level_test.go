@@ -14,10 +14,7 @@ import (
 // expression nor a level against a reference, and no level is part of a
 // unit expression.
 func TestLevels(t *testing.T) {
-	g, errs := Load(Embedded())
-	if errs != nil {
-		t.Fatal(errs)
-	}
+	g := shipped(t)
 	for _, tt := range []struct {
 		value, from, to, want string
 		exact                 bool

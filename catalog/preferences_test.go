@@ -11,14 +11,8 @@ import (
 // shippedPreferences loads the shipped catalog and its preference data.
 func shippedPreferences(t *testing.T) (*engine.Graph, *engine.PreferencesSpec) {
 	t.Helper()
-	g, errs := Load(Embedded())
-	for _, err := range errs {
-		t.Fatal(err)
-	}
-	spec, errs := LoadSpec(Embedded())
-	for _, err := range errs {
-		t.Fatal(err)
-	}
+	g := shipped(t)
+	spec := shippedSpec(t)
 	if spec.Preferences == nil {
 		t.Fatal("the shipped catalog has no preferences")
 	}

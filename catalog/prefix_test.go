@@ -23,10 +23,7 @@ var siUnits = []string{
 
 func TestSIPrefixRule(t *testing.T) {
 	g := shipped(t)
-	spec, errs := LoadSpec(Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	spec := shippedSpec(t)
 	declared := map[string]engine.UnitSpec{}
 	file := map[string]string{}
 	for _, c := range spec.Categories {

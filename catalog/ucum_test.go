@@ -128,21 +128,14 @@ func sameAtDigits(t *testing.T, got, want string) bool {
 
 func mustLoad(t *testing.T) *engine.Graph {
 	t.Helper()
-	g, errs := Load(Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	return g
+	return shipped(t)
 }
 
 // FuzzCodes resolves arbitrary namespaced names: each either resolves or
 // fails with one of the contract's unit errors, never panics, and a
 // resolved one converts to itself.
 func FuzzCodes(f *testing.F) {
-	g, errs := Load(Embedded())
-	if len(errs) > 0 {
-		f.Fatal(errs)
-	}
+	g := shipped(f)
 	for _, s := range []string{"ucum:mg/dL", "ucum:10*3/uL", "ucum:{a}.rad2{b}", "ucum:[pH]", "ucum:dB[SPL]", "ucum:m[IU]/L", "ucum:((m))",
 		"ucum:{", "ucum:10*99999", "ucum:[" + strings.Repeat("x", 300), "cldr:kilogram-square-meter-per-cubic-second-ampere", "cldr:liter-per-100-kilometer",
 		"cldr:pow4-meter", "qudt:KiloW-HR", "http://qudt.org/vocab/unit/FT", "unece:KGM", "x:y", "ucum:/s", "ucum:s-1.m+2", "ucum:%[slope]",

@@ -117,6 +117,7 @@ test('set up, sign in, create, use, rotate and revoke keys, read the audit log',
   await page.getByRole('button', { name: 'Set password' }).click();
   await page.waitForURL(`${base}/account?ready=1`);
   assert.match(await page.textContent('main'), /Your password is set/);
+  assert.equal(await page.getByLabel('E-mail address').inputValue(), 'ada@example.com', 'the sign-in form after the set-up has the address filled in');
   const again = await page.goto(adaLink);
   assert.equal(again.status(), 404, 'a used set-up link must not work twice');
 

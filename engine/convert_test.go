@@ -237,13 +237,24 @@ func roundRat(r *big.Rat, p int) string {
 	}
 	neg := r.Sign() < 0
 	a := new(big.Rat).Abs(r)
-	// Find e with 10^e <= a < 10^(e+1).
-	e := len(new(big.Int).Quo(a.Num(), a.Denom()).String()) - 1
-	if a.Cmp(big.NewRat(1, 1)) < 0 {
-		e = -1
-		for t := new(big.Rat).Mul(a, big.NewRat(10, 1)); t.Cmp(big.NewRat(1, 1)) < 0; t.Mul(t, big.NewRat(10, 1)) {
-			e--
+	// Find e with 10^e <= a < 10^(e+1): the digit counts of numerator
+	// and denominator put it within one of their difference, and integer
+	// comparisons settle it (multiplying big.Rats by ten, each a GCD,
+	// took minutes for values such as 5e-1000 under the race detector).
+	num, den := a.Num(), a.Denom()
+	atLeast := func(e int) bool { // a >= 10^e
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e))), nil)
+		if e >= 0 {
+			return num.Cmp(p.Mul(p, den)) >= 0
 		}
+		return p.Mul(p, num).Cmp(den) >= 0
+	}
+	e := len(num.String()) - len(den.String())
+	for !atLeast(e) {
+		e--
+	}
+	for atLeast(e + 1) {
+		e++
 	}
 	// scaled = a * 10^(p-1-e), rounded half-even to an integer.
 	shift := p - 1 - e

@@ -7,3 +7,7 @@ func SetOptimize(on bool) (restore func()) {
 	optimize = on
 	return func() { optimize = saved }
 }
+
+// Optimizing reports the accelerators' gate, for fixtures the external
+// tests keep once per pass of TestMain.
+func Optimizing() bool { return optimize }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/unitd/unitd/catalog"
@@ -13,15 +14,28 @@ import (
 
 // shipped compiles the shipped catalog, checking its worked examples on
 // the way: through the plain path too, in the pass with the accelerators
-// off (TestMain).
+// off (TestMain). It is compiled once per pass and shared by the tests of
+// that pass (a graph is immutable); compiling it for each of eight tests
+// twice was a sixth of the package's time under the race detector.
 func shipped(t *testing.T) *engine.Graph {
 	t.Helper()
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 || g == nil {
-		t.Fatalf("the shipped catalog does not compile: %v", errs)
+	on := engine.Optimizing()
+	shippedMu.Lock()
+	defer shippedMu.Unlock()
+	if shippedGraphs[on] == nil {
+		g, errs := catalog.Load(catalog.Embedded())
+		if len(errs) > 0 || g == nil {
+			t.Fatalf("the shipped catalog does not compile: %v", errs)
+		}
+		shippedGraphs[on] = g
 	}
-	return g
+	return shippedGraphs[on]
 }
+
+var (
+	shippedMu     sync.Mutex
+	shippedGraphs = map[bool]*engine.Graph{} // by the accelerators' gate
+)
 
 // TestAcceleratorsMatchPlain converts random pairs of units of every
 // category of the shipped catalog at random values of every shape (signs,

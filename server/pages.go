@@ -42,7 +42,7 @@ func (s *Server) mountPages(r interface {
 	Handler(method, path string, h http.Handler)
 }) {
 	pages := web.New(web.Config{Graph: s.graph, Version: s.cfg.Version, AccountPage: s.cfg.Account != nil,
-		PublicURL: s.cfg.PublicURL, Charge: s.chargePublic})
+		PublicURL: s.cfg.PublicURL, Charge: s.chargePublic, OpenAPI: s.openAPIDocument})
 	for _, p := range web.Routes {
 		var h http.Handler = pages
 		if p == docsPath && s.cfg.PublicURL == "" {

@@ -306,3 +306,56 @@ func TestDocsNeverReflectHost(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsRendersTheReference: /docs is the API reference as the server
+// sends it, with no script run: every operation of /openapi.json under its
+// method and path, with each of its parameters, and the explorer only on
+// demand (no script of Swagger UI in the page).
+func TestDocsRendersTheReference(t *testing.T) {
+	f := newFixture(t, nil)
+	_, doc := f.do(t, f.request(t, http.MethodGet, "/openapi.json", "", "", ""))
+	var d struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name string
+				Ref  string `json:"$ref"`
+			}
+		}
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	resp, page := f.do(t, f.request(t, http.MethodGet, "/docs", "", "", ""))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/docs: %d", resp.StatusCode)
+	}
+	body := string(page)
+	ops := 0
+	for path, methods := range d.Paths {
+		for method, op := range methods {
+			ops++
+			head := `<span class="method method-` + strings.ToUpper(method) + `">` + strings.ToUpper(method) + `</span> <code>` + path + `</code></h3>`
+			i := strings.Index(body, head)
+			if i < 0 {
+				t.Errorf("/docs lacks %s %s", strings.ToUpper(method), path)
+				continue
+			}
+			article := body[i:]
+			article = article[:max(strings.Index(article, "</article>"), 0)]
+			for _, p := range op.Parameters {
+				if p.Name != "" && !strings.Contains(article, "<code>"+p.Name+"</code>") {
+					t.Errorf("/docs: %s %s lacks its parameter %s", strings.ToUpper(method), path, p.Name)
+				}
+			}
+		}
+	}
+	if ops < 10 {
+		t.Errorf("only %d operations in /openapi.json", ops)
+	}
+	if strings.Contains(body, "swagger-ui-bundle.js\"></script>") || strings.Contains(body, "swagger-ui.css\">") {
+		t.Error("/docs loads Swagger UI before it is asked for")
+	}
+	if !strings.Contains(body, `id="explorer-open"`) {
+		t.Error("/docs has no button for the explorer")
+	}
+}

@@ -1,8 +1,8 @@
 package server
 
 import (
-	"github.com/unitd/unitd/server/ratelimit"
 	"errors"
+	"github.com/unitd/unitd/server/ratelimit"
 	"net/http"
 	"strconv"
 	"strings"

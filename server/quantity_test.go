@@ -2,8 +2,8 @@ package server
 
 import (
 	"net/url"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/unitd/unitd/engine"

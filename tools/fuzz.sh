@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of the module (every `func FuzzX(f *testing.F)` in a
-# _test.go file, found afresh each time) for FUZZTIME each (default 10s), one
-# after the other, so that a target that fails at once cannot land. It fails
-# when a target fails: a failing input is written to the package's
-# testdata/fuzz/<Target>/ by go test, and printed here.
+# _test.go file, found afresh each time) for FUZZTIME each (default 10s), so
+# that a target that fails at once cannot land. It fails when a target
+# fails: a failing input is written to the package's testdata/fuzz/<Target>/
+# as go test would, and printed here.
+#
+# It builds each package's fuzzing test binary once (`go test -c -fuzz`),
+# then runs the targets FUZZJOBS at a time (default: one per CPU core), each
+# with FUZZTIME of its own and CPU cores / FUZZJOBS workers, from its
+# package's directory and with go test's corpus cache
+# ($GOCACHE/fuzz/<import path>). Building once saves a link per target, and
+# two targets at once keep both cores busy while the other starts up (its
+# fuzz set-up, the shipped catalog compiled in each worker, is serial).
 #
 # One failure is not the target's: with a duration for -fuzztime, Go's fuzz
 # coordinator can report "context deadline exceeded" as the time runs out
@@ -14,34 +22,82 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-10s}
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+FUZZJOBS=${FUZZJOBS:-$cores}
+workers=$((cores / FUZZJOBS))
+((workers >= 1)) || workers=1
+module=$("$GO" list -m)
+cache=$("$GO" env GOCACHE)/fuzz
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
 
-failed=()
-while IFS=: read -r file name; do
-	dir=$(dirname "$file")
+# Targets as "dir name", sorted.
+mapfile -t targets < <(grep -rHo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*(f \*testing\.F)' --exclude-dir=node_modules . |
+	sed -E 's#^\./##; s#^(.*)/[^/]*:func (Fuzz[A-Za-z0-9_]*)\(.*#\1 \2#' | sort)
+mapfile -t dirs < <(printf '%s\n' "${targets[@]}" | cut -d' ' -f1 | sort -u)
+
+echo "building the fuzzing test binaries of ${#dirs[@]} packages"
+for dir in "${dirs[@]}"; do
+	if ! out=$("$GO" test -c -fuzz . -o "$bin/${dir//\//_}.test" "./$dir" 2>&1); then
+		echo "FAIL  building ./$dir for fuzzing"
+		echo "$out"
+		exit 1
+	fi
+done
+echo "running ${#targets[@]} fuzz targets for $FUZZTIME each, $FUZZJOBS at a time with $workers worker(s) each"
+
+# fuzz runs one target and writes its verdict, and what failed, to $bin/NAME.out.
+fuzz() {
+	local dir=$1 name=$2 corpus before after new out rc start took
 	corpus="$dir/testdata/fuzz/$name"
 	before=$(ls "$corpus" 2>/dev/null | sort)
 	start=$(date +%s)
-	out=$("$GO" test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "./$dir" 2>&1)
+	out=$(cd "$dir" && "$bin/${dir//\//_}.test" -test.run='^$' -test.fuzz="^${name}\$" -test.fuzztime="$FUZZTIME" \
+		-test.parallel="$workers" -test.fuzzcachedir="$cache/$module/$dir" 2>&1)
 	rc=$?
 	after=$(ls "$corpus" 2>/dev/null | sort)
 	new=$(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after") | grep -v '^$')
 	took=$(($(date +%s) - start))
-	if [ "$rc" -eq 0 ]; then
-		echo "ok    $name ($dir, ${took}s)"
-	elif [ -z "$new" ] && grep -q '^    context deadline exceeded$' <<<"$out" &&
-		[ "$(grep -c '^--- FAIL' <<<"$out")" -eq 1 ]; then
-		echo "ok    $name ($dir, ${took}s; the fuzz coordinator's deadline race, go.dev/issue/75804, no failing input)"
-	else
-		echo "FAIL  $name ($dir)"
-		echo "$out" | tail -40
-		for f in $new; do
-			echo "failing input: $corpus/$f"
-			cat "$corpus/$f"
-		done
-		failed+=("$name")
+	{
+		if [ "$rc" -eq 0 ]; then
+			echo "ok    $name ($dir, ${took}s)"
+		elif [ -z "$new" ] && grep -q '^    context deadline exceeded$' <<<"$out" &&
+			[ "$(grep -c '^--- FAIL' <<<"$out")" -eq 1 ]; then
+			echo "ok    $name ($dir, ${took}s; the fuzz coordinator's deadline race, go.dev/issue/75804, no failing input)"
+		else
+			echo "FAIL  $name ($dir)"
+			echo "$out" | tail -40
+			for f in $new; do
+				echo "failing input: $corpus/$f"
+				cat "$corpus/$f"
+			done
+		fi
+	} >"$bin/$name.tmp"
+	mv "$bin/$name.tmp" "$bin/$name.out"
+}
+
+running=0
+for t in "${targets[@]}"; do
+	if ((running >= FUZZJOBS)); then
+		wait -n
+		running=$((running - 1))
 	fi
-done < <(grep -rHo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*(f \*testing\.F)' --exclude-dir=node_modules . |
-	sed -E 's#^\./##; s#:func (Fuzz[A-Za-z0-9_]*)\(.*#:\1#' | sort)
+	fuzz $t &
+	running=$((running + 1))
+	# Each verdict is printed as soon as its target is done.
+	for f in "$bin"/*.out; do
+		[ -e "$f" ] && [ ! -e "$f.shown" ] || continue
+		cat "$f" && touch "$f.shown"
+	done
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+	name=${t#* }
+	f="$bin/$name.out"
+	[ -e "$f.shown" ] || cat "$f"
+	head -1 "$f" | grep -q '^FAIL' && failed+=("$name")
+done
 
 if ((${#failed[@]})); then
 	echo "fuzz targets that failed: ${failed[*]}"

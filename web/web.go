@@ -52,6 +52,10 @@ type Config struct {
 	// PublicURL is the address people reach the server at, for the curl
 	// examples of /docs; "" means the scheme and host of each request.
 	PublicURL string
+	// OpenAPI returns the OpenAPI document of a catalog, from which /docs
+	// renders the API reference; nil leaves /docs with the examples and
+	// the interactive explorer only.
+	OpenAPI func(g *engine.Graph) []byte
 	// Charge, when set, is told that the answer to r cost n tokens of the
 	// client's budget beyond the one every request spends: a page that was
 	// not in the cache, by the units it searched and the bytes it rendered.
@@ -323,7 +327,10 @@ func (p *Pages) converter(w http.ResponseWriter, r *http.Request) {
 func (p *Pages) view() *view { return p.views.of(p.cfg.Graph()) }
 
 type docsPage struct {
-	Base string // scheme and host for the curl examples
+	Base string     // scheme and host for the curl examples
+	Ref  *reference // the reference, from the OpenAPI document
+	// RefError says why there is no reference.
+	RefError string
 }
 
 func (p *Pages) docs(w http.ResponseWriter, r *http.Request) {
@@ -337,6 +344,16 @@ func (p *Pages) docs(w http.ResponseWriter, r *http.Request) {
 	}
 	v := p.view()
 	p.cached(w, r, v, "docs\x00"+base, func() (*cachedPage, int) {
-		return p.renderPage(v.g, http.StatusOK, "docs", "API reference", "docs", docsPage{Base: base}), 0
+		page := docsPage{Base: base}
+		if p.cfg.OpenAPI != nil {
+			// The document is the server's own, so an error is a bug a
+			// test shows; the page says it and keeps its explorer.
+			ref, err := newReference(p.cfg.OpenAPI(v.g))
+			if err != nil {
+				page.RefError = err.Error()
+			}
+			page.Ref = ref
+		}
+		return p.renderPage(v.g, http.StatusOK, "docs", "API reference", "docs", page), 0
 	})
 }

@@ -347,20 +347,21 @@ func TestAcceptsGzip(t *testing.T) {
 	}
 }
 
-// TestDocsCurlExamplesMatchREADME keeps the curl examples on /docs the same
-// as those of the README, with the server's own address.
-func TestDocsCurlExamplesMatchREADME(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestDocsCurlExamplesMatchGuide keeps the curl examples on /docs the same
+// as those of the API consumers' guide (docs/api.md), with the server's
+// own address.
+func TestDocsCurlExamplesMatchGuide(t *testing.T) {
+	guide, err := os.ReadFile("../docs/api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := bytes.Index(readme, []byte("## Using the API"))
+	start := bytes.Index(guide, []byte("## Using the API"))
 	if start < 0 {
-		t.Fatal("README has no \"Using the API\" section")
+		t.Fatal("docs/api.md has no \"Using the API\" section")
 	}
-	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindSubmatch(readme[start:])
+	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindSubmatch(guide[start:])
 	if block == nil {
-		t.Fatal("no sh block in the README's \"Using the API\"")
+		t.Fatal("no sh block in the \"Using the API\" of docs/api.md")
 	}
 	p := newPages(t)
 	req := httptest.NewRequest(http.MethodGet, "/docs", nil)
@@ -375,10 +376,10 @@ func TestDocsCurlExamplesMatchREADME(t *testing.T) {
 		}
 		n++
 		if !strings.Contains(page, line) {
-			t.Errorf("/docs lacks the README line\n%s", line)
+			t.Errorf("/docs lacks the line of docs/api.md\n%s", line)
 		}
 	}
 	if n < 10 {
-		t.Errorf("only %d example lines found in the README", n)
+		t.Errorf("only %d example lines found in docs/api.md", n)
 	}
 }

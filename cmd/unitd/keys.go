@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -71,6 +72,12 @@ func keysCreate(c *cliCmd) error {
 		return err
 	}
 	defer db.Close()
+	// Without --account the key goes to the operator's account, which is
+	// created the first time: said on stderr, so that no account appears
+	// unannounced.
+	named := false
+	c.flags.Visit(func(f *flag.Flag) { named = named || f.Name == "account" })
+	_, lookup := db.AccountByName(ctx, *acctName)
 	acct, err := accountByName(ctx, db, *acctName, *acctName == account.OperatorAccountName)
 	if err != nil {
 		return err
@@ -80,6 +87,14 @@ func keysCreate(c *cliCmd) error {
 		return err
 	}
 	fmt.Fprintln(c.stdout, key)
+	switch created := errors.Is(lookup, account.ErrNotFound); {
+	case !named && created:
+		fmt.Fprintf(c.stderr, "No --account given: created the account %q for this key (--account NAME names another; unitd accounts list shows them).\n", acct.Name)
+	case !named:
+		fmt.Fprintf(c.stderr, "No --account given: the key belongs to the account %q (--account NAME names another).\n", acct.Name)
+	case created:
+		fmt.Fprintf(c.stderr, "Created the account %q.\n", acct.Name)
+	}
 	fmt.Fprintf(c.stderr, "Created %s key %s (%q) for account %q in %s.\n"+
 		"The key above is shown only this once: store it in your secret manager now.\n",
 		rec.Env, rec.ID, rec.Name, acct.Name, c.where())

@@ -370,3 +370,37 @@ func TestKeysKeepTheStoreFile(t *testing.T) {
 		t.Errorf("files beside the store after the CLI closed it: %d, want only the store", len(entries))
 	}
 }
+
+// TestKeysCreateSaysWhichAccount: without --account a key goes to the
+// account "default", and the command says so, and that it created that
+// account the first time; a named account is not commented on.
+func TestKeysCreateSaysWhichAccount(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "unitd.db")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--name", "first"}, `No --account given: created the account "default" for this key`},
+		{[]string{"--name", "second"}, `No --account given: the key belongs to the account "default"`},
+		{[]string{"--name", "third", "--account", "default"}, ""},
+	} {
+		args := append([]string{"keys", "create", "--store", db, "--wait", "0"}, tt.args...)
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 0 || !strings.HasPrefix(stdout, "uc_test_") {
+			t.Fatalf("%v: exit %d\n%s%s", tt.args, code, stdout, stderr)
+		}
+		if tt.want != "" && !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: stderr lacks %q:\n%s", tt.args, tt.want, stderr)
+		}
+		if tt.want == "" && strings.Contains(stderr, "--account") {
+			t.Errorf("%v: the account was named, yet:\n%s", tt.args, stderr)
+		}
+		if !strings.Contains(stderr, `for account "default"`) {
+			t.Errorf("%v: stderr does not name the account:\n%s", tt.args, stderr)
+		}
+	}
+	code, stdout, stderr := runCLI(t, "", "accounts", "list", "--store", db)
+	if code != 0 || strings.Count(stdout, "default") != 1 {
+		t.Errorf("accounts list: exit %d, want the one account default:\n%s%s", code, stdout, stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,79 @@ func TestDomainImportsNoAdapter(t *testing.T) {
 		}
 		if seen == 0 {
 			t.Errorf("go list -deps %s listed no package of the module", tt.pkg)
+		}
+	}
+}
+
+// TestLayoutIsTrue: every path the Layout of docs/development.md names
+// exists, and every package of the module is under one it names.
+func TestLayoutIsTrue(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "development.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "## Layout")
+	if !ok {
+		t.Fatal("docs/development.md has no Layout section")
+	}
+	_, block, _ := strings.Cut(rest, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	var named []string
+	parent := ""
+	for line := range strings.SplitSeq(block, "\n") {
+		indented := strings.HasPrefix(line, "  ")
+		if line == "" || strings.HasPrefix(line, "    ") {
+			continue // a description's continuation
+		}
+		// The paths a line starts with: one, or a list joined by commas.
+		var paths []string
+		for _, f := range strings.Fields(line) {
+			paths = append(paths, strings.TrimSuffix(f, ","))
+			if !strings.HasSuffix(f, ",") {
+				break
+			}
+		}
+		for _, p := range paths {
+			if !strings.Contains(p, "/") && !strings.Contains(p, ".") {
+				continue
+			}
+			if indented {
+				p = parent + p
+			} else if strings.HasSuffix(p, "/") {
+				parent = p
+			}
+			named = append(named, strings.TrimSuffix(p, "/"))
+			if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+				t.Errorf("the Layout names %s: %v", p, err)
+			}
+		}
+	}
+	if len(named) < 20 {
+		t.Fatalf("only %d paths read from the Layout: %q", len(named), named)
+	}
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}}", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for dir := range strings.FieldsSeq(string(out)) {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		covered := false
+		for _, p := range named {
+			if rel == p || strings.HasPrefix(rel, p+"/") {
+				covered = true
+			}
+		}
+		if !covered {
+			t.Errorf("the Layout of docs/development.md does not name the package %s", rel)
 		}
 	}
 }

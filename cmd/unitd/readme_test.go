@@ -14,15 +14,21 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/unitd/unitd/catalog"
 )
 
-// TestREADMEExamples walks the README as a newcomer would, on a fresh
-// clone: it copies the repository's tracked files into an empty directory
-// and commits them there as the branch main (so that git revisions such as
-// main and HEAD resolve), builds bin/unitd as make build does, starts the
-// recipe of make run (read from the Makefile) on a free loopback port, and
-// runs every command of every sh block of the README, in order, in one
-// shell, from the clone's top directory.
+// walkedDocs are the documents whose commands TestREADMEExamples runs,
+// in this order: the README, then the guides by reader.
+var walkedDocs = []string{"README.md", "docs/api.md", "docs/catalog.md", "docs/operators.md", "docs/development.md"}
+
+// TestREADMEExamples walks the README and the guides of docs/ as a
+// newcomer would, on a fresh clone: it copies the repository's tracked
+// files into an empty directory and commits them there as the branch main
+// (so that git revisions such as main and HEAD resolve), builds bin/unitd
+// as make build does, starts the recipe of make run (as make prints it) on
+// a free loopback port, and runs every command of every sh block of each
+// of walkedDocs, in order, in one shell, from the clone's top directory.
 //
 // The commands run verbatim, with three substitutions: each loopback
 // address 127.0.0.1:PORT (and redis-server's --port PORT) becomes a free
@@ -30,14 +36,19 @@ import (
 // it would for a server on another address); the key placeholder uc_test_… is
 // the key make run printed; and a make command is not run (make run is
 // running already, make build has been done, make test is what runs this
-// test). Every command must exit 0. Two kinds of comments are checked
-// against a command's standard output:
+// test). Every command must exit 0. Every documented output is checked:
 //
-//   - comment lines right under a command that start with {, " or http
-//     show its output, … eliding parts: the other parts must appear in that
-//     order (consecutive lines are joined);
+//   - comment lines right under a command show its output, … eliding
+//     parts: the other parts must appear in that order (consecutive lines
+//     are joined, and so are the output's); a line that starts with
+//     "stderr: " shows its standard error instead;
 //   - a comment at the end of a command's line that starts with a number
-//     ("# 2.54 cm") gives the value and unit its output starts with.
+//     ("# 2.54 cm") gives the value and unit its output starts with; any
+//     other comment there is prose, and may not quote output (a ":
+//     inside it), which goes on the lines under the command.
+//
+// At the end the clone holds no file the commands wrote outside .run/
+// and bin/, which make clean removes.
 func TestREADMEExamples(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -52,9 +63,28 @@ func TestREADMEExamples(t *testing.T) {
 	ports := portMap{}
 	addr := ports.addr(t, "8080")
 	env := append(cleanEnv(), "UNITD_PUBLIC_URL=http://"+addr)
-	key := startMakeRun(t, clone, addr, env)
+	// The documents' make run is on 8080, so its store is .run/unitd.db.
+	key := startMakeRun(t, clone, addr, env, "ADDR="+addr, "ADMIN_ADDR=127.0.0.1:0", "STORE=.run/unitd.db")
+	// A second instance beside it, as the README has it: ADDR alone.
+	second := "127.0.0.1:" + strconv.Itoa(portWithAdmin(t))
+	secondKey := startMakeRun(t, clone, second, cleanEnv(), "ADDR="+second)
+	for _, k := range []struct{ addr, key string }{{addr, key}, {second, secondKey}} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+k.addr+"/v1/convert?value=1&from=in&to=cm", nil)
+		req.Header.Set("Authorization", "Bearer "+k.key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("make run ADDR=%s: its key answers %d beside the other instance", k.addr, resp.StatusCode)
+		}
+	}
 
-	cmds := readmeCommands(t, filepath.Join(clone, "README.md"))
+	var cmds []readmeCmd
+	for _, doc := range walkedDocs {
+		cmds = append(cmds, readmeCommands(t, clone, doc)...)
+	}
 	for i := range cmds {
 		cmds[i].run = ports.substitute(t, strings.ReplaceAll(cmds[i].text, "uc_test_…", key))
 		cmds[i].output = ports.substitute(t, cmds[i].output)
@@ -67,7 +97,7 @@ func TestREADMEExamples(t *testing.T) {
 		}
 		ran++
 		r := results[i]
-		where := fmt.Sprintf("README.md:%d: %s", c.line, c.text)
+		where := fmt.Sprintf("%s:%d: %s", c.doc, c.line, c.text)
 		if !r.done {
 			t.Errorf("%s\n\tdid not run to its end", where)
 			continue
@@ -76,14 +106,38 @@ func TestREADMEExamples(t *testing.T) {
 			t.Errorf("%s\n\texit %d\n\tstdout: %s\n\tstderr: %s", where, r.exit, r.stdout, r.stderr)
 			continue
 		}
-		if msg := c.check(r.stdout); msg != "" {
-			t.Errorf("%s\n\t%s\n\tstdout: %s", where, msg, r.stdout)
+		if msg := c.check(r.stdout, r.stderr); msg != "" {
+			t.Errorf("%s\n\t%s\n\tstdout: %s\n\tstderr: %s", where, msg, r.stdout, r.stderr)
 		}
 	}
-	if ran < 20 {
-		t.Errorf("only %d commands ran; the README parser lost some", ran)
+	if ran < 100 {
+		t.Errorf("only %d commands ran; the parser lost some", ran)
 	}
-	t.Logf("%d README commands ran, %d make commands left to make", ran, len(cmds)-ran)
+	t.Logf("%d commands of %s ran, %d make commands left to make", ran, strings.Join(walkedDocs, ", "), len(cmds)-ran)
+	if left := strayFiles(t, clone); len(left) > 0 {
+		t.Errorf("the commands left files outside .run/ and bin/, where make clean does not find them: %s", strings.Join(left, ", "))
+	}
+}
+
+// strayFiles lists the files in clone that git does not track, outside
+// .run/ and bin/.
+func strayFiles(t *testing.T, clone string) []string {
+	t.Helper()
+	cmd := exec.Command("git", "status", "--porcelain", "--ignored", "--untracked-files=all")
+	cmd.Dir = clone
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git status: %v", err)
+	}
+	var stray []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		name := strings.TrimSpace(line[min(len(line), 2):])
+		if name == "" || strings.HasPrefix(name, ".run/") || strings.HasPrefix(name, "bin/") {
+			continue
+		}
+		stray = append(stray, name)
+	}
+	return stray
 }
 
 // freshClone copies the tracked files of the repository at root into a
@@ -145,15 +199,14 @@ func cleanEnv() []string {
 	return env
 }
 
-// startMakeRun runs the recipe of make run in clone with ADDR set to addr,
-// its admin listener on a free port, and returns the test key it printed
-// once the server answers.
-func startMakeRun(t *testing.T, clone, addr string, env []string) string {
+// startMakeRun runs the recipe of make run in clone, as make prints it
+// with vars (make build has been done), and returns the test key it
+// printed once the server answers on addr.
+func startMakeRun(t *testing.T, clone, addr string, env []string, vars ...string) string {
 	t.Helper()
-	recipe := makeRecipe(t, filepath.Join(clone, "Makefile"), "run")
-	vars := strings.NewReplacer("$(ADDR)", addr, "$(RUNDIR)", ".run", "$(GO)", "go")
+	recipe := makeRecipe(t, clone, "run", vars...)
 	for _, line := range recipe[:len(recipe)-1] {
-		sh := exec.Command("sh", "-c", vars.Replace(line))
+		sh := exec.Command("sh", "-c", line)
 		sh.Dir = clone
 		if out, err := sh.CombinedOutput(); err != nil {
 			t.Fatalf("make run: %s: %v\n%s", line, err, out)
@@ -169,9 +222,9 @@ func startMakeRun(t *testing.T, clone, addr string, env []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := exec.Command("sh", "-c", "exec "+vars.Replace(recipe[len(recipe)-1]))
+	server := exec.Command("sh", "-c", "exec "+recipe[len(recipe)-1])
 	server.Dir = clone
-	server.Env = append(env, "UNITD_ADMIN_ADDR=127.0.0.1:0")
+	server.Env = env
 	server.Stdout, server.Stderr = outF, errF
 	if err := server.Start(); err != nil {
 		t.Fatal(err)
@@ -209,27 +262,20 @@ func startMakeRun(t *testing.T, clone, addr string, env []string) string {
 	return key
 }
 
-// makeRecipe returns the command lines of target in a Makefile, without
-// their leading @.
-func makeRecipe(t *testing.T, makefile, target string) []string {
+// makeRecipe returns the command lines of target as make prints them
+// (make -n) in dir with the variables vars, its prerequisites taken as
+// made.
+func makeRecipe(t *testing.T, dir, target string, vars ...string) []string {
 	t.Helper()
-	data, err := os.ReadFile(makefile)
+	args := append([]string{"--no-print-directory", "-n", "-o", "build", target}, vars...)
+	cmd := exec.Command("make", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("make %s: %v", strings.Join(args, " "), err)
 	}
-	var recipe []string
-	in := false
-	for line := range strings.SplitSeq(string(data), "\n") {
-		switch {
-		case strings.HasPrefix(line, target+":"):
-			in = true
-		case in && strings.HasPrefix(line, "\t"):
-			recipe = append(recipe, strings.TrimPrefix(strings.TrimPrefix(line, "\t"), "@"))
-		case in:
-			in = false
-		}
-	}
-	if len(recipe) == 0 {
+	recipe := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(recipe) == 0 || recipe[0] == "" {
 		t.Fatalf("the Makefile has no recipe for %s", target)
 	}
 	return recipe
@@ -263,20 +309,23 @@ func (m portMap) substitute(t *testing.T, s string) string {
 	})
 }
 
-// readmeCmd is one command of a sh block of the README.
+// readmeCmd is one command of a sh block of a document.
 type readmeCmd struct {
-	line     int    // of the README where it starts
+	doc      string // the document, from the repository's top directory
+	line     int    // of the document where it starts
 	text     string // as printed, continuation lines included
 	run      string // what the shell runs
 	trailing string // the comment at the end of its (last) line
 	output   string // the comment lines right under it, joined
+	stderr   string // those of them that start with "stderr: ", joined
 	skip     string // why it is not run
 }
 
-// readmeCommands returns the commands of the README's sh blocks.
-func readmeCommands(t *testing.T, path string) []readmeCmd {
+// readmeCommands returns the commands of the sh blocks of doc, a path
+// from root.
+func readmeCommands(t *testing.T, root, doc string) []readmeCmd {
 	t.Helper()
-	f, err := os.Open(path)
+	f, err := os.Open(filepath.Join(root, doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,10 +359,14 @@ func readmeCommands(t *testing.T, path string) []readmeCmd {
 		case strings.HasPrefix(trimmed, "#"):
 			if last >= 0 {
 				text := strings.TrimSpace(strings.TrimPrefix(trimmed, "#"))
-				cmds[last].output += text
+				if e, ok := strings.CutPrefix(text, "stderr: "); ok {
+					cmds[last].stderr += e
+				} else {
+					cmds[last].output += text
+				}
 			}
 		default:
-			c := readmeCmd{line: n, text: line}
+			c := readmeCmd{doc: doc, line: n, text: line}
 			if strings.HasPrefix(trimmed, "make ") || trimmed == "make" {
 				c.skip = "make"
 			}
@@ -353,20 +406,35 @@ func trailingComment(line string) string {
 
 var startsWithNumber = regexp.MustCompile(`^-?[0-9]`)
 
-// check compares stdout with what the command's comments say it prints,
-// and returns what differs, or "".
-func (c readmeCmd) check(stdout string) string {
-	if o := c.output; strings.HasPrefix(o, "{") || strings.HasPrefix(o, `"`) || strings.HasPrefix(o, "http") {
-		// The comment lines are joined as one, so the output's line
-		// breaks (NDJSON) are too.
-		rest := strings.ReplaceAll(stdout, "\n", "")
-		for part := range strings.SplitSeq(o, "…") {
-			i := strings.Index(rest, part)
-			if i < 0 {
-				return fmt.Sprintf("the output shown under it has %q where the command prints otherwise", part)
-			}
-			rest = rest[i+len(part):]
+// shows checks that out has the parts of shown, the joined comment lines
+// with … eliding, in order, and returns what differs, or "". The comment
+// lines are joined as one, so the output's line breaks are too.
+func shows(shown, out string) string {
+	if shown == "" {
+		return ""
+	}
+	rest := strings.ReplaceAll(out, "\n", "")
+	for part := range strings.SplitSeq(shown, "…") {
+		i := strings.Index(rest, part)
+		if i < 0 {
+			return fmt.Sprintf("has %q where the command prints otherwise", part)
 		}
+		rest = rest[i+len(part):]
+	}
+	return ""
+}
+
+// check compares the outputs with what the command's comments say it
+// prints, and returns what differs, or "".
+func (c readmeCmd) check(stdout, stderr string) string {
+	if msg := shows(c.output, stdout); msg != "" {
+		return "the output shown under it " + msg
+	}
+	if msg := shows(c.stderr, stderr); msg != "" {
+		return "the standard error shown under it " + msg
+	}
+	if tr := c.trailing; !startsWithNumber.MatchString(tr) && strings.Contains(tr, `":`) {
+		return fmt.Sprintf("its comment %q quotes output, which goes on the lines under it, where it is checked", tr)
 	}
 	if tr := c.trailing; startsWithNumber.MatchString(tr) {
 		want := strings.Fields(tr)
@@ -464,4 +532,40 @@ func waitGone(t *testing.T, pgid int) {
 	waitFor(t, "the README's background processes to stop", func() bool {
 		return syscall.Kill(pgid, 0) != nil
 	})
+}
+
+// catalogFigures finds the catalog's size where a document states it:
+// "132 categories and 2,216 units", "132 categories, 2216 units".
+var catalogFigures = regexp.MustCompile(`([0-9][0-9,]*) categories(?: and|,)\s+(?:over\s+)?([0-9][0-9,]*) units`)
+
+// TestREADMEFigures: the size of the catalog, wherever the README and the
+// guides state it, is the shipped catalog's.
+func TestREADMEFigures(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := []int{len(g.Categories()), len(g.Units())}
+	found := 0
+	for _, doc := range walkedDocs {
+		text, err := os.ReadFile(filepath.Join("..", "..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range catalogFigures.FindAllSubmatch(text, -1) {
+			found++
+			for i, what := range []string{"categories", "units"} {
+				n, err := strconv.Atoi(strings.ReplaceAll(string(m[i+1]), ",", ""))
+				if err != nil || n != want[i] {
+					t.Errorf("%s says %q: the catalog has %d %s", doc, m[0], want[i], what)
+				}
+			}
+			if strings.Contains(string(m[0]), "over") {
+				t.Errorf("%s says %q: say how many", doc, m[0])
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("no document states the catalog's size (N categories and N units)")
+	}
 }

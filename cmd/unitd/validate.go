@@ -24,9 +24,10 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	format := formatFlag(fs, "output `format`: text (file:line:col: message), json, or github (workflow annotations)", "text", "json", "github")
 	strict := fs.Bool("strict", false, "treat lint warnings as errors (exit 1 on any)")
-	coverage := fs.Bool("coverage", false, "also print, per standard code system (UCUM, CLDR, QUDT, UN/ECE Rec 20), how many of its units unitd reads and how many catalog units claim, with the codes no catalog unit claims")
+	coverage := fs.Bool("coverage", false, "also print a table: per standard code system (UCUM, CLDR, QUDT, UN/ECE Rec 20), how many of its units unitd reads and how many catalog units claim")
+	verbose := fs.Bool("verbose", false, "with --coverage, also list the codes unitd does not read and those no catalog unit claims, one per line")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict] [--coverage]
+		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict] [--coverage [--verbose]]
 
 Checks a catalog directory (default catalog/data) with the loader unitd serve
 uses, then lints a catalog that loads: a factor a power of ten away from that
@@ -37,7 +38,8 @@ alias that is another unit's well-known symbol (well-known-symbol). Lint
 findings are warnings, errors with --strict. Unit codes (codes: ucum,
 cldr, unece, qudt) are checked against the code tables shipped with unitd:
 the code exists, means the unit's factor, and no two units claim it.
---coverage adds each code system's coverage and its unclaimed codes.
+--coverage adds a table of each code system's coverage; --verbose lists the
+codes behind its gaps, one per line.
 
 Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 1 otherwise, 2 on bad arguments.`)
@@ -84,6 +86,10 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 			}
 		}
 	}
+	if *verbose && !*coverage {
+		fmt.Fprintln(stderr, "unitd validate: --verbose lists the codes of --coverage; give both")
+		return 2
+	}
 	if *coverage && g != nil {
 		report.Coverage = g.CodeCoverage()
 	}
@@ -107,7 +113,7 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		for _, p := range report.Warnings {
 			fmt.Fprintln(stdout, p.Text)
 		}
-		printCoverage(stdout, report.Coverage)
+		printCoverage(stdout, report.Coverage, *verbose)
 		report.summary(stdout)
 	}
 	if !report.OK {
@@ -130,17 +136,36 @@ type validateReport struct {
 	Coverage []engine.Coverage `json:"coverage,omitempty"`
 }
 
-// printCoverage prints each code system's coverage: a summary line, then
-// the codes no catalog unit claims, wrapped.
-func printCoverage(w io.Writer, cov []engine.Coverage) {
+// printCoverage prints each code system's coverage as a table of counts;
+// verbose adds the codes of each gap, one per line, under a heading that
+// names the system and the gap.
+func printCoverage(w io.Writer, cov []engine.Coverage, verbose bool) {
+	if len(cov) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%-8s %7s %17s %24s\n", "system", "units", "read by unitd", "claimed by the catalog")
 	for _, c := range cov {
-		fmt.Fprintf(w, "coverage %s: %d units; unitd reads %d (%.1f%%); the catalog claims %d (%.1f%%) [%s]\n",
-			c.System, c.Units, c.Read, percent(c.Read, c.Units), c.Claimed, percent(c.Claimed, c.Units), c.Source)
-		if len(c.Unread) > 0 {
-			fmt.Fprintf(w, "  not read (%d): %s\n", len(c.Unread), strings.Join(c.Unread, " "))
-		}
-		if len(c.Unclaimed) > 0 {
-			fmt.Fprintf(w, "  no catalog unit (%d): %s\n", len(c.Unclaimed), strings.Join(c.Unclaimed, " "))
+		fmt.Fprintf(w, "%-8s %7d %7d (%5.1f%%) %14d (%5.1f%%)\n", c.System, c.Units, c.Read, percent(c.Read, c.Units), c.Claimed, percent(c.Claimed, c.Units))
+	}
+	for _, c := range cov {
+		fmt.Fprintf(w, "%s: %s\n", c.System, c.Source)
+	}
+	if !verbose {
+		fmt.Fprintln(w, "(--verbose lists the codes unitd does not read and those no catalog unit claims)")
+		return
+	}
+	for _, c := range cov {
+		for _, gap := range []struct {
+			what  string
+			codes []string
+		}{{"not read by unitd", c.Unread}, {"claimed by no catalog unit", c.Unclaimed}} {
+			if len(gap.codes) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "%s codes %s (%d):\n", c.System, gap.what, len(gap.codes))
+			for _, code := range gap.codes {
+				fmt.Fprintf(w, "  %s\n", code)
+			}
 		}
 	}
 }

@@ -206,6 +206,14 @@ func TestSetupAndSignIn(t *testing.T) {
 	if resp, _ := c.postForm("/account/setup", url.Values{"token": {tok}, "password": {password}, "password2": {password}}); resp.StatusCode != 404 {
 		t.Errorf("second use of the link: %d, want 404", resp.StatusCode)
 	}
+	// The sign-in form the set-up page leads to has the address filled
+	// in, in this browser only.
+	if resp, body := c.get("/account?ready=1"); resp.StatusCode != 200 || !strings.Contains(body, `value="ada@example.com"`) || !strings.Contains(body, "Your password is set") {
+		t.Errorf("sign-in form after the set-up: %d, want the address filled in:\n%s", resp.StatusCode, body)
+	}
+	if _, body := f.client().get("/account?ready=1"); strings.Contains(body, "ada@example.com") {
+		t.Errorf("another browser's sign-in form has the address:\n%s", body)
+	}
 	_, hash, err := f.db.PasswordHash(ctx, "ada@example.com")
 	if err != nil {
 		t.Fatal(err)

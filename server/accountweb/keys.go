@@ -132,8 +132,8 @@ func (h *Handler) keyPage(w http.ResponseWriter, r *http.Request, s account.Sess
 	}
 	h.render(w, r, http.StatusOK, "key", map[string]any{
 		"Title": "Key " + k.Name, "Session": s, "Key": keyRow{Key: k, State: k.State(now)},
-		"Day":    newChart("Requests in the last 24 hours, per 15 minutes", day, 15*time.Minute),
-		"Week":   newChart("Requests in the last 7 days, per 2 hours", week, 2*time.Hour),
+		"Day":    newChart("day", "Requests in the last 24 hours, per 15 minutes", day, 15*time.Minute, 24*time.Hour, now),
+		"Week":   newChart("week", "Requests in the last 7 days, per 2 hours", week, 2*time.Hour, 7*24*time.Hour, now),
 		"Graces": graceChoices, "DefaultGrace": int(account.DefaultGrace / time.Hour), "Audit": mine,
 		"Usable": k.Usable(now) && k.ReplacedBy == "",
 	})

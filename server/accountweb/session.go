@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -95,7 +96,42 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) signInForm(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	h.render(w, r, status, "signin", map[string]any{"Title": "Sign in", "Message": msg})
+	h.render(w, r, status, "signin", map[string]any{"Title": "Sign in", "Message": msg, "Email": h.setUpEmail(r)})
+}
+
+// setUpEmailCookie carries the e-mail address of a user who has just set
+// their password from the set-up page to the sign-in form, which it fills
+// in. It is the browser's own (set in answer to its set-up form, HttpOnly,
+// SameSite=Strict), so no link can fill the form in for someone else, and
+// the address never travels in a URL (logs, history, Referer).
+const (
+	setUpEmailCookie = "unitd_setup_email"
+	setUpEmailMaxAge = 15 * 60 // seconds
+)
+
+func (h *Handler) setSetUpEmail(w http.ResponseWriter, r *http.Request, email string) {
+	http.SetCookie(w, &http.Cookie{
+		Name:     setUpEmailCookie,
+		Value:    url.QueryEscape(email),
+		Path:     "/account",
+		MaxAge:   setUpEmailMaxAge,
+		HttpOnly: true,
+		Secure:   h.secure(r),
+		SameSite: http.SameSiteStrictMode,
+	})
+}
+
+// setUpEmail returns the address of the set-up cookie, or "".
+func (h *Handler) setUpEmail(r *http.Request) string {
+	c, err := r.Cookie(setUpEmailCookie)
+	if err != nil {
+		return ""
+	}
+	email, err := url.QueryUnescape(c.Value)
+	if err != nil {
+		return ""
+	}
+	return email
 }
 
 // errSignIn is the one answer for unknown users, disabled users, users
@@ -220,6 +256,9 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	h.cfg.Store.AddAudit(r.Context(), account.AuditEvent{AccountID: u.AccountID, Actor: u.Email, Action: account.ActionSignIn, Addr: addr})
 	h.setCookie(w, r, token, int(account.SessionTTL.Seconds()))
+	if _, err := r.Cookie(setUpEmailCookie); err == nil {
+		http.SetCookie(w, &http.Cookie{Name: setUpEmailCookie, Path: "/account", MaxAge: -1, HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteStrictMode})
+	}
 	if err := h.setDeviceCookie(w, r, u.ID, stored); err != nil {
 		h.logger.Warn("account page: no device cookie", "error", err)
 	}
@@ -311,5 +350,6 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, badSetupLink)
 		return
 	}
+	h.setSetUpEmail(w, r, u.Email)
 	http.Redirect(w, r, "/account?ready=1", http.StatusSeeOther)
 }
