@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
 )
@@ -58,10 +58,9 @@ type codeIndex struct {
 	// unclaimed maps a system and a code the catalog keeps unclaimed to
 	// its reason (UnclaimedCodeSpec).
 	unclaimed map[string]map[string]string
-	// resolved caches resolutions of namespaced names (bounded like the
-	// expression cache).
-	resolved sync.Map // string → side
-	n        atomic.Int64
+	// resolved caches resolutions of namespaced names, against the
+	// process's cache budget.
+	resolved *cache.Map[string, side]
 	// near suggests unece codes among those the catalog claims, built on
 	// the first unknown one.
 	near     suggest.Index
@@ -69,19 +68,12 @@ type codeIndex struct {
 }
 
 func (c *codeIndex) cached(name string) (side, bool) {
-	v, ok := c.resolved.Load(name)
-	if !ok {
-		return side{}, false
-	}
-	return v.(side), true
+	return c.resolved.Get(name)
 }
 
 func (c *codeIndex) remember(name string, s side) {
-	if c.n.Add(1) > maxCachedExpressions {
-		c.resolved.Clear()
-		c.n.Store(1)
-	}
-	c.resolved.Store(strings.Clone(name), s)
+	k := strings.Clone(name)
+	c.resolved.Put(k, s, int64(len(k))+256)
 }
 
 // Claim says what the catalog unit claiming a code is (codes.Claims).

@@ -43,7 +43,7 @@ type Graph struct {
 	// the coherent SI unit of the other category.
 	bridged map[unitBridge]*conversion
 	// exprs caches parsed unit expressions.
-	exprs exprCache
+	exprs *exprCache
 	// pairs caches resolved and planned pairs of names (paircache.go).
 	pairs *pairCache
 	// compiledPairs caches the compiled maps of pairs of conversions
@@ -67,8 +67,8 @@ type Graph struct {
 	subIndexOnce sync.Once
 	own          map[*Substance]*Properties
 	mixingRatios map[*Category]bool
-	cross        crossCache
-	resolved     propertiesCache
+	cross        *crossCache
+	resolved     *propertiesCache
 	// measurandHints are the hints of conversions between two units that
 	// a measurand relates by an equation (measurand.go).
 	measurandHints []measurandHint

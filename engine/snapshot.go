@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
@@ -252,7 +253,10 @@ func restore(data string) (*Graph, error) {
 		bridges:       map[categoryPair]*Bridge{},
 		bridged:       map[unitBridge]*conversion{},
 		pairs:         newPairCache(),
-		compiledPairs: new(pairCompiler),
+		compiledPairs: newPairCompiler(),
+		exprs:         newExprCache(),
+		cross:         newCrossCache(),
+		resolved:      newPropertiesCache(),
 	}
 	cats := make([]Category, r.count())
 	g.categories = make([]*Category, len(cats))
@@ -370,7 +374,7 @@ func restore(data string) (*Graph, error) {
 			g.bridged[unitBridge{u, bridges[i]}] = c
 		}
 	}
-	g.codes = &codeIndex{claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
+	g.codes = &codeIndex{resolved: cache.New[string, side](nil), claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
 	for _, system := range CodeSystems {
 		n := r.count()
 		m := make(map[string]*Unit, n)
