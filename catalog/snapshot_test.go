@@ -102,6 +102,17 @@ func TestSnapshotRefusesWhatIsNoSnapshot(t *testing.T) {
 }
 
 func BenchmarkLoadEmbedded(b *testing.B) {
+	b.Run("restore", func(b *testing.B) {
+		set, err := codeSet()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, errs := engine.Restore(snapshot, engine.Spec{Codes: set}); len(errs) > 0 {
+				b.Fatal(errs)
+			}
+		}
+	})
 	b.Run("snapshot", func(b *testing.B) {
 		for b.Loop() {
 			if _, errs := LoadEmbedded(); len(errs) > 0 {

@@ -483,7 +483,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	})
 	registerConnGauges(d.registry, d.srv.Connections)
 	if cfg.Catalog == "" {
-		g, errs := catalog.Load(catalog.Embedded())
+		g, errs := catalog.LoadEmbedded()
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("embedded catalog: %w", errors.Join(errs...))
 		}
