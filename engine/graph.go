@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
@@ -72,6 +73,10 @@ type Graph struct {
 	// measurandHints are the hints of conversions between two units that
 	// a measurand relates by an equation (measurand.go).
 	measurandHints []measurandHint
+
+	// deferredErrs are the errors of parts a restored graph compiled on
+	// first use (Restore, Warm).
+	deferredErrs atomic.Pointer[[]error]
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

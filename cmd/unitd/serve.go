@@ -489,6 +489,13 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		}
 		d.srv.ApplyGraph(g)
 		logger.Info("serving the embedded catalog", "version", g.Version(), "categories", len(g.Categories()), "units", len(g.Units()))
+		// The parts the snapshot defers compile in the background, so
+		// that the first request that needs one does not wait for it.
+		go func() {
+			for _, err := range g.Warm() {
+				logger.Error("embedded catalog", "err", err)
+			}
+		}()
 		return d, nil
 	}
 	if st, err := os.Stat(cfg.Catalog); err != nil || !st.IsDir() {
