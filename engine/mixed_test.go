@@ -173,10 +173,10 @@ func TestMixedSplitProperty(t *testing.T) {
 				if i < len(res.Parts)-1 && !v.IsInt() {
 					t.Fatalf("%s s at %d: part %d is %s, not whole", value, p, i, part.Value)
 				}
-				if i > 0 && v.Cmp(new(big.Rat).SetInt(m.step[i-1])) >= 0 {
+				if i > 0 && v.Cmp(new(big.Rat).Quo(perLast(m, i-1), perLast(m, i))) >= 0 {
 					t.Fatalf("%s s at %d: part %d is %s, a whole %s or more", value, p, i, part.Value, m.parts[i-1].Symbol)
 				}
-				sum.Add(sum, new(big.Rat).Mul(v, new(big.Rat).SetInt(m.inLast[i])))
+				sum.Add(sum, new(big.Rat).Mul(v, perLast(m, i)))
 			}
 			last := res.Parts[len(res.Parts)-1].Value
 			var d apd.Decimal
@@ -202,6 +202,12 @@ func TestMixedSplitProperty(t *testing.T) {
 			}
 		}
 	}
+}
+
+// perLast is part i of m in units of the last.
+func perLast(m *mixedUnit, i int) *big.Rat {
+	r, _ := new(big.Rat).SetString(m.PerLast(i))
+	return r
 }
 
 func tenPow64(n int) int64 {
@@ -240,12 +246,12 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := m.source(g, c.from)
+		src, err := g.mixedSource(m, c.from)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pe := src.pe
-		if !src.wf.ok {
+		if !src.words {
 			t.Fatalf("%s → %s has no word factor", c.from, c.to)
 		}
 		var x apd.Decimal
@@ -253,7 +259,7 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		x.Exponent = int32(rng.IntN(30) - 20)
 		x.Negative = rng.IntN(3) == 0
 		p := rng.IntN(MaxPrecision) + 1
-		fast, fastInexact, ok := m.splitWords(src.wf, &x, p, nil)
+		fast, fastInexact, ok := m.SplitWords(&x, src.num, src.den, p)
 		if !ok {
 			continue
 		}
@@ -262,13 +268,10 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, plainInexact, err := m.split(&v, p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if PartsText(fast) != PartsText(plain) || fastInexact != plainInexact {
+		plain, plainInexact := m.Split(&v, p, false)
+		if fast.String(m.Unit) != plain.String(m.Unit) || fastInexact != plainInexact {
 			t.Fatalf("%s %s → %s at %d: words %s (inexact %v), plain %s (inexact %v)", x.String(), c.from, c.to, p,
-				PartsText(fast), fastInexact, PartsText(plain), plainInexact)
+				fast.String(m.Unit), fastInexact, plain.String(m.Unit), plainInexact)
 		}
 	}
 	if served < 1000 {
