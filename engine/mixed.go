@@ -29,6 +29,9 @@ type mixedUnit struct {
 	*mixed.Unit
 	parts    []*Unit
 	category *Category
+	// sources caches the sources converted from, by name, under the
+	// graph's one bound for them (mixedSources).
+	sources sync.Map // string → *mixedSource
 }
 
 // target is what a conversion converts to: one unit (or expression), or a
@@ -189,24 +192,33 @@ type mixedSource struct {
 	words    bool
 }
 
-// mixedSourceKey names a source of a mixed target: the source's name and
-// the mixed unit's canonical symbol.
-type mixedSourceKey struct{ from, to string }
-
-// mixedSources caches the sources of mixed targets for the whole graph:
-// one bound for every pair of a source and a mixed unit, not one per
-// mixed unit.
+// mixedSources bounds the sources that the mixed units of the graph keep
+// (mixedUnit.sources), all of them together: when they exceed
+// maxCachedExpressions, every mixed unit holding some forgets them. The
+// sources live on their mixed unit, found by the source's name alone,
+// because hashing one string is what keeps the look-up cheap.
 type mixedSources struct {
-	m sync.Map // mixedSourceKey → *mixedSource
-	n atomic.Int64
+	n       atomic.Int64
+	holders sync.Map // *mixedUnit → struct{}
+}
+
+func (s *mixedSources) add(m *mixedUnit) {
+	if s.n.Add(1) > maxCachedExpressions {
+		s.holders.Range(func(k, _ any) bool {
+			k.(*mixedUnit).sources.Clear()
+			return true
+		})
+		s.holders.Clear()
+		s.n.Store(1)
+	}
+	s.holders.Store(m, struct{}{})
 }
 
 // mixedSource returns the source named from of the mixed target m,
-// resolved once per pair of names (an accelerator: with the gate closed,
+// resolved once per name (an accelerator: with the gate closed,
 // convertMixed resolves the pair each time and never splits in words).
 func (g *Graph) mixedSource(m *mixedUnit, from string) (*mixedSource, error) {
-	key := mixedSourceKey{from, m.Symbol}
-	if v, ok := g.sources.m.Load(key); ok {
+	if v, ok := m.sources.Load(from); ok {
 		return v.(*mixedSource), nil
 	}
 	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
@@ -217,10 +229,7 @@ func (g *Graph) mixedSource(m *mixedUnit, from string) (*mixedSource, error) {
 	if pl := &pe.plan; pl.m != nil && pl.err == nil && pl.from.minimum == nil && pl.positive == nil {
 		src.num, src.den, src.words = pl.m.LinearWords()
 	}
-	if g.sources.n.Add(1) > maxCachedExpressions {
-		g.sources.m.Clear()
-		g.sources.n.Store(1)
-	}
-	g.sources.m.Store(mixedSourceKey{strings.Clone(from), m.Symbol}, src)
+	g.sources.add(m)
+	m.sources.Store(strings.Clone(from), src)
 	return src, nil
 }

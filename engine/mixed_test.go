@@ -278,3 +278,52 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		t.Fatalf("the word path served only %d of 3000", served)
 	}
 }
+
+// TestMixedCaches checks the caches of mixed units against names a
+// request can make up: names that differ only in white space are one
+// entry, and the sources of every mixed unit together stay within one
+// bound, however many sources and mixed units there are.
+func TestMixedCaches(t *testing.T) {
+	g := prefGraph(t)
+	a, err := g.resolveMixed("ft+in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, variant := range []string{" ft+in", "ft + in", "\tft+in\t"} {
+		if b, err := g.resolveMixed(variant); err != nil || b != a {
+			t.Fatalf("%q resolves apart from ft+in (%v)", variant, err)
+		}
+	}
+	targets := []*mixedUnit{a}
+	for _, name := range []string{"yd+ft+in", "mi+yd", "m+cm"} {
+		m, err := g.resolveMixed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets = append(targets, m)
+	}
+	units := []string{"m", "km", "cm", "ft", "in", "yd"}
+	n := 0
+	for _, u1 := range units {
+		for _, u2 := range units {
+			for _, u3 := range units {
+				for _, u4 := range units {
+					for _, u5 := range units {
+						from := u1 + "*" + u2 + "*" + u3 + "/" + u4 + "/" + u5
+						if _, err := g.mixedSource(targets[n%len(targets)], from); err != nil {
+							t.Fatal(err)
+						}
+						n++
+					}
+				}
+			}
+		}
+	}
+	kept := 0
+	for _, m := range targets {
+		m.sources.Range(func(any, any) bool { kept++; return true })
+	}
+	if n <= maxCachedExpressions || kept > maxCachedExpressions || kept == 0 {
+		t.Fatalf("%d sources resolved, %d kept: the bound is %d for all mixed units together", n, kept, maxCachedExpressions)
+	}
+}

@@ -212,6 +212,9 @@ func TestPreferenceFallBack(t *testing.T) {
 		{"ms wins over rg", "2", "km", "road", "", "en-u-rg-uszzzz-ms-metric", "km", "road", "001", "001", "locale-ms"},
 		{"region wins over locale", "2", "km", "road", "DE", "en-US", "km", "road", "DE", "001", "region"},
 		{"private use is not read", "2", "km", "road", "", "de-x-ms-ussystem", "km", "road", "DE", "001", "likely"},
+		{"a UN M.49 area falls back through the areas containing it", "2", "km", "road", "", "es-419", "km", "road", "419", "001", "locale"},
+		{"a region outside the tree falls back through UN M.49", "20", "km", "road", "NO", "", "mil_sc", "road", "NO", "154", "region"},
+		{"a usage of another quantity is its default", "2", "km", "person", "GB", "", "mi", "default", "GB", "GB", "region"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,6 +223,9 @@ func TestPreferenceFallBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := res.Preference
+			if tt.usage != "" && !strings.HasPrefix(tt.usage, p.MatchedUsage) && !strings.Contains(p.Reason(), "has no usage "+tt.usage) {
+				t.Fatalf("the reason does not say how the usage fell back: %s", p.Reason())
+			}
 			if res.Unit != tt.want || p.MatchedUsage != tt.matchedUsage || p.Region != tt.regionUsed || p.MatchedRegion != tt.matched || p.RegionFrom != tt.how {
 				t.Fatalf("got %s usage %s region %s matched %s how %s; want %s %s %s %s %s",
 					res.Unit, p.MatchedUsage, p.Region, p.MatchedRegion, p.RegionFrom, tt.want, tt.matchedUsage, tt.regionUsed, tt.matched, tt.how)

@@ -147,7 +147,7 @@ func (g *Graph) choose(from string, v *apd.Decimal, req *Request, pref *Preferen
 		return target{}, err
 	}
 	c.Describe(pref, req.Locale)
-	if t, ok := c.Override(); ok {
+	if t := c.Override(); t != nil {
 		return t.Value.(target), nil
 	}
 	i, reached, ok := c.Pick(v)

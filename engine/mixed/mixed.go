@@ -85,7 +85,7 @@ func Names(name string) (names []string, cldr bool, err error) {
 // has none (without allocating), else its parts trimmed and joined as
 // they were. A name Names refuses is its own key.
 func Key(name string) string {
-	if strings.IndexFunc(name, isSpace) < 0 {
+	if !hasSpace(name) {
 		return name
 	}
 	names, cldr, err := Names(name)
@@ -98,8 +98,16 @@ func Key(name string) string {
 	return strings.Join(names, "+")
 }
 
-func isSpace(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+// hasSpace reports whether s may hold white space that Names trims: an
+// ASCII space or control, or any non-ASCII byte (Unicode's spaces).
+func hasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ', c >= '\t' && c <= '\r', c >= 0x80:
+			return true
+		}
+	}
+	return false
 }
 
 // Part is a part of a mixed unit as the engine resolved it: its symbol

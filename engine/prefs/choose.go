@@ -1,6 +1,7 @@
 package prefs
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -33,8 +34,11 @@ type Decision struct {
 	// bounds are the list's thresholds in the source unit, or nil
 	// (an accelerator of PickExact: set only with fast).
 	bounds []*exact.Bound
-	// substance is what the usage measures, or "" (usage.substance).
+	// substance is what the usage measures, or "" (usage.substance);
+	// across is set when the source is of another category than the
+	// quantity, which it reaches through that substance.
 	substance string
+	across    bool
 	source    string // the data's
 }
 
@@ -46,9 +50,13 @@ const maxChoices = 4096
 // decisions by the names and gives them the thresholds in the source unit
 // (Pick): accelerators, which decide as the plain way does.
 func (d *Data) Decide(r Resolver, req Request, fast bool) (*Decision, error) {
+	var h uint64
 	if fast {
-		if x, ok := d.choices.Load(req); ok {
-			return x.(*Decision), nil
+		h = d.hash(&req)
+		if x, ok := d.choices.Load(h); ok {
+			if k := x.(*keptDecision); k.req == req {
+				return k.d, nil
+			}
 		}
 	}
 	c, err := d.decide(r, req, fast)
@@ -56,20 +64,35 @@ func (d *Data) Decide(r Resolver, req Request, fast bool) (*Decision, error) {
 		return nil, err
 	}
 	if fast {
-		d.remember(req, c)
+		d.remember(h, req, c)
 	}
 	return c, nil
 }
 
-// remember caches c by the request's names, copying them: they may be
+// keptDecision is a decision in the cache, under the hash of its
+// request's names: the names are compared on every hit.
+type keptDecision struct {
+	req Request
+	d   *Decision
+}
+
+// hash hashes the names of a request, each with a seed of its own: one
+// word is what keeps the look-up cheap (a key of four strings is hashed
+// field by field through their types).
+func (d *Data) hash(req *Request) uint64 {
+	return maphash.String(d.seeds[0], req.From) ^ maphash.String(d.seeds[1], req.Usage) ^
+		maphash.String(d.seeds[2], req.Region) ^ maphash.String(d.seeds[3], req.Locale)
+}
+
+// remember caches c under h, copying the request's names: they may be
 // views of a request's buffer.
-func (d *Data) remember(req Request, c *Decision) {
+func (d *Data) remember(h uint64, req Request, c *Decision) {
 	if d.nChoices.Add(1) > maxChoices {
 		d.choices.Clear()
 		d.nChoices.Store(1)
 	}
 	req = Request{strings.Clone(req.From), strings.Clone(req.Usage), strings.Clone(req.Region), strings.Clone(req.Locale)}
-	d.choices.Store(req, c)
+	d.choices.Store(h, &keptDecision{req: req, d: c})
 }
 
 func (d *Data) decide(r Resolver, req Request, fast bool) (*Decision, error) {
@@ -91,7 +114,7 @@ func (d *Data) decide(r Resolver, req Request, fast bool) (*Decision, error) {
 	}
 	l, matched := d.listFor(u, region)
 	c := &Decision{Source: s, q: q, u: u, asked: strings.Clone(asked), region: region, how: how, matched: matched, l: l,
-		substance: u.substance(), source: d.source}
+		substance: u.substance(), across: s.Category != q.category, source: d.source}
 	if mu != "" && q.id == "temperature" {
 		if pu := d.units[muUnits[mu]]; pu != nil && pu.target.Category == q.category {
 			c.override = pu
@@ -125,16 +148,16 @@ func (c *Decision) Describe(p *Preference, locale string) {
 }
 
 // Override returns the unit a locale's -u-mu- key chose for a
-// temperature, which wins over the list.
-func (c *Decision) Override() (Target, bool) {
+// temperature, which wins over the list, or nil.
+func (c *Decision) Override() *Target {
 	if c.override == nil {
-		return Target{}, false
+		return nil
 	}
-	return c.override.target, true
+	return &c.override.target
 }
 
 // Target returns the target of entry i of the list.
-func (c *Decision) Target(i int) Target { return c.l.entries[i].unit.target }
+func (c *Decision) Target(i int) *Target { return &c.l.entries[i].unit.target }
 
 // Pick chooses the entry for the value v, in the source unit, where it
 // can without the value's magnitude in the category's base unit: a list of
@@ -147,7 +170,7 @@ func (c *Decision) Pick(v *apd.Decimal) (i int, reached, ok bool) {
 	switch {
 	case last == 0:
 		return 0, false, true
-	case c.Source.Category != c.q.category:
+	case c.across:
 		// Only a list of one unit may be reached across a substance.
 		return last, false, true
 	case c.bounds == nil:

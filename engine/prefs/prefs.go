@@ -39,6 +39,7 @@ package prefs
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -124,8 +125,9 @@ type Data struct {
 	// only with fast set.
 	locales  sync.Map // string → tag.Tag
 	nLocales atomic.Int64
-	choices  sync.Map // Request → *Decision
+	choices  sync.Map // hash of a Request → *keptDecision
 	nChoices atomic.Int64
+	seeds    [4]maphash.Seed
 }
 
 // quantity is one of CLDR's quantities with its preferences.
@@ -212,6 +214,7 @@ func Compile(spec *Spec, r Resolver) (*Data, []error) {
 		depth:      map[string]int{},
 		aliases:    spec.Aliases,
 		likely:     spec.Likely,
+		seeds:      [4]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed()},
 	}}
 	c.units()
 	c.regions()

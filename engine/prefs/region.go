@@ -165,7 +165,7 @@ func (d *Data) parentOf(r string) string {
 }
 
 func (d *Data) unknownRegion(s string) *fault.Error {
-	e := fault.Errorf(fault.InvalidRequest, "unknown region %q: a region is an ISO 3166-1 alpha-2 code (US, GB, DE, …) or a UN M.49 area (001 is the world, 150 Europe, 419 Latin America); details.regions lists those with preferences of their own or of a region containing them",
+	e := fault.Errorf(fault.InvalidRequest, "unknown region %q: a region is an ISO 3166-1 alpha-2 code (US, GB, DE, …) or a UN M.49 area (001 is the world, 150 Europe, 419 Latin America); details.regions lists the regions of CLDR's containment tree",
 		fault.Truncate(s, 20))
 	e.Details = map[string]string{"regions": d.regionList}
 	return e
