@@ -327,3 +327,55 @@ func TestMixedCaches(t *testing.T) {
 		t.Fatalf("%d sources resolved, %d kept: the bound is %d for all mixed units together", n, kept, maxCachedExpressions)
 	}
 }
+
+// TestReadableConcurrent converts to auto and to mixed units from several
+// goroutines at once, adding to the caches of decisions, parsed locales,
+// mixed units and their sources while others read them: every answer is
+// the one a lone conversion gives.
+func TestReadableConcurrent(t *testing.T) {
+	g := prefGraph(t)
+	var reqs []Request
+	for i, from := range []string{"m", "km", "ft", "in", "yd", "cm", "mi"} {
+		for j, to := range []string{"ft+in", "yd+ft+in", "m+cm", " ft + in", Auto} {
+			for k, region := range []string{"", "US", "GB", "SE", "419", "NO"} {
+				reqs = append(reqs, Request{Value: fmt.Sprint(i*7+j*3+k, ".25"), From: from, To: to, Usage: "road", Region: region, Precision: 5 + k})
+			}
+		}
+	}
+	want := make([]string, len(reqs))
+	for i, r := range reqs {
+		res, err := g.Convert(r)
+		want[i] = fmt.Sprint(res.Unit, PartsText(res.Parts), res.Value, res.Exact, err)
+	}
+	errs := make(chan string, 4)
+	for w := range 4 {
+		go func() {
+			for round := range 10 {
+				for i := range reqs {
+					i := (i*(w+1) + round) % len(reqs)
+					res, err := g.Convert(reqs[i])
+					if got := fmt.Sprint(res.Unit, PartsText(res.Parts), res.Value, res.Exact, err); got != want[i] {
+						errs <- fmt.Sprintf("%+v: %s, want %s", reqs[i], got, want[i])
+						return
+					}
+				}
+				// New names for the caches: a fresh source and locale.
+				from := fmt.Sprintf("m*s^%d/s^%d", 1+(w+round)%9, 1+(w+round)%9)
+				if _, err := g.Convert(Request{Value: "1.5", From: from, To: "ft+in"}); err != nil {
+					errs <- err.Error()
+					return
+				}
+				if _, err := g.Convert(Request{Value: "1.5", From: from, To: Auto, Usage: "road", Locale: fmt.Sprintf("en-GB-x-r%d", w*10+round)}); err != nil {
+					errs <- err.Error()
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
