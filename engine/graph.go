@@ -52,11 +52,12 @@ type Graph struct {
 	compiledPairs *pairCompiler
 	// hints is the catalog's table of hints for failed conversions (hint.go).
 	hints []hint
-	// prefs are the unit preferences (package prefs), or nil; mixed and
-	// sources cache resolved mixed units and their sources (mixed.go).
-	prefs   *prefs.Data
-	mixed   mixedCache
-	sources mixedSources
+	// prefs are the unit preferences (package prefs), or nil; mixed
+	// caches resolved mixed units, mixedPairs conversions to them
+	// (mixed.go).
+	prefs      *prefs.Data
+	mixed      mixedCache
+	mixedPairs *mixedPairs
 	// codes are the standard code tables and the catalog's claims on
 	// them (codes.go).
 	codes *codeIndex

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,8 +14,10 @@ import (
 //
 // A mixed unit ("ft+in", "h+min+s", CLDR's "foot-and-inch") is package
 // mixed's: its rules, its split and its sum. The graph resolves its parts
-// to catalog units (each linear, all of one category) and keeps resolved
-// mixed units and their sources in caches bounded for the whole graph.
+// to catalog units (each linear, all of one category), keeps resolved
+// mixed units by name (mixedCache: names that differ in white space are
+// one entry), and, as an accelerator, whole conversions to them by the
+// pair of names (mixedPairs: a table of fixed size).
 
 // Part is one part of a mixed result: a whole number of a unit, or, for
 // the last part, the rounded rest.
@@ -29,9 +32,6 @@ type mixedUnit struct {
 	*mixed.Unit
 	parts    []*Unit
 	category *Category
-	// sources caches the sources converted from, by name, under the
-	// graph's one bound for them (mixedSources).
-	sources sync.Map // string → *mixedSource
 }
 
 // target is what a conversion converts to: one unit (or expression), or a
@@ -183,53 +183,77 @@ func PartsText(parts []Part) string {
 	return b.String()
 }
 
-// mixedSource is a source unit of a mixed target: its pair with the last
-// part, and the factor of that pair's map in words when it is linear
-// without π and fits them (for mixed.Unit.SplitWords).
-type mixedSource struct {
+// mixedPair is a conversion to a mixed unit resolved once: the mixed
+// unit, the pair from the source to its last part, and the factor of that
+// pair's map in words when it is linear without π and fits them (for
+// mixed.Unit.SplitWords). Its names are copies, as the pair cache's are.
+type mixedPair struct {
+	from, to string
+	m        *mixedUnit
 	pe       *pairEntry
 	num, den uint64
 	words    bool
 }
 
-// mixedSources bounds the sources that the mixed units of the graph keep
-// (mixedUnit.sources), all of them together: when they exceed
-// maxCachedExpressions, every mixed unit holding some forgets them. The
-// sources live on their mixed unit, found by the source's name alone,
-// because hashing one string is what keeps the look-up cheap.
-type mixedSources struct {
-	n       atomic.Int64
-	holders sync.Map // *mixedUnit → struct{}
+// mixedPairs keeps conversions to mixed units by the two names asked for
+// (the target's as sent, or a chosen mixed unit's symbol): an accelerator
+// (convertMixed), in a set-associative table like the pair cache's, fixed
+// in size whatever names requests send.
+type mixedPairs struct {
+	k0, k1 uint64
+	sets   [pairSets][pairWays]atomic.Pointer[mixedPair]
 }
 
-func (s *mixedSources) add(m *mixedUnit) {
-	if s.n.Add(1) > maxCachedExpressions {
-		s.holders.Range(func(k, _ any) bool {
-			k.(*mixedUnit).sources.Clear()
-			return true
-		})
-		s.holders.Clear()
-		s.n.Store(1)
+func newMixedPairs() *mixedPairs { return &mixedPairs{k0: rand.Uint64(), k1: rand.Uint64()} }
+
+// get returns the conversion asked for by the two names, or nil.
+func (c *mixedPairs) get(from, to string) *mixedPair {
+	set := &c.sets[pairHash(c.k0, c.k1, from, to)%pairSets]
+	for i := range set {
+		if e := set[i].Load(); e != nil && e.from == from && e.to == to {
+			return e
+		}
 	}
-	s.holders.Store(m, struct{}{})
+	return nil
 }
 
-// mixedSource returns the source named from of the mixed target m,
-// resolved once per name (an accelerator: with the gate closed,
-// convertMixed resolves the pair each time and never splits in words).
-func (g *Graph) mixedSource(m *mixedUnit, from string) (*mixedSource, error) {
-	if v, ok := m.sources.Load(from); ok {
-		return v.(*mixedSource), nil
+// put keeps e in a free slot of its set, or over the slot its hash picks.
+func (c *mixedPairs) put(e *mixedPair) {
+	if len(e.from) > maxCachedName || len(e.to) > maxCachedName {
+		return
 	}
+	h := pairHash(c.k0, c.k1, e.from, e.to)
+	set := &c.sets[h%pairSets]
+	for i := range set {
+		if set[i].CompareAndSwap(nil, e) {
+			return
+		}
+	}
+	set[(h/pairSets)%pairWays].Store(e)
+}
+
+// cachedMixed returns the kept conversion of from to the mixed unit asked
+// for as to, or nil (always with the gate closed).
+func (g *Graph) cachedMixed(from, to string) *mixedPair {
+	if !accelerated() || g.mixedPairs == nil {
+		return nil
+	}
+	return g.mixedPairs.get(from, to)
+}
+
+// mixedPairOf resolves the conversion of from to the mixed unit m asked
+// for as to, and keeps it.
+func (g *Graph) mixedPairOf(from, to string, m *mixedUnit) (*mixedPair, error) {
 	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
 	if err != nil {
 		return nil, err
 	}
-	src := &mixedSource{pe: pe}
+	e := &mixedPair{from: strings.Clone(from), to: strings.Clone(to), m: m, pe: pe}
 	if pl := &pe.plan; pl.m != nil && pl.err == nil && pl.from.minimum == nil && pl.positive == nil {
-		src.num, src.den, src.words = pl.m.LinearWords()
+		e.num, e.den, e.words = pl.m.LinearWords()
 	}
-	g.sources.add(m)
-	m.sources.Store(strings.Clone(from), src)
-	return src, nil
+	if g.mixedPairs != nil {
+		g.mixedPairs.put(e)
+	}
+	return e, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/mixed"
 )
 
 func TestMixedTarget(t *testing.T) {
@@ -246,7 +247,7 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := g.mixedSource(m, c.from)
+		src, err := g.mixedPairOf(c.from, c.to, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +260,8 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		x.Exponent = int32(rng.IntN(30) - 20)
 		x.Negative = rng.IntN(3) == 0
 		p := rng.IntN(MaxPrecision) + 1
-		fast, fastInexact, ok := m.SplitWords(&x, src.num, src.den, p)
+		var fast, plain mixed.Parts
+		fastInexact, ok := m.SplitWords(&fast, &x, src.num, src.den, p)
 		if !ok {
 			continue
 		}
@@ -268,7 +270,7 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, plainInexact := m.Split(&v, p, false)
+		plainInexact := m.Split(&plain, &v, p, false)
 		if fast.String(m.Unit) != plain.String(m.Unit) || fastInexact != plainInexact {
 			t.Fatalf("%s %s → %s at %d: words %s (inexact %v), plain %s (inexact %v)", x.String(), c.from, c.to, p,
 				fast.String(m.Unit), fastInexact, plain.String(m.Unit), plainInexact)
@@ -281,8 +283,8 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 
 // TestMixedCaches checks the caches of mixed units against names a
 // request can make up: names that differ only in white space are one
-// entry, and the sources of every mixed unit together stay within one
-// bound, however many sources and mixed units there are.
+// mixed unit, and conversions to mixed units are kept in a table of fixed
+// size, however many sources and mixed units requests name.
 func TestMixedCaches(t *testing.T) {
 	g := prefGraph(t)
 	a, err := g.resolveMixed("ft+in")
@@ -294,37 +296,34 @@ func TestMixedCaches(t *testing.T) {
 			t.Fatalf("%q resolves apart from ft+in (%v)", variant, err)
 		}
 	}
-	targets := []*mixedUnit{a}
-	for _, name := range []string{"yd+ft+in", "mi+yd", "m+cm"} {
-		m, err := g.resolveMixed(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		targets = append(targets, m)
-	}
+	targets := []string{"ft+in", "yd+ft+in", "mi+yd", "m+cm", " ft + in "}
 	units := []string{"m", "km", "cm", "ft", "in", "yd"}
 	n := 0
 	for _, u1 := range units {
 		for _, u2 := range units {
 			for _, u3 := range units {
 				for _, u4 := range units {
-					for _, u5 := range units {
-						from := u1 + "*" + u2 + "*" + u3 + "/" + u4 + "/" + u5
-						if _, err := g.mixedSource(targets[n%len(targets)], from); err != nil {
-							t.Fatal(err)
-						}
-						n++
+					from := u1 + "*" + u2 + "/" + u3 + "*" + u4 + "/m"
+					to := targets[n%len(targets)]
+					res, err := g.Convert(Request{Value: "1.5", From: from, To: to})
+					if err != nil || len(res.Parts) < 2 {
+						t.Fatalf("%s → %s: %v %v", from, to, res.Parts, err)
 					}
+					n++
 				}
 			}
 		}
 	}
 	kept := 0
-	for _, m := range targets {
-		m.sources.Range(func(any, any) bool { kept++; return true })
+	for i := range g.mixedPairs.sets {
+		for j := range g.mixedPairs.sets[i] {
+			if g.mixedPairs.sets[i][j].Load() != nil {
+				kept++
+			}
+		}
 	}
-	if n <= maxCachedExpressions || kept > maxCachedExpressions || kept == 0 {
-		t.Fatalf("%d sources resolved, %d kept: the bound is %d for all mixed units together", n, kept, maxCachedExpressions)
+	if max := pairSets * pairWays; kept > max || optimize && (n <= max || kept < max/2) || !optimize && kept != 0 {
+		t.Fatalf("%d conversions to mixed units, %d kept (the table holds %d)", n, kept, max)
 	}
 }
 

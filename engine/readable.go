@@ -89,6 +89,11 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 			return dst, err
 		}
 	}
+	if req.To != Auto {
+		if mp := g.cachedMixed(from, req.To); mp != nil {
+			return dst, g.splitMixed(&v, mp.m, mp, p, res)
+		}
+	}
 	var t target
 	var pref *Preference
 	if req.To == Auto {
@@ -126,7 +131,11 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 		res.Preference = pref
 		return out, nil
 	}
-	if err := g.convertMixed(&v, from, t.mixed, p, res); err != nil {
+	to := req.To
+	if pref != nil {
+		to = t.mixed.Symbol
+	}
+	if err := g.convertMixed(&v, from, to, t.mixed, p, res); err != nil {
 		return dst, err
 	}
 	res.Preference = pref
@@ -250,35 +259,44 @@ func (g *Graph) pair(from, to string) (*pairEntry, error) {
 	return pe, nil
 }
 
-// convertMixed converts v in the unit from to the parts of m: the pair
-// from → the last part, evaluated exactly and split (package mixed), or,
-// as an accelerator, split in machine words from the value as written.
-func (g *Graph) convertMixed(v *apd.Decimal, from string, m *mixedUnit, p int, res *Result) error {
-	fast := accelerated()
-	var pe *pairEntry
+// convertMixed converts v in the unit from to the parts of m, asked for
+// as to: the pair from → the last part, evaluated exactly and split
+// (package mixed), or, as accelerators, the conversion kept by its names
+// (mixedPairs) and split in machine words from the value as written.
+func (g *Graph) convertMixed(v *apd.Decimal, from, to string, m *mixedUnit, p int, res *Result) error {
+	if accelerated() {
+		mp := g.cachedMixed(from, to)
+		if mp == nil {
+			var err error
+			if mp, err = g.mixedPairOf(from, to, m); err != nil {
+				return err
+			}
+		}
+		return g.splitMixed(v, m, mp, p, res)
+	}
+	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
+	if err != nil {
+		return err
+	}
+	return g.splitMixed(v, m, &mixedPair{m: m, pe: pe}, p, res)
+}
+
+// splitMixed splits v, converted along mp, into the parts of m: in words
+// when mp has a word factor and they serve (only with the gate open),
+// else exactly.
+func (g *Graph) splitMixed(v *apd.Decimal, m *mixedUnit, mp *mixedPair, p int, res *Result) error {
 	var parts mixed.Parts
 	var inexact, done bool
-	if fast {
-		src, err := g.mixedSource(m, from)
-		if err != nil {
-			return err
-		}
-		pe = src.pe
-		if src.words {
-			parts, inexact, done = m.SplitWords(v, src.num, src.den, p)
-		}
-	} else {
-		var err error
-		if pe, err = g.pair(from, m.parts[len(m.parts)-1].Symbol); err != nil {
-			return err
-		}
+	if mp.words {
+		inexact, done = m.SplitWords(&parts, v, mp.num, mp.den, p)
 	}
+	pe := mp.pe
 	if !done {
 		val, err := pe.plan.valueAt(v)
 		if err != nil {
 			return g.exactError(err, v, pe, m)
 		}
-		parts, inexact = m.Split(&val, p, fast)
+		inexact = m.Split(&parts, &val, p, accelerated())
 	}
 	pl := &pe.plan
 	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, m.parts[len(m.parts)-1], pe.fromSide.expr, nil

@@ -247,46 +247,48 @@ func (p *Parts) String(m *Unit) string {
 	return b.String()
 }
 
-// Split writes v, a value in the last part, as the parts: whole numbers,
-// then the rest rounded half-even to p significant digits, with its
-// carries (exact.Radix.Split); inexact reports whether the rounding
-// changed the rest. fast lets the rounding use machine words; the parts
-// are the same either way.
-func (m *Unit) Split(v *exact.Value, p int, fast bool) (parts Parts, inexact bool) {
+// Split writes v, a value in the last part, as the parts into *dst:
+// whole numbers, then the rest rounded half-even to p significant digits,
+// with its carries (exact.Radix.Split); inexact reports whether the
+// rounding changed the rest. fast lets the rounding use machine words;
+// the parts are the same either way.
+func (m *Unit) Split(dst *Parts, v *exact.Value, p int, fast bool) (inexact bool) {
 	var buf [160]byte
-	text, ends, inexact := m.radix.Split(buf[:0], v, p, fast)
-	return m.texts(text, ends, v.Sign() < 0), inexact
+	text, inexact := m.radix.Split(buf[:0], &dst.ends, v, p, fast)
+	m.texts(dst, text, v.Sign() < 0)
+	return inexact
 }
 
 // SplitWords is Split of x·num/den, the value of a linear map without π
 // whose factor num/den fits words, computed in machine words
 // (exact.Radix.SplitWords): an accelerator of Split, with the same parts,
 // or ok false when the words do not reach.
-func (m *Unit) SplitWords(x *apd.Decimal, num, den uint64, p int) (parts Parts, inexact, ok bool) {
+func (m *Unit) SplitWords(dst *Parts, x *apd.Decimal, num, den uint64, p int) (inexact, ok bool) {
 	var buf [160]byte
-	text, ends, inexact, ok := m.radix.SplitWords(buf[:0], x, num, den, p)
+	text, inexact, ok := m.radix.SplitWords(buf[:0], &dst.ends, x, num, den, p)
 	if !ok {
-		return Parts{}, false, false
+		return false, false
 	}
-	return m.texts(text, ends, x.Negative && !x.IsZero()), inexact, true
+	m.texts(dst, text, x.Negative && !x.IsZero())
+	return inexact, true
 }
 
-// texts turns the texts of a split into Parts, in one string, and puts
-// the sign of a negative quantity on the first part that is not zero.
-func (m *Unit) texts(text []byte, ends [MaxParts]int, neg bool) Parts {
+// texts sets the texts of a split, in one string, and puts the sign of a
+// negative quantity on the first part that is not zero.
+func (m *Unit) texts(dst *Parts, text []byte, neg bool) {
 	n := len(m.parts)
 	if neg {
 		start := 0
 		for i := range n {
-			if string(text[start:ends[i]]) != "0" {
+			if string(text[start:dst.ends[i]]) != "0" {
 				text = append(text[:start], append([]byte{'-'}, text[start:]...)...)
 				for j := i; j < n; j++ {
-					ends[j]++
+					dst.ends[j]++
 				}
 				break
 			}
-			start = ends[i]
+			start = dst.ends[i]
 		}
 	}
-	return Parts{text: string(text), ends: ends, n: n}
+	dst.text, dst.n = string(text), n
 }

@@ -178,12 +178,14 @@ func TestSplit(t *testing.T) {
 		x, _, _ := apd.NewFromString(tt.value)
 		v := valueOf(x)
 		for _, fast := range []bool{true, false} {
-			parts, inexact := m.Split(&v, tt.p, fast)
+			var parts Parts
+			inexact := m.Split(&parts, &v, tt.p, fast)
 			if got := parts.String(m); got != tt.want || inexact != tt.inexact {
 				t.Errorf("%s %s at %d (fast %v): %s (inexact %v), want %s (inexact %v)", tt.value, tt.name, tt.p, fast, got, inexact, tt.want, tt.inexact)
 			}
 		}
-		if parts, inexact, ok := m.SplitWords(x, 1, 1, tt.p); ok {
+		var parts Parts
+		if inexact, ok := m.SplitWords(&parts, x, 1, 1, tt.p); ok {
 			if got := parts.String(m); got != tt.want || inexact != tt.inexact {
 				t.Errorf("%s %s at %d in words: %s (inexact %v), want %s", tt.value, tt.name, tt.p, got, inexact, tt.want)
 			}
@@ -214,13 +216,14 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		x.Negative = rng.IntN(3) == 0
 		num, den := uint64(1+rng.IntN(100000)), uint64(1+rng.IntN(100000))
 		p := 1 + rng.IntN(exact.MaxPrecision)
-		fast, fastInexact, ok := m.SplitWords(&x, num, den, p)
+		var fast, plain Parts
+		fastInexact, ok := m.SplitWords(&fast, &x, num, den, p)
 		if !ok {
 			continue
 		}
 		served++
 		v := valueOf(&x).Mul(big.NewRat(int64(num), int64(den)), 0)
-		plain, plainInexact := m.Split(&v, p, false)
+		plainInexact := m.Split(&plain, &v, p, false)
 		if fast.String(m) != plain.String(m) || fastInexact != plainInexact {
 			t.Fatalf("%s·%d/%d in %s at %d: words %s (inexact %v), plain %s (inexact %v)", x.String(), num, den, m.Symbol, p,
 				fast.String(m), fastInexact, plain.String(m), plainInexact)

@@ -134,7 +134,7 @@ func (r *Radix) AddPart(dst *apd.Decimal, i int, x *apd.Decimal) error {
 var unrounded = apd.BaseContext.WithPrecision(0)
 
 // Split appends the parts of |v| (in the last unit) to dst, each as the
-// API prints a number, and returns where each part's text ends: a whole
+// API prints a number, and sets where each part's text ends: a whole
 // number of each unit but the last, then the rest rounded half-even to p
 // significant digits. A rest that rounds up to a whole unit of the part
 // before it carries into it, and on up (5 ft 11.9999 in to 3 digits is
@@ -142,16 +142,15 @@ var unrounded = apd.BaseContext.WithPrecision(0)
 // inexact reports whether the rounding changed the rest; a value through
 // π (K ≠ 0, Num ≠ 0) is never exact. With words set the rest is rounded in
 // machine words where they serve (RoundWords); the parts are the same.
-func (r *Radix) Split(dst []byte, v *Value, p int, words bool) (text []byte, ends [MaxRadixUnits]int, inexact bool) {
+func (r *Radix) Split(dst []byte, ends *[MaxRadixUnits]int, v *Value, p int, words bool) (text []byte, inexact bool) {
 	sc := splitPool.Get().(*splitScratch)
 	defer splitPool.Put(sc)
 	v.ratio(&sc.N, &sc.D)
 	sc.N.Abs(&sc.N)
 	if v.K != 0 && sc.N.Sign() != 0 {
-		return r.splitPi(dst, &sc.N, &sc.D, v.K, p, words)
+		return r.splitPi(dst, ends, &sc.N, &sc.D, v.K, p, words)
 	}
-	text, ends, inexact = r.splitInts(sc, dst, &sc.N, &sc.D, p, words)
-	return text, ends, inexact
+	return r.splitInts(sc, dst, ends, &sc.N, &sc.D, p, words)
 }
 
 // splitScratch holds the integers of one split, reused through splitPool
@@ -164,8 +163,7 @@ type splitScratch struct {
 var splitPool = sync.Pool{New: func() any { return new(splitScratch) }}
 
 // splitInts splits N/D >= 0 (D > 0) and appends each part's text to buf.
-func (r *Radix) splitInts(sc *splitScratch, buf []byte, N, D *big.Int, p int, words bool) ([]byte, [MaxRadixUnits]int, bool) {
-	var ends [MaxRadixUnits]int
+func (r *Radix) splitInts(sc *splitScratch, buf []byte, ends *[MaxRadixUnits]int, N, D *big.Int, p int, words bool) ([]byte, bool) {
 	n := len(r.inLast)
 	whole, t, rem := &sc.whole, &sc.t, &sc.rem
 	rem.Set(N)
@@ -210,23 +208,23 @@ func (r *Radix) splitInts(sc *splitScratch, buf []byte, N, D *big.Int, p int, wo
 		buf = last.Append(buf)
 	}
 	ends[n-1] = len(buf)
-	return buf, ends, inexact
+	return buf, inexact
 }
 
 // splitPi splits N/D·π^k > 0: it splits both ends of brackets of π^k and
 // takes the parts when both ends give the same (throughPi). The result is
 // never exact.
-func (r *Radix) splitPi(dst []byte, N, D *big.Int, k, p int, words bool) ([]byte, [MaxRadixUnits]int, bool) {
+func (r *Radix) splitPi(dst []byte, ends *[MaxRadixUnits]int, N, D *big.Int, k, p int, words bool) ([]byte, bool) {
 	text := dst
-	var ends [MaxRadixUnits]int
+	var other [MaxRadixUnits]int
 	throughPi(k, p, func(lo, hi *big.Int, scale int, last bool) bool {
 		den := new(big.Int).Mul(D, pow10Big(scale))
-		a, ea, _ := r.splitInts(new(splitScratch), dst, new(big.Int).Mul(N, lo), den, p, words)
-		b, _, _ := r.splitInts(new(splitScratch), nil, new(big.Int).Mul(N, hi), den, p, words)
-		text, ends = a, ea
+		a, _ := r.splitInts(new(splitScratch), dst, ends, new(big.Int).Mul(N, lo), den, p, words)
+		b, _ := r.splitInts(new(splitScratch), nil, &other, new(big.Int).Mul(N, hi), den, p, words)
+		text = a
 		return string(a[len(dst):]) == string(b)
 	})
-	return text, ends, true
+	return text, true
 }
 
 // SplitWords is Split of x·num/den (a linear map without π whose factor
@@ -234,32 +232,32 @@ func (r *Radix) splitPi(dst []byte, N, D *big.Int, k, p int, words bool) ([]byte
 // 128-bit divisions, the rest rounded by RoundUint64. It gives the parts
 // Split gives, or ok false when x, the factor or the quotients do not fit
 // words; x is finite.
-func (r *Radix) SplitWords(dst []byte, x *apd.Decimal, num, den uint64, p int) (text []byte, ends [MaxRadixUnits]int, inexact, ok bool) {
+func (r *Radix) SplitWords(dst []byte, ends *[MaxRadixUnits]int, x *apd.Decimal, num, den uint64, p int) (text []byte, inexact, ok bool) {
 	if !r.words || den == 0 || x.Form != apd.Finite || !x.Coeff.IsUint64() {
-		return dst, ends, false, false
+		return dst, false, false
 	}
 	// x·num/den = (hi·2^64 + lo) / den in the last unit.
 	hi, lo := bits.Mul64(x.Coeff.Uint64(), num)
 	switch e := int(x.Exponent); {
 	case e > 0:
 		if e >= len(pow10) {
-			return dst, ends, false, false
+			return dst, false, false
 		}
 		h1, l1 := bits.Mul64(lo, pow10[e])
 		h2, l2 := bits.Mul64(hi, pow10[e])
 		var c uint64
 		hi, c = bits.Add64(h1, l2, 0)
 		if h2 != 0 || c != 0 {
-			return dst, ends, false, false
+			return dst, false, false
 		}
 		lo = l1
 	case e < 0:
 		if -e >= len(pow10) {
-			return dst, ends, false, false
+			return dst, false, false
 		}
 		h, l := bits.Mul64(den, pow10[-e])
 		if h != 0 {
-			return dst, ends, false, false
+			return dst, false, false
 		}
 		den = l
 	}
@@ -268,14 +266,14 @@ func (r *Radix) SplitWords(dst []byte, x *apd.Decimal, num, den uint64, p int) (
 	for i := range n - 1 {
 		dh, d := bits.Mul64(den, r.inLastWords[i])
 		if dh != 0 || hi >= d {
-			return dst, ends, false, false // a divisor or a quotient beyond a word
+			return dst, false, false // a divisor or a quotient beyond a word
 		}
 		whole[i], lo = bits.Div64(hi, lo, d)
 		hi = 0
 	}
 	last, inexact, ok := RoundUint64(lo, den, p)
 	if !ok {
-		return dst, ends, false, false
+		return dst, false, false
 	}
 	carry := last.CmpUint64(r.stepWords[n-2]) >= 0
 	if carry {
@@ -292,7 +290,7 @@ func (r *Radix) SplitWords(dst []byte, x *apd.Decimal, num, den uint64, p int) (
 		}
 		if wrapped {
 			// The first part wrapped around its word: let Split answer.
-			return dst, ends, false, false
+			return dst, false, false
 		}
 	}
 	buf := dst
@@ -306,5 +304,5 @@ func (r *Radix) SplitWords(dst []byte, x *apd.Decimal, num, den uint64, p int) (
 		buf = last.Append(buf)
 	}
 	ends[n-1] = len(buf)
-	return buf, ends, inexact, true
+	return buf, inexact, true
 }

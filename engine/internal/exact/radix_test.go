@@ -147,7 +147,8 @@ func TestRadixSplit(t *testing.T) {
 			want = lo
 		}
 		for _, words := range []bool{true, false} {
-			text, ends, inexact := r.Split([]byte("prefix:"), &v, p, words)
+			var ends [MaxRadixUnits]int
+			text, inexact := r.Split([]byte("prefix:"), &ends, &v, p, words)
 			if !strings.HasPrefix(string(text), "prefix:") {
 				t.Fatalf("Split dropped what dst held: %q", text)
 			}
@@ -167,12 +168,13 @@ func TestRadixSplit(t *testing.T) {
 		}
 		if k == 0 && r.words && x.Coeff.IsUint64() {
 			eligible++
-			text, ends, inexact, ok := r.SplitWords(nil, x, num, den, p)
+			var ends, plainEnds [MaxRadixUnits]int
+			text, inexact, ok := r.SplitWords(nil, &ends, x, num, den, p)
 			if !ok {
 				continue
 			}
 			served++
-			_, _, plainInexact := r.Split(nil, &v, p, false)
+			_, plainInexact := r.Split(nil, &plainEnds, &v, p, false)
 			if got := partsText(text, ends, r.Len()); got != want || inexact != plainInexact {
 				t.Fatalf("%s·%d/%d in %v at %d: words %s (inexact %v), want %s (inexact %v)", x, num, den, rs, p, got, inexact, want, plainInexact)
 			}
@@ -262,7 +264,8 @@ func ExampleRadix_Split() {
 	r, _ := NewRadix([]Factor{ft, in})
 	v := NewValue(big.NewRat(719999, 10000), 0) // 71.9999 in
 	for _, p := range []int{6, 3} {
-		text, ends, inexact := r.Split(nil, &v, p, true)
+		var ends [MaxRadixUnits]int
+		text, inexact := r.Split(nil, &ends, &v, p, true)
 		fmt.Println(string(text[:ends[0]]), "ft", string(text[ends[0]:ends[1]]), "in", inexact)
 	}
 	// Output:
