@@ -26,11 +26,11 @@ var optimize = true
 //     (formula.Env.Fast; plan.stepwise, Build's check of formulas);
 //   - the pair cache: a pair of names resolved and planned once
 //     (cachedPair, paircache.go);
-//   - mixed units: the sources of a mixed target resolved once, with the
-//     factor of their map in words (Graph.mixedSource), the split of a
-//     value as written in machine words (mixed.Unit.SplitWords on
-//     exact.Radix.SplitWords), and the rounding of the rest in words
-//     (mixed.Unit.Split);
+//   - mixed units: a conversion to a mixed unit resolved once and kept by
+//     its two names, with the factor of its map in words (cachedMixed,
+//     mixedPairs in mixed.go), the split of a value as written in machine
+//     words (mixed.Unit.SplitWords on exact.Radix.SplitWords), and the
+//     rounding of the rest in words (mixed.Unit.Split);
 //   - unit preferences: decisions kept by the names of a request, parsed
 //     locales kept, and thresholds written as decimals in the source unit,
 //     so that a value clear of them is compared as it was written

@@ -91,7 +91,7 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	}
 	if req.To != Auto {
 		if mp := g.cachedMixed(from, req.To); mp != nil {
-			return dst, g.splitMixed(&v, mp.m, mp, p, res)
+			return dst, g.splitMixed(&v, mp, p, res)
 		}
 	}
 	var t target
@@ -272,19 +272,20 @@ func (g *Graph) convertMixed(v *apd.Decimal, from, to string, m *mixedUnit, p in
 				return err
 			}
 		}
-		return g.splitMixed(v, m, mp, p, res)
+		return g.splitMixed(v, mp, p, res)
 	}
 	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
 	if err != nil {
 		return err
 	}
-	return g.splitMixed(v, m, &mixedPair{m: m, pe: pe}, p, res)
+	return g.splitMixed(v, &mixedPair{m: m, pe: pe}, p, res)
 }
 
-// splitMixed splits v, converted along mp, into the parts of m: in words
-// when mp has a word factor and they serve (only with the gate open),
-// else exactly.
-func (g *Graph) splitMixed(v *apd.Decimal, m *mixedUnit, mp *mixedPair, p int, res *Result) error {
+// splitMixed converts v along mp and splits it into the parts of its
+// mixed unit: in words when mp has a word factor and they serve (only
+// with the gate open), else exactly.
+func (g *Graph) splitMixed(v *apd.Decimal, mp *mixedPair, p int, res *Result) error {
+	m := mp.m
 	var parts mixed.Parts
 	var inexact, done bool
 	if mp.words {
