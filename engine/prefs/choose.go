@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/fault"
@@ -42,9 +43,6 @@ type Decision struct {
 	source    string // the data's
 }
 
-// maxChoices bounds the cache of decisions.
-const maxChoices = 4096
-
 // Decide makes the decision of a conversion to auto from the names of a
 // request, resolving its source through r. With fast set it keeps
 // decisions by the names and gives them the thresholds in the source unit
@@ -52,11 +50,9 @@ const maxChoices = 4096
 func (d *Data) Decide(r Resolver, req Request, fast bool) (*Decision, error) {
 	var h uint64
 	if fast {
-		h = d.hash(&req)
-		if x, ok := d.choices.Load(h); ok {
-			if k := x.(*keptDecision); k.req == req {
-				return k.d, nil
-			}
+		h = d.decisions.hash(&req)
+		if c := d.decisions.get(h, &req); c != nil {
+			return c, nil
 		}
 	}
 	c, err := d.decide(r, req, fast)
@@ -64,36 +60,73 @@ func (d *Data) Decide(r Resolver, req Request, fast bool) (*Decision, error) {
 		return nil, err
 	}
 	if fast {
-		d.remember(h, req, c)
+		d.decisions.put(h, req, c)
 	}
 	return c, nil
 }
 
-// keptDecision is a decision in the cache, under the hash of its
-// request's names: the names are compared on every hit.
+// decisions keeps decisions by the names of their requests, an
+// accelerator (Decide with fast): a set-associative table like the
+// engine's pair cache, fixed in size whatever names requests send. A
+// seeded hash of the four names picks a set of decisionWays slots; a hit
+// is confirmed by comparing the names.
+type decisions struct {
+	seeds [4]maphash.Seed
+	sets  [decisionSets][decisionWays]atomic.Pointer[keptDecision]
+}
+
+// decisionSets and decisionWays size the table: 1024 decisions.
+const (
+	decisionSets = 256 // a power of two
+	decisionWays = 4
+)
+
+// keptDecision is a decision in the table with the names it was asked by
+// (copies: a request's may be views of its buffer).
 type keptDecision struct {
 	req Request
 	d   *Decision
 }
 
-// hash hashes the names of a request, each with a seed of its own: one
-// word is what keeps the look-up cheap (a key of four strings is hashed
-// field by field through their types).
-func (d *Data) hash(req *Request) uint64 {
-	return maphash.String(d.seeds[0], req.From) ^ maphash.String(d.seeds[1], req.Usage) ^
-		maphash.String(d.seeds[2], req.Region) ^ maphash.String(d.seeds[3], req.Locale)
+func newDecisions() *decisions {
+	return &decisions{seeds: [4]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed()}}
 }
 
-// remember caches c under h, copying the request's names: they may be
-// views of a request's buffer.
-func (d *Data) remember(h uint64, req Request, c *Decision) {
-	if d.nChoices.Add(1) > maxChoices {
-		d.choices.Clear()
-		d.nChoices.Store(1)
-	}
-	req = Request{strings.Clone(req.From), strings.Clone(req.Usage), strings.Clone(req.Region), strings.Clone(req.Locale)}
-	d.choices.Store(h, &keptDecision{req: req, d: c})
+// hash hashes the four names, each with a seed of its own.
+func (c *decisions) hash(req *Request) uint64 {
+	return maphash.String(c.seeds[0], req.From) ^ maphash.String(c.seeds[1], req.Usage) ^
+		maphash.String(c.seeds[2], req.Region) ^ maphash.String(c.seeds[3], req.Locale)
 }
+
+// get returns the decision kept for req, whose hash is h, or nil.
+func (c *decisions) get(h uint64, req *Request) *Decision {
+	set := &c.sets[h%decisionSets]
+	for i := range set {
+		if k := set[i].Load(); k != nil && k.req == *req {
+			return k.d
+		}
+	}
+	return nil
+}
+
+// put keeps d for req in a free slot of its set, or over the slot its
+// hash picks. Names longer than a request may send are not kept.
+func (c *decisions) put(h uint64, req Request, d *Decision) {
+	if len(req.From) > maxKeptName || len(req.Usage) > maxField || len(req.Region) > maxField || len(req.Locale) > maxField {
+		return
+	}
+	k := &keptDecision{req: Request{strings.Clone(req.From), strings.Clone(req.Usage), strings.Clone(req.Region), strings.Clone(req.Locale)}, d: d}
+	set := &c.sets[h%decisionSets]
+	for i := range set {
+		if set[i].CompareAndSwap(nil, k) {
+			return
+		}
+	}
+	set[(h/decisionSets)%decisionWays].Store(k)
+}
+
+// maxKeptName bounds the source names the table keeps.
+const maxKeptName = 256
 
 func (d *Data) decide(r Resolver, req Request, fast bool) (*Decision, error) {
 	s, err := r.Source(req.From)

@@ -39,7 +39,6 @@ package prefs
 
 import (
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -120,14 +119,12 @@ type Data struct {
 	likely  map[string]string
 	// regionList is every known region, sorted, for messages.
 	regionList string
-	// locales caches parsed locales (region.go), and choices the
+	// locales caches parsed locales (region.go), and decisions the
 	// decisions of conversions to auto (choose.go): accelerators, used
 	// only with fast set.
-	locales  sync.Map // string → tag.Tag
-	nLocales atomic.Int64
-	choices  sync.Map // hash of a Request → *keptDecision
-	nChoices atomic.Int64
-	seeds    [4]maphash.Seed
+	locales   sync.Map // string → tag.Tag
+	nLocales  atomic.Int64
+	decisions *decisions
 }
 
 // quantity is one of CLDR's quantities with its preferences.
@@ -214,7 +211,7 @@ func Compile(spec *Spec, r Resolver) (*Data, []error) {
 		depth:      map[string]int{},
 		aliases:    spec.Aliases,
 		likely:     spec.Likely,
-		seeds:      [4]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed()},
+		decisions:  newDecisions(),
 	}}
 	c.units()
 	c.regions()

@@ -398,6 +398,23 @@ func TestDecisionsKept(t *testing.T) {
 			t.Errorf("%+v shares the decision of %+v", other, req)
 		}
 	}
+	// Names a request makes up do not grow the table.
+	for i := range 3000 {
+		if _, err := d.Decide(c, Request{From: "m", Usage: "road", Locale: fmt.Sprintf("en-GB-x-%d", i)}, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := 0
+	for i := range d.decisions.sets {
+		for j := range d.decisions.sets[i] {
+			if d.decisions.sets[i][j].Load() != nil {
+				kept++
+			}
+		}
+	}
+	if kept > decisionSets*decisionWays || kept < decisionSets*decisionWays/2 {
+		t.Fatalf("%d decisions kept after 3000 requests; the table holds %d", kept, decisionSets*decisionWays)
+	}
 }
 
 func ExampleData_Decide() {
