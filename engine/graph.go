@@ -34,6 +34,10 @@ type Graph struct {
 	suggester     *suggest.Index
 	suggesterOnce sync.Once
 	maxName       int // length in bytes of the longest spelling
+	// unitIndex holds the units' spellings for SearchUnits, built on
+	// the first search.
+	unitIndex     *unitIndex
+	unitIndexOnce sync.Once
 
 	// byDimension is the category of each dimension that several
 	// categories may share: the one marked preferred, or the only one.
