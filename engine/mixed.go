@@ -145,13 +145,6 @@ func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
 			return u, nil
 		}
 	}
-	if cldr && g.prefs != nil {
-		if sym := g.prefs.CatalogUnit(name); sym != "" {
-			if u := g.bySymbol[sym]; u != nil {
-				return u, nil
-			}
-		}
-	}
 	s, err := g.resolve(name)
 	if err != nil && cldr {
 		if s2, err2 := g.resolve(strings.ReplaceAll(name, "-", " ")); err2 == nil {
