@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/unitd/unitd/tools/catalogdiff"
-	"github.com/unitd/unitd/tools/gitfs"
+	"github.com/unitd/unitd/catalog/diff"
+	"github.com/unitd/unitd/internal/gitfs"
 )
 
 const diffUsage = `usage: unitd diff OLD NEW [--format text|json|markdown|github] [--catalog PATH] [--repo DIR]
@@ -38,7 +38,7 @@ name), 2 when a catalog does not load or the arguments are wrong.
 func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := formatFlag(fs, "output `format`: "+strings.Join(catalogdiff.Formats, ", "), catalogdiff.Formats...)
+	format := formatFlag(fs, "output `format`: "+strings.Join(diff.Formats, ", "), diff.Formats...)
 	catalogPath := fs.String("catalog", "catalog/data", "catalog directory within the repository, for git revisions")
 	repo := fs.String("repo", ".", "a directory of the git repository that revisions are read from")
 	fs.Usage = func() {
@@ -57,14 +57,14 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unitd diff: give OLD and NEW (directories or git revisions)")
 		return 2
 	}
-	var cats [2]*catalogdiff.Catalog
+	var cats [2]*diff.Catalog
 	for i, arg := range pos {
 		fsys, dir, name, err := openCatalog(arg, *repo, *catalogPath)
 		if err != nil {
 			fmt.Fprintln(stderr, "unitd diff:", err)
 			return 2
 		}
-		c, errs := catalogdiff.Load(fsys, dir)
+		c, errs := diff.Load(fsys, dir)
 		if len(errs) > 0 {
 			fmt.Fprintf(stderr, "unitd diff: %s does not load (%d problem(s)):\n", arg, len(errs))
 			for _, err := range errs {
@@ -80,7 +80,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		c.Name = name
 		cats[i] = c
 	}
-	report := catalogdiff.Compare(cats[0], cats[1])
+	report := diff.Compare(cats[0], cats[1])
 	if err := report.Write(stdout, *format); err != nil {
 		fmt.Fprintln(stderr, "unitd diff:", err)
 		return 2

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/unitd/unitd/catalog"
-	"github.com/unitd/unitd/tools/catalogdocs"
+	"github.com/unitd/unitd/catalog/docs"
 )
 
 // runDocs runs `unitd docs [DIR] [--out FILE]`: the Markdown reference of
@@ -47,7 +47,7 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var buf bytes.Buffer
-	if err := catalogdocs.Write(&buf, g); err != nil {
+	if err := docs.Write(&buf, g); err != nil {
 		fmt.Fprintln(stderr, "unitd docs:", err)
 		return 1
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/unitd/unitd/catalog"
-	"github.com/unitd/unitd/tools/catalogfmt"
+	"github.com/unitd/unitd/catalog/format"
 )
 
 const fmtUsage = `usage: unitd fmt [-l] [-d] [-w] [DIR|FILE ...]
@@ -84,7 +84,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			code = 2
 			continue
 		}
-		out, err := catalogfmt.FormatFile(name, src)
+		out, err := format.File(name, src)
 		if err != nil {
 			fmt.Fprintln(stderr, "unitd fmt:", err)
 			code = 2

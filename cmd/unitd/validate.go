@@ -11,13 +11,13 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/catalog/lint"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/tools/catalogcheck"
 )
 
 // runValidate runs `unitd validate [DIR] [--format text|json|github]
 // [--strict]`: the server's own loader over DIR, every problem printed,
-// exit 1 on any; then the lint rules of catalogcheck, printed as warnings,
+// exit 1 on any; then the lint rules of catalog/lint, printed as warnings,
 // or as problems with --strict.
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("unitd validate", flag.ContinueOnError)
@@ -76,7 +76,7 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		report.Units = len(g.Units())
 		report.Version = g.Version()
 		spec, _ := catalog.LoadSpec(os.DirFS(dir))
-		for _, f := range catalogcheck.Check(spec, g) {
+		for _, f := range lint.Check(spec, g) {
 			p := lintProblem(dir, f, *strict)
 			if *strict {
 				report.Problems = append(report.Problems, p)
@@ -216,7 +216,7 @@ func problemOf(dir string, err error) problem {
 
 // lintProblem is a lint finding as a problem naming its rule; unless
 // strict, its text says it is a warning.
-func lintProblem(dir string, f catalogcheck.Finding, strict bool) problem {
+func lintProblem(dir string, f lint.Finding, strict bool) problem {
 	msg := fmt.Sprintf("%s [%s]", f.Message, f.Rule)
 	label := "warning: "
 	if strict {
