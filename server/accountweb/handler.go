@@ -37,8 +37,8 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/internal/forwarded"
 	"github.com/unitd/unitd/server"
-	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/web"
 )
