@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 
+	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/internal/hashworker"
 )
 
@@ -42,6 +44,13 @@ func startHashWorker(budget int64, logger *slog.Logger) (*hashworker.Worker, err
 		return nil, fmt.Errorf("password worker: %w", err)
 	}
 	return w, nil
+}
+
+// keyFunc is the helper's Key as the account domain's Hasher calls it.
+func keyFunc(w *hashworker.Worker) account.KeyFunc {
+	return func(ctx context.Context, pw, salt []byte, p account.Params) ([]byte, error) {
+		return w.Key(ctx, pw, salt, hashworker.Params{Time: p.Time, Memory: p.Memory, Threads: p.Threads, KeyLen: p.KeyLen})
+	}
 }
 
 // runPasswordWorker is `unitd password-worker --memory BYTES`: it computes

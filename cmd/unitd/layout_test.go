@@ -11,7 +11,8 @@ import (
 // TestDomainImportsNoAdapter: the domain packages depend on no adapter.
 // The conversion engine knows nothing of YAML, HTTP, SQL or accounts; the
 // API-key and account domains know nothing of HTTP, SQL or the engine; the
-// SQL store adapts the account domain and nothing else.
+// SQL store adapts the account domain and nothing else; the helpers of
+// internal/ know no domain at all.
 func TestDomainImportsNoAdapter(t *testing.T) {
 	const mod = "github.com/unitd/unitd/"
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -26,6 +27,9 @@ func TestDomainImportsNoAdapter(t *testing.T) {
 		{"./apikey/...", []string{"server", "web", "catalog", "account", "store", "engine", "cmd", "tools"}},
 		{"./account/...", []string{"server", "web", "catalog", "store", "engine", "cmd", "tools"}},
 		{"./store/...", []string{"server", "web", "catalog", "engine", "cmd", "tools"}},
+		// The helpers of internal/ serve the packages above them and know
+		// none: the password worker computes Argon2id keys, not accounts'.
+		{"./internal/...", []string{"server", "web", "catalog", "account", "apikey", "store", "engine", "locale", "client", "cmd", "tools"}},
 	} {
 		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", tt.pkg)
 		cmd.Dir = root

@@ -413,7 +413,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		if d.hashWorker, err = startHashWorker(hcfg.Memory, logger); err != nil {
 			return nil, err
 		}
-		hcfg.Key = d.hashWorker.Key
+		hcfg.Key = keyFunc(d.hashWorker)
 	}
 	hasher, err := account.NewHasher(hcfg)
 	if err != nil {
