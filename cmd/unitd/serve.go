@@ -84,6 +84,13 @@ type serveConfig struct {
 	MaxStreams       int
 }
 
+// storeFlags are the --store and --keys serve was given: the server opens
+// its store as every other command does (storeFlags.open), made if it is
+// not there.
+func (cfg serveConfig) storeFlags() storeFlags {
+	return storeFlags{store: cfg.Store, keys: cfg.Keys}
+}
+
 var serveCommand = &command{
 	name:     "serve",
 	synopsis: "[flags]",
@@ -369,7 +376,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	d = &daemon{cfg: cfg, logger: logger}
-	sf := storeFlags{store: cfg.Store, keys: cfg.Keys}
+	sf := cfg.storeFlags()
 	location, _ := sf.resolve()
 	if d.db, err = sf.open(ctx, logger, true); err != nil {
 		return nil, err

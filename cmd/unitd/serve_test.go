@@ -80,7 +80,7 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	if edit != nil {
 		edit(&cfg)
 	}
-	key := newStoreKey(t, storeFlags{store: cfg.Store, keys: cfg.Keys})
+	key := newStoreKey(t, cfg.storeFlags())
 	logger := slog.New(slog.DiscardHandler)
 	d, err := newDaemon(cfg, logger, io.Discard)
 	if err != nil {
