@@ -169,6 +169,17 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	if req.Exact != nil {
 		return g.appendExact(dst, req, res, p)
 	}
+	return g.appendValue(dst, req, res, p)
+}
+
+// appendValue is appendConvert for a request whose value is written in
+// Request.Value, at precision p. It is apart from appendConvert so that
+// appendExact, which hands a terminating rational on as such a request,
+// calls it and not appendConvert: a call back into its caller would make
+// the two one recursive cycle, through which the compiler's escape
+// analysis moves every caller's dst to the heap (Convert's buffer among
+// them: one allocation per conversion).
+func (g *Graph) appendValue(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
 	var v apd.Decimal
 	if err := exact.ParseValue(&v, req.Value); err != nil {
 		if mixed.IsName(req.From) {
