@@ -23,8 +23,9 @@ create, revoke and rotate wait (--wait, default 10s) until every server
 that reads the store reports it has, and fail naming any that has not.
 
 commands:
-  create --name NAME [--env test|live] [--account NAME]
-        create a key and print it alone on stdout
+  create --name NAME [--env test|live] [--account NAME] [--scope SCOPE]
+        create a key and print it alone on stdout; a key converts only,
+        unless given scopes: units:write lets it change its account's units
   list [--account NAME] [--format text|json]
         list keys: id, name, environment, prefix, status and times
   revoke ID
@@ -44,7 +45,7 @@ any other name is the store itself.
 // 1 on failure, 2 on a usage error.
 func runKeys(args []string, stdout, stderr io.Writer) int {
 	return runGroup("keys", keysUsage, map[string]subcommand{
-		"create": {"create [--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME] [--wait DURATION]", keysCreate},
+		"create": {"create [--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME] [--scope SCOPE] [--wait DURATION]", keysCreate},
 		"list":   {"list [--store FILE|URL] [--keys FILE] [--account NAME] [--format text|json]", keysList},
 		"revoke": {"revoke [--store FILE|URL] [--keys FILE] [--wait DURATION] ID", keysRevoke},
 		"rotate": {"rotate [--store FILE|URL] [--keys FILE] [--grace DURATION] [--wait DURATION] ID", keysRotate},
@@ -55,12 +56,17 @@ func keysCreate(c *cliCmd) error {
 	name := c.flags.String("name", "", "`NAME` of the key, such as the client it is for (required)")
 	env := c.flags.String("env", apikey.EnvTest, "environment of the key: test or live")
 	acctName := c.flags.String("account", account.OperatorAccountName, "`NAME` of the account the key belongs to (the default account is created when missing)")
+	scope := c.flags.String("scope", "", "what the key may do beyond converting: `SCOPES`, comma-separated ("+strings.Join(apikey.Scopes, ", ")+")")
 	wait := c.waitFlag()
 	if _, err := c.parse(0, ""); err != nil {
 		return err
 	}
 	if *name == "" {
 		return usagef("--name is required")
+	}
+	scopes, err := apikey.ParseScopes(*scope)
+	if err != nil {
+		return usagef("--scope: %v", err)
 	}
 	if !apikey.ValidEnv(*env) {
 		return usagef("--env must be test or live, not %q", *env)
@@ -82,7 +88,7 @@ func keysCreate(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
-	key, rec, err := db.CreateKey(ctx, acct.ID, *name, *env, account.Operator)
+	key, rec, err := db.CreateKey(ctx, acct.ID, *name, *env, scopes, account.Operator)
 	if err != nil {
 		return err
 	}
@@ -94,6 +100,9 @@ func keysCreate(c *cliCmd) error {
 		fmt.Fprintf(c.stderr, "No --account given: the key belongs to the account %q (--account NAME names another).\n", acct.Name)
 	case created:
 		fmt.Fprintf(c.stderr, "Created the account %q.\n", acct.Name)
+	}
+	if len(rec.Scopes) > 0 {
+		fmt.Fprintf(c.stderr, "The key may also: %s.\n", strings.Join(rec.Scopes, ", "))
 	}
 	fmt.Fprintf(c.stderr, "Created %s key %s (%q) for account %q in %s.\n"+
 		"The key above is shown only this once: store it in your secret manager now.\n",
@@ -114,6 +123,7 @@ type listItem struct {
 	Env        string     `json:"env"`
 	Prefix     string     `json:"prefix"`
 	Status     string     `json:"status"`
+	Scopes     []string   `json:"scopes"`
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
 	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
@@ -151,7 +161,7 @@ func keysList(c *cliCmd) error {
 		}
 		for _, k := range ks {
 			items = append(items, listItem{
-				ID: k.ID, Account: a.Name, Name: k.Name, Env: k.Env, Prefix: k.Prefix, Status: k.Status(now),
+				ID: k.ID, Account: a.Name, Name: k.Name, Env: k.Env, Prefix: k.Prefix, Status: k.Status(now), Scopes: append([]string{}, k.Scopes...),
 				CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt, ExpiresAt: k.ExpiresAt,
 			})
 		}

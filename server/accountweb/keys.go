@@ -64,7 +64,9 @@ func actor(r *http.Request, s account.Session) account.Actor {
 // createKey is POST /account/keys.
 func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, s account.Session) {
 	name := r.PostFormValue("name")
-	key, k, err := h.cfg.Store.CreateKey(r.Context(), s.AccountID, name, h.cfg.Env, actor(r, s))
+	// A key converts only unless the form asks for more (the "scope"
+	// checkboxes); the store refuses a scope it does not know.
+	key, k, err := h.cfg.Store.CreateKey(r.Context(), s.AccountID, name, h.cfg.Env, r.PostForm["scope"], actor(r, s))
 	if err != nil {
 		h.fail(w, r, err, map[string]string{account.CodeInvalid: "A key needs a name of 1 to 100 characters, without control characters."})
 		return
