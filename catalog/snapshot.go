@@ -35,18 +35,15 @@ func Snapshot() ([]byte, error) {
 }
 
 // LoadEmbedded compiles the catalog built into the binary, from its
-// snapshot.
+// snapshot. The code tables are compiled when first used.
 func LoadEmbedded() (*engine.Graph, []error) {
-	spec, errs, _ := loadSpecOf(Embedded(), nil, func(name string) bool {
-		return name == PreferencesFile || name == hintsFile || IsSubstanceFile(name)
+	return engine.Restore(snapshot, engine.Deferred{
+		Codes: codeSet,
+		Spec: func() (engine.Spec, []error) {
+			spec, errs, _ := loadSpecOf(Embedded(), nil, func(name string) bool {
+				return name == PreferencesFile || name == hintsFile || IsSubstanceFile(name)
+			})
+			return spec, errs
+		},
 	})
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	set, err := codeSet()
-	if err != nil {
-		return nil, []error{err}
-	}
-	spec.Codes = set
-	return engine.Restore(snapshot, spec)
 }

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/unitd/unitd/engine"
@@ -28,6 +30,9 @@ func TestSnapshotRestoresTheLoadersGraph(t *testing.T) {
 	restored, errs := LoadEmbedded()
 	if len(errs) > 0 {
 		t.Fatal(errs)
+	}
+	if errs := restored.Warm(); len(errs) > 0 {
+		t.Fatal("a deferred part of the embedded catalog does not compile:", errs)
 	}
 	loaded := shipped(t)
 	if string(restored.Snapshot()) != snapshot {
@@ -93,15 +98,21 @@ func mustProps(t *testing.T, restored, loaded *engine.Graph) *engine.Properties 
 // TestSnapshotRefusesWhatIsNoSnapshot: a corrupt or cut snapshot is an
 // error, never a panic or a half-read graph.
 func TestSnapshotRefusesWhatIsNoSnapshot(t *testing.T) {
-	spec, _, _ := loadSpecOf(Embedded(), nil, func(string) bool { return false })
 	for _, data := range []string{"", "unitd", snapshot[:len(snapshot)/2], snapshot + "\x00"} {
-		if g, errs := engine.Restore(data, spec); g != nil || len(errs) == 0 {
+		if g, errs := engine.Restore(data, engine.Deferred{}); g != nil || len(errs) == 0 {
 			t.Errorf("a snapshot of %d bytes restored without an error", len(data))
 		}
 	}
 }
 
 func BenchmarkLoadEmbedded(b *testing.B) {
+	b.Run("restore", func(b *testing.B) { // the snapshot alone
+		for b.Loop() {
+			if _, errs := engine.Restore(snapshot, engine.Deferred{}); len(errs) > 0 {
+				b.Fatal(errs)
+			}
+		}
+	})
 	b.Run("snapshot", func(b *testing.B) {
 		for b.Loop() {
 			if _, errs := LoadEmbedded(); len(errs) > 0 {
@@ -116,4 +127,50 @@ func BenchmarkLoadEmbedded(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestDeferredCodeTables: a restored graph compiles its code tables on
+// their first use, once; tables that fail to compile leave the graph
+// serving its own units, refuse namespaced names with the contract's
+// error, and are reported by Warm.
+func TestDeferredCodeTables(t *testing.T) {
+	calls := 0
+	g, errs := engine.Restore(snapshot, engine.Deferred{Codes: func() (*engine.CodeTables, error) {
+		calls++
+		return codeSet()
+	}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := g.Convert(engine.Request{Value: "1", From: "m", To: "ft"}); err != nil || calls != 0 {
+		t.Fatalf("m → ft: %v, after %d compilations of the code tables (want none)", err, calls)
+	}
+	for range 2 {
+		if res, err := g.Convert(engine.Request{Value: "1", From: "ucum:[ft_i]/ks", To: "m/s"}); err != nil || res.Value != "0.0003048" {
+			t.Fatalf("ucum:[ft_i]/ks → m/s: %v %v", res, err)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("the code tables were compiled %d times, want 1", calls)
+	}
+	if errs := g.Warm(); len(errs) != 0 || calls != 1 {
+		t.Errorf("Warm: %v, after %d compilations", errs, calls)
+	}
+
+	broken, errs := engine.Restore(snapshot, engine.Deferred{Codes: func() (*engine.CodeTables, error) {
+		return nil, errors.New("cldr.tsv:3: expected 4 columns, found 2")
+	}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := broken.Convert(engine.Request{Value: "1", From: "m", To: "ft"}); err != nil {
+		t.Errorf("m → ft without code tables: %v", err)
+	}
+	_, err := broken.Convert(engine.Request{Value: "1", From: "ucum:[ft_i]/ks", To: "m/s"})
+	if e, ok := err.(*engine.Error); !ok || e.Code != engine.CodeUnknownUnit {
+		t.Errorf("ucum:[ft_i]/ks without code tables: %v, want UNKNOWN_UNIT", err)
+	}
+	if errs := broken.Warm(); len(errs) != 1 || !strings.Contains(errs[0].Error(), "cldr.tsv:3") {
+		t.Errorf("Warm: %v, want the tables' error", errs)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
@@ -27,7 +28,7 @@ import (
 // compileCodes checks the catalog's claims on the code tables, and the
 // codes it keeps unclaimed.
 func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
-	idx := &codeIndex{set: set, claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
+	idx := &codeIndex{resolved: cache.New[string, side](nil), set: set, claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
 	for _, s := range CodeSystems {
 		idx.claimed[s] = map[string]*Unit{}
 		idx.unclaimed[s] = map[string]string{}

@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
 )
@@ -52,36 +52,41 @@ func SplitCode(name string) (system, code string, ok bool) { return codes.Split(
 // codeIndex is the code tables of a graph and the catalog's claims on
 // them.
 type codeIndex struct {
-	set *codes.Set
+	// set is the code tables, or nil (read through tables()). A restored
+	// graph compiles them on their first use, with compile.
+	set     *codes.Set
+	setOnce sync.Once
+	compile func() *codes.Set
 	// claimed maps a system and a code to the catalog unit claiming it.
 	claimed map[string]map[string]*Unit
 	// unclaimed maps a system and a code the catalog keeps unclaimed to
 	// its reason (UnclaimedCodeSpec).
 	unclaimed map[string]map[string]string
-	// resolved caches resolutions of namespaced names (bounded like the
-	// expression cache).
-	resolved sync.Map // string → side
-	n        atomic.Int64
+	// resolved caches resolutions of namespaced names, against the
+	// process's cache budget.
+	resolved *cache.Map[string, side]
 	// near suggests unece codes among those the catalog claims, built on
 	// the first unknown one.
 	near     suggest.Index
 	nearOnce sync.Once
 }
 
-func (c *codeIndex) cached(name string) (side, bool) {
-	v, ok := c.resolved.Load(name)
-	if !ok {
-		return side{}, false
+// tables returns the code tables, compiling them first if they are
+// deferred.
+func (c *codeIndex) tables() *codes.Set {
+	if c.compile != nil {
+		c.setOnce.Do(func() { c.set = c.compile() })
 	}
-	return v.(side), true
+	return c.set
+}
+
+func (c *codeIndex) cached(name string) (side, bool) {
+	return c.resolved.Get(name)
 }
 
 func (c *codeIndex) remember(name string, s side) {
-	if c.n.Add(1) > maxCachedExpressions {
-		c.resolved.Clear()
-		c.n.Store(1)
-	}
-	c.resolved.Store(strings.Clone(name), s)
+	k := strings.Clone(name)
+	c.resolved.Put(k, s, int64(len(k))+256)
 }
 
 // Claim says what the catalog unit claiming a code is (codes.Claims).
@@ -105,10 +110,11 @@ func (u *Unit) CodeOf(system string) string { return u.Codes[system] }
 // CodeSource says where the graph's table of a code system comes from,
 // or "" when it has none.
 func (g *Graph) CodeSource(system string) string {
-	if g.codes.set == nil {
+	set := g.codes.tables()
+	if set == nil {
 		return ""
 	}
-	return g.codes.set.Source(system)
+	return set.Source(system)
 }
 
 // resolveCode resolves a namespaced name; ok is false when name names no
@@ -140,10 +146,11 @@ func (g *Graph) claimant(system, code string) *Unit {
 	if u := g.codes.claimed[system][code]; u != nil {
 		return u
 	}
-	if g.codes.set == nil {
+	set := g.codes.tables()
+	if set == nil {
 		return nil
 	}
-	if r, ok := g.codes.set.SameUnit(system, code); ok {
+	if r, ok := set.SameUnit(system, code); ok {
 		return g.codes.claimed[system][r]
 	}
 	return nil
@@ -164,7 +171,7 @@ func (g *Graph) readCode(name, system, code string) (side, error) {
 	case SystemUCUM, SystemCLDR, SystemQUDT:
 	case SystemUNECE:
 		e := g.unknownCode(system, code)
-		if exists, _ := g.codes.set.Exists(code); exists {
+		if exists, _ := g.codes.tables().Exists(code); exists {
 			e.Message = "UN/ECE Recommendation 20 code " + code + " names no unit of the catalog" + strings.TrimPrefix(e.Message, "unknown unece code "+strconv.Quote(fault.Truncate(code, 64)))
 		}
 		return side{}, e
@@ -177,10 +184,11 @@ func (g *Graph) readCode(name, system, code string) (side, error) {
 		}
 		return side{}, e
 	}
-	if g.codes.set == nil {
+	set := g.codes.tables()
+	if set == nil {
 		return side{}, errorf(CodeUnknownUnit, "unknown unit %q: this catalog has no code tables", fault.Truncate(name, 64))
 	}
-	m, err := g.codes.set.Read(system, code, g)
+	m, err := set.Read(system, code, g)
 	if err != nil {
 		return side{}, err
 	}
@@ -213,8 +221,8 @@ func (g *Graph) unknownCode(system, code string) *Error {
 			}
 		})
 		e.Suggestions = g.codes.near.Suggest(code, 5)
-	} else if g.codes.set != nil {
-		e.Suggestions = g.codes.set.Suggest(system, code)
+	} else if set := g.codes.tables(); set != nil {
+		e.Suggestions = set.Suggest(system, code)
 	}
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
@@ -277,7 +285,7 @@ func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
 	u := &Unit{
 		Symbol: code, Name: s.Name, Plural: s.Name,
 		Category: c, System: "UCUM", Exact: true,
-		Source:     "UCUM, special unit " + s.Atom + " (function " + s.Function + "); " + g.codes.set.Source(SystemUCUM),
+		Source:     "UCUM, special unit " + s.Atom + " (function " + s.Function + "); " + g.codes.tables().Source(SystemUCUM),
 		Definition: Definition{Kind: "formula", Unit: c.dim.SIText(), To: s.To, From: s.From},
 		Codes:      map[string]string{SystemUCUM: strings.TrimPrefix(code, SystemUCUM+":")},
 	}
@@ -344,7 +352,7 @@ func (g *Graph) prefixedScale(written, system string, m codes.Meaning) (*Unit, e
 		return nil, errorf(CodeIncompatibleUnits, "%s is %s under a prefix, but its factor and offset are not %s's under that prefix", fault.Truncate(written, 64), m.ScaleOf, base.Symbol)
 	}
 	u.Codes = map[string]string{system: strings.TrimPrefix(written, system+":")}
-	u.Source = "QUDT: " + m.Note + "; " + g.codes.set.Source(system)
+	u.Source = "QUDT: " + m.Note + "; " + g.codes.tables().Source(system)
 	return u, nil
 }
 
@@ -476,13 +484,14 @@ type Claimable struct {
 // codes a catalog unit could claim. unece's table says only which codes
 // exist, so it reads those the catalog claims.
 func (g *Graph) CodeCoverage() []Coverage {
-	if g.codes.set == nil {
+	set := g.codes.tables()
+	if set == nil {
 		return nil
 	}
 	var out []Coverage
 	for _, system := range []string{SystemUCUM, SystemCLDR, SystemQUDT, SystemUNECE} {
-		list := g.codes.set.Codes(system)
-		c := Coverage{System: system, Source: g.codes.set.Source(system), Units: len(list)}
+		list := set.Codes(system)
+		c := Coverage{System: system, Source: set.Source(system), Units: len(list)}
 		for _, code := range list {
 			if _, err, _ := g.resolveCode(system + ":" + code); err == nil {
 				c.Read++
@@ -497,7 +506,7 @@ func (g *Graph) CodeCoverage() []Coverage {
 		}
 		c.Claimable = g.claimable(system, c.Unclaimed)
 		c.NClaimable = len(c.Claimable)
-		for _, code := range g.codes.set.Codes(system) {
+		for _, code := range list {
 			if reason, ok := g.codes.unclaimed[system][code]; ok {
 				c.Declined = append(c.Declined, Declined{Code: code, Reason: reason})
 			}
@@ -550,7 +559,7 @@ func (g *Graph) linearUnits() map[dimension.Vector][]*Unit {
 // states (the survey inch to QUDT's 0.0254 m) is no counterpart when
 // another agrees to more.
 func (g *Graph) claimableBy(byDim map[dimension.Vector][]*Unit, system, code string) []string {
-	m, err := g.codes.set.Table(system, code)
+	m, err := g.codes.tables().Table(system, code)
 	if err != nil || m.Special != nil || m.Arbitrary != "" {
 		return nil
 	}
@@ -613,7 +622,7 @@ func claimCloseness(u *Unit, system, code string, m codes.Meaning) int {
 func (g *Graph) codeStep(e *Expression) Step {
 	system, code, _ := codes.Split(e.code)
 	f, ok := factorText(e.factor)
-	s := Step{Unit: e.code, Exact: ok && e.conv.exact, Source: g.codes.set.Source(system),
+	s := Step{Unit: e.code, Exact: ok && e.conv.exact, Source: g.codes.tables().Source(system),
 		Definition: "1 " + e.code + " = " + f + " " + e.dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
 	if e.note != "" {
 		s.Definition += "; " + e.note

@@ -3,10 +3,9 @@ package engine
 import (
 	"errors"
 	"math/big"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
@@ -24,14 +23,14 @@ type compiled struct {
 	err error
 }
 
-// maxCompiledPairs bounds the compiled pairs a graph keeps: a flood of
-// distinct pairs empties the cache rather than growing it.
-const maxCompiledPairs = 1 << 16
-
-// pairCompiler caches compiled pairs by their two conversions.
+// pairCompiler caches compiled pairs by their two conversions, against
+// the process's cache budget.
 type pairCompiler struct {
-	m sync.Map // [2]*conversion → *compiled
-	n atomic.Int64
+	m *cache.Map[[2]*conversion, *compiled]
+}
+
+func newPairCompiler() *pairCompiler {
+	return &pairCompiler{m: cache.New[[2]*conversion, *compiled](nil)}
 }
 
 // compiledPair returns the pair's compiled maps: composed once per pair
@@ -39,15 +38,11 @@ type pairCompiler struct {
 // caches of names (paircache.go) and of expressions then share.
 func (g *Graph) compiledPair(from, to *conversion) *compiled {
 	key := [2]*conversion{from, to}
-	if v, ok := g.compiledPairs.m.Load(key); ok {
-		return v.(*compiled)
+	if c, ok := g.compiledPairs.m.Get(key); ok {
+		return c
 	}
 	c := compilePair(from, to)
-	if g.compiledPairs.n.Add(1) > maxCompiledPairs {
-		g.compiledPairs.m.Clear()
-		g.compiledPairs.n.Store(1)
-	}
-	g.compiledPairs.m.Store(key, c)
+	g.compiledPairs.m.Put(key, c, c.size())
 	return c
 }
 
@@ -79,6 +74,18 @@ func compilePair(A, B *conversion) *compiled {
 		c.positive = newSigner(A.m)
 	}
 	return c
+}
+
+// size estimates the bytes a compiled pair holds.
+func (c *compiled) size() int64 {
+	n := int64(128)
+	for _, m := range [3]*exact.Map{c.m, c.link, c.preInv} {
+		if m != nil {
+			a, b, cc, d := m.Coefficients()
+			n += 64 + int64(a.BitLen()+b.BitLen()+cc.BitLen()+d.BitLen())/8
+		}
+	}
+	return n
 }
 
 // withFactor returns the plan with an exact factor r·π^k between source

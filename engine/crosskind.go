@@ -5,10 +5,10 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -148,20 +148,21 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 // ten times the cost of a conversion, and the answer depends only on the
 // query and the graph. Failed queries are not kept.
 type propertiesCache struct {
-	m sync.Map // PropertyQuery → *Properties
-	n atomic.Int64
+	m *cache.Map[PropertyQuery, *Properties]
 	// seq numbers the kept properties, for their seed in the pair cache.
 	seq atomic.Uint64
+}
+
+func newPropertiesCache() *propertiesCache {
+	return &propertiesCache{m: cache.New[PropertyQuery, *Properties](nil)}
 }
 
 // maxCachedQuery bounds the texts of a query the cache keeps.
 const maxCachedQuery = 512
 
 func (c *propertiesCache) get(q PropertyQuery) *Properties {
-	if v, ok := c.m.Load(q); ok {
-		return v.(*Properties)
-	}
-	return nil
+	p, _ := c.m.Get(q)
+	return p
 }
 
 // put keeps p for q, whose texts must be the caller's own, and returns
@@ -170,15 +171,12 @@ func (c *propertiesCache) put(q PropertyQuery, p *Properties) *Properties {
 	if len(q.Substance)+len(q.MolarMass)+len(q.Density)+len(q.Charge)+len(q.Conditions) > maxCachedQuery {
 		return p
 	}
-	if c.n.Add(1) > maxCachedExpressions {
-		c.m.Clear()
-		c.n.Store(1)
+	if old := c.get(q); old != nil {
+		return old
 	}
 	p.interned = true
 	p.seed = c.seq.Add(1) * 0xbf58476d1ce4e5b9 // apart from the substances' seeds
-	if v, loaded := c.m.LoadOrStore(q, p); loaded {
-		return v.(*Properties)
-	}
+	c.m.Put(q, p, int64(len(q.Substance)+len(q.MolarMass)+len(q.Density)+len(q.Charge)+len(q.Conditions)+len(p.key))+512)
 	return p
 }
 
@@ -273,9 +271,10 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 // crossCache remembers planned conversions across kinds by the two names
 // and the properties' key, at most maxCachedExpressions of them.
 type crossCache struct {
-	m sync.Map // crossKey → *pairEntry
-	n atomic.Int64
+	m *cache.Map[crossKey, *pairEntry]
 }
+
+func newCrossCache() *crossCache { return &crossCache{m: cache.New[crossKey, *pairEntry](nil)} }
 
 // crossKey names a planned pair: by the properties' identity when they
 // are a catalog substance's own or interned (shared by every request that
@@ -297,22 +296,16 @@ func newCrossKey(from, to string, p *Properties) crossKey {
 const maxCrossKey = 1024
 
 func (c *crossCache) get(k crossKey) *pairEntry {
-	if v, ok := c.m.Load(k); ok {
-		return v.(*pairEntry)
-	}
-	return nil
+	e, _ := c.m.Get(k)
+	return e
 }
 
 func (c *crossCache) put(k crossKey, e *pairEntry) {
 	if len(k.from)+len(k.to)+len(k.props) > maxCrossKey {
 		return
 	}
-	if c.n.Add(1) > maxCachedExpressions {
-		c.m.Clear()
-		c.n.Store(1)
-	}
 	k.from, k.to = strings.Clone(k.from), strings.Clone(k.to)
-	c.m.Store(k, e)
+	c.m.Put(k, e, int64(len(k.from)+len(k.to)+len(k.props))+512)
 }
 
 // resolveCross resolves a pair that did not convert as is, with the

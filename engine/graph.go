@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
@@ -43,7 +44,7 @@ type Graph struct {
 	// the coherent SI unit of the other category.
 	bridged map[unitBridge]*conversion
 	// exprs caches parsed unit expressions.
-	exprs exprCache
+	exprs *exprCache
 	// pairs caches resolved and planned pairs of names (paircache.go).
 	pairs *pairCache
 	// compiledPairs caches the compiled maps of pairs of conversions
@@ -67,8 +68,8 @@ type Graph struct {
 	subIndexOnce sync.Once
 	own          map[*Substance]*Properties
 	mixingRatios map[*Category]bool
-	cross        crossCache
-	resolved     propertiesCache
+	cross        *crossCache
+	resolved     *propertiesCache
 	// measurandHints are the hints of conversions between two units that
 	// a measurand relates by an equation (measurand.go).
 	measurandHints []measurandHint
@@ -78,6 +79,10 @@ type Graph struct {
 	// root is then the catalog's graph.
 	ov   *overlay
 	root *Graph
+
+	// deferredErrs are the errors of parts a restored graph compiled on
+	// first use (Restore, Warm).
+	deferredErrs atomic.Pointer[[]error]
 }
 
 // Category is a compiled category. Its fields are read-only: the graph

@@ -318,7 +318,10 @@ func onlyUnits(spec *Spec) string {
 func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 	root := base.Catalog()
 	// The suggestions and substance search of the catalog are built once
-	// and shared (never per account).
+	// and shared (never per account). The code tables are the catalog's
+	// too: a restored catalog's deferred tables compile once, on the
+	// catalog's graph, which keeps their errors (deferredErrs stays the
+	// overlay's own, empty).
 	sugg := root.suggestIndex()
 	root.subIndexOnce.Do(func() {
 		if root.sub != nil {
@@ -338,7 +341,10 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 		byDimension:    root.byDimension,
 		bridges:        root.bridges,
 		bridged:        root.bridged,
-		compiledPairs:  new(pairCompiler),
+		compiledPairs:  newPairCompiler(),
+		exprs:          newExprCache(),
+		cross:          newCrossCache(),
+		resolved:       newPropertiesCache(),
 		hints:          root.hints,
 		prefs:          root.prefs,
 		codes:          root.codes,
@@ -1521,7 +1527,7 @@ func (g *Graph) OverlayBytes() int64 {
 	if g.ov == nil {
 		return 0
 	}
-	n := g.exprs.n.Load() + g.mixed.n.Load() + g.cross.n.Load() + g.resolved.n.Load() + g.compiledPairs.n.Load()
+	n := int64(g.exprs.m.Len()+g.cross.m.Len()+g.resolved.m.Len()+g.compiledPairs.m.Len()) + g.mixed.n.Load()
 	if g.pairs != nil {
 		n += int64(g.pairs.len())
 	}

@@ -471,7 +471,8 @@ func TestDeriveSharesTheCatalog(t *testing.T) {
 	base := testGraph(t)
 	g := mustOverlay(t, base, OverlayOptions{}, extend("length", accountUnit("smoot", lin("1.7018", "m"))))
 	own := map[string]bool{"exprs": true, "pairs": true, "compiledPairs": true, "mixed": true, "cross": true, "resolved": true,
-		"suggesterOnce": true, "subIndexOnce": true, "ov": true, "root": true, "maxName": true}
+		"suggesterOnce": true, "subIndexOnce": true, "ov": true, "root": true, "maxName": true,
+		"deferredErrs": true}
 	shared := map[string]bool{"version": true, "categories": true, "byID": true, "units": true, "bySymbol": true, "byWord": true,
 		"ambiguous": true, "spellings": true, "suggester": true, "byDimension": true, "bridges": true, "bridged": true, "hints": true,
 		"prefs": true, "codes": true, "sub": true, "subIndex": true, "own": true, "mixingRatios": true, "measurandHints": true}

@@ -2,49 +2,62 @@ package engine
 
 import (
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
-// maxCachedExpressions bounds the expression cache of a graph: a flood of
-// distinct expressions empties it rather than growing it.
+// maxCachedExpressions bounds the entries of each count-bounded cache of
+// a graph (mixed units, choices of preferences) besides the memory budget
+// they count against (package cache).
 const maxCachedExpressions = 4096
 
-// exprCache holds parsed expressions by their text. Parsing is a pure
-// function of the text and the graph, so entries never go stale; a graph
-// built from another catalog version has its own cache.
+// exprCache holds parsed expressions by their text, white space folded.
+// Parsing is a pure function of the text and the graph, so entries never
+// go stale; a graph built from another catalog version has its own cache.
+// Its entries count against the process's cache budget.
 type exprCache struct {
-	m sync.Map // string → *Expression
-	n atomic.Int64
+	m *cache.Map[string, *Expression]
 }
 
-func (c *exprCache) get(s string) (*Expression, bool) {
-	v, ok := c.m.Load(s)
-	if !ok {
-		return nil, false
-	}
-	return v.(*Expression), true
-}
+func newExprCache() *exprCache { return &exprCache{m: cache.New[string, *Expression](nil)} }
+
+func (c *exprCache) get(s string) (*Expression, bool) { return c.m.Get(foldSpaces(s)) }
 
 func (c *exprCache) put(s string, e *Expression) {
-	if c.n.Add(1) > maxCachedExpressions {
-		c.m.Clear()
-		c.n.Store(1)
-	}
 	// The name may be a view of a request's pooled buffer (the server's
 	// strict JSON scanner hands out such strings): the cache outlives the
 	// request, so it keeps a copy of its own.
-	c.m.Store(strings.Clone(s), e)
+	k := strings.Clone(foldSpaces(s))
+	c.m.Put(k, e, int64(len(k))+256+64*int64(len(e.Terms)))
 }
 
 // size counts the cached expressions.
-func (c *exprCache) size() int {
-	n := 0
-	c.m.Range(func(any, any) bool { n++; return true })
-	return n
+func (c *exprCache) size() int { return c.m.Len() }
+
+// foldSpaces folds runs of spaces into one: the grammars of expressions
+// and codes skip spaces, so names that differ only there mean the same
+// and are kept once.
+func foldSpaces(s string) string {
+	if !strings.Contains(s, "  ") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			if space {
+				continue
+			}
+			space = true
+		} else {
+			space = false
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // side is one resolved end of a conversion: a catalog unit or a unit

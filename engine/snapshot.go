@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
@@ -215,18 +216,45 @@ func (g *Graph) Snapshot() []byte {
 	return w.b
 }
 
-// Restore reads a snapshot back into a graph, and compiles from spec the
-// parts a snapshot does not hold (hints, unit preferences, substances and
-// the code tables), as Build does; spec's categories and bridges are not
-// read. Errors are those of a snapshot that does not read and of the
-// parts compiled.
-func Restore(data string, spec Spec) (*Graph, []error) {
+// Deferred are the parts of a catalog that a snapshot does not hold,
+// given to Restore as functions it calls when the parts are first used:
+// a process that converts metres to feet never compiles the code tables.
+type Deferred struct {
+	// Codes compiles the standard code tables; nil for none.
+	Codes func() (*CodeTables, error)
+	// Spec decodes the catalog's hints, unit preferences, substances,
+	// gases and measurands; its categories and bridges are not read.
+	Spec func() (Spec, []error)
+}
+
+// Restore reads a snapshot back into a graph, with the parts a snapshot
+// does not hold compiled from d as Build compiles them. Errors are those
+// of a snapshot that does not read and of the parts compiled at once; a
+// deferred part that fails to compile is missing from the graph, and
+// Warm reports why.
+func Restore(data string, d Deferred) (*Graph, []error) {
 	g, err := restore(data)
 	if err != nil {
 		return nil, []error{fmt.Errorf("catalog snapshot: %w", err)}
 	}
+	if d.Codes != nil {
+		g.codes.compile = func() *CodeTables {
+			set, err := d.Codes()
+			if err != nil {
+				g.deferredErrs.Store(&[]error{fmt.Errorf("code tables: %w", err)})
+				return nil
+			}
+			return set
+		}
+	}
+	var spec Spec
+	if d.Spec != nil {
+		var errs []error
+		if spec, errs = d.Spec(); len(errs) > 0 {
+			return nil, errs
+		}
+	}
 	b := &builder{ctx: context.Background(), g: g}
-	g.codes.set = spec.Codes
 	b.hints(spec.Hints)
 	if len(b.errs) == 0 && spec.Preferences != nil {
 		b.preferences(spec.Preferences)
@@ -238,6 +266,18 @@ func Restore(data string, spec Spec) (*Graph, []error) {
 		return nil, b.errs
 	}
 	return g, nil
+}
+
+// Warm compiles the deferred parts of a restored graph now and returns
+// the errors of those that failed; it returns nil for a built graph. A
+// server warms its graph once it listens, and tests check that every
+// part compiles.
+func (g *Graph) Warm() []error {
+	g.codes.tables()
+	if errs := g.deferredErrs.Load(); errs != nil {
+		return *errs
+	}
+	return nil
 }
 
 func restore(data string) (*Graph, error) {
@@ -252,7 +292,10 @@ func restore(data string) (*Graph, error) {
 		bridges:       map[categoryPair]*Bridge{},
 		bridged:       map[unitBridge]*conversion{},
 		pairs:         newPairCache(),
-		compiledPairs: new(pairCompiler),
+		compiledPairs: newPairCompiler(),
+		exprs:         newExprCache(),
+		cross:         newCrossCache(),
+		resolved:      newPropertiesCache(),
 	}
 	cats := make([]Category, r.count())
 	g.categories = make([]*Category, len(cats))
@@ -370,7 +413,7 @@ func restore(data string) (*Graph, error) {
 			g.bridged[unitBridge{u, bridges[i]}] = c
 		}
 	}
-	g.codes = &codeIndex{claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
+	g.codes = &codeIndex{resolved: cache.New[string, side](nil), claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
 	for _, system := range CodeSystems {
 		n := r.count()
 		m := make(map[string]*Unit, n)

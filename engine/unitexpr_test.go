@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/unitd/unitd/engine/internal/cache"
 )
 
 func TestExpressionConvert(t *testing.T) {
@@ -163,20 +165,29 @@ func TestResolveExpression(t *testing.T) {
 }
 
 // TestExpressionCacheBound floods the cache with distinct expressions and
-// checks that it never holds more than its bound, while still answering.
+// checks that it never holds more than its memory budget, while still
+// answering.
 func TestExpressionCacheBound(t *testing.T) {
 	g := testGraph(t)
+	budget := cache.NewBudget(256 << 10)
+	g.exprs = &exprCache{m: cache.New[string, *Expression](budget)}
 	for i := range 3 * maxCachedExpressions {
 		expr := fmt.Sprintf("m^%d*s^%d*kg^%d*ft^%d", 1+i%9, 1+i/9%9, 1+i/81%9, 1+i/729%9)
 		if _, _, err := g.Resolve(expr); err != nil {
 			t.Fatal(err)
 		}
-		if i%256 != 255 {
-			continue
+		if used := budget.Used(); used > budget.Limit() {
+			t.Fatalf("after %d expressions the cache holds %d bytes, more than its budget %d", i+1, used, budget.Limit())
 		}
-		if n := g.exprs.size(); n > maxCachedExpressions {
-			t.Fatalf("after %d expressions the cache holds %d, more than %d", i+1, n, maxCachedExpressions)
-		}
+	}
+	if budget.Resets() == 0 || g.exprs.size() == 0 {
+		t.Errorf("%d resets, %d entries: the flood neither filled the budget nor left entries", budget.Resets(), g.exprs.size())
+	}
+	// Spaces do not make a new entry.
+	_, e0, _ := g.Resolve("kg * m")
+	_, e3, _ := g.Resolve("kg  *   m")
+	if e0 != e3 {
+		t.Error("an expression that differs only in its runs of spaces was parsed again")
 	}
 	// A cached expression is the same value each time.
 	_, e1, _ := g.Resolve("kg*m/s^2")

@@ -220,6 +220,12 @@ func Get(tag, nu string) (*Locale, error) {
 }
 
 func get(s *store, tag, nu string) (*Locale, error) {
+	// The cache is keyed by what decides the locale: a numbering system
+	// the data lacks reads as the default, so that a request's -u-nu-
+	// values cannot grow the cache beyond the shipped tags and systems.
+	if _, ok := s.digits[nu]; !ok && nu != "latn" && nu != "native" {
+		nu = ""
+	}
 	key := tag + "\x00" + nu
 	if l, ok := cache.Load(key); ok {
 		return l.(*Locale), nil

@@ -517,3 +517,30 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// TestLocaleCacheBounded: the -u-nu- value of a request is any 3–8
+// letters; only the shipped numbering systems may make a locale of their
+// own, so that requests cannot grow the cache.
+func TestLocaleCacheBounded(t *testing.T) {
+	count := func() int {
+		n := 0
+		cache.Range(func(any, any) bool { n++; return true })
+		return n
+	}
+	if _, err := Match("de-u-nu-latn"); err != nil {
+		t.Fatal(err)
+	}
+	before := count()
+	for i := range 2000 {
+		l, err := Match(fmt.Sprintf("de-u-nu-x%05d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Tag != "de" {
+			t.Fatalf("an unknown numbering system made locale %s", l.Tag)
+		}
+	}
+	if grown := count() - before; grown > 1 {
+		t.Errorf("2,000 unknown numbering systems grew the locale cache by %d entries", grown)
+	}
+}

@@ -253,7 +253,6 @@ func codeSpans(s string) template.HTML {
 	return template.HTML(b.String())
 }
 
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

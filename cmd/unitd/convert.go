@@ -433,14 +433,18 @@ func loadCatalog(dir string) (*engine.Graph, error) {
 	return loadGraph(os.DirFS(dir))
 }
 
-// embeddedGraph compiles the catalog built into the binary once per
-// process: it never changes, and a Graph serves any number of callers.
+// embeddedGraph restores the catalog built into the binary from its
+// compiled snapshot, once per process: it never changes, and a Graph
+// serves any number of callers.
 var embeddedGraph = sync.OnceValues(func() (*engine.Graph, error) {
-	return loadGraph(catalog.Embedded())
+	return loaded(catalog.LoadEmbedded())
 })
 
 func loadGraph(fsys fs.FS) (*engine.Graph, error) {
-	g, errs := catalog.Load(fsys)
+	return loaded(catalog.Load(fsys))
+}
+
+func loaded(g *engine.Graph, errs []error) (*engine.Graph, error) {
 	if len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {

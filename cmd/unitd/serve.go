@@ -483,12 +483,19 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	})
 	registerConnGauges(d.registry, d.srv.Connections)
 	if cfg.Catalog == "" {
-		g, errs := catalog.Load(catalog.Embedded())
+		g, errs := catalog.LoadEmbedded()
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("embedded catalog: %w", errors.Join(errs...))
 		}
 		d.srv.ApplyGraph(g)
 		logger.Info("serving the embedded catalog", "version", g.Version(), "categories", len(g.Categories()), "units", len(g.Units()))
+		// The parts the snapshot defers compile in the background, so
+		// that the first request that needs one does not wait for it.
+		go func() {
+			for _, err := range g.Warm() {
+				logger.Error("embedded catalog", "err", err)
+			}
+		}()
 		return d, nil
 	}
 	if st, err := os.Stat(cfg.Catalog); err != nil || !st.IsDir() {
