@@ -55,9 +55,11 @@ const (
 // MaxUnitHistory is the most changes UnitHistory returns.
 const MaxUnitHistory = 200
 
-// UnitCheck checks an account's units as a change would leave them; an
-// error refuses the change.
-type UnitCheck func(units []UnitDoc) error
+// UnitCheck checks an account's units as a change would leave them
+// (after), given them as they are (before), so that it can tell what the
+// change breaks from what was broken already; an error refuses the
+// change.
+type UnitCheck func(before, after []UnitDoc) error
 
 // UnitStore is what the API, the account page and the command line do with
 // an account's units.

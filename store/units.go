@@ -128,6 +128,7 @@ func (db *DB) PutUnit(ctx context.Context, doc account.UnitDoc, actor account.Ac
 			return err
 		}
 		now := db.now()
+		before := slices.Clone(units)
 		i := slices.IndexFunc(units, func(u account.UnitDoc) bool { return u.Symbol == doc.Symbol })
 		created = i < 0
 		if created {
@@ -138,7 +139,7 @@ func (db *DB) PutUnit(ctx context.Context, doc account.UnitDoc, actor account.Ac
 			units[i] = doc
 		}
 		if check != nil {
-			if err := check(units); err != nil {
+			if err := check(before, units); err != nil {
 				return err
 			}
 		}
@@ -181,9 +182,10 @@ func (db *DB) DeleteUnit(ctx context.Context, accountID, symbol string, actor ac
 		if i < 0 {
 			return notFound("unit " + symbol)
 		}
+		before := slices.Clone(units)
 		units = slices.Delete(units, i, i+1)
 		if check != nil {
-			if err := check(units); err != nil {
+			if err := check(before, units); err != nil {
 				return err
 			}
 		}

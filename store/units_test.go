@@ -34,7 +34,7 @@ func TestUnitLifecycle(t *testing.T) {
 		v0 := must[int64](t)(db.UnitVersion(ctx))
 
 		var seen []string
-		check := func(units []account.UnitDoc) error { seen = symbols(units); return nil }
+		check := func(_, units []account.UnitDoc) error { seen = symbols(units); return nil }
 		u, created, err := db.PutUnit(ctx, unitDoc(a.ID, "smoot"), key, check)
 		if err != nil || !created || u.Revision != 1 || !u.CreatedAt.Equal(c.Now()) {
 			t.Fatalf("first put: %+v %v %v", u, created, err)
@@ -64,10 +64,10 @@ func TestUnitLifecycle(t *testing.T) {
 
 		// A check that refuses changes nothing.
 		refused := errors.New("no")
-		if _, _, err := db.PutUnit(ctx, unitDoc(a.ID, "pace"), key, func([]account.UnitDoc) error { return refused }); !errors.Is(err, refused) {
+		if _, _, err := db.PutUnit(ctx, unitDoc(a.ID, "pace"), key, func(_, _ []account.UnitDoc) error { return refused }); !errors.Is(err, refused) {
 			t.Errorf("refused put: %v", err)
 		}
-		if err := db.DeleteUnit(ctx, a.ID, "smoot", key, func([]account.UnitDoc) error { return refused }); !errors.Is(err, refused) {
+		if err := db.DeleteUnit(ctx, a.ID, "smoot", key, func(_, _ []account.UnitDoc) error { return refused }); !errors.Is(err, refused) {
 			t.Errorf("refused delete: %v", err)
 		}
 		if got := symbols(must[[]account.UnitDoc](t)(db.Units(ctx, a.ID))); !slices.Equal(got, []string{"smoot"}) {
@@ -140,7 +140,7 @@ func TestUnitLifecycle(t *testing.T) {
 func TestUnitChangesOneAtATime(t *testing.T) {
 	eachEngine(t, func(t *testing.T, db *store.DB, c *clock) {
 		a := must[account.Account](t)(db.CreateAccount(ctx, "Acme"))
-		atMost3 := func(units []account.UnitDoc) error {
+		atMost3 := func(_, units []account.UnitDoc) error {
 			if len(units) > 3 {
 				return account.ErrInvalid
 			}
