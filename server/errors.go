@@ -46,6 +46,7 @@ var statusOf = map[string]int{
 	codeUnsupportedMediaType:                 http.StatusUnsupportedMediaType,
 	codeUnauthorized:                         http.StatusUnauthorized,
 	codeInvalidAPIKey:                        http.StatusUnauthorized,
+	codeInsufficientScope:                    http.StatusForbidden,
 	codeRateLimitExceeded:                    http.StatusTooManyRequests,
 	codeNotFound:                             http.StatusNotFound,
 	codeMethodNotAllowed:                     http.StatusMethodNotAllowed,
