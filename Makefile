@@ -20,7 +20,7 @@ BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: atomicweights foods snapshot all build run test test-stages e2e-run cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
+.PHONY: atomicweights foods foodwords snapshot all build run test test-stages e2e-run cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
 
 all: test build
 
@@ -120,6 +120,13 @@ atomicweights:
 ## then regenerate docs/units.md and the catalog ConfigMap (make docs deploy-manifests)
 foods:
 	$(GO) run ./tools/foods -out catalog/data/substances-foods.yaml -testdata tools/foods/testdata
+
+## foodwords: regenerate engine/text/foodwords.go (and the test's excerpts of its sources), the
+## words of other languages for the catalog's foods, from the pinned dictionaries of the Debian
+## packages trans-de-en and dict-freedict-* (apt-get download; run apt-get update first); run it
+## after make foods when the foods' names change
+foodwords:
+	$(GO) run ./tools/foodwords -out engine/text/foodwords.go -testdata tools/foodwords/testdata
 
 ## docs: regenerate docs/units.md, the reference of the shipped catalog (a test fails when it is stale)
 docs:

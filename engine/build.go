@@ -37,6 +37,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 			bridges:       map[categoryPair]*Bridge{},
 			bridged:       map[unitBridge]*conversion{},
 			pairs:         newPairCache(),
+			mixedPairs:    newMixedPairs(),
 			compiledPairs: newPairCompiler(),
 			exprs:         newExprCache(),
 			cross:         newCrossCache(),

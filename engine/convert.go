@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/mixed"
 )
 
 // ErrPrecision reports a precision outside 1..MaxPrecision.
@@ -175,7 +176,7 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	}
 	var v apd.Decimal
 	if err := exact.ParseValue(&v, req.Value); err != nil {
-		if isMixedName(req.From) {
+		if mixed.IsName(req.From) {
 			return g.appendReadable(dst, req, res, p, nil)
 		}
 		return dst, err

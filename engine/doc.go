@@ -51,20 +51,23 @@
 //
 // # Accelerators
 //
-// Three accelerators sit behind one gate, the variable optimize, and
-// optimize.go holds every place that reads it: the word path of the
-// kernel (a map evaluated and rounded in 64-, 128- and 256-bit integers
-// instead of math/big, π through a table of brackets in words), the
-// fixed-point logarithms and exponentials of engine/internal/lnexp (and
-// the shift of a decimal by a power of ten in formulas, which rides with
-// them), and the pair cache of names (paircache.go). Each returns exactly
-// what the plain path returns or declines; the package's tests run once
-// with the gate open and once closed (TestMain), and
+// Every accelerator sits behind one gate, the variable optimize, read by
+// one function in one file (accelerated, optimize.go, whose doc lists
+// them): the word path of the kernel (a map evaluated and rounded in 64-,
+// 128- and 256-bit integers instead of math/big, π through a table of
+// brackets in words), the fixed-point logarithms and exponentials of
+// engine/internal/lnexp (and the shift of a decimal by a power of ten in
+// formulas, which rides with them), the pair cache of names
+// (paircache.go), and those of readable answers (mixed splits in words,
+// thresholds in the source unit, decisions kept by name). The packages the
+// engine hands work to take the gate's answer as a fast flag. Each returns
+// exactly what the plain path returns or declines; the package's tests run
+// once with the gate open and once closed (TestMain), and
 // TestAcceleratorsMatchPlain compares the two ways directly on the
 // shipped catalog. The number machinery lives in packages of its own:
-// engine/internal/exact (maps and the rounding), engine/internal/pi (π and
-// its brackets), engine/internal/lnexp (logarithms and exponentials) and
-// engine/internal/digits (printing).
+// engine/internal/exact (maps, the rounding, comparisons and mixed
+// radixes), engine/internal/pi (π and its brackets), engine/internal/lnexp
+// (logarithms and exponentials) and engine/internal/digits (printing).
 //
 // # Seams
 //
@@ -76,26 +79,26 @@
 //     inexact when the factor's definition is, by the caller.
 //   - plan.valueAt(x *apd.Decimal) (exact.Value, error): the pair's map at
 //     a decimal, exactly: a rational when Value.K is 0, r·π^k otherwise
-//     (mixed-unit output carries from it; thresholds compare with it).
+//     (a mixed unit splits it; the unit preferences compare its magnitude
+//     in the base unit with their thresholds).
 //   - roundValue(v *exact.Value, p int) (exact.Decimal, bool): the one
 //     rounding, half-even to p significant digits, with its inexact flag;
 //     exact.Decimal.Append prints it as the API does.
 //
 // # Readable answers
 //
-// The target Auto chooses the unit from CLDR's unit preferences
-// (PreferencesSpec; preference.go has the algorithm of UTS #35 Part 6):
-// the source unit's quantity, Request.Usage with its fall-back, the region
-// of Request.Region or Request.Locale with its fall-back through the
-// regions containing it, and the first threshold the magnitude of the value
+// The target Auto chooses the unit from CLDR's unit preferences (package
+// engine/prefs, which has the algorithm of UTS #35 Part 6): the source
+// unit's quantity, Request.Usage with its fall-back, the region of
+// Request.Region or Request.Locale with its fall-back through the regions
+// containing it, and the first threshold the magnitude of the value
 // reaches, compared exactly. Result.Preference says what was chosen. A
-// mixed unit ("ft+in", "h+min+s", CLDR's "foot-and-inch") is split exactly
-// as a target (Result.Parts: whole numbers and a last part rounded once,
-// with exact carries) and summed exactly as a source (a value per part,
-// "5 3.5"). Two accelerators serve them: a list's thresholds are kept as
-// decimals in each source unit they were compared in, so that a value
-// clear of them is compared as it was written; and parsed locales are
-// cached.
+// mixed unit ("ft+in", "h+min+s", CLDR's "foot-and-inch", package
+// engine/mixed) is split exactly as a target (Result.Parts: whole numbers
+// and a last part rounded once, with exact carries) and summed exactly as
+// a source (a value per part, "5 3.5"). Neither package imports the
+// engine: it resolves names for prefs (prefs.Resolver) and the parts of
+// mixed units, and readable.go orchestrates them.
 //
 // # Unit expressions
 //

@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/mixed"
 )
 
 // A request whose value is exact rationals (Request.Exact) converts as
@@ -15,11 +16,9 @@ import (
 // terminates (3/4) takes the ordinary path as that decimal. What needs a
 // decimal on the way is given one that brackets the rational:
 //
-//   - to=auto chooses the unit at a decimal just below and one just above
-//     the value (60, then 90 significant digits); where the two choose
-//     differently the value lies on the threshold itself, which it
-//     therefore reaches (UTS #35: the first preference whose threshold
-//     the value reaches), and the choice above is taken;
+//   - to=auto compares the value's exact magnitude in its category's base
+//     unit with the thresholds (exact.CmpAbs), as for a decimal that the
+//     thresholds in the source unit cannot decide;
 //   - a conversion through a transcendental formula starts from the
 //     rational rounded to its working precision and ten digits more, and
 //     is not exact, as such conversions never are.
@@ -48,10 +47,10 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 			res.pref = new(Preference)
 		}
 		pref = res.pref
-		if t, err = g.chooseExact(from, r, req, pref); err != nil {
+		if t, err = g.choose(from, nil, r, req, pref); err != nil {
 			return dst, err
 		}
-	case isMixedName(req.To):
+	case mixed.IsName(req.To):
 		if t, err = g.resolveTarget(req.To); err != nil {
 			return dst, err
 		}
@@ -67,8 +66,8 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 	props := req.Properties
 	if pref != nil {
 		to = t.side.symbol()
-		if props == nil && pref.substance != "" {
-			if s := g.catalogSubstance(pref.substance); s != nil {
+		if props == nil && pref.Substance() != "" {
+			if s := g.catalogSubstance(pref.Substance()); s != nil {
 				props = g.own[s]
 			}
 		}
@@ -103,7 +102,7 @@ func (g *Graph) exactSource(req *Request) (*big.Rat, string, error) {
 			return nil, "", errorf(CodeInvalidValue, "an exact value is too long (more than %d bits)", exact.MaxBits)
 		}
 	}
-	if !isMixedName(req.From) {
+	if !mixed.IsName(req.From) {
 		if n != 1 {
 			return nil, "", errorf(CodeInvalidValue, "%s takes one value; got %d", req.From, n)
 		}
@@ -113,26 +112,9 @@ func (g *Graph) exactSource(req *Request) (*big.Rat, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if n != len(m.parts) {
-		return nil, "", errorf(CodeInvalidValue, "%s takes one value per part, %d in all; got %d", m.symbol, len(m.parts), n)
-	}
-	sum := new(big.Rat)
-	neg, nonzero := false, false
-	for i, r := range req.Exact {
-		if r.Sign() < 0 {
-			if nonzero {
-				return nil, "", errorf(CodeInvalidValue, "only the first part of %s that is not zero may carry a sign, which is the whole quantity's", m.symbol)
-			}
-			neg = true
-		}
-		if r.Sign() != 0 {
-			nonzero = true
-		}
-		t := new(big.Rat).Abs(r)
-		sum.Add(sum, t.Mul(t, new(big.Rat).SetInt(m.inLast[i])))
-	}
-	if neg {
-		sum.Neg(sum)
+	sum, err := m.SumRat(req.Exact)
+	if err != nil {
+		return nil, "", err
 	}
 	return sum, m.parts[len(m.parts)-1].Symbol, nil
 }
@@ -151,26 +133,6 @@ func (g *Graph) exactPair(from, to string, props *Properties) (pe *pairEntry, ac
 	return pe, across, err
 }
 
-// chooseExact is choose for a rational value: at the decimals that
-// bracket it, the one above where they disagree (see above).
-func (g *Graph) chooseExact(from string, r *big.Rat, req *Request, pref *Preference) (target, error) {
-	var t target
-	for _, n := range []int{60, 90} {
-		lo, hi := ratBracket(r, n)
-		a, err := g.choose(from, &lo, req, pref)
-		if err != nil {
-			return target{}, err
-		}
-		if t, err = g.choose(from, &hi, req, pref); err != nil {
-			return target{}, err
-		}
-		if a.symbol() == t.symbol() {
-			break
-		}
-	}
-	return t, nil
-}
-
 // convertMixedExact is convertMixed for a rational value.
 func (g *Graph) convertMixedExact(r *big.Rat, from string, m *mixedUnit, p int, res *Result) error {
 	last := m.parts[len(m.parts)-1]
@@ -183,15 +145,13 @@ func (g *Graph) convertMixedExact(r *big.Rat, from string, m *mixedUnit, p int, 
 	if err != nil {
 		return g.exactError(err, &x, pe, m)
 	}
-	parts, inexact, err := m.split(&val, p, res.Parts)
-	if err != nil {
-		return g.exactError(err, &x, pe, m)
-	}
+	var parts mixed.Parts
+	inexact := m.Split(&parts, &val, p, accelerated())
 	pl := &pe.plan
 	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, last, pe.fromSide.expr, nil
-	res.Unit, res.Category, res.CategoryID = m.symbol, pl.category, pl.categoryID
+	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.category, pl.categoryID
 	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
-	res.Parts, res.mixed = parts, m
+	res.Parts, res.mixed = m.partsOf(res.Parts, &parts), m
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
+	"github.com/unitd/unitd/engine/prefs"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -33,6 +34,10 @@ type Graph struct {
 	suggester     *suggest.Index
 	suggesterOnce sync.Once
 	maxName       int // length in bytes of the longest spelling
+	// unitIndex holds the units' spellings for SearchUnits, built on
+	// the first search.
+	unitIndex     *unitIndex
+	unitIndexOnce sync.Once
 
 	// byDimension is the category of each dimension that several
 	// categories may share: the one marked preferred, or the only one.
@@ -52,10 +57,12 @@ type Graph struct {
 	compiledPairs *pairCompiler
 	// hints is the catalog's table of hints for failed conversions (hint.go).
 	hints []hint
-	// prefs are the unit preferences, or nil; mixed caches resolved
-	// mixed units (mixed.go).
-	prefs *preferences
-	mixed mixedCache
+	// prefs are the unit preferences (package prefs), or nil; mixed
+	// caches resolved mixed units, mixedPairs conversions to them
+	// (mixed.go).
+	prefs      *prefs.Data
+	mixed      mixedCache
+	mixedPairs *mixedPairs
 	// codes are the standard code tables and the catalog's claims on
 	// them (codes.go).
 	codes *codeIndex

@@ -1,7 +1,7 @@
 package engine
 
 // LocaleRegion returns the region a locale stands for, as to=auto finds
-// it (region.go): its -u-ms- system, -u-rg- override or region subtag,
+// it (package prefs): its -u-ms- system, -u-rg- override or region subtag,
 // else the likely region of its language; how says which ("locale",
 // "locale-rg", "locale-ms", "likely", "default"). Free text reads a unit
 // whose meaning depends on the region through it (package text). A
@@ -10,7 +10,7 @@ func (g *Graph) LocaleRegion(locale string) (region, how string, err error) {
 	if g.prefs == nil || locale == "" {
 		return "", "", nil
 	}
-	r, how, _, err := g.prefs.region("", locale)
+	r, how, err := g.prefs.LocaleRegion(locale, accelerated())
 	if err != nil {
 		return "", "", err
 	}

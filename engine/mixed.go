@@ -1,56 +1,23 @@
 package engine
 
 import (
-	"math/big"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/fault"
-	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/mixed"
 )
 
-// Mixed units write one quantity as a sum of whole units and a last
-// fraction: 5 ft 3.5 in, 11 st 4 lb, 1 h 30 min 0 s. A mixed unit is named
-// by its parts joined with "+" ("ft+in", "h+min+s"), or by CLDR's
-// identifier ("foot-and-inch"). Its parts are catalog units of one
-// category, linear (no offset, no formula), largest first, each a whole
-// number of the next (1 ft = 12 in): that is what makes the carries of a
-// rounded last part exact.
+// Mixed units
 //
-// As a target, the value is split exactly: every part but the last is
-// a whole number, the last is rounded once to the requested significant
-// digits, and a last part that rounds up to a whole unit of the part
-// before it carries (5 ft 11.9999 in to 3 digits is 6 ft 0 in, never 5 ft
-// 12 in). A negative quantity puts its sign on its first non-zero part.
-//
-// As a source, a mixed unit takes one value per part, separated by spaces
-// ("5 3.5" in ft+in). The sum is taken exactly in the last part, so the
-// conversion is rounded once, as any other.
-
-// maxMixedParts bounds the parts of a mixed unit.
-const maxMixedParts = 6
-
-// mixedUnit is a resolved mixed unit.
-type mixedUnit struct {
-	symbol   string // canonical: the parts' symbols joined by "+"
-	parts    []*Unit
-	category *Category
-	// inLast[i] is part i in units of the last part, a whole number;
-	// step[i] is part i in units of part i+1.
-	inLast []*big.Int
-	step   []*big.Int
-	// stepDec holds the steps as decimals, for the carry of a rounded
-	// last part; inLastWords and stepWords hold inLast and step in words
-	// where they fit (else 0), for splitWords.
-	stepDec                []apd.Decimal
-	inLastWords, stepWords []uint64
-	wordsOK                bool // every inLast and step fits a word
-	// sources caches the source units converted from (readable.go).
-	sources  sync.Map // string → *mixedSource
-	nSources atomic.Int64
-}
+// A mixed unit ("ft+in", "h+min+s", CLDR's "foot-and-inch") is package
+// mixed's: its rules, its split and its sum. The graph resolves its parts
+// to catalog units (each linear, all of one category), keeps resolved
+// mixed units by name (mixedCache: names that differ in white space are
+// one entry), and, as an accelerator, whole conversions to them by the
+// pair of names (mixedPairs: a table of fixed size).
 
 // Part is one part of a mixed result: a whole number of a unit, or, for
 // the last part, the rounded rest.
@@ -59,42 +26,48 @@ type Part struct {
 	Unit  *Unit
 }
 
-// isMixedName reports whether name is written as a mixed unit. A UCUM
-// code is never one: its + is an exponent's sign (ucum:m+2), and UCUM has
-// no mixed units.
-func isMixedName(name string) bool {
-	if strings.IndexByte(name, '+') < 0 && !strings.Contains(name, "-and-") {
-		return false
-	}
-	return len(name) < len(SystemUCUM)+1 || !strings.EqualFold(name[:len(SystemUCUM)+1], SystemUCUM+":")
+// mixedUnit is a resolved mixed unit: package mixed's, with its catalog
+// units.
+type mixedUnit struct {
+	*mixed.Unit
+	parts    []*Unit
+	category *Category
 }
 
-// mixedCache holds resolved mixed units by name, like exprCache.
-type mixedCache struct {
-	m sync.Map // string → *mixedUnit
-	n atomic.Int64
+// target is what a conversion converts to: one unit (or expression), or a
+// mixed unit.
+type target struct {
+	side  side
+	mixed *mixedUnit
 }
 
-func (c *mixedCache) get(s string) (*mixedUnit, bool) {
-	v, ok := c.m.Load(s)
-	if !ok {
-		return nil, false
+func (t target) symbol() string {
+	if t.mixed != nil {
+		return t.mixed.Symbol
 	}
-	return v.(*mixedUnit), true
+	return t.side.symbol()
 }
 
-func (c *mixedCache) put(s string, m *mixedUnit) {
-	if c.n.Add(1) > maxCachedExpressions {
-		c.m.Clear()
-		c.n.Store(1)
+// largest is the unit thresholds are written in: the target's unit, or
+// the first part of a mixed unit.
+func (t target) largest() side {
+	if t.mixed != nil {
+		return side{unit: t.mixed.parts[0]}
 	}
-	c.m.Store(strings.Clone(s), m)
+	return t.side
+}
+
+func (t target) category() *Category {
+	if t.mixed != nil {
+		return t.mixed.category
+	}
+	return t.side.category()
 }
 
 // resolveTarget resolves what a conversion may convert to: a unit, an
 // expression or a mixed unit.
 func (g *Graph) resolveTarget(name string) (target, error) {
-	if isMixedName(name) {
+	if mixed.IsName(name) {
 		m, err := g.resolveMixed(name)
 		return target{mixed: m}, err
 	}
@@ -102,116 +75,65 @@ func (g *Graph) resolveTarget(name string) (target, error) {
 	return target{side: s}, err
 }
 
-// resolveMixed resolves a mixed unit's name.
+// mixedCache holds resolved mixed units by name (mixed.Key: names that
+// differ only in white space are one), like exprCache.
+type mixedCache struct {
+	m sync.Map // string → *mixedUnit
+	n atomic.Int64
+}
+
+// resolveMixed resolves a mixed unit's name, through the graph's cache.
 func (g *Graph) resolveMixed(name string) (*mixedUnit, error) {
-	if m, ok := g.mixed.get(name); ok {
-		return m, nil
+	key := mixed.Key(name)
+	if v, ok := g.mixed.m.Load(key); ok {
+		return v.(*mixedUnit), nil
 	}
 	m, err := g.parseMixed(name)
 	if err != nil {
 		return nil, err
 	}
-	g.mixed.put(name, m)
+	if g.mixed.n.Add(1) > maxCachedExpressions {
+		g.mixed.m.Clear()
+		g.mixed.n.Store(1)
+	}
+	g.mixed.m.Store(strings.Clone(key), m)
 	return m, nil
 }
 
+// parseMixed resolves the parts of a mixed unit's name to catalog units,
+// linear and of one category, and builds the mixed unit of them.
 func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
-	bad := func(format string, args ...any) error {
-		return errorf(CodeInvalidUnitExpression, "mixed unit %q: "+format, append([]any{fault.Truncate(name, 60)}, args...)...)
+	names, cldr, err := mixed.Names(name)
+	if err != nil {
+		return nil, err
 	}
-	if len(name) > maxExpressionLength {
-		return nil, bad("longer than %d bytes", maxExpressionLength)
-	}
-	var names []string
-	cldr := false
-	if strings.IndexByte(name, '+') >= 0 {
-		names = strings.Split(name, "+")
-	} else {
-		id := name
-		if i := strings.IndexByte(id, ':'); i >= 0 && strings.EqualFold(id[:i], "cldr") {
-			id = id[i+1:]
-		}
-		names = strings.Split(id, "-and-")
-		cldr = true
-	}
-	if len(names) > maxMixedParts {
-		return nil, bad("has %d parts; at most %d", len(names), maxMixedParts)
-	}
-	m := &mixedUnit{}
-	symbols := make([]string, len(names))
+	m := &mixedUnit{parts: make([]*Unit, len(names))}
+	parts := make([]mixed.Part, len(names))
 	for i, n := range names {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			return nil, bad("part %d is empty (write parts such as ft+in)", i+1)
-		}
 		u, err := g.mixedPart(n, cldr)
 		if err != nil {
 			return nil, err
 		}
 		if u == nil {
-			return nil, bad("part %q is not a catalog unit; the parts of a mixed unit are units such as ft, in, st, lb", n)
+			return nil, errorf(CodeInvalidUnitExpression, "mixed unit %q: part %q is not a catalog unit; the parts of a mixed unit are units such as ft, in, st, lb", fault.Truncate(name, 60), n)
 		}
-		if f, o, ok := mapFactor(&u.conv); !ok || o.Sign() != 0 || f.R.Sign() <= 0 {
-			return nil, bad("part %s is not a linear unit (it has an offset or a formula), so it cannot be counted in whole units", u.Symbol)
+		f, o, ok := mapFactor(&u.conv)
+		if !ok || o.Sign() != 0 || f.R.Sign() <= 0 {
+			return nil, errorf(CodeInvalidUnitExpression, "mixed unit %q: part %s is not a linear unit (it has an offset or a formula), so it cannot be counted in whole units", fault.Truncate(name, 60), u.Symbol)
 		}
-		if i > 0 && u.Category != m.parts[0].Category {
+		if first := m.parts[0]; i > 0 && u.Category != first.Category {
 			e := errorf(CodeIncompatibleUnits, "mixed unit %q: its parts are of different kinds: %s is %s, %s is %s",
-				fault.Truncate(name, 60), m.parts[0].Symbol, strings.ToLower(m.parts[0].Category.Name), u.Symbol, strings.ToLower(u.Category.Name))
-			e.Details = dimensionDetails(m.parts[0].Category.dim, u.Category.dim)
+				fault.Truncate(name, 60), first.Symbol, strings.ToLower(first.Category.Name), u.Symbol, strings.ToLower(u.Category.Name))
+			e.Details = dimensionDetails(first.Category.dim, u.Category.dim)
 			return nil, e
 		}
-		m.parts = append(m.parts, u)
-		symbols[i] = u.Symbol
+		m.parts[i] = u
+		parts[i] = mixed.Part{Symbol: u.Symbol, Factor: f}
 	}
-	if len(m.parts) < 2 {
-		return nil, bad("needs at least two parts")
+	if m.Unit, err = mixed.New(name, parts); err != nil {
+		return nil, err
 	}
 	m.category = m.parts[0].Category
-	m.symbol = strings.Join(symbols, "+")
-	n := len(m.parts)
-	m.inLast = make([]*big.Int, n)
-	m.step = make([]*big.Int, n)
-	factors := make([]exact.Factor, n)
-	for i, u := range m.parts {
-		factors[i], _, _ = mapFactor(&u.conv)
-	}
-	for i := 1; i < n; i++ {
-		pm, prev := factors[i], factors[i-1]
-		if pm.K == prev.K && pm.R.Cmp(prev.R) >= 0 {
-			return nil, bad("the parts must go from the largest to the smallest, but %s is not smaller than %s", m.parts[i].Symbol, m.parts[i-1].Symbol)
-		}
-	}
-	last := factors[n-1]
-	for i, u := range m.parts {
-		pm := factors[i]
-		r := new(big.Rat).Quo(pm.R, last.R)
-		if pm.K != last.K || !r.IsInt() {
-			return nil, bad("%s is not a whole number of %s; each part must be a whole number of the last", u.Symbol, m.parts[n-1].Symbol)
-		}
-		m.inLast[i] = new(big.Int).Set(r.Num())
-	}
-	for i := 0; i+1 < n; i++ {
-		q, r := new(big.Int).QuoRem(m.inLast[i], m.inLast[i+1], new(big.Int))
-		if r.Sign() != 0 {
-			return nil, bad("%s is not a whole number of %s", m.parts[i].Symbol, m.parts[i+1].Symbol)
-		}
-		m.step[i] = q
-	}
-	m.step[n-1] = big.NewInt(1)
-	m.stepDec = make([]apd.Decimal, n)
-	m.inLastWords = make([]uint64, n)
-	m.stepWords = make([]uint64, n)
-	m.wordsOK = true
-	for i := range n {
-		m.wordsOK = m.wordsOK && m.inLast[i].IsUint64() && m.step[i].IsUint64()
-		m.stepDec[i].Coeff.SetMathBigInt(m.step[i])
-		if m.inLast[i].IsUint64() {
-			m.inLastWords[i] = m.inLast[i].Uint64()
-		}
-		if m.step[i].IsUint64() {
-			m.stepWords[i] = m.step[i].Uint64()
-		}
-	}
 	return m, nil
 }
 
@@ -224,8 +146,10 @@ func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
 		}
 	}
 	if cldr && g.prefs != nil {
-		if pu := g.prefs.units[name]; pu != nil && pu.target.mixed == nil && pu.target.side.unit != nil {
-			return pu.target.side.unit, nil
+		if sym := g.prefs.CatalogUnit(name); sym != "" {
+			if u := g.bySymbol[sym]; u != nil {
+				return u, nil
+			}
 		}
 	}
 	s, err := g.resolve(name)
@@ -238,4 +162,103 @@ func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
 		return nil, err
 	}
 	return s.unit, nil
+}
+
+// partsOf pairs the texts of a split with the mixed unit's parts, into
+// parts (reused).
+func (m *mixedUnit) partsOf(parts []Part, texts *mixed.Parts) []Part {
+	parts = parts[:0]
+	for i, u := range m.parts {
+		parts = append(parts, Part{Value: texts.Value(i), Unit: u})
+	}
+	return parts
+}
+
+// PartsText writes parts as "5 ft 3.5 in".
+func PartsText(parts []Part) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p.Value)
+		b.WriteByte(' ')
+		b.WriteString(p.Unit.Symbol)
+	}
+	return b.String()
+}
+
+// mixedPair is a conversion to a mixed unit resolved once: the mixed
+// unit, the pair from the source to its last part, and the factor of that
+// pair's map in words when it is linear without π and fits them (for
+// mixed.Unit.SplitWords). Its names are copies, as the pair cache's are.
+type mixedPair struct {
+	from, to string
+	m        *mixedUnit
+	pe       *pairEntry
+	num, den uint64
+	words    bool
+}
+
+// mixedPairs keeps conversions to mixed units by the two names asked for
+// (the target's as sent, or a chosen mixed unit's symbol): an accelerator
+// (convertMixed), in a set-associative table like the pair cache's, fixed
+// in size whatever names requests send.
+type mixedPairs struct {
+	k0, k1 uint64
+	sets   [pairSets][pairWays]atomic.Pointer[mixedPair]
+}
+
+func newMixedPairs() *mixedPairs { return &mixedPairs{k0: rand.Uint64(), k1: rand.Uint64()} }
+
+// get returns the conversion asked for by the two names, or nil.
+func (c *mixedPairs) get(from, to string) *mixedPair {
+	set := &c.sets[pairHash(c.k0, c.k1, from, to)%pairSets]
+	for i := range set {
+		if e := set[i].Load(); e != nil && e.from == from && e.to == to {
+			return e
+		}
+	}
+	return nil
+}
+
+// put keeps e in a free slot of its set, or over the slot its hash picks.
+func (c *mixedPairs) put(e *mixedPair) {
+	if len(e.from) > maxCachedName || len(e.to) > maxCachedName {
+		return
+	}
+	h := pairHash(c.k0, c.k1, e.from, e.to)
+	set := &c.sets[h%pairSets]
+	for i := range set {
+		if set[i].CompareAndSwap(nil, e) {
+			return
+		}
+	}
+	set[(h/pairSets)%pairWays].Store(e)
+}
+
+// cachedMixed returns the kept conversion of from to the mixed unit asked
+// for as to, or nil (always with the gate closed).
+func (g *Graph) cachedMixed(from, to string) *mixedPair {
+	if !accelerated() || g.mixedPairs == nil {
+		return nil
+	}
+	return g.mixedPairs.get(from, to)
+}
+
+// mixedPairOf resolves the conversion of from to the mixed unit m asked
+// for as to, and keeps it.
+func (g *Graph) mixedPairOf(from, to string, m *mixedUnit) (*mixedPair, error) {
+	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
+	if err != nil {
+		return nil, err
+	}
+	e := &mixedPair{from: strings.Clone(from), to: strings.Clone(to), m: m, pe: pe}
+	if pl := &pe.plan; pl.m != nil && pl.err == nil && pl.from.minimum == nil && pl.positive == nil {
+		e.num, e.den, e.words = pl.m.LinearWords()
+	}
+	if g.mixedPairs != nil {
+		g.mixedPairs.put(e)
+	}
+	return e, nil
 }

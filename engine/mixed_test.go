@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/mixed"
 )
 
 func TestMixedTarget(t *testing.T) {
@@ -173,10 +174,10 @@ func TestMixedSplitProperty(t *testing.T) {
 				if i < len(res.Parts)-1 && !v.IsInt() {
 					t.Fatalf("%s s at %d: part %d is %s, not whole", value, p, i, part.Value)
 				}
-				if i > 0 && v.Cmp(new(big.Rat).SetInt(m.step[i-1])) >= 0 {
+				if i > 0 && v.Cmp(new(big.Rat).Quo(perLast(m, i-1), perLast(m, i))) >= 0 {
 					t.Fatalf("%s s at %d: part %d is %s, a whole %s or more", value, p, i, part.Value, m.parts[i-1].Symbol)
 				}
-				sum.Add(sum, new(big.Rat).Mul(v, new(big.Rat).SetInt(m.inLast[i])))
+				sum.Add(sum, new(big.Rat).Mul(v, perLast(m, i)))
 			}
 			last := res.Parts[len(res.Parts)-1].Value
 			var d apd.Decimal
@@ -202,6 +203,12 @@ func TestMixedSplitProperty(t *testing.T) {
 			}
 		}
 	}
+}
+
+// perLast is part i of m in units of the last.
+func perLast(m *mixedUnit, i int) *big.Rat {
+	r, _ := new(big.Rat).SetString(m.PerLast(i))
+	return r
 }
 
 func tenPow64(n int) int64 {
@@ -240,12 +247,12 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := m.source(g, c.from)
+		src, err := g.mixedPairOf(c.from, c.to, m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pe := src.pe
-		if !src.wf.ok {
+		if !src.words {
 			t.Fatalf("%s → %s has no word factor", c.from, c.to)
 		}
 		var x apd.Decimal
@@ -253,7 +260,8 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		x.Exponent = int32(rng.IntN(30) - 20)
 		x.Negative = rng.IntN(3) == 0
 		p := rng.IntN(MaxPrecision) + 1
-		fast, fastInexact, ok := m.splitWords(src.wf, &x, p, nil)
+		var fast, plain mixed.Parts
+		fastInexact, ok := m.SplitWords(&fast, &x, src.num, src.den, p)
 		if !ok {
 			continue
 		}
@@ -262,16 +270,111 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, plainInexact, err := m.split(&v, p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if PartsText(fast) != PartsText(plain) || fastInexact != plainInexact {
+		plainInexact := m.Split(&plain, &v, p, false)
+		if fast.String(m.Unit) != plain.String(m.Unit) || fastInexact != plainInexact {
 			t.Fatalf("%s %s → %s at %d: words %s (inexact %v), plain %s (inexact %v)", x.String(), c.from, c.to, p,
-				PartsText(fast), fastInexact, PartsText(plain), plainInexact)
+				fast.String(m.Unit), fastInexact, plain.String(m.Unit), plainInexact)
 		}
 	}
 	if served < 1000 {
 		t.Fatalf("the word path served only %d of 3000", served)
+	}
+}
+
+// TestMixedCaches checks the caches of mixed units against names a
+// request can make up: names that differ only in white space are one
+// mixed unit, and conversions to mixed units are kept in a table of fixed
+// size, however many sources and mixed units requests name.
+func TestMixedCaches(t *testing.T) {
+	g := prefGraph(t)
+	a, err := g.resolveMixed("ft+in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, variant := range []string{" ft+in", "ft + in", "\tft+in\t"} {
+		if b, err := g.resolveMixed(variant); err != nil || b != a {
+			t.Fatalf("%q resolves apart from ft+in (%v)", variant, err)
+		}
+	}
+	targets := []string{"ft+in", "yd+ft+in", "mi+yd", "m+cm", " ft + in "}
+	units := []string{"m", "km", "cm", "ft", "in", "yd"}
+	n := 0
+	for _, u1 := range units {
+		for _, u2 := range units {
+			for _, u3 := range units {
+				for _, u4 := range units {
+					from := u1 + "*" + u2 + "/" + u3 + "*" + u4 + "/m"
+					to := targets[n%len(targets)]
+					res, err := g.Convert(Request{Value: "1.5", From: from, To: to})
+					if err != nil || len(res.Parts) < 2 {
+						t.Fatalf("%s → %s: %v %v", from, to, res.Parts, err)
+					}
+					n++
+				}
+			}
+		}
+	}
+	kept := 0
+	for i := range g.mixedPairs.sets {
+		for j := range g.mixedPairs.sets[i] {
+			if g.mixedPairs.sets[i][j].Load() != nil {
+				kept++
+			}
+		}
+	}
+	if max := pairSets * pairWays; kept > max || optimize && (n <= max || kept < max/2) || !optimize && kept != 0 {
+		t.Fatalf("%d conversions to mixed units, %d kept (the table holds %d)", n, kept, max)
+	}
+}
+
+// TestReadableConcurrent converts to auto and to mixed units from several
+// goroutines at once, adding to the caches of decisions, parsed locales,
+// mixed units and their sources while others read them: every answer is
+// the one a lone conversion gives.
+func TestReadableConcurrent(t *testing.T) {
+	g := prefGraph(t)
+	var reqs []Request
+	for i, from := range []string{"m", "km", "ft", "in", "yd", "cm", "mi"} {
+		for j, to := range []string{"ft+in", "yd+ft+in", "m+cm", " ft + in", Auto} {
+			for k, region := range []string{"", "US", "GB", "SE", "419", "NO"} {
+				reqs = append(reqs, Request{Value: fmt.Sprint(i*7+j*3+k, ".25"), From: from, To: to, Usage: "road", Region: region, Precision: 5 + k})
+			}
+		}
+	}
+	want := make([]string, len(reqs))
+	for i, r := range reqs {
+		res, err := g.Convert(r)
+		want[i] = fmt.Sprint(res.Unit, PartsText(res.Parts), res.Value, res.Exact, err)
+	}
+	errs := make(chan string, 4)
+	for w := range 4 {
+		go func() {
+			for round := range 10 {
+				for i := range reqs {
+					i := (i*(w+1) + round) % len(reqs)
+					res, err := g.Convert(reqs[i])
+					if got := fmt.Sprint(res.Unit, PartsText(res.Parts), res.Value, res.Exact, err); got != want[i] {
+						errs <- fmt.Sprintf("%+v: %s, want %s", reqs[i], got, want[i])
+						return
+					}
+				}
+				// New names for the caches: a fresh source and locale.
+				from := fmt.Sprintf("m*s^%d/s^%d", 1+(w+round)%9, 1+(w+round)%9)
+				if _, err := g.Convert(Request{Value: "1.5", From: from, To: "ft+in"}); err != nil {
+					errs <- err.Error()
+					return
+				}
+				if _, err := g.Convert(Request{Value: "1.5", From: from, To: Auto, Usage: "road", Locale: fmt.Sprintf("en-GB-x-r%d", w*10+round)}); err != nil {
+					errs <- err.Error()
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
 	}
 }

@@ -2,35 +2,45 @@ package engine
 
 // The gate
 //
-// Two accelerators serve every conversion, and one serves repeated
-// ones:
-//
-//   - the word path of the kernel (package exact): a map evaluated and
-//     rounded in machine words when its coefficients, the value and the
-//     precision allow, instead of big integers;
-//   - the fixed-point logarithms and exponentials of package lnexp, tried
-//     before the widening evaluation in apd;
-//   - the pair cache (paircache.go): a pair of names resolved and planned
-//     once.
-//
-// Each returns exactly what the plain path returns, or declines. optimize
-// is their one gate and this file holds every place that reads it: a
-// conversion asks accelerated once, and the pair cache asks cachedPair.
-// The package's tests run once with the gate open and once closed
-// (TestMain), and TestAcceleratorsMatchPlain compares the two ways
+// optimize is the one gate of the engine's accelerators, and accelerated,
+// in this file, is the one function that reads it: every accelerator asks
+// it, and the packages the engine hands work to (exact, formula, mixed,
+// prefs) take its answer as a fast flag and never read a gate of their
+// own. Each accelerator returns exactly what the plain path returns, or
+// declines. The package's tests run once with the gate open and once
+// closed (TestMain), and TestAcceleratorsMatchPlain compares the two ways
 // directly, on the shipped catalog too.
 
 // optimize gates every accelerator of the engine.
 var optimize = true
 
-// accelerated reports whether a conversion starting now may use the word
-// path of the kernel and the fixed-point logarithms and exponentials.
+// accelerated reports whether work starting now may use the accelerators,
+// each of which gives what its plain path gives:
+//
+//   - the word path of the kernel: a map evaluated and rounded in 64-,
+//     128- and 256-bit words instead of math/big, π through a table of
+//     brackets in words (exact.Map.Round, exact.RoundWords,
+//     exact.RoundDecimal; plan.run, evalAt, roundValue);
+//   - the fixed-point logarithms and exponentials of package lnexp, and
+//     the shift of a decimal by a power of ten, in formulas
+//     (formula.Env.Fast; plan.stepwise, Build's check of formulas);
+//   - the pair cache: a pair of names resolved and planned once
+//     (cachedPair, paircache.go);
+//   - mixed units: a conversion to a mixed unit resolved once and kept by
+//     its two names, with the factor of its map in words (cachedMixed,
+//     mixedPairs in mixed.go), the split of a value as written in machine
+//     words (mixed.Unit.SplitWords on exact.Radix.SplitWords), and the
+//     rounding of the rest in words (mixed.Unit.Split);
+//   - unit preferences: decisions kept by the names of a request, parsed
+//     locales kept, and thresholds written as decimals in the source unit,
+//     so that a value clear of them is compared as it was written
+//     (prefs.Data.Decide, prefs.Decision.Pick on exact.Bound).
 func accelerated() bool { return optimize }
 
 // cachedPair returns the cached resolution of the pair, planned with a
 // catalog substance's own properties p (nil for none), or nil.
 func (g *Graph) cachedPair(from, to string, p *Properties) *pairEntry {
-	if !optimize || g.pairs == nil {
+	if !accelerated() || g.pairs == nil {
 		return nil
 	}
 	return g.pairs.getWith(from, to, p)

@@ -17,6 +17,7 @@ import (
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
+	"github.com/unitd/unitd/engine/mixed"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -345,6 +346,7 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 		exprs:          newExprCache(),
 		cross:          newCrossCache(),
 		resolved:       newPropertiesCache(),
+		mixedPairs:     newMixedPairs(),
 		hints:          root.hints,
 		prefs:          root.prefs,
 		codes:          root.codes,
@@ -360,6 +362,10 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 	}
 	g.suggesterOnce.Do(func() { g.suggester = sugg })
 	g.subIndexOnce.Do(func() { g.subIndex = root.subIndex })
+	// Unit search is over the catalog's units (SearchUnits): its index is
+	// the catalog's.
+	idx := root.unitSearchIndex()
+	g.unitIndexOnce.Do(func() { g.unitIndex = idx })
 	return g
 }
 
@@ -1412,7 +1418,7 @@ func (g *Graph) definitionRef(u *Unit) *Unit {
 // then naming the account's unit as its source again.
 func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
 	root := g.Catalog()
-	if isMixedName(req.From) {
+	if mixed.IsName(req.From) {
 		for part := range strings.SplitSeq(req.From, "+") {
 			part = strings.TrimSpace(part)
 			if _, _, ok := g.lookupAccount(part); ok || hasAccountPrefix(part) {

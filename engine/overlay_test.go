@@ -472,10 +472,10 @@ func TestDeriveSharesTheCatalog(t *testing.T) {
 	g := mustOverlay(t, base, OverlayOptions{}, extend("length", accountUnit("smoot", lin("1.7018", "m"))))
 	own := map[string]bool{"exprs": true, "pairs": true, "compiledPairs": true, "mixed": true, "cross": true, "resolved": true,
 		"suggesterOnce": true, "subIndexOnce": true, "ov": true, "root": true, "maxName": true,
-		"deferredErrs": true}
+		"deferredErrs": true, "mixedPairs": true, "unitIndexOnce": true}
 	shared := map[string]bool{"version": true, "categories": true, "byID": true, "units": true, "bySymbol": true, "byWord": true,
 		"ambiguous": true, "spellings": true, "suggester": true, "byDimension": true, "bridges": true, "bridged": true, "hints": true,
-		"prefs": true, "codes": true, "sub": true, "subIndex": true, "own": true, "mixingRatios": true, "measurandHints": true}
+		"prefs": true, "codes": true, "sub": true, "subIndex": true, "own": true, "mixingRatios": true, "measurandHints": true, "unitIndex": true}
 	tg, vg, vb := reflect.TypeFor[Graph](), reflect.ValueOf(g).Elem(), reflect.ValueOf(base).Elem()
 	for i := range tg.NumField() {
 		f := tg.Field(i)

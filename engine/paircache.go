@@ -58,9 +58,12 @@ func newPairCache() *pairCache {
 // and outer bytes share a set; they are told apart by comparing them
 // whole, and a client that sends many such names only evicts its own
 // pairs, which then take the plain path.
-func (c *pairCache) hash(from, to string) uint64 {
-	h := (outerBytes(from) ^ c.k0) * 0x9e3779b97f4a7c15
-	h ^= (outerBytes(to) ^ c.k1) * 0xc2b2ae3d27d4eb4f
+func (c *pairCache) hash(from, to string) uint64 { return pairHash(c.k0, c.k1, from, to) }
+
+// pairHash is the hash of a pair of names with the seed k0, k1.
+func pairHash(k0, k1 uint64, from, to string) uint64 {
+	h := (outerBytes(from) ^ k0) * 0x9e3779b97f4a7c15
+	h ^= (outerBytes(to) ^ k1) * 0xc2b2ae3d27d4eb4f
 	h ^= uint64(len(from))<<32 | uint64(len(to))
 	return h ^ h>>29
 }

@@ -3,89 +3,83 @@ package engine
 import (
 	"errors"
 	"math/big"
-	"math/bits"
 	"strings"
-	"sync"
 
 	"github.com/cockroachdb/apd/v3"
-	"github.com/unitd/unitd/engine/fault"
-	"github.com/unitd/unitd/engine/internal/digits"
 	"github.com/unitd/unitd/engine/internal/exact"
-	"github.com/unitd/unitd/engine/internal/pi"
+	"github.com/unitd/unitd/engine/mixed"
+	"github.com/unitd/unitd/engine/prefs"
 )
 
+// Readable answers
+//
+// A conversion to Auto chooses its unit from the unit preferences
+// (package prefs), and a mixed unit on either side is split or summed by
+// package mixed. This file is their orchestration: appendReadable reads
+// the value (summing a mixed source), asks prefs for the target or
+// resolves it, and converts: through the pair cache to one unit, or to
+// the last part of a mixed unit and split from there. The engine resolves
+// names for prefs (prefResolver) and gives it the magnitude of a value in
+// its category's base unit, exactly, when the thresholds in the source
+// unit cannot decide.
+
 // Auto is the target that asks the engine to choose the unit from the
-// unit preferences (see preference.go).
+// unit preferences (package prefs).
 const Auto = "auto"
 
-// Preference says which unit preference a conversion to Auto chose, and
-// why (UTS #35 Part 6, Unit Preferences). Its fields are read-only.
-type Preference struct {
-	// Quantity is CLDR's quantity of the source unit ("length").
-	Quantity string
-	// Usage is the usage asked for ("default" when none was), and
-	// MatchedUsage the usage whose preferences were used, after the
-	// fall-back by parts and to "default".
-	Usage, MatchedUsage string
-	// Region is the region the preferences were looked up for, and
-	// RegionFrom how it was found: "region", "locale" (its region
-	// subtag), "locale-rg", "locale-ms", "likely" (the likely region of
-	// the locale's language) or "default" (001, neither was given).
-	Region, RegionFrom string
-	// Locale is the locale the region came from, if any.
-	Locale string
-	// MatchedRegion is the region whose preferences were used: Region, or
-	// the region containing it nearest to it that has its own, up to 001.
-	MatchedRegion string
-	// Units is the list of preferences, largest first; Chosen indexes the
-	// one taken. Reached is false when the value reached no threshold and
-	// the last unit was taken for it.
-	Units   []PreferenceUnit
-	Chosen  int
-	Reached bool
-	// Override is set when the locale's -u-mu- key chose the unit of a
-	// temperature ("celsius"), which wins over the preferences.
-	Override string
-	// Source cites the data.
-	Source string
-	// substance is what the usage measures, when its units say so (see
-	// usage.substance).
-	substance string
+// The unit preferences' data and answers (package prefs).
+type (
+	PreferencesSpec     = prefs.Spec
+	PreferenceUnitSpec  = prefs.UnitSpec
+	PreferenceListSpec  = prefs.ListSpec
+	PreferenceEntrySpec = prefs.EntrySpec
+	Preference          = prefs.Preference
+	PreferenceUnit      = prefs.Entry
+	PreferenceSet       = prefs.Set
+	PreferenceList      = prefs.List
+	PreferenceInfo      = prefs.Info
+)
+
+// preferences compiles the preference data once the units are built.
+func (b *builder) preferences(ps *PreferencesSpec) {
+	p, errs := prefs.Compile(ps, prefResolver{b.g})
+	b.errs = append(b.errs, errs...)
+	b.g.prefs = p
 }
 
-// PreferenceUnit is one unit of a preference list.
-type PreferenceUnit struct {
-	// Unit is the catalog unit ("ft+in"), CLDR its CLDR identifier
-	// ("foot-and-inch").
-	Unit, CLDR string
-	// Geq is the threshold from which it is used, in GeqUnit: Unit, or
-	// its largest part; "" for the last unit, which takes every smaller
-	// value.
-	Geq, GeqUnit string
-	// Substance is what a unit of mass concentration is of ("glucose").
-	Substance string
+// Preferences lists the unit preferences, by quantity and usage in the
+// data's order, for the category given (all when it is ""). With a
+// region or a locale, each set holds the one list that applies there
+// (through the containment of regions); else every list. ok is false when
+// the graph has no preferences. Unknown regions and malformed locales are
+// INVALID_REQUEST.
+func (g *Graph) Preferences(category, region, locale string) (info PreferenceInfo, sets []PreferenceSet, ok bool, err error) {
+	if g.prefs == nil {
+		return info, nil, false, nil
+	}
+	info, sets, err = g.prefs.Sets(category, region, locale)
+	return info, sets, true, err
 }
 
 // isReadable reports whether a request needs the readable path: a target
 // to choose, or a mixed unit on either side. It is only asked once the
 // pair cache has missed, so ordinary conversions never pay for it.
 func isReadable(req *Request) bool {
-	return req.To == Auto || isMixedName(req.To) || isMixedName(req.From)
+	return req.To == Auto || mixed.IsName(req.To) || mixed.IsName(req.From)
 }
 
 // appendReadable converts a request with a mixed source, a mixed target or
-// the target Auto.
-// parsed, when not nil, is req.Value already parsed.
+// the target Auto. parsed, when not nil, is req.Value already parsed.
 func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, parsed *apd.Decimal) ([]byte, error) {
 	var v apd.Decimal
 	from := req.From
 	switch {
-	case isMixedName(from):
+	case mixed.IsName(from):
 		m, err := g.resolveMixed(from)
 		if err != nil {
 			return dst, err
 		}
-		if err := m.sum(&v, req.Value); err != nil {
+		if err := m.Sum(&v, req.Value); err != nil {
 			return dst, err
 		}
 		from = m.parts[len(m.parts)-1].Symbol
@@ -94,6 +88,11 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	default:
 		if err := exact.ParseValue(&v, req.Value); err != nil {
 			return dst, err
+		}
+	}
+	if req.To != Auto {
+		if mp := g.cachedMixed(from, req.To); mp != nil {
+			return dst, g.splitMixed(&v, mp, p, res)
 		}
 	}
 	var t target
@@ -108,7 +107,7 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 		}
 		pref = res.pref
 		var err error
-		if t, err = g.choose(from, &v, req, pref); err != nil {
+		if t, err = g.choose(from, &v, nil, req, pref); err != nil {
 			return dst, err
 		}
 	} else {
@@ -119,10 +118,10 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	}
 	if t.mixed == nil {
 		props := req.Properties
-		if props == nil && pref != nil && pref.substance != "" {
+		if props == nil && pref != nil && pref.Substance() != "" {
 			// The chosen unit may be of another kind (mmol/L for mg/dL):
 			// it converts through what the usage measures.
-			if s := g.catalogSubstance(pref.substance); s != nil {
+			if s := g.catalogSubstance(pref.Substance()); s != nil {
 				props = g.own[s]
 			}
 		}
@@ -133,11 +132,126 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 		res.Preference = pref
 		return out, nil
 	}
-	if err := g.convertMixed(&v, from, t.mixed, p, res); err != nil {
+	to := req.To
+	if pref != nil {
+		to = t.mixed.Symbol
+	}
+	if err := g.convertMixed(&v, from, to, t.mixed, p, res); err != nil {
 		return dst, err
 	}
 	res.Preference = pref
 	return dst, nil
+}
+
+// choose picks the target of a conversion of v (in the unit from) to
+// Auto, and says why in *pref: package prefs decides from the names, and
+// picks by the value, given its magnitude in the category's base unit
+// when the thresholds in the source unit do not decide it. A value given
+// as a rational (r, not nil; Request.Exact) is always compared exactly.
+func (g *Graph) choose(from string, v *apd.Decimal, r *big.Rat, req *Request, pref *Preference) (target, error) {
+	if g.prefs == nil {
+		return target{}, errorf(CodeInvalidRequest, `to "auto" needs unit preferences, and this catalog has none (the shipped catalog has CLDR's in preferences.yaml)`)
+	}
+	fast := accelerated()
+	c, err := g.prefs.Decide(prefResolver{g}, prefs.Request{From: from, Usage: req.Usage, Region: req.Region, Locale: req.Locale}, fast)
+	if err != nil {
+		return target{}, err
+	}
+	c.Describe(pref, req.Locale)
+	if t := c.Override(); t != nil {
+		return t.Value.(target), nil
+	}
+	var i int
+	var reached, ok bool
+	if r == nil {
+		i, reached, ok = c.Pick(v)
+	}
+	if !ok {
+		pe, err := g.pair(c.Source.Name, c.Source.Base)
+		if err != nil {
+			return target{}, err
+		}
+		var m exact.Value
+		if r != nil {
+			m, err = pe.plan.valueAtRat(r)
+		} else {
+			m, err = pe.plan.valueAt(v)
+		}
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				return target{}, e
+			}
+			return target{}, errorf(CodeInvalidRequest, "%s values cannot be compared with the thresholds of the unit preferences: %v", c.Source.Name, err)
+		}
+		i, reached = c.PickExact(&m)
+	}
+	pref.Chosen, pref.Reached = i, reached
+	return c.Target(i).Value.(target), nil
+}
+
+// prefResolver resolves the names of the unit preferences in the graph
+// (prefs.Resolver).
+type prefResolver struct{ g *Graph }
+
+func (r prefResolver) Target(name string) (prefs.Target, error) {
+	t, err := r.g.resolveTarget(name)
+	if err != nil {
+		return prefs.Target{}, err
+	}
+	return prefTarget(t), nil
+}
+
+// CLDR resolves a CLDR unit identifier as cldr:<id> names it: the catalog
+// unit that claims it, else its CLDR definition read through the
+// catalog's units (Graph.cldrTarget). The catalog's claims are the one
+// mapping between CLDR and the catalog.
+func (r prefResolver) CLDR(id string) (prefs.Target, error) {
+	s, err := r.g.cldrTarget(id)
+	if err != nil {
+		return prefs.Target{}, err
+	}
+	return prefTarget(target{side: s}), nil
+}
+
+// prefTarget describes t to package prefs.
+func prefTarget(t target) prefs.Target {
+	pt := prefs.Target{Name: t.symbol(), Largest: t.largest().symbol(), Value: t}
+	if c := t.category(); c != nil {
+		pt.Category = c.ID
+	}
+	switch {
+	case t.mixed != nil:
+		for _, u := range t.mixed.parts {
+			pt.Units = append(pt.Units, u.Symbol)
+		}
+	case t.side.unit != nil:
+		pt.Units = []string{t.side.unit.Symbol}
+	}
+	if u := t.largest().unit; u != nil {
+		if _, _, ok := mapFactor(&u.conv); ok {
+			pt.ToBase = u.conv.m
+		}
+	}
+	return pt
+}
+
+func (r prefResolver) Source(name string) (prefs.Source, error) {
+	s, err := r.g.resolve(name)
+	if err != nil {
+		return prefs.Source{}, err
+	}
+	ps := prefs.Source{Name: s.symbol(), Kind: "the dimension " + s.dim().String()}
+	if c := s.category(); c != nil {
+		ps.Category, ps.Base, ps.Kind = c.ID, c.Base.Symbol, strings.ToLower(c.Name)
+	}
+	if u := s.unit; u != nil {
+		ps.Unit = u.Symbol
+		if f, o, ok := mapFactor(&u.conv); ok && o.Sign() == 0 && f.R.Sign() > 0 {
+			ps.Factor, ps.Linear = f, true
+		}
+	}
+	return ps, nil
 }
 
 // convertParsed is the ordinary conversion of an already parsed value,
@@ -173,53 +287,63 @@ func (g *Graph) pair(from, to string) (*pairEntry, error) {
 	return pe, nil
 }
 
-// convertMixed converts v in the unit from to the parts of m.
-func (g *Graph) convertMixed(v *apd.Decimal, from string, m *mixedUnit, p int, res *Result) error {
-	last := m.parts[len(m.parts)-1]
-	var pe *pairEntry
-	var parts []Part
-	var inexact, done bool
-	if optimize {
-		src, err := m.source(g, from)
-		if err != nil {
-			return err
+// convertMixed converts v in the unit from to the parts of m, asked for
+// as to: the pair from → the last part, evaluated exactly and split
+// (package mixed), or, as accelerators, the conversion kept by its names
+// (mixedPairs) and split in machine words from the value as written.
+func (g *Graph) convertMixed(v *apd.Decimal, from, to string, m *mixedUnit, p int, res *Result) error {
+	if accelerated() {
+		mp := g.cachedMixed(from, to)
+		if mp == nil {
+			var err error
+			if mp, err = g.mixedPairOf(from, to, m); err != nil {
+				return err
+			}
 		}
-		pe = src.pe
-		if src.wf.ok {
-			parts, inexact, done = m.splitWords(src.wf, v, p, res.Parts)
-		}
-	} else {
-		var err error
-		if pe, err = g.pair(from, last.Symbol); err != nil {
-			return err
-		}
+		return g.splitMixed(v, mp, p, res)
 	}
+	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
+	if err != nil {
+		return err
+	}
+	return g.splitMixed(v, &mixedPair{m: m, pe: pe}, p, res)
+}
+
+// splitMixed converts v along mp and splits it into the parts of its
+// mixed unit: in words when mp has a word factor and they serve (only
+// with the gate open), else exactly.
+func (g *Graph) splitMixed(v *apd.Decimal, mp *mixedPair, p int, res *Result) error {
+	m := mp.m
+	var parts mixed.Parts
+	var inexact, done bool
+	if mp.words {
+		inexact, done = m.SplitWords(&parts, v, mp.num, mp.den, p)
+	}
+	pe := mp.pe
 	if !done {
 		val, err := pe.plan.valueAt(v)
 		if err != nil {
 			return g.exactError(err, v, pe, m)
 		}
-		if parts, inexact, err = m.split(&val, p, res.Parts); err != nil {
-			return g.exactError(err, v, pe, m)
-		}
+		inexact = m.Split(&parts, &val, p, accelerated())
 	}
 	pl := &pe.plan
-	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, last, pe.fromSide.expr, nil
-	res.Unit, res.Category, res.CategoryID = m.symbol, pl.category, pl.categoryID
+	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, m.parts[len(m.parts)-1], pe.fromSide.expr, nil
+	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.category, pl.categoryID
 	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
-	res.Parts, res.mixed = parts, m
+	res.Parts, res.mixed = m.partsOf(res.Parts, &parts), m
 	return nil
 }
 
-// exactError reports a failure to evaluate or split a value exactly in the
-// API's terms.
+// exactError reports a failure to evaluate a value exactly for a split in
+// the API's terms.
 func (g *Graph) exactError(err error, v *apd.Decimal, pe *pairEntry, m *mixedUnit) error {
 	var e *Error
 	switch {
 	case errors.As(err, &e):
 		return e
 	case errors.Is(err, errNotExactMap):
-		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.fromName, m.symbol, err)
+		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.fromName, m.Symbol, err)
 	}
 	return pe.plan.convertError(v, err)
 }
@@ -243,355 +367,9 @@ func (r *Result) mixedExplanation() *MixedExplanation {
 	if m == nil {
 		return nil
 	}
-	x := &MixedExplanation{Unit: m.symbol, LastPart: m.parts[len(m.parts)-1].Symbol}
+	x := &MixedExplanation{Unit: m.Symbol, LastPart: m.parts[len(m.parts)-1].Symbol}
 	for i, u := range m.parts {
-		x.Parts = append(x.Parts, MixedPart{Unit: u.Symbol, PerLast: m.inLast[i].String()})
+		x.Parts = append(x.Parts, MixedPart{Unit: u.Symbol, PerLast: m.PerLast(i)})
 	}
 	return x
 }
-
-// Reason says in a sentence why the preference was chosen.
-func (p *Preference) Reason() string {
-	if p.Override != "" {
-		return "the locale's -u-mu- key asks for " + p.Override + ", which wins over the preferences of temperature"
-	}
-	where := "for " + p.MatchedUsage + " in " + p.MatchedRegion
-	if len(p.Units) == 1 {
-		return p.Units[0].Unit + " is the only preference " + where
-	}
-	if p.Reached {
-		u := p.Units[p.Chosen]
-		return "the magnitude of the value reaches the threshold of " + u.Unit + ", " + u.Geq + " " + u.GeqUnit + ", the first preference " + where + " it reaches"
-	}
-	u := p.Units[len(p.Units)-2]
-	return "the magnitude of the value is below every threshold " + where + " (the smallest is " + u.Geq + " " + u.GeqUnit + "), so the last preference applies"
-}
-
-// sum reads one value per part ("5 3.5") and sets dst to the quantity in
-// the last part, exactly. A sign may only stand on the first part that is
-// not zero, and is the sign of the whole quantity.
-func (m *mixedUnit) sum(dst *apd.Decimal, value string) error {
-	if len(value) > len(m.parts)*(MaxValueLength+1) {
-		return errorf(CodeInvalidValue, "value for %s is longer than %d characters", m.symbol, len(m.parts)*(MaxValueLength+1))
-	}
-	fields := strings.Fields(value)
-	if len(fields) != len(m.parts) {
-		return errorf(CodeInvalidValue, "%s takes one value per part, %d in all, separated by spaces (\"5 3.5\" for 5 %s 3.5 %s); got %d",
-			m.symbol, len(m.parts), m.parts[0].Symbol, m.parts[1].Symbol, len(fields))
-	}
-	dst.SetInt64(0)
-	neg, nonzero := false, false
-	for i, f := range fields {
-		var d apd.Decimal
-		if err := exact.ParseValue(&d, f); err != nil {
-			e := err.(*Error)
-			return errorf(CodeInvalidValue, "part %d of %s (%s): %s", i+1, m.symbol, m.parts[i].Symbol, e.Message)
-		}
-		if f[0] == '-' || f[0] == '+' {
-			if nonzero || d.IsZero() {
-				return errorf(CodeInvalidValue, "value %q: only the first part that is not zero may carry a sign, which is the whole quantity's (\"-5 3.5\" is −(5 %s 3.5 %s))",
-					fault.Truncate(value, 40), m.parts[0].Symbol, m.parts[1].Symbol)
-			}
-			neg = f[0] == '-'
-		}
-		if !d.IsZero() {
-			nonzero = true
-		}
-		d.Negative = false
-		var w, t apd.Decimal
-		w.Coeff.SetMathBigInt(m.inLast[i])
-		mulExact(&t, &d, &w)
-		if _, err := unrounded.Add(dst, dst, &t); err != nil {
-			return errorf(CodeInvalidValue, "value %q: the sum of its parts is out of range", fault.Truncate(value, 40))
-		}
-	}
-	dst.Negative = neg && !dst.IsZero()
-	return nil
-}
-
-// unrounded adds exactly: precision 0 never rounds an addition.
-var unrounded = apd.BaseContext.WithPrecision(0)
-
-// split writes v (in the last part) as the parts of m, into parts
-// (reused): whole numbers, then the rest rounded to p significant digits,
-// with its carries.
-func (m *mixedUnit) split(v *exact.Value, p int, parts []Part) ([]Part, bool, error) {
-	sc := splitPool.Get().(*splitScratch)
-	defer splitPool.Put(sc)
-	neg := v.Num.Sign() < 0
-	N, D := &sc.N, &sc.D
-	N.Abs(v.Num)
-	D.Set(v.Den)
-	if v.Exp >= 0 {
-		N.Mul(N, tenTo(v.Exp))
-	} else {
-		D.Mul(D, tenTo(-v.Exp))
-	}
-	if v.K != 0 && N.Sign() != 0 {
-		return m.splitPi(N, D, v.K, p, neg, parts)
-	}
-	text, ends, inexact := m.splitInts(sc, sc.buf[:0], N, D, p)
-	return m.partsOf(parts, text, ends, neg), inexact, nil
-}
-
-// splitScratch holds the integers of one split, reused through splitPool
-// so that a split of small values allocates nothing of its own.
-type splitScratch struct {
-	N, D, t, rem big.Int
-	whole        [maxMixedParts]big.Int
-	buf          [160]byte
-}
-
-var splitPool = sync.Pool{New: func() any { return new(splitScratch) }}
-
-// wordFactor is a linear map without π whose factor num/den fits
-// machine words, or ok false.
-type wordFactor struct {
-	num, den uint64
-	ok       bool
-}
-
-// mixedSource is a source unit of a mixed target: its pair with the last
-// part and the word factor of that pair's map.
-type mixedSource struct {
-	pe *pairEntry
-	wf wordFactor
-}
-
-// source returns the source named from, resolved once per name (an
-// accelerator: with the gate closed, convertMixed resolves the pair each
-// time and never splits in words).
-func (m *mixedUnit) source(g *Graph, from string) (*mixedSource, error) {
-	if v, ok := m.sources.Load(from); ok {
-		return v.(*mixedSource), nil
-	}
-	pe, err := g.pair(from, m.parts[len(m.parts)-1].Symbol)
-	if err != nil {
-		return nil, err
-	}
-	src := &mixedSource{pe: pe}
-	pl := &pe.plan
-	if pl.m != nil && pl.err == nil && pl.m.IsLinear() && pl.m.K() == 0 && pl.from.minimum == nil && pl.positive == nil && m.wordsOK {
-		if f, _, ok := pl.m.Affine(); ok && f.Sign() > 0 && f.Num().IsUint64() && f.Denom().IsUint64() {
-			src.wf = wordFactor{num: f.Num().Uint64(), den: f.Denom().Uint64(), ok: true}
-		}
-	}
-	if m.nSources.Add(1) > maxCachedExpressions {
-		m.sources.Clear()
-		m.nSources.Store(1)
-	}
-	m.sources.Store(strings.Clone(from), src)
-	return src, nil
-}
-
-// splitWords is split for a linear map whose factor wf, the value and
-// the quotients fit machine words: x·num/den is split by 128-bit
-// divisions, and the rest rounded by the engine's one rounding. It is an
-// accelerator of split, which gives the same parts; done is false when it
-// cannot serve x.
-func (m *mixedUnit) splitWords(wf wordFactor, x *apd.Decimal, p int, parts []Part) (_ []Part, inexact, done bool) {
-	if x.Form != apd.Finite || !x.Coeff.IsUint64() {
-		return nil, false, false
-	}
-	// x·num/den = (hi·2^64 + lo) / den in the last part.
-	hi, lo := bits.Mul64(x.Coeff.Uint64(), wf.num)
-	den := wf.den
-	switch e := int(x.Exponent); {
-	case e > 0:
-		if e >= len(pow10Words) {
-			return nil, false, false
-		}
-		h1, l1 := bits.Mul64(lo, pow10Words[e])
-		h2, l2 := bits.Mul64(hi, pow10Words[e])
-		var c uint64
-		hi, c = bits.Add64(h1, l2, 0)
-		if h2 != 0 || c != 0 {
-			return nil, false, false
-		}
-		lo = l1
-	case e < 0:
-		if -e >= len(pow10Words) {
-			return nil, false, false
-		}
-		h, l := bits.Mul64(den, pow10Words[-e])
-		if h != 0 {
-			return nil, false, false
-		}
-		den = l
-	}
-	n := len(m.parts)
-	var whole [maxMixedParts]uint64
-	for i := range n - 1 {
-		dh, d := bits.Mul64(den, m.inLastWords[i])
-		if dh != 0 || hi >= d {
-			return nil, false, false // a divisor or a quotient beyond a word
-		}
-		whole[i], lo = bits.Div64(hi, lo, d)
-		hi = 0
-	}
-	last, inexact, ok := exact.RoundUint64(lo, den, p)
-	if !ok {
-		return nil, false, false
-	}
-	carry := last.CmpUint64(m.stepWords[n-2]) >= 0
-	if carry {
-		whole[n-2]++
-		for i := n - 2; i > 0; i-- {
-			if whole[i] >= m.stepWords[i-1] {
-				whole[i] -= m.stepWords[i-1]
-				whole[i-1]++
-			}
-		}
-		if whole[0] == 0 && n > 1 && m.stepWords[0] != 0 && (n == 2 || whole[1] == 0) {
-			// The first part wrapped around its word: let split answer.
-			return nil, false, false
-		}
-	}
-	var ends [maxMixedParts]int
-	var text [160]byte
-	buf := text[:0]
-	for i := range n - 1 {
-		buf = digits.AppendUint(buf, whole[i])
-		ends[i] = len(buf)
-	}
-	if carry {
-		buf = append(buf, '0')
-	} else {
-		buf = last.Append(buf)
-	}
-	ends[n-1] = len(buf)
-	return m.partsOf(parts, buf, ends, x.Negative && !x.IsZero()), inexact, true
-}
-
-// pow10Words holds 10^0 … 10^19.
-var pow10Words = func() (t [20]uint64) {
-	t[0] = 1
-	for i := 1; i < len(t); i++ {
-		t[i] = t[i-1] * 10
-	}
-	return t
-}()
-
-// tenTo returns 10^n, n >= 0; the caller must not modify it.
-func tenTo(n int) *big.Int {
-	if n < len(powersOfTen) {
-		return powersOfTen[n]
-	}
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
-}
-
-var powersOfTen = func() (t [40]*big.Int) {
-	t[0] = big.NewInt(1)
-	for i := 1; i < len(t); i++ {
-		t[i] = new(big.Int).Mul(t[i-1], big.NewInt(10))
-	}
-	return t
-}()
-
-// splitInts splits N/D >= 0 (D > 0) and appends each part's text,
-// unsigned, to buf; ends[i] is where part i's text ends.
-func (m *mixedUnit) splitInts(sc *splitScratch, buf []byte, N, D *big.Int, p int) ([]byte, [maxMixedParts]int, bool) {
-	var ends [maxMixedParts]int
-	n := len(m.parts)
-	whole, t, rem := &sc.whole, &sc.t, &sc.rem
-	rem.Set(N)
-	for i := range n - 1 {
-		t.Mul(D, m.inLast[i])
-		whole[i].QuoRem(rem, t, rem)
-	}
-	last, inexact := roundValue(&exact.Value{Num: rem, Den: D}, p)
-	var lastD apd.Decimal
-	last.Apd(&lastD)
-	carry := lastD.Cmp(&m.stepDec[n-2]) >= 0
-	if carry {
-		// The rest rounded up to a whole unit of the part before it.
-		whole[n-2].Add(&whole[n-2], bigIntOne)
-		for i := n - 2; i > 0; i-- {
-			if whole[i].Cmp(m.step[i-1]) >= 0 {
-				whole[i].Sub(&whole[i], m.step[i-1])
-				whole[i-1].Add(&whole[i-1], bigIntOne)
-			}
-		}
-	}
-	for i := range n - 1 {
-		var d apd.Decimal
-		if whole[i].IsUint64() {
-			d.Coeff.SetUint64(whole[i].Uint64())
-		} else {
-			d.Coeff.SetMathBigInt(&whole[i])
-		}
-		buf = exact.AppendDecimal(buf, &d)
-		ends[i] = len(buf)
-	}
-	if carry {
-		buf = append(buf, '0')
-	} else {
-		buf = last.Append(buf)
-	}
-	ends[n-1] = len(buf)
-	return buf, ends, inexact
-}
-
-// maxPiDigits ends the widening of a bracket of π (as exact.Round does).
-const maxPiDigits = 5000
-
-// splitPi splits N/D·π^k > 0: it brackets π^k between two decimals and
-// splits both ends of the interval, widening the bracket until both give
-// the same parts. The result is never exact.
-func (m *mixedUnit) splitPi(N, D *big.Int, k int, p int, neg bool, parts []Part) ([]Part, bool, error) {
-	for digits := 2*p + 60; digits <= maxPiDigits; digits *= 2 {
-		lo, w, scale := pi.Bracket(k, digits)
-		den := new(big.Int).Mul(D, tenTo(scale))
-		a, ends, _ := m.splitInts(new(splitScratch), nil, new(big.Int).Mul(N, lo), den, p)
-		b, _, _ := m.splitInts(new(splitScratch), nil, new(big.Int).Mul(N, new(big.Int).Add(lo, w)), den, p)
-		if string(a) == string(b) {
-			return m.partsOf(parts, a, ends, neg), true, nil
-		}
-	}
-	return nil, false, errorf(CodeValueOutOfRange, "the value is too close to a boundary between two roundings to be split into %s", m.symbol)
-}
-
-// partsOf pairs the parts' texts with their units, in one string, and
-// puts the sign of a negative quantity on the first part that is not zero.
-func (m *mixedUnit) partsOf(parts []Part, text []byte, ends [maxMixedParts]int, neg bool) []Part {
-	if neg {
-		start := 0
-		for i := range m.parts {
-			if string(text[start:ends[i]]) != "0" {
-				text = append(text[:start], append([]byte{'-'}, text[start:]...)...)
-				for j := i; j < len(m.parts); j++ {
-					ends[j]++
-				}
-				break
-			}
-			start = ends[i]
-		}
-	}
-	all := string(text)
-	parts = parts[:0]
-	start := 0
-	for i, u := range m.parts {
-		parts = append(parts, Part{Value: all[start:ends[i]], Unit: u})
-		start = ends[i]
-	}
-	return parts
-}
-
-// PartsText writes parts as "5 ft 3.5 in".
-func PartsText(parts []Part) string {
-	var b strings.Builder
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(p.Value)
-		b.WriteByte(' ')
-		b.WriteString(p.Unit.Symbol)
-	}
-	return b.String()
-}
-
-// quoteList writes names as "a, b, c".
-func quoteList(names []string) string { return strings.Join(names, ", ") }
-
-var bigIntOne = big.NewInt(1)

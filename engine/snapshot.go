@@ -292,6 +292,7 @@ func restore(data string) (*Graph, error) {
 		bridges:       map[categoryPair]*Bridge{},
 		bridged:       map[unitBridge]*conversion{},
 		pairs:         newPairCache(),
+		mixedPairs:    newMixedPairs(),
 		compiledPairs: newPairCompiler(),
 		exprs:         newExprCache(),
 		cross:         newCrossCache(),

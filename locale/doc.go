@@ -21,7 +21,9 @@
 //
 // A Locale is found by Match (a BCP 47 tag, such as the request field
 // locale) or MatchAcceptLanguage (an Accept-Language header), through
-// golang.org/x/text/language's matcher. The Unicode extension nu picks a
+// golang.org/x/text/language's matcher. Tags are read by package
+// locale/tag, the one parser of them, which the engine's unit preferences
+// read tags with too. The Unicode extension nu picks a
 // numbering system ("hi-u-nu-deva", "ar-u-nu-latn"); "native" picks the
 // locale's native digits.
 //

@@ -202,6 +202,10 @@ func (l *Locale) pattern(key string, w Width, category string) string {
 // as one ASCII space, trimmed, bidirectional marks dropped.
 func Fold(s string) string { return clean(s, true) }
 
+// Fold is the package's Fold, as a method: with Names, it makes a
+// locale the reader's words of a unit search (engine.UnitWords).
+func (l *Locale) Fold(s string) string { return Fold(s) }
+
 // clean is Fold without lower-casing when lower is false.
 func clean(s string, lower bool) string {
 	s = norm.NFC.String(s)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/unitd/unitd/locale/tag"
 	"golang.org/x/text/language"
 )
 
@@ -84,11 +85,11 @@ func initMatcher(s *store) {
 	matcherOnce.Do(func() {
 		var tags []language.Tag
 		add := func(t string) {
-			tag, err := language.Parse(t)
-			if err != nil {
+			parsed, err := tag.Parse(t)
+			if err != nil || parsed.Dropped() != "" {
 				return
 			}
-			tags = append(tags, tag)
+			tags = append(tags, parsed.Language())
 			matchTags = append(matchTags, t)
 		}
 		add("en")
@@ -102,7 +103,7 @@ func initMatcher(s *store) {
 }
 
 // maxTagLength bounds a locale tag or an Accept-Language header.
-const maxTagLength = 256
+const maxTagLength = tag.MaxLength
 
 // Match finds the shipped locale that best serves the BCP 47 tag (a
 // request's locale field): its own data when CLDR has it, else the
@@ -112,21 +113,15 @@ const maxTagLength = 256
 // subtag registry does not know (xx, zz-ZZ), is written in English; an
 // unknown variant or extension is dropped (de-abcdefgh is de). It fails
 // only when tag is not well-formed (en--GB, 12, "").
-func Match(tag string) (*Locale, error) {
-	if tag == "" || len(tag) > maxTagLength {
+func Match(s string) (*Locale, error) {
+	parsed, err := tag.Parse(s)
+	if err != nil {
 		return nil, ErrTag
 	}
-	t, err := language.Parse(tag)
-	if err != nil {
-		var unknown language.ValueError
-		if !errors.As(err, &unknown) {
-			return nil, ErrTag
-		}
-		// Well-formed, with a subtag the registry lacks: Parse has
-		// dropped it. Without a known language, English.
-		if t.String() == "und" || strings.HasPrefix(t.String(), "und-") {
-			t = language.English
-		}
+	t := parsed.Language()
+	if parsed.Dropped() != "" && parsed.Base() == "und" {
+		// Well-formed, with a language the registry lacks: English.
+		t = language.English
 	}
 	return match([]language.Tag{t})
 }
@@ -174,11 +169,11 @@ func parseAcceptLanguage(h string) []language.Tag {
 			}
 			q = f
 		}
-		t, err := language.Parse(r)
-		if err != nil || q == 0 {
+		t, err := tag.Parse(r)
+		if err != nil || t.Dropped() != "" || q == 0 {
 			continue
 		}
-		list = append(list, ranged{t, q})
+		list = append(list, ranged{t.Language(), q})
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].q > list[j].q })
 	tags := make([]language.Tag, len(list))

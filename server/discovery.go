@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/unitd/unitd/engine"
@@ -24,8 +23,9 @@ type snapshot struct {
 	tag string
 
 	categories    cached
-	category      map[string]cached // by category id
-	units         []unitEntry       // in graph order
+	category      map[string]cached    // by category id
+	units         []unitEntry          // in graph order
+	unitAt        map[*engine.Unit]int // index into units
 	unit          map[*engine.Unit]cached
 	allUnits      cached
 	openapi       cached
@@ -45,8 +45,7 @@ type cached struct {
 
 type unitEntry struct {
 	u      *engine.Unit
-	record []byte   // the unit record, JSON
-	terms  []string // lower-cased spellings that q matches
+	record []byte // the unit record, JSON
 }
 
 func (s *Server) newSnapshot(g *engine.Graph, now time.Time) *snapshot {
@@ -56,6 +55,7 @@ func (s *Server) newSnapshot(g *engine.Graph, now time.Time) *snapshot {
 		tag:           s.cfg.Version + "\x00" + g.Version(),
 		category:      map[string]cached{},
 		unit:          map[*engine.Unit]cached{},
+		unitAt:        map[*engine.Unit]int{},
 		unitsByCatIdx: map[string][]int{},
 	}
 	cats := make([]categoryRecord, 0, len(g.Categories()))
@@ -66,7 +66,8 @@ func (s *Server) newSnapshot(g *engine.Graph, now time.Time) *snapshot {
 
 	for i, u := range g.Units() {
 		rec := mustJSON(newUnitRecord(u))
-		sn.units = append(sn.units, unitEntry{u: u, record: rec, terms: searchTerms(u)})
+		sn.units = append(sn.units, unitEntry{u: u, record: rec})
+		sn.unitAt[u] = i
 		sn.unitsByCatIdx[u.Category.ID] = append(sn.unitsByCatIdx[u.Category.ID], i)
 		sn.unit[u] = sn.renderRaw("/v1/units/"+u.Symbol, wrapData(rec))
 	}
@@ -264,20 +265,6 @@ func newUnitRecord(u *engine.Unit) unitRecord {
 	return r
 }
 
-func searchTerms(u *engine.Unit) []string {
-	terms := []string{strings.ToLower(u.Symbol), strings.ToLower(u.Name)}
-	if u.Plural != "" {
-		terms = append(terms, strings.ToLower(u.Plural))
-	}
-	for _, a := range u.Symbols {
-		terms = append(terms, strings.ToLower(a))
-	}
-	for _, a := range u.Aliases {
-		terms = append(terms, strings.ToLower(a))
-	}
-	return terms
-}
-
 // noQuery refuses query parameters on routes that take none.
 func noQuery(c *call) *apiError {
 	if c.r.URL.RawQuery != "" {
@@ -429,17 +416,6 @@ func appendLocalized(b []byte, e unitEntry, lc *locale.Locale) []byte {
 	return append(b, "}}"...)
 }
 
-// localizedMatch reports whether one of the locale's names of u holds
-// the folded text q.
-func localizedMatch(lc *locale.Locale, u *engine.Unit, q string) bool {
-	for _, n := range lc.Names(u.Symbol) {
-		if strings.Contains(locale.Fold(n), q) {
-			return true
-		}
-	}
-	return false
-}
-
 // expressionRecord describes a unit expression: its canonical symbol, its
 // category (or dimension), and the exact factor to the coherent SI unit.
 type expressionRecord struct {
@@ -481,8 +457,9 @@ func newExpressionRecord(x *engine.Expression) expressionRecord {
 }
 
 // units serves GET /v1/units[?category=id][&q=text]. An unknown category
-// is 404; q matches symbols, names, plurals and aliases by case-insensitive
-// substring.
+// is 404; q matches symbols, names, plurals and aliases (and the
+// locale's names, with locale) by case-insensitive substring, ranked as
+// engine.Graph.SearchUnits ranks them.
 func (s *Server) units(c *call) reply {
 	raw := c.r.URL.RawQuery
 	mine, e := s.discoveryAccount(c)
@@ -537,25 +514,7 @@ func (s *Server) units(c *call) reply {
 		idx = kept
 	}
 	if q != "" {
-		lq := strings.ToLower(q)
-		fq := ""
-		if lc != nil {
-			fq = locale.Fold(q)
-		}
-		var kept []int
-		for _, i := range idx {
-			found := false
-			for _, t := range c.snap.units[i].terms {
-				if strings.Contains(t, lq) {
-					found = true
-					break
-				}
-			}
-			if found || lc != nil && fq != "" && localizedMatch(lc, c.snap.units[i].u, fq) {
-				kept = append(kept, i)
-			}
-		}
-		idx = kept
+		idx = c.snap.searchUnits(idx, q, lc)
 	}
 	if mine != nil {
 		return accountReply(c.snap.unitListWith(idx, accountUnitsMatching(mine, category, dimension, q)))
@@ -579,6 +538,26 @@ func (s *Server) units(c *call) reply {
 		body:   c.snap.unitList(idx),
 		etag:   c.snap.etag(key),
 	}
+}
+
+// searchUnits returns the units among idx that q names, best first
+// (engine.Graph.SearchUnits), with the names of lc when it is not nil.
+func (sn *snapshot) searchUnits(idx []int, q string, lc *locale.Locale) []int {
+	in := make([]bool, len(sn.units))
+	for _, i := range idx {
+		in[i] = true
+	}
+	var words engine.UnitWords
+	if lc != nil {
+		words = lc
+	}
+	var kept []int
+	for _, m := range sn.graph.SearchUnits(q, words) {
+		if i, ok := sn.unitAt[m.Unit]; ok && in[i] {
+			kept = append(kept, i)
+		}
+	}
+	return kept
 }
 
 func okCached(d cached) reply { return reply{status: http.StatusOK, body: d.body, etag: d.etag} }

@@ -6,7 +6,8 @@ import (
 )
 
 // TestRecipeFlow converts a recipe of ten ingredients, measured by cup,
-// spoon and stick, to grams through free text in English and German, and
+// spoon and stick, to grams through free text in English and German (the
+// foods by their English and by their German names), and
 // checks each answer against the same conversion asked with fields (value,
 // from, substance): what the text reads is what the fields say.
 func TestRecipeFlow(t *testing.T) {
@@ -36,6 +37,14 @@ func TestRecipeFlow(t *testing.T) {
 		{"4 EL rolled oats", "de", "4", "tbsp_metric", "rolled-oats", "tbsp_metric"},
 		{"2 large eggs", "de", "100", "g", "egg", "1 large egg = 50 g"},
 		{"250 ml light cream", "de", "250", "mL", "light-cream", ""},
+		// The foods by the locale's words.
+		{"2 EL Zucker", "de", "2", "tbsp_metric", "granulated-sugar", "tbsp_metric: metric tablespoon"},
+		{"3 EL Mehl", "de", "3", "tbsp_metric", "all-purpose-flour", "tbsp_metric"},
+		{"1 TL Salz", "de", "1", "tsp_metric", "salt", "tsp_metric"},
+		{"2 EL Honig", "de", "2", "tbsp_metric", "honey", "tbsp_metric"},
+		{"1,5 Tassen Zucker", "de", "1.5", "cup_metric", "granulated-sugar", "cup_metric"},
+		{"250 ml farine", "fr", "250", "mL", "all-purpose-flour", ""},
+		{"2 tazas azúcar", "es", "2", "cup_metric", "granulated-sugar", "cup_metric"},
 	}
 	for _, it := range recipe {
 		body, _ := json.Marshal(map[string]string{"quantity": it.text, "to": "g", "locale": it.locale})

@@ -437,7 +437,8 @@ func accountUnitsMatching(g *engine.Graph, category, dimension, q string) []*eng
 		if dimension != "" && u.Category.DimensionText() != dimension {
 			continue
 		}
-		if q != "" && !slices.ContainsFunc(searchTerms(u), func(t string) bool { return strings.Contains(t, lq) }) {
+		terms := append([]string{u.Symbol, strings.TrimPrefix(u.Symbol, engine.AccountPrefix), u.Name, u.Plural}, append(u.Symbols, u.Aliases...)...)
+		if q != "" && !slices.ContainsFunc(terms, func(t string) bool { return strings.Contains(strings.ToLower(t), lq) }) {
 			continue
 		}
 		out = append(out, u)

@@ -137,10 +137,10 @@ var (
 	}
 	docUnits = opDoc{
 		id: "listUnits", tag: "discovery", summary: "List units",
-		description: "Every unit, by category and then in catalog order, optionally filtered. Other query parameters are refused (400); an unknown category is 404. " + discoveryKeyDoc,
+		description: "Every unit, by category and then in catalog order, optionally filtered; with q, the best matches first. Other query parameters are refused (400); an unknown category is 404. " + discoveryKeyDoc,
 		query: []paramDoc{
 			{"category", "Only units of this category id.", false, strSchema, "length"},
-			{"q", "Only units whose symbol, name, plural or an alias contains this text (case-insensitive).", false, strSchema, "met"},
+			{"q", "Only units whose symbol, name, plural or an alias (with locale, also a name in that locale) contains this text, case aside; ranked: the symbol exactly, a symbol in another case, a name, alias or the locale's name exactly, a prefix, a part; ties by the shorter name, then the symbol.", false, strSchema, "met"},
 			{"dimension", "Only units of this dimension, written as category records write it (`L T^-1`, `M L^2 T^-2`, `1`), in any order.", false, strSchema, "L T^-1"},
 			discoveryLocaleParam,
 		},

@@ -76,50 +76,29 @@ func definitionText(u *engine.Unit) string {
 }
 
 // catalogSearch returns the rows of v's units in the category and system
-// given (either may be "") that q names, best first: the ranks of the
-// converter's search (exact symbol, exact spelling, symbol prefix, name or
-// alias prefix, substring), where an ambiguous name counts as an exact
-// spelling of each of its candidates ("gallon" finds gal and gal_imp
-// first), then catalog order. An empty q matches every unit, in catalog
-// order.
+// given (either may be "") that q names, best first, as
+// engine.Graph.SearchUnits ranks them (and GET /v1/units?q= lists them):
+// exact symbol, a symbol in another case, exact name, alias or ambiguous
+// name ("gallon" finds gal and gal_imp first), prefix, part; ties by the
+// shorter name, then the symbol. An empty q matches every unit, in
+// catalog order.
 func catalogSearch(v *view, q, category, system string) []unitRow {
-	lq := strings.ToLower(q)
-	candidate := map[*engine.Unit]bool{}
-	for _, a := range v.g.Ambiguities() {
-		if q != "" && strings.EqualFold(a.Name, q) {
-			for _, u := range a.Candidates {
-				candidate[u] = true
+	keep := func(u *engine.Unit) bool {
+		return (category == "" || u.Category.ID == category) && (system == "" || u.System == system)
+	}
+	var rows []unitRow
+	if q == "" {
+		for i := range v.units {
+			if keep(v.units[i].u) {
+				rows = append(rows, v.units[i].row)
 			}
 		}
+		return rows
 	}
-	type hit struct {
-		rank int
-		row  *unitRow
-	}
-	var hits []hit
-	for i := range v.units {
-		vu := &v.units[i]
-		if (category != "" && vu.u.Category.ID != category) || (system != "" && vu.u.System != system) {
-			continue
+	for _, m := range v.g.SearchUnits(q, nil) {
+		if i, ok := v.unitAt[m.Unit]; ok && keep(m.Unit) {
+			rows = append(rows, v.units[i].row)
 		}
-		r := rankSymbol
-		if q != "" {
-			if !vu.matches(lq) && !candidate[vu.u] {
-				continue // no spelling holds q: the common case, decided at once
-			}
-			r, _ = rank(vu, q, lq)
-			if candidate[vu.u] {
-				r = min(r, rankSpelling)
-			}
-		}
-		if r != noMatch {
-			hits = append(hits, hit{r, &vu.row})
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return a.rank - b.rank })
-	rows := make([]unitRow, len(hits))
-	for i, h := range hits {
-		rows[i] = *h.row
 	}
 	return rows
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/locale"
 )
 
 // TestCatalogSearchRanksExactMatchesFirst: on the shipped catalog, the
@@ -22,6 +24,7 @@ func TestCatalogSearchRanksExactMatchesFirst(t *testing.T) {
 	}{
 		{"gallon", []string{"gal", "gal_imp"}}, // an ambiguous name: its candidates
 		{"ft", []string{"ft"}},                 // a symbol
+		{"foot", []string{"ft"}},               // a name
 		{"metre", []string{"m"}},               // a name
 		{"Feet", []string{"ft"}},               // a plural, in another case
 		{"mph", []string{"mph"}},
@@ -67,5 +70,61 @@ func TestFavicon(t *testing.T) {
 	}
 	if page := get(t, p, "/catalog").Body.String(); !strings.Contains(page, `<link rel="icon" href="/static/favicon.ico?v=`) {
 		t.Error("the catalog page does not name the icon")
+	}
+}
+
+// TestSearchesRankAsTheAPI: the catalog page and the converter list the
+// units a text names in the order of engine.Graph.SearchUnits, which
+// GET /v1/units?q= lists them in too; the converter with the reader's
+// names.
+func TestSearchesRankAsTheAPI(t *testing.T) {
+	g, errs := catalog.Load(catalog.Embedded())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	v := newView(g)
+	de, err := locale.Match("de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	de = de.In(g)
+	for _, tt := range []struct {
+		q, first string
+		lc       *locale.Locale
+	}{
+		{"foot", "ft", nil},
+		{"m", "m", nil},
+		{"ton", "t", nil},
+		{"Zoll", "in", de},
+		{"meter", "m", de},
+	} {
+		var words engine.UnitWords
+		if tt.lc != nil {
+			words = tt.lc
+		}
+		var want []string
+		for _, m := range g.SearchUnits(tt.q, words) {
+			want = append(want, m.Unit.Symbol)
+		}
+		if len(want) == 0 || want[0] != tt.first {
+			t.Fatalf("%q: SearchUnits gives %v, want %s first", tt.q, want[:min(len(want), 5)], tt.first)
+		}
+		var conv []string
+		for _, m := range search(v, tt.q, "", tt.lc).Data {
+			conv = append(conv, m.Symbol)
+		}
+		if !slices.Equal(conv, want[:min(len(want), maxMatches)]) {
+			t.Errorf("%q: the converter lists %v, want %v", tt.q, conv, want[:min(len(want), maxMatches)])
+		}
+		if tt.lc != nil {
+			continue // the catalog page searches the catalog's own names
+		}
+		var rows []string
+		for _, r := range catalogSearch(v, tt.q, "", "") {
+			rows = append(rows, r.Symbol)
+		}
+		if !slices.Equal(rows, want) {
+			t.Errorf("%q: the catalog page lists %v, want %v", tt.q, rows[:min(len(rows), 10)], want[:min(len(want), 10)])
+		}
 	}
 }

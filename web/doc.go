@@ -17,15 +17,16 @@
 // templates carry the file's hash (?v=…), and such requests may be cached for
 // a year; others revalidate.
 //
-// What pages need of a catalog (category rows, systems, each unit's row
-// and lower-case spellings) is computed once per catalog, and rendered
+// What pages need of a catalog (category rows, systems, each unit's row)
+// is computed once per catalog, and rendered
 // answers are kept in a cache per catalog (bounded in bytes and entries),
 // so a page is rendered once and then served from memory. An answer
 // rendered afresh is charged to the client's public budget by its cost
 // (Config.Charge); catalog searches show 50 units to a page.
 //
-// The converter finds units through GET /web/units?q=… (a ranked search over
-// symbols, names and aliases, served here), and substances, when two units
+// The converter finds units through GET /web/units?q=… (symbols, names,
+// aliases and the reader's names, ranked by engine.Graph.SearchUnits as
+// GET /v1/units?q= and the catalog page rank them), and substances, when two units
 // convert only through one, through GET /web/substances?q=… (IDs, names,
 // aliases, CAS numbers and formulas, ranked by engine.SubstanceIndex as
 // GET /v1/substances?q= and /catalog/substances rank them); it converts

@@ -62,14 +62,3 @@ func allNames(g *engine.Graph, u *engine.Unit) []localName {
 	sort.Slice(out, func(i, j int) bool { return out[i].Tag < out[j].Tag })
 	return out
 }
-
-// localMatch reports whether one of the reader's names of u holds the
-// folded text fq.
-func localMatch(l *locale.Locale, u *engine.Unit, fq string) (string, bool) {
-	for _, n := range l.Names(u.Symbol) {
-		if strings.Contains(locale.Fold(n), fq) {
-			return n, true
-		}
-	}
-	return "", false
-}

@@ -41,125 +41,43 @@ type searchAnswer struct {
 	Ambiguous *ambiguousMatch `json:"ambiguous"`
 }
 
-// Ranks of a match, best first.
-const (
-	rankSymbol       = iota // the symbol, exactly
-	rankSpelling            // another spelling, exactly (case-insensitive for words)
-	rankSymbolPrefix        // the symbol starts with the text
-	rankPrefix              // a name or alias starts with the text
-	rankContains            // some spelling contains the text
-	noMatch
-)
-
-// rank says how well q (and its lower-case form lq) names the unit, and
-// which spelling matched.
-func rank(vu *viewUnit, q, lq string) (int, string) {
-	u := vu.u
-	if u.Symbol == q {
-		return rankSymbol, ""
-	}
-	best, which := noMatch, ""
-	consider := func(r int, s string) {
-		if r < best {
-			best, which = r, s
-		}
-	}
-	// The symbol first (spellings[0]), then every other spelling.
-	ls := vu.spellings[0].lower
-	if ls == lq {
-		consider(rankSpelling, u.Symbol)
-	} else if strings.HasPrefix(ls, lq) {
-		consider(rankSymbolPrefix, "")
-	} else if strings.Contains(ls, lq) {
-		consider(rankContains, "")
-	}
-	for _, sp := range vu.spellings[1:] {
-		switch l := sp.lower; {
-		case l == lq:
-			consider(rankSpelling, sp.s)
-		case strings.HasPrefix(l, lq):
-			consider(rankPrefix, sp.s)
-		case strings.Contains(l, lq):
-			consider(rankContains, sp.s)
-		}
-	}
-	if which == u.Name || which == u.Symbol {
-		which = ""
-	}
-	return best, which
-}
-
 func newMatch(u *engine.Unit, matched string) match {
 	return match{Symbol: u.Symbol, Name: u.Name, Category: u.Category.ID, CategoryName: u.Category.Name, Matched: matched}
 }
 
-// search ranks the units of g for the text q: exact symbol, exact
-// spelling, symbol prefix, name or alias prefix, substring. Within a rank,
-// units of the category prefer (the other side's, say) come first, then
-// the units the catalog lists before those made by a prefix, then catalog
-// order.
+// search ranks the units of v for the text q as engine.Graph.SearchUnits
+// does (the ranking of GET /v1/units?q= and the catalog page), with the
+// reader's names of lc, then lists first, within each rank, the units of
+// the category prefer (the other side's, say).
 func search(v *view, q, prefer string, lc *locale.Locale) searchAnswer {
 	ans := searchAnswer{Data: []match{}}
 	q = strings.TrimSpace(q)
 	if q == "" || strings.ContainsRune(q, 0) {
 		return ans
 	}
-	lq := strings.ToLower(q)
-	type hit struct {
-		rank, order int
-		other       bool // not of the preferred category
-		prefixed    bool
-		m           match
-	}
-	var hits []hit
-	fq := ""
+	var words engine.UnitWords
 	if lc != nil {
-		fq = locale.Fold(q)
+		words = lc
 	}
-	for i := range v.units {
-		vu := &v.units[i]
-		u := vu.u
-		r, which := noMatch, ""
-		if vu.matches(lq) { // one substring test rules out most units
-			r, which = rank(vu, q, lq)
-		}
-		if r == noMatch && lc != nil {
-			// The reader's own names of the unit ("Zoll", "pouces").
-			if n, ok := localMatch(lc, u, fq); ok {
-				r, which = rankContains, n
-				if locale.Fold(n) == fq {
-					r = rankSpelling
-				}
+	found := v.g.SearchUnits(q, words)
+	if prefer != "" {
+		slices.SortStableFunc(found, func(a, b engine.UnitMatch) int {
+			if a.Rank != b.Rank {
+				return int(a.Rank - b.Rank)
 			}
-		}
-		if r != noMatch {
-			m := newMatch(u, which)
-			if lc != nil {
-				m.Local, _ = lc.DisplayName(u.Symbol, locale.Long)
-			}
-			hits = append(hits, hit{r, i, prefer != "" && u.Category.ID != prefer, u.Prefixed != nil, m})
-		}
+			return other(a.Unit, prefer) - other(b.Unit, prefer)
+		})
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		if a.rank != b.rank {
-			return a.rank - b.rank
+	for _, f := range found[:min(len(found), maxMatches)] {
+		which := f.Matched
+		if which == f.Unit.Name || which == f.Unit.Symbol {
+			which = ""
 		}
-		if a.other != b.other {
-			if a.other {
-				return 1
-			}
-			return -1
+		m := newMatch(f.Unit, which)
+		if lc != nil {
+			m.Local, _ = lc.DisplayName(f.Unit.Symbol, locale.Long)
 		}
-		if a.prefixed != b.prefixed {
-			if a.prefixed {
-				return 1
-			}
-			return -1
-		}
-		return a.order - b.order
-	})
-	for _, h := range hits[:min(len(hits), maxMatches)] {
-		ans.Data = append(ans.Data, h.m)
+		ans.Data = append(ans.Data, m)
 	}
 	for _, a := range v.g.Ambiguities() {
 		if strings.EqualFold(a.Name, q) {
@@ -172,6 +90,14 @@ func search(v *view, q, prefer string, lc *locale.Locale) searchAnswer {
 		}
 	}
 	return ans
+}
+
+// other is 1 when u is not of the category prefer, else 0.
+func other(u *engine.Unit, prefer string) int {
+	if u.Category.ID != prefer {
+		return 1
+	}
+	return 0
 }
 
 // searchUnits serves GET /web/units?q=text[&category=id] for the

@@ -2,7 +2,6 @@ package web
 
 import (
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -11,14 +10,14 @@ import (
 
 // view is what the pages need of one catalog, computed once when the
 // catalog is first served rather than at every request: the category rows,
-// the systems, each unit's row and spellings in lower case for search, and
-// the substances' alike.
+// the systems, each unit's row, and the substances' alike.
 // A new graph (a reload) gets a new view, and with it an empty page cache.
 type view struct {
 	g          *engine.Graph
 	categories []categoryRow
 	systems    []string
-	units      []viewUnit // catalog order
+	units      []viewUnit           // catalog order
+	unitAt     map[*engine.Unit]int // index into units
 	// substances are in the graph's order (by ID), which the index
 	// keeps for ties; byKind lists them by kind, then ID.
 	substances  []viewSubstance
@@ -28,21 +27,14 @@ type view struct {
 	cache       *pageCache
 }
 
-// viewUnit is a unit with what search and the tables need, ready.
+// viewUnit is a unit with its row of the tables, ready.
 type viewUnit struct {
 	u   *engine.Unit
 	row unitRow
-	// spellings are the symbol, name, plural, symbols and aliases, each
-	// with its lower-case form; all is every lower-case form joined by
-	// NUL, for a substring test in one call.
-	spellings []spelling
-	all       string
 }
 
-type spelling struct{ s, lower string }
-
 func newView(g *engine.Graph) *view {
-	v := &view{g: g, cache: newPageCache(pageCacheBytes, pageCacheEntries)}
+	v := &view{g: g, cache: newPageCache(pageCacheBytes, pageCacheEntries), unitAt: map[*engine.Unit]int{}}
 	for _, c := range g.Categories() {
 		v.categories = append(v.categories, newCategoryRow(c))
 	}
@@ -52,18 +44,8 @@ func newView(g *engine.Graph) *view {
 			seen[u.System] = true
 			v.systems = append(v.systems, u.System)
 		}
-		vu := viewUnit{u: u, row: newUnitRow(u)}
-		var all []string
-		for _, s := range slices.Concat([]string{u.Symbol, u.Name, u.Plural}, u.Symbols, u.Aliases) {
-			if s == "" {
-				continue
-			}
-			l := strings.ToLower(s)
-			vu.spellings = append(vu.spellings, spelling{s, l})
-			all = append(all, l)
-		}
-		vu.all = strings.Join(all, "\x00")
-		v.units = append(v.units, vu)
+		v.unitAt[u] = len(v.units)
+		v.units = append(v.units, viewUnit{u: u, row: newUnitRow(u)})
 	}
 	slices.Sort(v.systems)
 	subs := g.Substances()
@@ -80,10 +62,6 @@ func newView(g *engine.Graph) *view {
 	slices.SortStableFunc(v.byKind, func(a, b *viewSubstance) int { return kindRank(a.kind) - kindRank(b.kind) })
 	return v
 }
-
-// matches reports whether lq (lower case, without NUL) is part of one of
-// the unit's spellings, as GET /v1/units?q= matches.
-func (vu *viewUnit) matches(lq string) bool { return strings.Contains(vu.all, lq) }
 
 // views keeps the view of the graph being served.
 type views struct {

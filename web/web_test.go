@@ -170,12 +170,14 @@ func TestSearchPrefersACategory(t *testing.T) {
 		}
 		return strings.Join(s, " ")
 	}
-	if got := symbols(search(newView(g), "k", "", nil)); got != "K km/L km/h km L/100km" {
+	// The kelvin is k spelled exactly (case aside); then the units with
+	// a spelling that starts with k, the shorter name first; then those
+	// with one that holds it.
+	if got := symbols(search(newView(g), "k", "", nil)); got != "K km km/h km/L L/100km" {
 		t.Errorf("k, no preference: %s", got)
 	}
-	// The kelvin is k spelled exactly (case aside); then the symbols that
-	// start with k (listed before made by a prefix), the speed unit first.
-	if got := symbols(search(newView(g), "k", "speed", nil)); got != "K km/h km/L km L/100km" {
+	// Within each rank, the speed unit first.
+	if got := symbols(search(newView(g), "k", "speed", nil)); got != "K km/h km km/L L/100km" {
 		t.Errorf("k, prefer speed: %s", got)
 	}
 }

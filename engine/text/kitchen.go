@@ -12,9 +12,11 @@ import (
 
 // The kitchen: "1 1/2 cups flour", "2 EL Zucker", "1 stick butter", "2
 // large eggs". After the unit comes what is measured, found among the
-// catalog's foods by ID, name, alias or food name (a food measured in
+// catalog's foods by ID, name, alias or food name, else, in a language
+// other than English, by that language's word for the food
+// (foodwords.go: "Zucker" is sugar, "farine" flour). A food measured in
 // several states, such as brown sugar packed or not, is all of its
-// states: refused with them as candidates, never guessed). A count of a
+// states: refused with them as candidates, never guessed. A count of a
 // portion the catalog weighs ("1 stick", "2 large") is that many times
 // the portion's mass, said in input.assumed. The caller sets the
 // request's substance from Ingredient.
@@ -30,27 +32,32 @@ type Ingredient struct {
 	Portion string
 }
 
-// Pantry finds the catalog's foods by the names cooks use. It is built
-// once per catalog and safe for concurrent use.
+// Pantry finds the catalog's foods by the names cooks use, in English
+// and in the languages of foodwords.go. It is built once per catalog and
+// safe for concurrent use.
 type Pantry struct {
 	by map[string][]*engine.Substance // folded name → substances
+	// words are each language's words for the foods: language → folded
+	// word → substances.
+	words map[string]map[string][]*engine.Substance
 }
 
 // NewPantry indexes the foods among subs (kind food) by ID, name, alias
-// and food name, each with a plural s.
+// and food name, each with a plural s, and each language's words for
+// them: a word means the foods its English name finds.
 func NewPantry(subs []*engine.Substance) *Pantry {
-	p := &Pantry{by: map[string][]*engine.Substance{}}
-	add := func(name string, s *engine.Substance) {
+	p := &Pantry{by: map[string][]*engine.Substance{}, words: map[string]map[string][]*engine.Substance{}}
+	add := func(m map[string][]*engine.Substance, name string, s *engine.Substance) {
 		k := foldName(name)
 		if k == "" {
 			return
 		}
-		for _, x := range p.by[k] {
+		for _, x := range m[k] {
 			if x == s {
 				return
 			}
 		}
-		p.by[k] = append(p.by[k], s)
+		m[k] = append(m[k], s)
 	}
 	for _, s := range subs {
 		if s.Kind != "food" {
@@ -58,33 +65,76 @@ func NewPantry(subs []*engine.Substance) *Pantry {
 		}
 		names := append([]string{s.ID, s.Name}, s.Aliases...)
 		for _, n := range names {
-			add(n, s)
+			add(p.by, n, s)
 		}
 		if s.Food != "" && s.Food != s.Name {
 			// A food's plain name means every state it was measured in.
-			add(s.Food, s)
+			add(p.by, s.Food, s)
 		}
 	}
-	for _, list := range p.by {
-		sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	// The English names are found once all the catalog's are indexed.
+	for lang, list := range foodWords {
+		m := map[string][]*engine.Substance{}
+		for _, w := range list {
+			// A word whose English name this catalog lacks means nothing.
+			for _, s := range p.Find(w.english, "") {
+				add(m, w.word, s)
+			}
+		}
+		p.words[lang] = m
+	}
+	byID := func(m map[string][]*engine.Substance) {
+		for _, list := range m {
+			sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+		}
+	}
+	byID(p.by)
+	for _, m := range p.words {
+		byID(m)
 	}
 	return p
 }
 
-// find returns the foods a name means: exactly, else by its singular.
-func (p *Pantry) find(name string) []*engine.Substance {
+// foodWord is a language's word for a food and the English name of the
+// food a dictionary gives for it, which the catalog knows (foodwords.go).
+type foodWord struct{ word, english string }
+
+// Find returns the foods a name means: by the catalog's names, exactly,
+// else by an English plural's singular ("eggs", "tomatoes"); else, when language (a
+// base language, "de") is not "", by that language's words for foods
+// ("Zucker"). The catalog's names come first: a word they know is not
+// looked up again in the language.
+func (p *Pantry) Find(name, language string) []*engine.Substance {
 	k := foldName(name)
 	if list := p.by[k]; len(list) > 0 {
 		return list
 	}
-	for _, suffix := range []string{"es", "s"} {
-		if s, ok := strings.CutSuffix(k, suffix); ok && s != "" {
-			if list := p.by[s]; len(list) > 0 {
-				return list
+	if s := singular(k); s != "" {
+		if list := p.by[s]; len(list) > 0 {
+			return list
+		}
+	}
+	if language != "" {
+		return p.words[language][k]
+	}
+	return nil
+}
+
+// singular is the singular of an English plural, or "": without its
+// "es" after o, s, x, z, ch or sh (tomatoes, peaches), else without its
+// "s" (eggs, olives, plumes → plume).
+func singular(k string) string {
+	if s, ok := strings.CutSuffix(k, "es"); ok {
+		for _, end := range []string{"o", "s", "x", "z", "ch", "sh"} {
+			if strings.HasSuffix(s, end) {
+				return s
 			}
 		}
 	}
-	return nil
+	if s, ok := strings.CutSuffix(k, "s"); ok {
+		return s
+	}
+	return ""
 }
 
 func foldName(s string) string {
@@ -135,7 +185,7 @@ func (r *reader) kitchen(c *component, run string) (ok bool, err error) {
 			c.ingredient = ing
 			return true, nil
 		}
-		if found := p.opt.Pantry.find(rest); len(found) > 0 {
+		if found := p.opt.Pantry.Find(rest, p.opt.Language); len(found) > 0 {
 			// A unit the region does not settle before a food: its
 			// candidates, not "unknown unit".
 			if err := p.resolveLoud(&head); err != nil {
@@ -145,7 +195,7 @@ func (r *reader) kitchen(c *component, run string) (ok bool, err error) {
 			}
 		}
 		// A portion: "stick butter", "large eggs".
-		if found := p.opt.Pantry.find(rest); len(found) > 0 {
+		if found := p.opt.Pantry.Find(rest, p.opt.Language); len(found) > 0 {
 			name := strings.ToLower(head.unitText)
 			var hits []*engine.Substance
 			var por *portion
@@ -176,7 +226,7 @@ func (r *reader) kitchen(c *component, run string) (ok bool, err error) {
 // ingredient finds the food a name means.
 func (r *reader) ingredient(name string, off int, portionName string) (*Ingredient, error) {
 	p := r.p
-	found := p.opt.Pantry.find(name)
+	found := p.opt.Pantry.Find(name, p.opt.Language)
 	switch {
 	case len(found) == 1:
 		return &Ingredient{Text: name, Position: runePos(p.text, off), ID: found[0].ID, Portion: portionName}, nil

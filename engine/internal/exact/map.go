@@ -187,6 +187,16 @@ func (m *Map) Affine() (f, o *big.Rat, ok bool) {
 	return new(big.Rat).SetFrac(m.a, m.d), new(big.Rat).SetFrac(m.b, m.d), true
 }
 
+// LinearWords returns the factor num/den of a linear map without π, in
+// lowest terms, when it is positive and both fit a word: what
+// Radix.SplitWords takes.
+func (m *Map) LinearWords() (num, den uint64, ok bool) {
+	if !m.IsLinear() || m.k != 0 || m.a.Sign() <= 0 || !m.a.IsUint64() || !m.d.IsUint64() {
+		return 0, 0, false
+	}
+	return m.a.Uint64(), m.d.Uint64(), true
+}
+
 // Coefficients returns copies of A, B, C and D.
 func (m *Map) Coefficients() (a, b, c, d *big.Int) {
 	return new(big.Int).Set(m.a), new(big.Int).Set(m.b), new(big.Int).Set(m.c), new(big.Int).Set(m.d)

@@ -57,12 +57,29 @@ func Round(v *Value, p int) (Decimal, bool) {
 	if v.K == 0 || n.Sign() == 0 {
 		return divBig(n, v.Den, v.Exp, neg, p)
 	}
-	for d := p + pi.Guard; ; d *= 2 {
-		lo, w, scale := bracket(v.K, p, d)
+	var r Decimal
+	throughPi(v.K, p, func(lo, hi *big.Int, scale int, last bool) bool {
 		a, _ := divBig(new(big.Int).Mul(n, lo), v.Den, v.Exp-scale, neg, p)
-		b, _ := divBig(new(big.Int).Mul(n, new(big.Int).Add(lo, w)), v.Den, v.Exp-scale, neg, p)
-		if a.Exp == b.Exp && a.big.Cmp(b.big) == 0 || d >= maxPiDigits {
-			return a, true
+		b, _ := divBig(new(big.Int).Mul(n, hi), v.Den, v.Exp-scale, neg, p)
+		r = a
+		return a.Exp == b.Exp && a.big.Cmp(b.big) == 0
+	})
+	return r, true
+}
+
+// throughPi is how every decision through π is taken (a rounding, a
+// split into parts, a comparison): try is called with brackets lo ≤
+// π^k·10^scale ≤ hi of p+pi.Guard digits, then twice as many, and so
+// on, until it reports that both ends decided alike; at maxPiDigits
+// digits (last) it is called once more and the caller takes the lower
+// end's decision. No value a caller can send comes that close to a
+// boundary, but the rule is the same for everyone.
+func throughPi(k, p int, try func(lo, hi *big.Int, scale int, last bool) bool) {
+	for d := p + pi.Guard; ; d *= 2 {
+		lo, w, scale := bracket(k, p, d)
+		last := d >= maxPiDigits
+		if try(lo, new(big.Int).Add(lo, w), scale, last) || last {
+			return
 		}
 	}
 }
