@@ -30,6 +30,7 @@ commands:
   keys       manage API keys
   accounts   manage accounts (API consumers)
   users      manage the people who sign in on the account page
+  units      manage an account's units of its own: list, put, delete, export
   version    print the version
 
 Run 'unitd <command> -h' for the flags of a command.
@@ -65,6 +66,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runAccounts(args, stdout, stderr)
 	case "users":
 		return runUsers(args, stdout, stderr)
+	case "units":
+		return runUnits(args, stdout, stderr)
 	case passwordWorkerCommand: // not in the usage: unitd serve runs it
 		return runPasswordWorker(args, stdin, stdout, stderr)
 	case "version", "--version", "-version":
