@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -445,4 +446,38 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// Try checks a unit's document as Put would, against the account's units
+// as they are, without storing anything: it returns the graph of the
+// account's units with it (for a preview conversion) and its symbol. A
+// document the rules refuse is a *Problems.
+func (s *Service) Try(ctx context.Context, base *engine.Graph, accountID string, document []byte) (*engine.Graph, string, error) {
+	au, errs := catalog.ParseAccountUnit("document", document)
+	if len(errs) > 0 {
+		return nil, "", problems(errs...)
+	}
+	sym := au.Unit.Symbol
+	if sym == "" || len(sym) > engine.MaxAccountSymbol {
+		return nil, sym, problems(problemf("document", "a unit's symbol has 1 to %d bytes", engine.MaxAccountSymbol))
+	}
+	before, err := s.store.Units(ctx, accountID)
+	if err != nil {
+		return nil, sym, err
+	}
+	after := slices.Clone(before)
+	doc := account.UnitDoc{AccountID: accountID, Symbol: sym, Document: string(document)}
+	if i := slices.IndexFunc(after, func(d account.UnitDoc) bool { return d.Symbol == sym }); i >= 0 {
+		after[i] = doc
+	} else {
+		after = append(after, doc)
+	}
+	if err := s.check(ctx, base, sym)(before, after); err != nil {
+		return nil, sym, err
+	}
+	g, _ := compile(base, after, engine.OverlayOptions{Lenient: true, NoCache: true, Limits: s.opt.Limits, Context: ctx})
+	if g == nil {
+		return nil, sym, problems(problemf(sym, "the account's units do not compile"))
+	}
+	return g, sym, nil
 }
