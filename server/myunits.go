@@ -474,3 +474,7 @@ func accountReply(body []byte) reply {
 	h := sha256.Sum256(body)
 	return reply{status: http.StatusOK, body: body, etag: `"a-` + hex.EncodeToString(h[:12]) + `"`}
 }
+
+// Catalog returns the catalog's graph being served now (nil before
+// ApplyGraph), for the account page's Units tab.
+func (s *Server) Catalog() *engine.Graph { return s.graph() }

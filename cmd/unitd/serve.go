@@ -431,6 +431,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	page, err := accountweb.New(accountweb.Config{
 		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush, Hasher: hasher,
 		HTTPS: strings.HasPrefix(cfg.PublicURL, "https://"),
+		Units: d.units, Graph: func() *engine.Graph { return d.srv.Catalog() },
 	})
 	if err != nil {
 		return nil, err

@@ -45,7 +45,7 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request, s account.Ses
 		rows = append(rows, keyRow{Key: k, State: k.State(now), Requests24h: counts[k.ID]})
 	}
 	h.render(w, r, http.StatusOK, "keys", map[string]any{
-		"Title": "Your API keys", "Session": s, "Keys": rows, "Audit": events, "Env": h.cfg.Env,
+		"Title": "Your API keys", "Session": s, "Keys": rows, "Audit": events, "Env": h.cfg.Env, "UnitsTab": h.cfg.Units != nil,
 	})
 }
 
