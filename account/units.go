@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,6 +45,9 @@ type UnitChange struct {
 	Actor    string
 	Addr     string
 	At       time.Time
+	// Version is the store's unit version the change made
+	// (UnitChangesSince).
+	Version int64
 }
 
 // Unit change actions.
@@ -78,6 +82,10 @@ type UnitStore interface {
 	// UnitHistory lists the changes of a unit ("" for every unit of the
 	// account), newest first, at most limit (MaxUnitHistory).
 	UnitHistory(ctx context.Context, accountID, symbol string, limit int) ([]UnitChange, error)
+	// UnitChangesSince lists the changes of the account's units after
+	// the store's unit version since, oldest first: what a server applies
+	// to the units it compiled at since, instead of reading them all.
+	UnitChangesSince(ctx context.Context, accountID string, since int64) ([]UnitChange, error)
 }
 
 // UnitLoader is what a UnitWatcher reads of a store.
@@ -112,8 +120,9 @@ type UnitWatcher struct {
 	refresh sync.Mutex // serialises refreshes; guards seen
 	seen    int64
 
-	mu   sync.RWMutex // guards sets
-	sets map[string]UnitSet
+	// sets is replaced whole at each refresh that found changes, never
+	// modified: a request reads it without a lock.
+	sets atomic.Pointer[map[string]UnitSet]
 }
 
 // NewUnitWatcher loads the state of every account's units. It fails if
@@ -123,7 +132,8 @@ func NewUnitWatcher(ctx context.Context, store UnitLoader, logger *slog.Logger, 
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	w := &UnitWatcher{store: store, logger: logger, changed: changed, seen: -1, sets: map[string]UnitSet{}}
+	w := &UnitWatcher{store: store, logger: logger, changed: changed, seen: -1}
+	w.sets.Store(&map[string]UnitSet{})
 	if err := w.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -133,9 +143,7 @@ func NewUnitWatcher(ctx context.Context, store UnitLoader, logger *slog.Logger, 
 // Version returns the version of an account's units and whether it has
 // any.
 func (w *UnitWatcher) Version(accountID string) (int64, bool) {
-	w.mu.RLock()
-	s, ok := w.sets[accountID]
-	w.mu.RUnlock()
+	s, ok := (*w.sets.Load())[accountID]
 	return s.Version, ok && s.Units > 0
 }
 
@@ -156,10 +164,9 @@ func (w *UnitWatcher) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("read the accounts' units: %w", err)
 	}
-	next := make(map[string]UnitSet, len(w.sets)+len(sets))
-	w.mu.RLock()
-	maps.Copy(next, w.sets)
-	w.mu.RUnlock()
+	old := *w.sets.Load()
+	next := make(map[string]UnitSet, len(old)+len(sets))
+	maps.Copy(next, old)
 	changed := make([]string, 0, len(sets))
 	for _, s := range sets {
 		if old, ok := next[s.AccountID]; !ok || old.Version != s.Version {
@@ -167,9 +174,7 @@ func (w *UnitWatcher) Refresh(ctx context.Context) error {
 		}
 		next[s.AccountID] = s
 	}
-	w.mu.Lock()
-	w.sets = next
-	w.mu.Unlock()
+	w.sets.Store(&next)
 	first := w.seen < 0
 	w.seen = v
 	if len(changed) > 0 && !first && w.changed != nil {

@@ -93,10 +93,6 @@ func (db *DB) nextRevision(ctx context.Context, tx *sql.Tx, accountID, symbol st
 // unitChanged records a change of an account's units: its history, the
 // audit log, and, last, the versions.
 func (db *DB) unitChanged(ctx context.Context, tx *sql.Tx, ch account.UnitChange, accountID string, actor account.Actor, units int, detail string) error {
-	if _, err := tx.ExecContext(ctx, db.q(`INSERT INTO account_unit_history (account_id, symbol, revision, action, document, format, actor, addr, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		accountID, ch.Symbol, ch.Revision, ch.Action, ch.Document, ch.Format, actor.Name, actor.Addr, ts(ch.At)); err != nil {
-		return err
-	}
 	action := account.ActionUnitPut
 	if ch.Action == account.UnitDelete {
 		action = account.ActionUnitDelete
@@ -106,6 +102,13 @@ func (db *DB) unitChanged(ctx context.Context, tx *sql.Tx, ch account.UnitChange
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE unit_version SET version = version + 1`); err != nil {
+		return err
+	}
+	// From the bump on, this transaction holds the version's row until
+	// it ends: the change's history row carries the version it made.
+	if _, err := tx.ExecContext(ctx, db.q(`INSERT INTO account_unit_history (account_id, symbol, revision, action, document, format, actor, addr, at, version)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT version FROM unit_version))`),
+		accountID, ch.Symbol, ch.Revision, ch.Action, ch.Document, ch.Format, actor.Name, actor.Addr, ts(ch.At)); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, db.q(`UPDATE account_unit_sets SET version = (SELECT version FROM unit_version), units = ? WHERE account_id = ?`), units, accountID)
@@ -229,6 +232,28 @@ func (db *DB) UnitHistory(ctx context.Context, accountID, symbol string, limit i
 		var at int64
 		if err := rows.Scan(&c.Symbol, &c.Revision, &c.Action, &c.Document, &c.Format, &c.Actor, &c.Addr, &at); err != nil {
 			return nil, fmt.Errorf("unit history: %w", err)
+		}
+		c.At = fromTS(at)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// UnitChangesSince lists the changes of an account's units made after
+// the store's unit version since, oldest first, each with its version.
+func (db *DB) UnitChangesSince(ctx context.Context, accountID string, since int64) ([]account.UnitChange, error) {
+	rows, err := db.db.QueryContext(ctx, db.q(`SELECT symbol, revision, action, document, format, actor, addr, at, version FROM account_unit_history
+WHERE account_id = ? AND version > ? ORDER BY version, id`), accountID, since)
+	if err != nil {
+		return nil, fmt.Errorf("unit changes: %w", err)
+	}
+	defer rows.Close()
+	var out []account.UnitChange
+	for rows.Next() {
+		var c account.UnitChange
+		var at int64
+		if err := rows.Scan(&c.Symbol, &c.Revision, &c.Action, &c.Document, &c.Format, &c.Actor, &c.Addr, &at, &c.Version); err != nil {
+			return nil, fmt.Errorf("unit changes: %w", err)
 		}
 		c.At = fromTS(at)
 		out = append(out, c)

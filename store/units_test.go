@@ -254,3 +254,36 @@ func TestKeyScopes(t *testing.T) {
 		}
 	})
 }
+
+// TestUnitChangesSince reads an account's changes after a version, in
+// order, each with the version it made; another account's are not among
+// them.
+func TestUnitChangesSince(t *testing.T) {
+	eachEngine(t, func(t *testing.T, db *store.DB, c *clock) {
+		a := must[account.Account](t)(db.CreateAccount(ctx, "Acme"))
+		b := must[account.Account](t)(db.CreateAccount(ctx, "Beta"))
+		must[account.UnitDoc](t)(first(db.PutUnit(ctx, unitDoc(a.ID, "smoot"), account.Operator, nil)))
+		v1 := must[int64](t)(db.UnitVersion(ctx))
+		must[account.UnitDoc](t)(first(db.PutUnit(ctx, unitDoc(b.ID, "pace"), account.Operator, nil)))
+		must[account.UnitDoc](t)(first(db.PutUnit(ctx, unitDoc(a.ID, "pace"), account.Operator, nil)))
+		if err := db.DeleteUnit(ctx, a.ID, "smoot", account.Operator, nil); err != nil {
+			t.Fatal(err)
+		}
+		v4 := must[int64](t)(db.UnitVersion(ctx))
+		got := must[[]account.UnitChange](t)(db.UnitChangesSince(ctx, a.ID, v1))
+		var s []string
+		for _, ch := range got {
+			s = append(s, fmt.Sprintf("%s %s %d", ch.Action, ch.Symbol, ch.Version))
+		}
+		want := []string{fmt.Sprintf("put pace %d", v4-1), fmt.Sprintf("delete smoot %d", v4)}
+		if !slices.Equal(s, want) {
+			t.Errorf("changes since %d = %v, want %v", v1, s, want)
+		}
+		if all := must[[]account.UnitChange](t)(db.UnitChangesSince(ctx, a.ID, 0)); len(all) != 3 || all[0].Symbol != "smoot" || all[0].Document == "" {
+			t.Errorf("changes since 0 = %+v", all)
+		}
+		if none := must[[]account.UnitChange](t)(db.UnitChangesSince(ctx, a.ID, v4)); len(none) != 0 {
+			t.Errorf("changes since the last = %+v", none)
+		}
+	})
+}

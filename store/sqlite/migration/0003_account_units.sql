@@ -22,9 +22,13 @@ CREATE TABLE account_unit_history (
 	format     TEXT NOT NULL DEFAULT '',
 	actor      TEXT NOT NULL,
 	addr       TEXT NOT NULL DEFAULT '',
-	at         BIGINT NOT NULL
+	at         BIGINT NOT NULL,
+	-- version is the store's unit version the change made, so that a
+	-- server reads only the changes since the units it compiled.
+	version    BIGINT NOT NULL
 );
 CREATE INDEX account_unit_history_unit ON account_unit_history (account_id, symbol, id);
+CREATE INDEX account_unit_history_version ON account_unit_history (account_id, version);
 
 -- One row per account whose units ever changed: version is the value of
 -- unit_version at its last change, so that a server asks only for the
