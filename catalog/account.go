@@ -130,12 +130,18 @@ func ParseDefinitionLine(name, line string) (AccountUnit, error) {
 func AccountSpec(g *engine.Graph, units []AccountUnit) (engine.Spec, []error) {
 	var spec engine.Spec
 	at := map[string]int{} // category id → index in spec.Categories
+	// The units of each category, counted first: a unit's spec is large,
+	// and an account may have a thousand of them.
+	count := map[string]int{}
+	for i := range units {
+		count[units[i].Category]++
+	}
 	add := func(id string, u *AccountUnit) {
 		i, ok := at[id]
 		if !ok {
 			i = len(spec.Categories)
 			at[id] = i
-			spec.Categories = append(spec.Categories, engine.CategorySpec{ID: id, Origin: u.Unit.Origin})
+			spec.Categories = append(spec.Categories, engine.CategorySpec{ID: id, Origin: u.Unit.Origin, Units: make([]engine.UnitSpec, 0, count[id])})
 		}
 		cs := &spec.Categories[i]
 		if d := u.Declares; d != nil {
