@@ -63,10 +63,11 @@ type Service struct {
 	opt    Options
 	logger *slog.Logger
 
-	mu      sync.Mutex // guards entries, used and tick
+	mu      sync.RWMutex // guards entries and used
 	entries map[string]*entry
 	used    int64
-	tick    int64
+	// tick counts uses, for eviction: the least recently used first.
+	tick atomic.Int64
 }
 
 // entry is an account's compiled graph in the cache.
@@ -85,6 +86,10 @@ type compiled struct {
 	version int64
 	g       *engine.Graph
 	bytes   int64
+	// parsed are the documents as parsed, and docs the documents, for
+	// the next compilation.
+	parsed map[string]parsedDoc
+	docs   []account.UnitDoc
 }
 
 // New returns a Service over store. watch, when set, says which
@@ -141,13 +146,28 @@ func (s *Service) Graph(ctx context.Context, accountID string, base *engine.Grap
 		return base, nil
 	}
 	version, has := s.watch.Version(accountID)
+	s.mu.RLock()
+	e := s.entries[accountID]
+	s.mu.RUnlock()
 	if !has {
-		s.drop(accountID)
+		if e != nil {
+			s.drop(accountID)
+		}
 		return base, nil
 	}
-	e := s.entry(accountID)
-	if c := e.state.Load(); c != nil && c.base == base && c.version == version {
-		return c.g, nil
+	// The warm path: a read lock and atomic loads. The use is recorded
+	// as of the last compilation (tick moves only there), which is
+	// recent enough for eviction and keeps every request from writing
+	// one shared counter.
+	if e != nil {
+		if t := s.tick.Load(); e.last.Load() != t {
+			e.last.Store(t)
+		}
+		if c := e.state.Load(); c != nil && c.base == base && c.version == version {
+			return c.g, nil
+		}
+	} else {
+		e = s.entry(accountID)
 	}
 	e.compiling.Lock()
 	defer e.compiling.Unlock()
@@ -155,7 +175,7 @@ func (s *Service) Graph(ctx context.Context, accountID string, base *engine.Grap
 	if prev != nil && prev.base == base && prev.version == version {
 		return prev.g, nil
 	}
-	docs, err := s.store.Units(ctx, accountID)
+	docs, err := s.read(ctx, accountID, prev)
 	if err != nil {
 		if prev != nil && prev.base == base {
 			// The store does not answer: the units as they were.
@@ -168,7 +188,11 @@ func (s *Service) Graph(ctx context.Context, accountID string, base *engine.Grap
 	if prev != nil && prev.base == base {
 		opt.Previous = prev.g
 	}
-	g, errs := compile(base, docs, opt)
+	var before map[string]parsedDoc
+	if prev != nil {
+		before = prev.parsed
+	}
+	g, errs, parsed := compileParsed(base, docs, opt, before)
 	if g == nil {
 		// Only limits lowered since the units were stored get here.
 		s.logger.Warn("an account's units do not compile", "account", accountID, "problems", len(errs), "first", firstError(errs))
@@ -177,8 +201,46 @@ func (s *Service) Graph(ctx context.Context, accountID string, base *engine.Grap
 	if len(errs) > 0 {
 		s.logger.Info("an account's units compiled with problems; those units are left out", "account", accountID, "problems", len(errs), "first", firstError(errs))
 	}
-	s.store1(e, &compiled{base: base, version: version, g: g, bytes: g.OverlayBytes()})
+	s.keep(accountID, e, &compiled{base: base, version: version, g: g, bytes: g.OverlayBytes(), parsed: parsed, docs: docs})
 	return g, nil
+}
+
+// read returns an account's units as they are now: those prev was
+// compiled of with the changes since applied, in order (a change sets a
+// unit's whole state, so applying one again is harmless), or, without
+// prev or when most units changed, all of them from the store.
+func (s *Service) read(ctx context.Context, accountID string, prev *compiled) ([]account.UnitDoc, error) {
+	if prev == nil || prev.docs == nil {
+		return s.store.Units(ctx, accountID)
+	}
+	changes, err := s.store.UnitChangesSince(ctx, accountID, prev.version)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) > len(prev.docs)/2+16 {
+		return s.store.Units(ctx, accountID)
+	}
+	at := make(map[string]int, len(prev.docs))
+	docs := slices.Clone(prev.docs)
+	for i, d := range docs {
+		at[d.Symbol] = i
+	}
+	for _, c := range changes {
+		i, ok := at[c.Symbol]
+		switch {
+		case c.Action == account.UnitDelete && ok:
+			docs[i].Symbol = "" // dropped below
+			delete(at, c.Symbol)
+		case c.Action == account.UnitPut && ok:
+			docs[i] = account.UnitDoc{AccountID: accountID, Symbol: c.Symbol, Document: c.Document, Format: c.Format, Revision: c.Revision}
+		case c.Action == account.UnitPut:
+			at[c.Symbol] = len(docs)
+			docs = append(docs, account.UnitDoc{AccountID: accountID, Symbol: c.Symbol, Document: c.Document, Format: c.Format, Revision: c.Revision})
+		}
+	}
+	docs = slices.DeleteFunc(docs, func(d account.UnitDoc) bool { return d.Symbol == "" })
+	slices.SortFunc(docs, func(a, b account.UnitDoc) int { return strings.Compare(a.Symbol, b.Symbol) })
+	return docs, nil
 }
 
 func firstError(errs []error) string {
@@ -192,21 +254,30 @@ func firstError(errs []error) string {
 func (s *Service) entry(accountID string) *entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tick++
 	e, ok := s.entries[accountID]
 	if !ok {
 		e = &entry{}
 		s.entries[accountID] = e
 	}
-	e.last.Store(s.tick)
+	e.last.Store(s.tick.Add(1))
 	return e
 }
 
-// store1 keeps c as the account's compiled graph and evicts the least
+// keep keeps c as the account's compiled graph and evicts the least
 // recently used graphs while the cache holds more than its bound.
-func (s *Service) store1(e *entry, c *compiled) {
+func (s *Service) keep(accountID string, e *entry, c *compiled) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if x := s.entries[accountID]; x != e {
+		// Evicted while it compiled: its graph counts again. (Another
+		// entry made meanwhile is dropped for this one.)
+		if x != nil {
+			if old := x.state.Swap(nil); old != nil {
+				s.used -= old.bytes
+			}
+		}
+		s.entries[accountID] = e
+	}
 	if old := e.state.Swap(c); old != nil {
 		s.used -= old.bytes
 	}
@@ -258,9 +329,30 @@ func (s *Service) CacheBytes() int64 {
 // problem; with it, a document that does not parse is left out with its
 // problems.
 func compile(base *engine.Graph, docs []account.UnitDoc, opt engine.OverlayOptions) (*engine.Graph, []error) {
+	g, errs, _ := compileParsed(base, docs, opt, nil)
+	return g, errs
+}
+
+// parsedDoc is a document as parsed, kept so that compiling an account's
+// units again parses only the documents that changed.
+type parsedDoc struct {
+	document string
+	unit     catalog.AccountUnit
+}
+
+// compileParsed is compile reusing the documents parsed before (by
+// symbol, when the document is the same); it returns those it parsed now
+// and reused, for the next time.
+func compileParsed(base *engine.Graph, docs []account.UnitDoc, opt engine.OverlayOptions, before map[string]parsedDoc) (*engine.Graph, []error, map[string]parsedDoc) {
 	units := make([]catalog.AccountUnit, 0, len(docs))
+	parsed := make(map[string]parsedDoc, len(docs))
 	var errs []error
 	for _, d := range docs {
+		if p, ok := before[d.Symbol]; ok && p.document == d.Document {
+			units = append(units, p.unit)
+			parsed[d.Symbol] = p
+			continue
+		}
 		au, perrs := catalog.ParseAccountUnit(d.Symbol, []byte(d.Document))
 		if len(perrs) == 0 && au.Unit.Symbol != d.Symbol {
 			perrs = []error{problemf(d.Symbol, "the document's symbol %q is not the unit's %q", au.Unit.Symbol, d.Symbol)}
@@ -270,14 +362,15 @@ func compile(base *engine.Graph, docs []account.UnitDoc, opt engine.OverlayOptio
 			continue
 		}
 		units = append(units, au)
+		parsed[d.Symbol] = parsedDoc{d.Document, au}
 	}
 	spec, serrs := catalog.AccountSpec(base, units)
 	errs = append(errs, serrs...)
 	if len(errs) > 0 && !opt.Lenient {
-		return nil, errs
+		return nil, errs, nil
 	}
 	g, oerrs := engine.Overlay(base, spec, opt)
-	return g, append(errs, oerrs...)
+	return g, append(errs, oerrs...), parsed
 }
 
 // check is the account.UnitCheck of a change of the unit symbol over
