@@ -385,6 +385,15 @@ func (s *Service) check(ctx context.Context, base *engine.Graph, symbol string) 
 		if total > s.opt.MaxBytes {
 			return problems(problemf(symbol, "an account's units have at most %d bytes of documents together; with this one they would have %d", s.opt.MaxBytes, total))
 		}
+		// Refused before anything is parsed: an account at its limit
+		// costs a caller who keeps adding nothing but this.
+		limit := s.opt.Limits.Units
+		if limit <= 0 {
+			limit = engine.DefaultMaxAccountUnits
+		}
+		if len(after) > len(before) && len(after) > limit {
+			return problems(problemf(symbol, "an account may have at most %d units, prefixed ones included; this one would have %d", limit, len(after)))
+		}
 		opt := engine.OverlayOptions{Limits: s.opt.Limits, NoCache: true, Context: ctx}
 		_, errs := compile(base, after, opt)
 		if len(errs) == 0 {

@@ -409,3 +409,26 @@ func TestAccountUnitsWithoutStore(t *testing.T) {
 		t.Errorf("define without Define: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestDefineHostile sends ten thousand definitions every way a request
+// can: each is refused with the contract's error, never a 5xx.
+func TestDefineHostile(t *testing.T) {
+	f := newUnitsFixture(t, accountunits.Options{})
+	lines := make([]string, 10000)
+	for i := range lines {
+		lines[i] = fmt.Sprintf(`"u%d = 2 m"`, i)
+	}
+	req := f.request(t, "POST", "/v1/convert", f.keys["beta-read"], "application/json", `{"value":"1","from":"m","to":"m","define":[`+strings.Join(lines, ",")+`]}`)
+	if resp, body := f.do(t, req); resp.StatusCode != 413 || !strings.Contains(string(body), codePayloadTooLarge) {
+		t.Errorf("10,000 definitions in a body: %d %s", resp.StatusCode, truncate(string(body), 300))
+	}
+	few := `{"value":"1","from":"m","to":"m","define":[` + strings.Join(lines[:1000], ",") + `]}`
+	if st, m, _ := f.call(t, "POST", "/v1/convert", "beta-read", "application/json", few); st != 400 || !strings.Contains(fmt.Sprint(m), "at most 20") {
+		t.Errorf("1,000 definitions: %d %v", st, m)
+	}
+	q := url.QueryEscape(strings.ReplaceAll(strings.Join(lines, ";"), `"`, ""))
+	req = f.request(t, "GET", "/v1/convert?value=1&from=m&to=m&define="+q[:6000], f.keys["beta-read"], "", "")
+	if resp, body := f.do(t, req); resp.StatusCode >= 500 || resp.StatusCode == 200 {
+		t.Errorf("definitions in a long query: %d %s", resp.StatusCode, truncate(string(body), 300))
+	}
+}
