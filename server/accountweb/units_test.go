@@ -21,8 +21,7 @@ func unitsFixture(t *testing.T) *fixture {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	var f *fixture
-	f = newFixture(t, false, func(c *Config) {
+	f := newFixture(t, false, func(c *Config) {
 		w, err := account.NewUnitWatcher(context.Background(), c.Store.(account.UnitLoader), nil, nil)
 		if err != nil {
 			t.Fatal(err)
