@@ -106,7 +106,7 @@ validate:
 	$(GO) run ./cmd/unitd validate catalog/data
 
 ## cldr: regenerate locale/data (CLDR unit patterns, plural rules, number symbols) from the npm
-## packages cldr-core, cldr-units-full and cldr-numbers-full, and the catalog
+## packages cldr-core, cldr-units-full and cldr-numbers-full of the release tools/cldr pins, and the catalog
 cldr:
 	$(GO) run ./tools/cldrlocale -out locale/data
 

@@ -3,7 +3,7 @@ package account
 import "errors"
 
 // Error codes of the account domain. The HTTP adapters turn a code into a
-// status with one table (server.StatusOf); the codes shared with the API
+// status with one table (server/errcode); the codes shared with the API
 // mean the same there.
 const (
 	CodeNotFound     = "NOT_FOUND"       // no such thing, or another account's

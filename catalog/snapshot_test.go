@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/unitd/unitd/engine"
@@ -172,5 +174,99 @@ func TestDeferredCodeTables(t *testing.T) {
 	}
 	if errs := broken.Warm(); len(errs) != 1 || !strings.Contains(errs[0].Error(), "cldr.tsv:3") {
 		t.Errorf("Warm: %v, want the tables' error", errs)
+	}
+}
+
+// embeddedExtras decodes what the embedded catalog adds to its units, as
+// LoadEmbedded does, counting the calls.
+func embeddedExtras(calls *atomic.Int32) func() (engine.Spec, []error) {
+	return func() (engine.Spec, []error) {
+		calls.Add(1)
+		spec, errs, _ := loadSpecOf(Embedded(), nil, func(name string) bool {
+			return name == PreferencesFile || name == hintsFile || IsSubstanceFile(name)
+		})
+		return spec, errs
+	}
+}
+
+// TestDeferredExtras: a restored graph decodes its hints, preferences and
+// substances on their first use, once however many requests ask at once,
+// and answers with them as the loader's graph does; parts that fail to
+// compile leave the units serving, refuse what needs them with the
+// contract's error, and are reported by Warm.
+func TestDeferredExtras(t *testing.T) {
+	var calls atomic.Int32
+	g, errs := engine.Restore(snapshot, engine.Deferred{Codes: codeSet, Spec: embeddedExtras(&calls)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := g.Convert(engine.Request{Value: "1", From: "m", To: "ft"}); err != nil || calls.Load() != 0 {
+		t.Fatalf("m → ft: %v, after %d decodings of the extras (want none)", err, calls.Load())
+	}
+	loaded := shipped(t)
+	props, err := loaded.ResolveProperties(engine.PropertyQuery{Substance: "glucose"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []engine.Request{
+		{Value: "170", From: "cm", To: "auto", Region: "US", Usage: "person-height"},
+		{Value: "7", From: "%", To: "mmol/mol"},
+		{Value: "1", From: "m", To: "kg"},
+		{Value: "100", From: "mg/dL", To: "mmol/L", Properties: props},
+	}
+	answer := func(g *engine.Graph, req engine.Request) string {
+		if req.Properties != nil {
+			p, err := g.ResolveProperties(engine.PropertyQuery{Substance: "glucose"})
+			if err != nil {
+				return err.Error()
+			}
+			req.Properties = p
+		}
+		res, err := g.Convert(req)
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%s %s %v %q", res.Value, res.Unit, res.Exact, res.Hint)
+	}
+	want := make([]string, len(reqs))
+	for i, req := range reqs {
+		want[i] = answer(loaded, req)
+	}
+	var wg sync.WaitGroup
+	got := make([][]string, 8)
+	for w := range got {
+		wg.Go(func() {
+			for i := range reqs {
+				got[w] = append(got[w], answer(g, reqs[(i+w)%len(reqs)]))
+			}
+		})
+	}
+	wg.Wait()
+	for w := range got {
+		for i, a := range got[w] {
+			if req := reqs[(i+w)%len(reqs)]; a != want[(i+w)%len(reqs)] {
+				t.Errorf("%+v: restored %q, loaded %q", req, a, want[(i+w)%len(reqs)])
+			}
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the extras were decoded %d times, want 1", n)
+	}
+
+	broken, errs := engine.Restore(snapshot, engine.Deferred{Codes: codeSet, Spec: func() (engine.Spec, []error) {
+		return engine.Spec{}, []error{errors.New("preferences.yaml:3: bad")}
+	}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := broken.Convert(engine.Request{Value: "1", From: "m", To: "ft"}); err != nil {
+		t.Errorf("m → ft without extras: %v", err)
+	}
+	_, err = broken.Convert(engine.Request{Value: "1", From: "m", To: "auto"})
+	if e, ok := err.(*engine.Error); !ok || e.Code != engine.CodeInvalidRequest {
+		t.Errorf("m → auto without preferences: %v, want INVALID_REQUEST", err)
+	}
+	if errs := broken.Warm(); len(errs) != 1 || !strings.Contains(errs[0].Error(), "preferences.yaml:3") {
+		t.Errorf("Warm: %v, want the extras' error", errs)
 	}
 }

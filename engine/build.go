@@ -37,6 +37,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 			bridges:       map[categoryPair]*Bridge{},
 			bridged:       map[unitBridge]*conversion{},
 			pairs:         newPairCache(),
+			mixed:         newMixedCache(),
 			mixedPairs:    newMixedPairs(),
 			compiledPairs: newPairCompiler(),
 			exprs:         newExprCache(),
@@ -52,7 +53,10 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		wordOf:          map[string]*Unit{},
 		formulas:        map[*Unit]*formula.Pair{},
 		exacts:          map[string]exact.Factor{},
+		x:               new(extras),
 	}
+	// The extras fill in as they compile, before the graph is shared.
+	b.g.x.Store(b.x)
 	b.categories(spec.Categories)
 	if b.stopped || b.cancelled() {
 		return nil, b.errs
@@ -79,17 +83,27 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	if b.cancelled() {
 		return nil, b.errs
 	}
+	gasErrs := b.gas(spec.Gas)
+	b.extras(&spec)
+	b.errs = append(b.errs, gasErrs...)
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	return b.g, nil
+}
+
+// extras compiles what the catalog adds to its units (b.x): its hints,
+// unit preferences, substances and measurands. It reads the graph's units
+// and never the graph's extras (Graph.extras), so that a restored graph
+// can compile them on first use.
+func (b *builder) extras(spec *Spec) {
 	b.hints(spec.Hints)
 	if len(b.errs) == 0 && spec.Preferences != nil {
 		b.preferences(spec.Preferences)
 	}
 	if len(b.errs) == 0 {
-		b.substances(&spec)
+		b.substances(spec)
 	}
-	if len(b.errs) > 0 {
-		return nil, b.errs
-	}
-	return b.g, nil
 }
 
 // cancelled reports whether the build's context is done, recording its
@@ -110,6 +124,7 @@ type builder struct {
 	ctx             context.Context
 	stopped         bool
 	g               *Graph
+	x               *extras // what the catalog adds to its units: g.x
 	errs            []error
 	origins         map[*Unit]Origin
 	categoryOrigins map[*Category]Origin

@@ -81,8 +81,9 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 	}
 	if q.Substance != "" && q.MolarMass == "" && q.Density == "" && q.Charge == "" && q.Conditions == "" {
 		// The common case, without copying: a catalog substance alone.
-		if s := g.sub.Find(q.Substance); s != nil {
-			return g.own[s], nil
+		x := g.extras()
+		if s := x.sub.Find(q.Substance); s != nil {
+			return x.own[s], nil
 		}
 	}
 	if p := g.resolved.get(q); p != nil {
@@ -91,14 +92,15 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 	// The texts may be views of a request's pooled buffer; what resolves
 	// from them may be cached beyond the request.
 	q = PropertyQuery{strings.Clone(q.Substance), strings.Clone(q.MolarMass), strings.Clone(q.Density), strings.Clone(q.Charge), strings.Clone(q.Conditions)}
+	x := g.extras()
 	var p Properties
 	if q.Substance != "" {
-		s, formula, err := g.sub.Lookup(q.Substance)
+		s, formula, err := x.sub.Lookup(q.Substance)
 		if err != nil {
 			return nil, err
 		}
 		if s != nil {
-			p = *g.own[s]
+			p = *x.own[s]
 			p.shared = false
 		} else {
 			p.Formula = q.Substance
@@ -109,7 +111,7 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 		}
 	}
 	if q.MolarMass != "" {
-		m, err := g.sub.Property("molar_mass", q.MolarMass, substance.MolarMassDim)
+		m, err := x.sub.Property("molar_mass", q.MolarMass, substance.MolarMassDim)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +119,7 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 		p.MolarMass = m
 	}
 	if q.Density != "" {
-		d, err := g.sub.Property("density", q.Density, substance.DensityDim)
+		d, err := x.sub.Property("density", q.Density, substance.DensityDim)
 		if err != nil {
 			return nil, err
 		}
@@ -132,7 +134,7 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 		p.Charge = substance.ChargeProperty(z, "the request")
 	}
 	if q.Conditions != "" {
-		t, pr, err := g.sub.Conditions(q.Conditions)
+		t, pr, err := x.sub.Conditions(q.Conditions)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +233,7 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 	mixing := false
 	for _, s := range [2]side{from, to} {
 		if s.dim().IsZero() {
-			if cat := s.category(); cat == nil || !g.mixingRatios[cat] {
+			if cat := s.category(); cat == nil || !cat.mixingRatio {
 				return pl, errNotAcrossKinds
 			}
 			mixing = true

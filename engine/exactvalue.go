@@ -68,7 +68,7 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 		to = t.side.symbol()
 		if props == nil && pref.Substance() != "" {
 			if s := g.catalogSubstance(pref.Substance()); s != nil {
-				props = g.own[s]
+				props = g.extras().own[s]
 			}
 		}
 	}

@@ -55,31 +55,27 @@ type Graph struct {
 	// compiledPairs caches the compiled maps of pairs of conversions
 	// (compiled.go).
 	compiledPairs *pairCompiler
-	// hints is the catalog's table of hints for failed conversions (hint.go).
-	hints []hint
-	// prefs are the unit preferences (package prefs), or nil; mixed
-	// caches resolved mixed units, mixedPairs conversions to them
+	// mixed caches resolved mixed units, mixedPairs conversions to them
 	// (mixed.go).
-	prefs      *prefs.Data
 	mixed      mixedCache
 	mixedPairs *mixedPairs
 	// codes are the standard code tables and the catalog's claims on
 	// them (codes.go).
 	codes *codeIndex
 
-	// The substance catalog (package substance), each substance's own
-	// properties, the categories of a gas's mixing ratios, and the
-	// conversions across kinds planned with them (crosskind.go).
-	sub          *substance.Catalog
+	// The index of substances for searches, and the conversions across
+	// kinds planned with their properties (crosskind.go).
 	subIndex     *substance.Index
 	subIndexOnce sync.Once
-	own          map[*Substance]*Properties
-	mixingRatios map[*Category]bool
 	cross        *crossCache
 	resolved     *propertiesCache
-	// measurandHints are the hints of conversions between two units that
-	// a measurand relates by an equation (measurand.go).
-	measurandHints []measurandHint
+
+	// x holds what the catalog adds to its units: hints, preferences,
+	// substances and measurands (extras). Build compiles it with the
+	// units; a restored graph on first use (Restore).
+	x        atomic.Pointer[extras]
+	xMu      sync.Mutex
+	xCompile func() (*extras, []error)
 
 	// ov holds an account's own units when the graph is an overlay of a
 	// catalog's (overlay.go), and is nil for the catalog's own graph;
@@ -90,6 +86,59 @@ type Graph struct {
 	// deferredErrs are the errors of parts a restored graph compiled on
 	// first use (Restore, Warm).
 	deferredErrs atomic.Pointer[[]error]
+}
+
+// extras are the parts of a catalog beyond its units and categories.
+type extras struct {
+	// hints is the catalog's table of hints for failed conversions (hint.go).
+	hints []hint
+	// prefs are the unit preferences (package prefs), or nil.
+	prefs *prefs.Data
+	// The substance catalog (package substance) and each substance's own
+	// properties.
+	sub *substance.Catalog
+	own map[*Substance]*Properties
+	// measurandHints are the hints of conversions between two units that
+	// a measurand relates by an equation (measurand.go).
+	measurandHints []measurandHint
+}
+
+// extras returns the graph's extras, compiling them first in a restored
+// graph. The compilation reads only the graph's units: nothing it calls
+// asks for the extras.
+func (g *Graph) extras() *extras {
+	if x := g.x.Load(); x != nil {
+		return x
+	}
+	g.xMu.Lock()
+	defer g.xMu.Unlock()
+	if x := g.x.Load(); x != nil {
+		return x
+	}
+	x := new(extras)
+	if g.xCompile != nil {
+		var errs []error
+		if x, errs = g.xCompile(); len(errs) > 0 {
+			g.addDeferredErrs(errs)
+		}
+	}
+	g.x.Store(x)
+	return x
+}
+
+// addDeferredErrs records errors of a part compiled on first use.
+func (g *Graph) addDeferredErrs(errs []error) {
+	for {
+		old := g.deferredErrs.Load()
+		var all []error
+		if old != nil {
+			all = append(all, *old...)
+		}
+		all = append(all, errs...)
+		if g.deferredErrs.CompareAndSwap(old, &all) {
+			return
+		}
+	}
 }
 
 // Category is a compiled category. Its fields are read-only: the graph
@@ -117,6 +166,10 @@ type Category struct {
 	// interval is the category that differences of this category's
 	// points belong to (temperature_interval for temperature), or nil.
 	interval *Category
+	// mixingRatio marks a dimensionless category that holds a gas's
+	// mixing ratios (ppm, µmol/mol), which convert across kinds
+	// (crosskind.go).
+	mixingRatio bool
 }
 
 // Unit is a compiled unit. Its fields are read-only.

@@ -87,7 +87,7 @@ func (b *builder) hints(specs []HintSpec) {
 			}
 		}
 		if ok {
-			b.g.hints = append(b.g.hints, h)
+			b.x.hints = append(b.x.hints, h)
 		}
 	}
 }
@@ -154,10 +154,14 @@ func (s hintSide) matches(g *Graph, text string) bool {
 // shared.
 func (g *Graph) withHint(err error, req *Request) error {
 	e, ok := err.(*Error)
-	if !ok || len(g.hints) == 0 || e.Hint != "" {
+	if !ok || e.Hint != "" {
 		return err
 	}
-	for _, h := range g.hints {
+	hints := g.extras().hints
+	if len(hints) == 0 {
+		return err
+	}
+	for _, h := range hints {
 		if h.code == e.Code && h.from.matches(g, req.From) && h.to.matches(g, req.To) {
 			c := *e
 			c.Hint = strings.NewReplacer("{from}", req.From, "{to}", req.To).Replace(h.text)

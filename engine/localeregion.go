@@ -7,10 +7,14 @@ package engine
 // whose meaning depends on the region through it (package text). A
 // catalog without unit preferences has no region data: "" and no error.
 func (g *Graph) LocaleRegion(locale string) (region, how string, err error) {
-	if g.prefs == nil || locale == "" {
+	if locale == "" {
 		return "", "", nil
 	}
-	r, how, err := g.prefs.LocaleRegion(locale, accelerated())
+	p := g.extras().prefs
+	if p == nil {
+		return "", "", nil
+	}
+	r, how, err := p.LocaleRegion(locale, accelerated())
 	if err != nil {
 		return "", "", err
 	}

@@ -59,8 +59,8 @@ type scaleInfo struct {
 // can be in one scale only, converts the worked examples, and builds the
 // hints for conversions that a measurand relates differently.
 func (b *builder) compileMeasurands() {
-	g := b.g
-	for _, s := range g.sub.Substances() {
+	x := b.x
+	for _, s := range x.sub.Substances() {
 		if s.Measurand == nil {
 			continue
 		}
@@ -68,7 +68,7 @@ func (b *builder) compileMeasurands() {
 		if !ok {
 			continue
 		}
-		g.own[s].measurand = mi
+		x.own[s].measurand = mi
 		for _, ex := range s.Measurand.Examples {
 			b.checkMeasurandExample(mi, ex)
 		}
@@ -95,7 +95,7 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 			continue
 		}
 		if sc.Substance != nil {
-			si.props = g.own[sc.Substance]
+			si.props = b.x.own[sc.Substance]
 		}
 		mi.scales = append(mi.scales, si)
 	}
@@ -284,7 +284,7 @@ func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.Measuran
 		fail("%v", errorMessage(err))
 		return
 	}
-	pl, ok := b.g.measurandPlan(from, to, b.g.own[mi.s])
+	pl, ok := b.g.measurandPlan(from, to, b.x.own[mi.s])
 	if !ok {
 		fail("%s and %s are not both in scales of the measurand", ex.From, ex.To)
 		return
@@ -331,8 +331,8 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 			for _, st := range route {
 				names = append(names, "the "+st.Equation.Name)
 			}
-			g.measurandHints = append(g.measurandHints, measurandHint{from: a.side.symbol(), to: c.side.symbol()})
-			g.measurandHints[len(g.measurandHints)-1].text = fmt.Sprintf("converted as a plain ratio; for %s (substance %q), %s %s and %s %s are related by %s instead",
+			b.x.measurandHints = append(b.x.measurandHints, measurandHint{from: a.side.symbol(), to: c.side.symbol()})
+			b.x.measurandHints[len(b.x.measurandHints)-1].text = fmt.Sprintf("converted as a plain ratio; for %s (substance %q), %s %s and %s %s are related by %s instead",
 				mi.s.Name, mi.s.ID, a.sc.Name, a.sc.Unit, c.sc.Name, c.sc.Unit, strings.Join(names, " and "))
 		}
 	}
@@ -343,7 +343,11 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 // HbA1c): the answer is the plain ratio, and the hint names the
 // measurand. Only dimensionless results are looked at.
 func (g *Graph) successHint(res *Result) {
-	if len(g.measurandHints) == 0 || len(res.Equations) > 0 || len(res.Parts) > 0 || res.Category == nil || !res.Category.dim.IsZero() {
+	if len(res.Equations) > 0 || len(res.Parts) > 0 || res.Category == nil || !res.Category.dim.IsZero() {
+		return
+	}
+	hints := g.extras().measurandHints
+	if len(hints) == 0 {
 		return
 	}
 	from := ""
@@ -353,8 +357,8 @@ func (g *Graph) successHint(res *Result) {
 	case res.FromExpression != nil:
 		from = res.FromExpression.Symbol
 	}
-	for i := range g.measurandHints {
-		if h := &g.measurandHints[i]; h.to == res.Unit && h.from == from {
+	for i := range hints {
+		if h := &hints[i]; h.to == res.Unit && h.from == from {
 			res.Hint = h.text
 			return
 		}

@@ -3,10 +3,10 @@ package engine
 import (
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/mixed"
 )
 
@@ -76,27 +76,31 @@ func (g *Graph) resolveTarget(name string) (target, error) {
 }
 
 // mixedCache holds resolved mixed units by name (mixed.Key: names that
-// differ only in white space are one), like exprCache.
+// differ only in white space are one), against the caches' memory budget
+// like exprCache.
 type mixedCache struct {
-	m sync.Map // string → *mixedUnit
-	n atomic.Int64
+	m *cache.Map[string, *mixedUnit]
 }
+
+func newMixedCache() mixedCache { return mixedCache{m: cache.New[string, *mixedUnit](nil)} }
 
 // resolveMixed resolves a mixed unit's name, through the graph's cache.
 func (g *Graph) resolveMixed(name string) (*mixedUnit, error) {
 	key := mixed.Key(name)
-	if v, ok := g.mixed.m.Load(key); ok {
-		return v.(*mixedUnit), nil
+	if g.mixed.m == nil {
+		return g.parseMixed(name)
+	}
+	if m, ok := g.mixed.m.Get(key); ok {
+		return m, nil
 	}
 	m, err := g.parseMixed(name)
 	if err != nil {
 		return nil, err
 	}
-	if g.mixed.n.Add(1) > maxCachedExpressions {
-		g.mixed.m.Clear()
-		g.mixed.n.Store(1)
-	}
-	g.mixed.m.Store(strings.Clone(key), m)
+	// The key may be a view of a request's pooled buffer: the cache
+	// keeps a copy of its own.
+	key = strings.Clone(key)
+	g.mixed.m.Put(key, m, int64(len(key))+int64(len(m.Symbol))+128+48*int64(len(m.parts)))
 	return m, nil
 }
 
@@ -143,13 +147,6 @@ func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
 	if cldr && g.codes != nil {
 		if u := g.claimant(SystemCLDR, name); u != nil {
 			return u, nil
-		}
-	}
-	if cldr && g.prefs != nil {
-		if sym := g.prefs.CatalogUnit(name); sym != "" {
-			if u := g.bySymbol[sym]; u != nil {
-				return u, nil
-			}
 		}
 	}
 	s, err := g.resolve(name)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/mixed"
 )
 
@@ -295,6 +296,26 @@ func TestMixedCaches(t *testing.T) {
 		if b, err := g.resolveMixed(variant); err != nil || b != a {
 			t.Fatalf("%q resolves apart from ft+in (%v)", variant, err)
 		}
+	}
+	// Resolved mixed units count against the caches' memory budget.
+	budget := cache.NewBudget(16 << 10)
+	g.mixed = mixedCache{m: cache.New[string, *mixedUnit](budget)}
+	seen := 0
+	for _, big := range []string{"mi", "yd", "ft", "fur", "ch"} {
+		for _, small := range []string{"in", "ft", "yd", "cm", "mm", "m"} {
+			for sp := range 8 {
+				name := big + strings.Repeat(" ", sp) + "+" + small
+				if _, err := g.resolveMixed(name); err == nil {
+					seen++
+				}
+				if used := budget.Used(); used > budget.Limit() {
+					t.Fatalf("after %s the mixed units cached hold %d bytes, more than the budget %d", name, used, budget.Limit())
+				}
+			}
+		}
+	}
+	if seen == 0 || budget.Used() == 0 {
+		t.Fatalf("%d mixed units resolved, %d bytes cached", seen, budget.Used())
 	}
 	targets := []string{"ft+in", "yd+ft+in", "mi+yd", "m+cm", " ft + in "}
 	units := []string{"m", "km", "cm", "ft", "in", "yd"}

@@ -324,39 +324,38 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 	// catalog's graph, which keeps their errors (deferredErrs stays the
 	// overlay's own, empty).
 	sugg := root.suggestIndex()
+	// The catalog's hints, preferences, substances and measurands are
+	// shared as they are (compiled first, in a restored catalog).
+	x := root.extras()
 	root.subIndexOnce.Do(func() {
-		if root.sub != nil {
-			root.subIndex = substance.NewIndex(root.sub.Substances())
+		if x.sub != nil {
+			root.subIndex = substance.NewIndex(x.sub.Substances())
 		}
 	})
 	g := &Graph{
-		version:        root.version,
-		categories:     root.categories,
-		byID:           root.byID,
-		units:          root.units,
-		bySymbol:       root.bySymbol,
-		byWord:         root.byWord,
-		ambiguous:      root.ambiguous,
-		spellings:      root.spellings,
-		maxName:        root.maxName,
-		byDimension:    root.byDimension,
-		bridges:        root.bridges,
-		bridged:        root.bridged,
-		compiledPairs:  newPairCompiler(),
-		exprs:          newExprCache(),
-		cross:          newCrossCache(),
-		resolved:       newPropertiesCache(),
-		mixedPairs:     newMixedPairs(),
-		hints:          root.hints,
-		prefs:          root.prefs,
-		codes:          root.codes,
-		sub:            root.sub,
-		own:            root.own,
-		mixingRatios:   root.mixingRatios,
-		measurandHints: root.measurandHints,
-		ov:             ov,
-		root:           root,
+		version:       root.version,
+		categories:    root.categories,
+		byID:          root.byID,
+		units:         root.units,
+		bySymbol:      root.bySymbol,
+		byWord:        root.byWord,
+		ambiguous:     root.ambiguous,
+		spellings:     root.spellings,
+		maxName:       root.maxName,
+		byDimension:   root.byDimension,
+		bridges:       root.bridges,
+		bridged:       root.bridged,
+		compiledPairs: newPairCompiler(),
+		exprs:         newExprCache(),
+		cross:         newCrossCache(),
+		resolved:      newPropertiesCache(),
+		mixedPairs:    newMixedPairs(),
+		mixed:         newMixedCache(),
+		codes:         root.codes,
+		ov:            ov,
+		root:          root,
 	}
+	g.x.Store(x)
 	if cache {
 		g.pairs = newPairCache()
 	}
@@ -1533,7 +1532,7 @@ func (g *Graph) OverlayBytes() int64 {
 	if g.ov == nil {
 		return 0
 	}
-	n := int64(g.exprs.m.Len()+g.cross.m.Len()+g.resolved.m.Len()+g.compiledPairs.m.Len()) + g.mixed.n.Load()
+	n := int64(g.exprs.m.Len() + g.cross.m.Len() + g.resolved.m.Len() + g.compiledPairs.m.Len() + g.mixed.m.Len())
 	if g.pairs != nil {
 		n += int64(g.pairs.len())
 	}

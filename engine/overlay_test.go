@@ -472,7 +472,8 @@ func TestDeriveSharesTheCatalog(t *testing.T) {
 	g := mustOverlay(t, base, OverlayOptions{}, extend("length", accountUnit("smoot", lin("1.7018", "m"))))
 	own := map[string]bool{"exprs": true, "pairs": true, "compiledPairs": true, "mixed": true, "cross": true, "resolved": true,
 		"suggesterOnce": true, "subIndexOnce": true, "ov": true, "root": true, "maxName": true,
-		"deferredErrs": true, "mixedPairs": true, "unitIndexOnce": true}
+		"deferredErrs": true, "mixedPairs": true, "unitIndexOnce": true,
+		"x": true, "xMu": true, "xCompile": true} // x is checked below: the catalog's extras, shared
 	shared := map[string]bool{"version": true, "categories": true, "byID": true, "units": true, "bySymbol": true, "byWord": true,
 		"ambiguous": true, "spellings": true, "suggester": true, "byDimension": true, "bridges": true, "bridged": true, "hints": true,
 		"prefs": true, "codes": true, "sub": true, "subIndex": true, "own": true, "mixingRatios": true, "measurandHints": true, "unitIndex": true}
@@ -496,6 +497,9 @@ func TestDeriveSharesTheCatalog(t *testing.T) {
 		default:
 			t.Errorf("Graph.%s is new: say in derive (overlay.go) whether an overlay shares it, and list it here", f.Name)
 		}
+	}
+	if g.x.Load() == nil || g.x.Load() != base.x.Load() || g.xCompile != nil {
+		t.Error("the catalog's extras (hints, preferences, substances) are not shared as they are")
 	}
 }
 

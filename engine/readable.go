@@ -44,7 +44,7 @@ type (
 func (b *builder) preferences(ps *PreferencesSpec) {
 	p, errs := prefs.Compile(ps, prefResolver{b.g})
 	b.errs = append(b.errs, errs...)
-	b.g.prefs = p
+	b.x.prefs = p
 }
 
 // Preferences lists the unit preferences, by quantity and usage in the
@@ -54,10 +54,11 @@ func (b *builder) preferences(ps *PreferencesSpec) {
 // the graph has no preferences. Unknown regions and malformed locales are
 // INVALID_REQUEST.
 func (g *Graph) Preferences(category, region, locale string) (info PreferenceInfo, sets []PreferenceSet, ok bool, err error) {
-	if g.prefs == nil {
+	p := g.extras().prefs
+	if p == nil {
 		return info, nil, false, nil
 	}
-	info, sets, err = g.prefs.Sets(category, region, locale)
+	info, sets, err = p.Sets(category, region, locale)
 	return info, sets, true, err
 }
 
@@ -122,7 +123,7 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 			// The chosen unit may be of another kind (mmol/L for mg/dL):
 			// it converts through what the usage measures.
 			if s := g.catalogSubstance(pref.Substance()); s != nil {
-				props = g.own[s]
+				props = g.extras().own[s]
 			}
 		}
 		out, err := g.convertParsed(dst, &v, from, t.side.symbol(), p, req.Budget, res, props)
@@ -149,11 +150,12 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 // when the thresholds in the source unit do not decide it. A value given
 // as a rational (r, not nil; Request.Exact) is always compared exactly.
 func (g *Graph) choose(from string, v *apd.Decimal, r *big.Rat, req *Request, pref *Preference) (target, error) {
-	if g.prefs == nil {
+	p := g.extras().prefs
+	if p == nil {
 		return target{}, errorf(CodeInvalidRequest, `to "auto" needs unit preferences, and this catalog has none (the shipped catalog has CLDR's in preferences.yaml)`)
 	}
 	fast := accelerated()
-	c, err := g.prefs.Decide(prefResolver{g}, prefs.Request{From: from, Usage: req.Usage, Region: req.Region, Locale: req.Locale}, fast)
+	c, err := p.Decide(prefResolver{g}, prefs.Request{From: from, Usage: req.Usage, Region: req.Region, Locale: req.Locale}, fast)
 	if err != nil {
 		return target{}, err
 	}

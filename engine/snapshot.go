@@ -35,7 +35,7 @@ import (
 
 // snapshotMagic starts every snapshot; its last part is the format's
 // version.
-const snapshotMagic = "unitd graph snapshot 2\n"
+const snapshotMagic = "unitd graph snapshot 3\n"
 
 // Snapshot writes the compiled core of the graph.
 func (g *Graph) Snapshot() []byte {
@@ -114,6 +114,7 @@ func (g *Graph) Snapshot() []byte {
 		} else {
 			w.int(0)
 		}
+		w.bool(c.mixingRatio)
 	}
 	w.names(g.bySymbol)
 	w.names(g.byWord)
@@ -218,7 +219,8 @@ func (g *Graph) Snapshot() []byte {
 
 // Deferred are the parts of a catalog that a snapshot does not hold,
 // given to Restore as functions it calls when the parts are first used:
-// a process that converts metres to feet never compiles the code tables.
+// a process that converts metres to feet never compiles the code tables,
+// the unit preferences or the substances.
 type Deferred struct {
 	// Codes compiles the standard code tables; nil for none.
 	Codes func() (*CodeTables, error)
@@ -228,10 +230,10 @@ type Deferred struct {
 }
 
 // Restore reads a snapshot back into a graph, with the parts a snapshot
-// does not hold compiled from d as Build compiles them. Errors are those
-// of a snapshot that does not read and of the parts compiled at once; a
-// deferred part that fails to compile is missing from the graph, and
-// Warm reports why.
+// does not hold compiled from d as Build compiles them, each when first
+// used. Errors are those of a snapshot that does not read; a deferred
+// part that fails to compile is missing from the graph, and Warm reports
+// why.
 func Restore(data string, d Deferred) (*Graph, []error) {
 	g, err := restore(data)
 	if err != nil {
@@ -241,29 +243,26 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 		g.codes.compile = func() *CodeTables {
 			set, err := d.Codes()
 			if err != nil {
-				g.deferredErrs.Store(&[]error{fmt.Errorf("code tables: %w", err)})
+				g.addDeferredErrs([]error{fmt.Errorf("code tables: %w", err)})
 				return nil
 			}
 			return set
 		}
 	}
-	var spec Spec
-	if d.Spec != nil {
-		var errs []error
-		if spec, errs = d.Spec(); len(errs) > 0 {
-			return nil, errs
+	g.xCompile = func() (*extras, []error) {
+		var spec Spec
+		if d.Spec != nil {
+			var errs []error
+			if spec, errs = d.Spec(); len(errs) > 0 {
+				return new(extras), errs
+			}
 		}
-	}
-	b := &builder{ctx: context.Background(), g: g}
-	b.hints(spec.Hints)
-	if len(b.errs) == 0 && spec.Preferences != nil {
-		b.preferences(spec.Preferences)
-	}
-	if len(b.errs) == 0 {
-		b.substances(&spec)
-	}
-	if len(b.errs) > 0 {
-		return nil, b.errs
+		b := &builder{ctx: context.Background(), g: g, x: new(extras)}
+		b.extras(&spec)
+		if len(b.errs) > 0 {
+			return new(extras), b.errs
+		}
+		return b.x, nil
 	}
 	return g, nil
 }
@@ -274,6 +273,7 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 // part compiles.
 func (g *Graph) Warm() []error {
 	g.codes.tables()
+	g.extras()
 	if errs := g.deferredErrs.Load(); errs != nil {
 		return *errs
 	}
@@ -292,6 +292,7 @@ func restore(data string) (*Graph, error) {
 		bridges:       map[categoryPair]*Bridge{},
 		bridged:       map[unitBridge]*conversion{},
 		pairs:         newPairCache(),
+		mixed:         newMixedCache(),
 		mixedPairs:    newMixedPairs(),
 		compiledPairs: newPairCompiler(),
 		exprs:         newExprCache(),
@@ -371,6 +372,7 @@ func restore(data string) (*Graph, error) {
 		if i := r.int(); i > 0 && i <= len(g.categories) {
 			c.interval = g.categories[i-1]
 		}
+		c.mixingRatio = r.bool()
 	}
 	g.bySymbol, g.byWord = r.names(), r.names()
 	g.spellings = make([]spelling, r.count())

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -33,51 +34,58 @@ type (
 )
 
 // Elements lists the atomic weights table by atomic number, in a new slice.
-func (g *Graph) Elements() []*Element { return g.sub.Elements() }
+func (g *Graph) Elements() []*Element { return g.extras().sub.Elements() }
 
 // Substances lists the substances by ID, in a new slice.
-func (g *Graph) Substances() []*Substance { return g.sub.Substances() }
+func (g *Graph) Substances() []*Substance { return g.extras().sub.Substances() }
 
 // ConditionSets lists the named sets of reference conditions, in catalog
 // order, in a new slice.
-func (g *Graph) ConditionSets() []*Conditions { return g.sub.ConditionSets() }
+func (g *Graph) ConditionSets() []*Conditions { return g.extras().sub.ConditionSets() }
 
 // Substance finds a catalog substance by ID, name, alias (case-insensitive)
 // or CAS number. An unknown name is UNKNOWN_SUBSTANCE with suggestions.
 func (g *Graph) Substance(name string) (*Substance, error) {
-	if s := g.sub.Find(name); s != nil {
+	sub := g.extras().sub
+	if s := sub.Find(name); s != nil {
 		return s, nil
 	}
-	return nil, g.sub.Unknown(name, "")
+	return nil, sub.Unknown(name, "")
+}
+
+// gas marks the categories that hold a gas's mixing ratios, and returns
+// the problems of the marks (which do not stop the substances from
+// compiling). A snapshot keeps the marks, which every conversion across
+// kinds reads.
+func (b *builder) gas(gas GasSpec) []error {
+	var errs []error
+	for _, id := range gas.MixingRatios {
+		c, ok := b.g.byID[id]
+		switch {
+		case !ok:
+			errs = append(errs, &SpecError{Origin: gas.Origin, Subject: "gas", Message: fmt.Sprintf("mixing ratio category %q does not exist", id)})
+		case !c.dim.IsZero():
+			errs = append(errs, &SpecError{Origin: gas.Origin, Subject: "gas", Message: fmt.Sprintf("mixing ratio category %q is not dimensionless (%s)", id, c.dim)})
+		default:
+			c.mixingRatio = true
+		}
+	}
+	return errs
 }
 
 // substances builds the substance catalog and each substance's own
-// properties, reads which categories hold a gas's mixing ratios, and
-// compiles the measurands against the graph's units (measurand.go).
+// properties, and compiles the measurands against the graph's units (measurand.go).
 func (b *builder) substances(spec *Spec) {
-	g := b.g
+	g, x := b.g, b.x
 	var errs []error
-	g.sub, errs = substance.Build(spec.Elements, spec.Conditions, spec.Substances, spec.Measurands, graphQuantities{g})
+	x.sub, errs = substance.Build(spec.Elements, spec.Conditions, spec.Substances, spec.Measurands, graphQuantities{g})
 	b.errs = append(b.errs, errs...)
-	g.own = map[*Substance]*Properties{}
-	for i, s := range g.sub.Substances() {
+	x.own = map[*Substance]*Properties{}
+	for i, s := range x.sub.Substances() {
 		p := &Properties{Substance: s, Values: substance.Values{MolarMass: s.MolarMass, Density: s.Density, Charge: s.Charge}, shared: true}
 		p.key = p.makeKey()
 		p.seed = (uint64(i) + 1) * 0x9e3779b97f4a7c15
-		g.own[s] = p
-	}
-	g.mixingRatios = map[*Category]bool{}
-	gas := spec.Gas
-	for _, id := range gas.MixingRatios {
-		c, ok := g.byID[id]
-		switch {
-		case !ok:
-			b.errorf(gas.Origin, "gas", "mixing ratio category %q does not exist", id)
-		case !c.dim.IsZero():
-			b.errorf(gas.Origin, "gas", "mixing ratio category %q is not dimensionless (%s)", id, c.dim)
-		default:
-			g.mixingRatios[c] = true
-		}
+		x.own[s] = p
 	}
 	if len(errs) == 0 {
 		b.compileMeasurands()
@@ -96,7 +104,7 @@ func (q graphQuantities) Quantity(field, text string, want dimension.Vector) (*b
 
 // catalogSubstance finds a substance by formula, ID, name, alias or CAS
 // number; nil when none.
-func (g *Graph) catalogSubstance(name string) *Substance { return g.sub.Find(name) }
+func (g *Graph) catalogSubstance(name string) *Substance { return g.extras().sub.Find(name) }
 
 // quantity reads "VALUE UNIT" exactly into coherent SI units.
 func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
@@ -170,6 +178,6 @@ func errorMessage(err error) string {
 // with up to five suggestions when nothing matches. The index is built on
 // the first search of the graph.
 func (g *Graph) SearchSubstances(q string) []substance.Match {
-	g.subIndexOnce.Do(func() { g.subIndex = substance.NewIndex(g.sub.Substances()) })
+	g.subIndexOnce.Do(func() { g.subIndex = substance.NewIndex(g.extras().sub.Substances()) })
 	return g.subIndex.Search(q)
 }

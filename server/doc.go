@@ -13,10 +13,10 @@
 //
 // Every route is listed once, in routeTable; each handler has one shape,
 // func(*call) reply, and one wrapper writes replies and errors. Error codes
-// map to statuses in one table (statusOf in errors.go, exported as
-// [StatusOf]), which the account page (server/accountweb) uses for the
-// account domain's codes too; internal errors are logged with the request
-// id and never sent. A conversion error may carry the catalog's hint
+// map to statuses in one table (package server/errcode), which the account
+// page (server/accountweb) uses for the account domain's codes too;
+// internal errors are logged with the request id and never sent. A
+// conversion error may carry the catalog's hint
 // (error.hint: "did you mean degC → degF?").
 //
 // # Pages

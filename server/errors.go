@@ -3,87 +3,37 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strconv"
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/errcode"
 )
 
-// Request-level error codes. The conversion codes (INVALID_VALUE, …) are
-// engine.Code values and pass through unchanged.
+// Request-level error codes, spelled as the one table from code to status
+// (server/errcode) spells them. The conversion codes (INVALID_VALUE, …)
+// are engine.Code values and pass through unchanged.
 const (
-	codeInvalidRequest       = "INVALID_REQUEST"
-	codeInvalidItem          = "INVALID_ITEM"
-	codeBatchLimitExceeded   = "BATCH_LIMIT_EXCEEDED"
-	codePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
-	codeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
-	codeUnauthorized         = "UNAUTHORIZED"
-	codeInvalidAPIKey        = "INVALID_API_KEY"
-	codeRateLimitExceeded    = "RATE_LIMIT_EXCEEDED"
-	codeNotFound             = "NOT_FOUND"
-	codeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
-	codeInternal             = "INTERNAL_ERROR"
+	codeInvalidRequest       = errcode.InvalidRequest
+	codeInvalidItem          = errcode.InvalidItem
+	codeBatchLimitExceeded   = errcode.BatchLimitExceeded
+	codePayloadTooLarge      = errcode.PayloadTooLarge
+	codeUnsupportedMediaType = errcode.UnsupportedMediaType
+	codeUnauthorized         = errcode.Unauthorized
+	codeInvalidAPIKey        = errcode.InvalidAPIKey
+	codeInsufficientScope    = errcode.InsufficientScope
+	codeRateLimitExceeded    = errcode.RateLimitExceeded
+	codeNotFound             = errcode.NotFound
+	codeMethodNotAllowed     = errcode.MethodNotAllowed
+	codeInternal             = errcode.Internal
 )
-
-// Codes the account page (server/accountweb) sends as well as the API.
-const (
-	CodeUnauthorized      = codeUnauthorized
-	CodeRateLimitExceeded = codeRateLimitExceeded
-	CodeCrossOrigin       = codeCrossOrigin
-	// CodeUnavailable is the account page's answer when its store does
-	// not answer, or too many passwords are being checked at once.
-	CodeUnavailable = "SERVICE_UNAVAILABLE"
-)
-
-// statusOf is the one table from error code to HTTP status, for the API and
-// the pages alike (see StatusOf). INVALID_ITEM only ever appears inside a
-// batch answer, which is 200 as a whole.
-var statusOf = map[string]int{
-	codeInvalidRequest:                       http.StatusBadRequest,
-	codeBatchLimitExceeded:                   http.StatusBadRequest,
-	codePayloadTooLarge:                      http.StatusRequestEntityTooLarge,
-	codeUnsupportedMediaType:                 http.StatusUnsupportedMediaType,
-	codeUnauthorized:                         http.StatusUnauthorized,
-	codeInvalidAPIKey:                        http.StatusUnauthorized,
-	codeInsufficientScope:                    http.StatusForbidden,
-	codeRateLimitExceeded:                    http.StatusTooManyRequests,
-	codeNotFound:                             http.StatusNotFound,
-	codeMethodNotAllowed:                     http.StatusMethodNotAllowed,
-	codeInternal:                             http.StatusInternalServerError,
-	string(engine.CodeInvalidValue):          http.StatusBadRequest,
-	string(engine.CodeUnknownUnit):           http.StatusBadRequest,
-	string(engine.CodeAmbiguousUnit):         http.StatusBadRequest,
-	string(engine.CodeInvalidUnitExpression): http.StatusBadRequest,
-	string(engine.CodeInvalidQuantity):       http.StatusBadRequest,
-	string(engine.CodeIncompatibleUnits):     http.StatusUnprocessableEntity,
-	string(engine.CodeUnknownSubstance):      http.StatusBadRequest,
-	string(engine.CodeValueOutOfRange):       http.StatusUnprocessableEntity,
-	string(engine.CodeWorkBudgetExceeded):    http.StatusUnprocessableEntity,
-	codeInvalidItem:                          http.StatusBadRequest,         // never sent as a status
-	codeCrossOrigin:                          http.StatusForbidden,          // page routes and the account page
-	account.CodeConflict:                     http.StatusConflict,           // account page
-	account.CodeKeyNotUsable:                 http.StatusConflict,           // account page
-	CodeUnavailable:                          http.StatusServiceUnavailable, // account page
-}
-
-// StatusOf returns the HTTP status of an error code: an engine code, an
-// account code or one of the request codes above. It is the one table, so
-// that the API and the account page answer a kind of error alike; an
-// unknown code is 500.
-func StatusOf(code string) int {
-	if s, ok := statusOf[code]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
 
 // apiOnly reports whether code belongs in the OpenAPI document: INVALID_ITEM
 // lives inside batch answers, CROSS_ORIGIN_REQUEST only on the page routes,
 // CONFLICT and KEY_NOT_USABLE only on the account page.
 func apiOnly(code string) bool {
 	switch code {
-	case codeInvalidItem, codeCrossOrigin, account.CodeConflict, account.CodeKeyNotUsable, CodeUnavailable:
+	case codeInvalidItem, codeCrossOrigin, account.CodeConflict, account.CodeKeyNotUsable, errcode.Unavailable:
 		return false
 	}
 	return true
@@ -104,7 +54,7 @@ type apiError struct {
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
 // status is the HTTP status of e.
-func (e *apiError) status() int { return StatusOf(e.Code) }
+func (e *apiError) status() int { return errcode.Status(e.Code) }
 
 func newError(code, msg string) *apiError { return &apiError{Code: code, Message: msg} }
 

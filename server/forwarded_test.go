@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitd/unitd/server/forwarded"
+	"github.com/unitd/unitd/internal/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/unitd/unitd/server/forwarded"
+	"github.com/unitd/unitd/internal/forwarded"
 )
 
 // respWriter records what was written, for the access log, and carries the

@@ -55,10 +55,6 @@ type Define func(g *engine.Graph, defs []string) (*engine.Graph, error)
 
 const challengeScope = `Bearer error="insufficient_scope"`
 
-// codeInsufficientScope is a valid key whose scopes do not allow the
-// operation.
-const codeInsufficientScope = "INSUFFICIENT_SCOPE"
-
 // maxDefineParam bounds the define query parameter, in bytes.
 const maxDefineParam = 4 << 10
 

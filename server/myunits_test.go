@@ -73,6 +73,9 @@ func (f *unitsFixture) call(t *testing.T, method, target, key, contentType, body
 	req := f.request(t, method, target, f.keys[key], contentType, body)
 	resp, raw := f.do(t, req)
 	f.v.check(t, req, resp, raw)
+	if resp.StatusCode >= 500 {
+		t.Errorf("%s %s: %d\n%s", method, target, resp.StatusCode, f.logs.String())
+	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatalf("%s %s: %v\n%s", method, target, err, raw)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/errcode"
 )
 
 // The OpenAPI 3.1 document is generated from the route table and the
@@ -207,7 +208,8 @@ type obj = map[string]any
 // errorCodesByStatus lists the codes each error status can carry.
 func errorCodesByStatus() map[int][]string {
 	m := map[int][]string{}
-	for code, st := range statusOf {
+	for _, code := range errcode.Codes() {
+		st := errcode.Status(code)
 		if !apiOnly(code) {
 			continue
 		}
@@ -470,7 +472,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	constant := func(v string) *schema { return &schema{Type: typ("string"), Const: v} }
 	nullableString := &schema{Type: typ("string", "null")}
 	allCodes := []string{}
-	for code := range statusOf {
+	for _, code := range errcode.Codes() {
 		if apiOnly(code) || code == codeInvalidItem {
 			allCodes = append(allCodes, code)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/server/errcode"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/web"
 )
@@ -27,7 +28,7 @@ const pageConvertPath = "/web/convert"
 
 // codeCrossOrigin refuses a page-route request that does not come from one
 // of this server's own pages.
-const codeCrossOrigin = "CROSS_ORIGIN_REQUEST"
+const codeCrossOrigin = errcode.CrossOrigin
 
 // pageRoutes are the API handlers the pages call; they are not in the
 // route table, whose routes the OpenAPI document describes.

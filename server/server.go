@@ -12,7 +12,7 @@ import (
 
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/forwarded"
+	"github.com/unitd/unitd/internal/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 

@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server/forwarded"
+	"github.com/unitd/unitd/internal/forwarded"
 )
 
 // ContentSecurityPolicy is sent with every page and static file: nothing

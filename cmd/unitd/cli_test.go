@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -240,10 +241,26 @@ func TestConvertStreamLines(t *testing.T) {
 	}
 }
 
-// TestHelpExitsZero: --help on every command prints usage with --flags
-// and exits 0.
+// TestHelpExitsZero: --help on every command of the table, a group's
+// commands among them, prints its usage with --flags and exits 0.
 func TestHelpExitsZero(t *testing.T) {
-	for _, cmd := range [][]string{{"serve"}, {"convert"}, {"validate"}, {"diff"}, {"fmt"}, {"docs"}, {"keys", "create"}} {
+	var cmds [][]string
+	var walk func(path []string, g *command)
+	walk = func(path []string, g *command) {
+		for _, cmd := range g.commands {
+			p := append(slices.Clone(path), cmd.name)
+			if cmd.commands != nil {
+				walk(p, cmd)
+			} else if cmd.name != "version" {
+				cmds = append(cmds, p)
+			}
+		}
+	}
+	walk(nil, unitd)
+	if len(cmds) < 15 {
+		t.Fatalf("the command table has %d commands: %v", len(cmds), cmds)
+	}
+	for _, cmd := range cmds {
 		code, _, errOut := runCLI(t, "", append(cmd, "--help")...)
 		if code != 0 || !strings.Contains(errOut, "usage:") {
 			t.Errorf("%v --help: exit %d, stderr %q", cmd, code, errOut)
@@ -251,6 +268,29 @@ func TestHelpExitsZero(t *testing.T) {
 		if strings.Contains(errOut, "\n  -") && !strings.Contains(errOut, "\n  --") {
 			t.Errorf("%v --help shows flags as -flag:\n%s", cmd, errOut)
 		}
+		if want := "usage: unitd " + strings.Join(cmd, " ") + " "; !strings.HasPrefix(errOut, want) {
+			t.Errorf("%v --help: stderr starts %.60q, want %q", cmd, errOut, want)
+		}
+	}
+}
+
+// TestRootUsage: unitd help lists every command that has a summary, from
+// the table it dispatches, and not the password worker that serve runs.
+func TestRootUsage(t *testing.T) {
+	code, out, _ := runCLI(t, "", "help")
+	if code != 0 || !strings.HasPrefix(out, "usage: unitd <command>") {
+		t.Fatalf("unitd help: exit %d, %q", code, out)
+	}
+	for _, name := range []string{"serve", "convert", "validate", "diff", "fmt", "docs", "keys", "accounts", "users", "version"} {
+		if !strings.Contains(out, "\n  "+name+" ") {
+			t.Errorf("unitd help does not list %s:\n%s", name, out)
+		}
+	}
+	if strings.Contains(out, "password-worker") {
+		t.Errorf("unitd help lists the password worker:\n%s", out)
+	}
+	if code, out, _ := runCLI(t, "", "--version"); code != 0 || !strings.HasPrefix(out, "unitd ") {
+		t.Errorf("unitd --version: exit %d, %q", code, out)
 	}
 }
 

@@ -17,6 +17,19 @@ import (
 	"github.com/unitd/unitd/locale"
 )
 
+var convertCommand = &command{
+	name: "convert",
+	synopsis: "VALUE FROM TO [--precision N] [--explain] [--locale TAG] [--usage U --region R]\n" +
+		"       unitd convert QUANTITY TO           (free text: unitd convert '5 ft 3 in' cm)\n" +
+		"       unitd convert QUESTION              (unitd convert '5 ft 3 in to cm')\n" +
+		"       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\n" +
+		"       unitd convert --csv FILE --column NAME (--from UNIT | --from-column NAME) --to UNIT [--precision N]",
+	summary: "convert a value: unitd convert 12.5 ft m",
+	help: "FROM and TO are units or unit expressions such as kg*m/s^2. TO may be auto (the unit people use for --usage in\n" +
+		"--region) or a mixed unit such as ft+in; a mixed FROM takes one value per part: unitd convert \"5 3.5\" ft+in cm.",
+	run: func(c *call) error { return exitCode(runConvert(c)) },
+}
+
 // runConvert runs `unitd convert VALUE FROM TO [--precision N]`,
 // `unitd convert QUANTITY TO` and `unitd convert QUESTION` (free text:
 // "5 ft 3 in" cm, "5 ft 3 in to cm"), or `unitd convert -` to convert
@@ -25,9 +38,9 @@ import (
 // FILE --column NAME --from UNIT --to UNIT` to add a converted column to a
 // CSV file (csv.go). --locale reads free text in a locale and prints the
 // result in its words and digits.
-func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("unitd convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runConvert(c *call) int {
+	stdin, stdout, stderr := c.stdin, c.stdout, c.stderr
+	fs := c.flags
 	precision := fs.Int("precision", engine.DefaultPrecision, fmt.Sprintf("significant `digits` of the result (1-%d)", engine.MaxPrecision))
 	explain := fs.Bool("explain", false, "also print where the digits come from: the exact factor and the catalog definitions used")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` (default: the embedded catalog; env UNITD_CATALOG)")
@@ -48,17 +61,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&q.Density, "density", "", "density, winning over the substance's (`\"0.745 kg/L\"`)")
 	fs.StringVar(&q.Charge, "charge", "", "charge number of an ion (`z`), for mEq ↔ mmol")
 	fs.StringVar(&q.Conditions, "conditions", "", "gas temperature and pressure (`\"25 degC, 101.325 kPa\"`, or STP, NTP, SATP)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd convert VALUE FROM TO [--precision N] [--explain] [--locale TAG] [--usage U --region R]\n       unitd convert QUANTITY TO           (free text: unitd convert '5 ft 3 in' cm)\n       unitd convert QUESTION              (unitd convert '5 ft 3 in to cm')\n       unitd convert - [--precision N]   (one \"VALUE FROM TO\" per stdin line; tab-separated if a unit has spaces; # comments)\n       unitd convert --csv FILE --column NAME (--from UNIT | --from-column NAME) --to UNIT [--precision N]\nFROM and TO are units or unit expressions such as kg*m/s^2. TO may be auto (the unit people use for --usage in\n--region) or a mixed unit such as ft+in; a mixed FROM takes one value per part: unitd convert \"5 3.5\" ft+in cm.")
-		printFlags(fs)
-	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := c.parse()
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // usage was asked for, and printed
-		}
-		fmt.Fprintln(stderr, "unitd convert:", err)
-		return 2
+		return c.exit(err)
 	}
 	if *precision < 1 || *precision > engine.MaxPrecision {
 		fmt.Fprintln(stderr, "unitd convert:", engine.ErrPrecision)

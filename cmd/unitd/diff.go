@@ -1,23 +1,22 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
-	"github.com/unitd/unitd/tools/catalogdiff"
-	"github.com/unitd/unitd/tools/gitfs"
+	"github.com/unitd/unitd/catalog/diff"
+	"github.com/unitd/unitd/internal/gitfs"
 )
 
-const diffUsage = `usage: unitd diff OLD NEW [--format text|json|markdown|github] [--catalog PATH] [--repo DIR]
-
-Compares two versions of a catalog and reports every change to the numbers:
+var diffCommand = &command{
+	name:     "diff",
+	synopsis: "OLD NEW [--format text|json|markdown|github] [--catalog PATH] [--repo DIR]",
+	summary:  "compare two catalogs (directories or git revisions): unitd diff main HEAD",
+	help: `Compares two versions of a catalog and reports every change to the numbers:
 categories and units added, removed or renamed; names (aliases, plurals,
 spellings) removed or moved to another unit; definitions changed, with the
 old and new values and the relative change of 1 unit in its base unit;
@@ -31,40 +30,31 @@ checkout: the catalog is the directory --catalog of that revision. For a pull re
 
 Exit status: 0 when no change breaks API consumers, 1 when one does (a
 removed or renamed symbol or name, a changed value, a newly ambiguous
-name), 2 when a catalog does not load or the arguments are wrong.
-`
+name), 2 when a catalog does not load or the arguments are wrong.`,
+	run: runDiff,
+}
 
-// runDiff runs `unitd diff OLD NEW`.
-func runDiff(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("unitd diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := formatFlag(fs, "output `format`: "+strings.Join(catalogdiff.Formats, ", "), catalogdiff.Formats...)
+// runDiff runs unitd diff OLD NEW.
+func runDiff(c *call) error {
+	stdout, stderr := c.stdout, c.stderr
+	fs := c.flags
+	format := formatFlag(fs, "output `format`: "+strings.Join(diff.Formats, ", "), diff.Formats...)
 	catalogPath := fs.String("catalog", "catalog/data", "catalog directory within the repository, for git revisions")
 	repo := fs.String("repo", ".", "a directory of the git repository that revisions are read from")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, diffUsage+"\n")
-		printFlags(fs)
-	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := c.parse()
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // usage was asked for, and printed
-		}
-		fmt.Fprintln(stderr, "unitd diff:", err)
-		return 2
+		return err
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "unitd diff: give OLD and NEW (directories or git revisions)")
-		return 2
+		return exitf(2, "give OLD and NEW (directories or git revisions)")
 	}
-	var cats [2]*catalogdiff.Catalog
+	var cats [2]*diff.Catalog
 	for i, arg := range pos {
 		fsys, dir, name, err := openCatalog(arg, *repo, *catalogPath)
 		if err != nil {
-			fmt.Fprintln(stderr, "unitd diff:", err)
-			return 2
+			return exitError{2, err}
 		}
-		c, errs := catalogdiff.Load(fsys, dir)
+		c, errs := diff.Load(fsys, dir)
 		if len(errs) > 0 {
 			fmt.Fprintf(stderr, "unitd diff: %s does not load (%d problem(s)):\n", arg, len(errs))
 			for _, err := range errs {
@@ -75,20 +65,19 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 					p.annotate(stdout, "error")
 				}
 			}
-			return 2
+			return exitCode(2)
 		}
 		c.Name = name
 		cats[i] = c
 	}
-	report := catalogdiff.Compare(cats[0], cats[1])
+	report := diff.Compare(cats[0], cats[1])
 	if err := report.Write(stdout, *format); err != nil {
-		fmt.Fprintln(stderr, "unitd diff:", err)
-		return 2
+		return exitError{2, err}
 	}
 	if report.Breaking() > 0 {
-		return 1
+		return exitCode(1)
 	}
-	return 0
+	return nil
 }
 
 // openCatalog opens a catalog directory, or the catalog directory at a git

@@ -32,7 +32,7 @@ func copyTree(t *testing.T, src, dst string) {
 // TestDiffGitRevisions makes a repository whose history changes a unit's
 // factor, then compares revisions by name from inside it, as CI does.
 func TestDiffGitRevisions(t *testing.T) {
-	fixtures := "../../tools/catalogdiff/testdata/factor_changed"
+	fixtures := "../../catalog/diff/testdata/factor_changed"
 	abs, err := filepath.Abs(fixtures)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestDiffGitRevisions(t *testing.T) {
 }
 
 func TestDiffCommand(t *testing.T) {
-	fx := "../../tools/catalogdiff/testdata/"
+	fx := "../../catalog/diff/testdata/"
 	tests := []struct {
 		name       string
 		args       []string

@@ -2,37 +2,33 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/unitd/unitd/catalog"
-	"github.com/unitd/unitd/tools/catalogdocs"
+	"github.com/unitd/unitd/catalog/docs"
 )
 
-// runDocs runs `unitd docs [DIR] [--out FILE]`: the Markdown reference of
-// a catalog, loaded with the loader unitd serve uses.
-func runDocs(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("unitd docs", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "write to `FILE` instead of standard output")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd docs [DIR] [--out FILE]\n\nPrints the Markdown reference of every category and unit of a catalog\ndirectory (default catalog/data). The shipped docs/units.md is made with\n`make docs`. Exit status 1 when the catalog does not load, 2 on bad arguments.")
-		printFlags(fs)
-	}
-	pos, err := parseInterspersed(fs, args)
+var docsCommand = &command{
+	name:     "docs",
+	synopsis: "[DIR] [--out FILE]",
+	summary:  "print the Markdown reference of a catalog: unitd docs --out docs/units.md",
+	help: `Prints the Markdown reference of every category and unit of a catalog
+directory (default catalog/data). The shipped docs/units.md is made with
+` + "`make docs`" + `. Exit status 1 when the catalog does not load, 2 on bad arguments.`,
+	run: runDocs,
+}
+
+// runDocs runs unitd docs [DIR] [--out FILE]: the Markdown reference of a
+// catalog, loaded with the loader unitd serve uses.
+func runDocs(c *call) error {
+	out := c.flags.String("out", "", "write to `FILE` instead of standard output")
+	pos, err := c.parse()
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // usage was asked for, and printed
-		}
-		fmt.Fprintln(stderr, "unitd docs:", err)
-		return 2
+		return err
 	}
 	if len(pos) > 1 {
-		fmt.Fprintln(stderr, "unitd docs: give one catalog directory")
-		return 2
+		return exitf(2, "give one catalog directory")
 	}
 	dir := "catalog/data"
 	if len(pos) == 1 {
@@ -40,24 +36,19 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 	}
 	g, errs := catalog.Load(os.DirFS(dir))
 	if len(errs) > 0 {
-		fmt.Fprintf(stderr, "unitd docs: %s does not load; run unitd validate %s\n", dir, dir)
+		fmt.Fprintf(c.stderr, "unitd docs: %s does not load; run unitd validate %s\n", dir, dir)
 		for _, err := range errs {
-			fmt.Fprintln(stderr, " ", err)
+			fmt.Fprintln(c.stderr, " ", err)
 		}
-		return 1
+		return exitCode(1)
 	}
 	var buf bytes.Buffer
-	if err := catalogdocs.Write(&buf, g); err != nil {
-		fmt.Fprintln(stderr, "unitd docs:", err)
-		return 1
+	if err := docs.Write(&buf, g); err != nil {
+		return err
 	}
 	if *out == "" {
-		stdout.Write(buf.Bytes())
-		return 0
+		c.stdout.Write(buf.Bytes())
+		return nil
 	}
-	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintln(stderr, "unitd docs:", err)
-		return 1
-	}
-	return 0
+	return os.WriteFile(*out, buf.Bytes(), 0o644)
 }

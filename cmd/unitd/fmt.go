@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,39 +12,34 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/unitd/unitd/catalog"
-	"github.com/unitd/unitd/tools/catalogfmt"
+	"github.com/unitd/unitd/catalog/format"
 )
 
-const fmtUsage = `usage: unitd fmt [-l] [-d] [-w] [DIR|FILE ...]
-
-Lays catalog YAML files out in the one canonical form (key order, quoting,
+var fmtCommand = &command{
+	name:     "fmt",
+	synopsis: "[-l] [-d] [-w] [DIR|FILE ...]",
+	summary:  "lay catalog files out canonically: unitd fmt -l catalog/data",
+	help: `Lays catalog YAML files out in the one canonical form (key order, quoting,
 flow or block style), keeping every comment, like gofmt. Without -l, -d or
 -w the formatted files are printed; -d prints, for each file whose layout
 differs, the unified diff that -w would apply. A directory means its *.yaml files; the
 default is catalog/data. See catalog/README.md for the form.
 
 Exit status: 0 on success; 1 with -l or -d when a file is not formatted
-(for CI); 2 when a file cannot be read, parsed or written.
-`
+(for CI); 2 when a file cannot be read, parsed or written.`,
+	run: runFmt,
+}
 
-// runFmt runs `unitd fmt`.
-func runFmt(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("unitd fmt", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// runFmt runs unitd fmt.
+func runFmt(c *call) error {
+	stdout, stderr := c.stdout, c.stderr
+	fs := c.flags
 	list := fs.Bool("l", false, "list the files whose formatting differs from unitd fmt's")
 	diff := fs.Bool("d", false, "print the diff of each file whose formatting differs from unitd fmt's")
 	write := fs.Bool("w", false, "write the result to the file instead of printing it")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, fmtUsage+"\n")
-		printFlags(fs)
-	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := c.parse()
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // usage was asked for, and printed
-		}
-		fmt.Fprintln(stderr, "unitd fmt:", err)
-		return 2
+		return err
 	}
 	if len(pos) == 0 {
 		pos = []string{"catalog/data"}
@@ -55,8 +48,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	for _, p := range pos {
 		st, err := os.Stat(p)
 		if err != nil {
-			fmt.Fprintln(stderr, "unitd fmt:", err)
-			return 2
+			return exitError{2, err}
 		}
 		if !st.IsDir() {
 			files = append(files, p)
@@ -64,8 +56,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		}
 		matches, err := filepath.Glob(filepath.Join(p, "*.yaml"))
 		if err != nil {
-			fmt.Fprintln(stderr, "unitd fmt:", err)
-			return 2
+			return exitError{2, err}
 		}
 		sort.Strings(matches)
 		for _, m := range matches {
@@ -84,7 +75,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			code = 2
 			continue
 		}
-		out, err := catalogfmt.FormatFile(name, src)
+		out, err := format.File(name, src)
 		if err != nil {
 			fmt.Fprintln(stderr, "unitd fmt:", err)
 			code = 2
@@ -112,7 +103,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	if *write && code == 1 {
 		code = 0 // the files listed were rewritten
 	}
-	return code
+	return exitCode(code)
 }
 
 // writeDiff prints the unified diff from src to out of the file name, with

@@ -59,7 +59,7 @@ func TestFmtCommand(t *testing.T) {
 }
 
 func TestDocsCommand(t *testing.T) {
-	fx := "../../tools/catalogdocs/testdata/"
+	fx := "../../catalog/docs/testdata/"
 	want, err := os.ReadFile(fx + "want.md")
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestDocsCommand(t *testing.T) {
 }
 
 func TestValidateLint(t *testing.T) {
-	dir := "../../tools/catalogcheck/testdata/no-examples/trips"
+	dir := "../../catalog/lint/testdata/no-examples/trips"
 	finding := `length.yaml:17:5: unit "ft" has no examples; add one worked example from its source [no-examples]`
 	code, stdout, _ := runCLI(t, "", "validate", dir)
 	if code != 0 || !strings.Contains(stdout, strings.Replace(finding, ": unit", ": warning: unit", 1)) ||
@@ -100,7 +100,7 @@ func TestValidateLint(t *testing.T) {
 		t.Errorf("validate --format json --strict = %d\n%s", code, stdout)
 	}
 	// A near miss stays quiet even when strict.
-	if code, stdout, _ := runCLI(t, "", "validate", "--strict", "../../tools/catalogcheck/testdata/no-examples/passes"); code != 0 || strings.Contains(stdout, "warning") {
+	if code, stdout, _ := runCLI(t, "", "validate", "--strict", "../../catalog/lint/testdata/no-examples/passes"); code != 0 || strings.Contains(stdout, "warning") {
 		t.Errorf("validate --strict on a clean catalog = %d\n%s", code, stdout)
 	}
 }

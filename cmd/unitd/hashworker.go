@@ -1,20 +1,25 @@
 package main
 
 import (
-	"flag"
+	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"strconv"
 
+	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/internal/hashworker"
 )
 
-// passwordWorkerCommand is the hidden command that `unitd serve` runs as
-// its password-hashing helper.
-const passwordWorkerCommand = "password-worker"
+// passwordWorkerCommand is the command that `unitd serve` runs as its
+// password-hashing helper; the usage does not list it.
+var passwordWorkerCommand = &command{
+	name:     "password-worker",
+	synopsis: "--memory BYTES",
+	help:     "Computes the Argon2id keys asked for on stdin until stdin ends: the\npassword-hashing helper that unitd serve runs, at the lowest CPU priority.",
+	run:      runPasswordWorker,
+}
 
 // hashBudget is the memory of the hashes running at once within the
 // --password-memory size: what the helper does not need for itself. Zero
@@ -36,7 +41,7 @@ func startHashWorker(budget int64, logger *slog.Logger) (*hashworker.Worker, err
 		return nil, fmt.Errorf("password worker: %w", err)
 	}
 	w := &hashworker.Worker{Logger: logger, Command: func() *exec.Cmd {
-		return hashworker.Command(exe, passwordWorkerCommand, "--memory", strconv.FormatInt(budget, 10))
+		return hashworker.Command(exe, passwordWorkerCommand.name, "--memory", strconv.FormatInt(budget, 10))
 	}}
 	if err := w.Launch(); err != nil {
 		return nil, fmt.Errorf("password worker: %w", err)
@@ -44,20 +49,27 @@ func startHashWorker(budget int64, logger *slog.Logger) (*hashworker.Worker, err
 	return w, nil
 }
 
+// keyFunc is the helper's Key as the account domain's Hasher calls it.
+func keyFunc(w *hashworker.Worker) account.KeyFunc {
+	return func(ctx context.Context, pw, salt []byte, p account.Params) ([]byte, error) {
+		return w.Key(ctx, pw, salt, hashworker.Params{Time: p.Time, Memory: p.Memory, Threads: p.Threads, KeyLen: p.KeyLen})
+	}
+}
+
 // runPasswordWorker is `unitd password-worker --memory BYTES`: it computes
 // Argon2id keys asked for on stdin until stdin ends (see hashworker.Serve).
-func runPasswordWorker(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("unitd "+passwordWorkerCommand, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	budget := fs.Int64("memory", 0, "memory budget of the keys computed at once, in bytes")
-	if err := fs.Parse(args); err != nil || *budget <= 0 {
-		fmt.Fprintln(stderr, "usage: unitd password-worker --memory BYTES (run by unitd serve)")
-		return 2
+func runPasswordWorker(c *call) error {
+	budget := c.flags.Int64("memory", 0, "memory budget of the keys computed at once, in `bytes`")
+	if _, err := c.parseN(0, ""); err != nil {
+		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	if err := hashworker.Serve(stdin, stdout, *budget, logger); err != nil {
+	if *budget <= 0 {
+		return usagef("--memory must be a positive number of bytes")
+	}
+	logger := slog.New(slog.NewJSONHandler(c.stderr, nil))
+	if err := hashworker.Serve(c.stdin, c.stdout, *budget, logger); err != nil {
 		logger.Error("password worker", "error", err)
-		return 1
+		return exitCode(1)
 	}
-	return 0
+	return nil
 }

@@ -24,7 +24,7 @@ var keyPattern = regexp.MustCompile(`^uc_(live|test)_[A-Za-z0-9_-]{43}\n$`)
 func runKeysT(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = runKeys(args, &out, &errOut)
+	code = run(append([]string{"keys"}, args...), strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

@@ -28,7 +28,7 @@ import (
 // command as its first argument). The tests share one PostgreSQL server,
 // stopped at the end.
 func TestMain(m *testing.M) {
-	if os.Getenv("UNITD_TEST_MAIN") == "1" || len(os.Args) > 1 && os.Args[1] == passwordWorkerCommand {
+	if os.Getenv("UNITD_TEST_MAIN") == "1" || len(os.Args) > 1 && os.Args[1] == passwordWorkerCommand.name {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(pgtest.Main(m))

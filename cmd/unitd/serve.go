@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,11 +22,11 @@ import (
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/internal/forwarded"
 	"github.com/unitd/unitd/internal/hashworker"
 	"github.com/unitd/unitd/locale"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
-	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 	"github.com/unitd/unitd/store"
@@ -86,14 +85,27 @@ type serveConfig struct {
 	MaxStreams       int
 }
 
-func runServe(args []string, stdout, stderr io.Writer) int {
-	cfg, err := parseServeFlags(args, stderr)
+// storeFlags are the --store and --keys serve was given: the server opens
+// its store as every other command does (storeFlags.open), made if it is
+// not there.
+func (cfg serveConfig) storeFlags() storeFlags {
+	return storeFlags{store: cfg.Store, keys: cfg.Keys}
+}
+
+var serveCommand = &command{
+	name:     "serve",
+	synopsis: "[flags]",
+	summary:  "run the HTTP API",
+	help:     "Serves the unitd HTTP API. Every flag also reads an environment variable.",
+	store:    createStore,
+	run:      runServe,
+}
+
+func runServe(c *call) error {
+	stdout, stderr := c.stdout, c.stderr
+	cfg, err := serveFlags(c)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // usage was asked for, and printed
-		}
-		fmt.Fprintln(stderr, "unitd serve:", err)
-		return 2
+		return badArgs(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -110,15 +122,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	// at once, naming its flag, before any start-up work.
 	ln, err := listen("--addr", cfg.Addr)
 	if err != nil {
-		fmt.Fprintln(stderr, "unitd serve:", err)
-		return 1
+		return err
 	}
 	var aln net.Listener
 	if cfg.AdminAddr != "off" {
 		if aln, err = listen("--admin-addr", cfg.AdminAddr); err != nil {
 			ln.Close()
-			fmt.Fprintln(stderr, "unitd serve:", err)
-			return 1
+			return err
 		}
 	}
 	closeListeners := func() {
@@ -142,13 +152,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	select {
 	case <-ctx.Done():
 		closeListeners()
-		fmt.Fprintln(stderr, "unitd serve: interrupted during start-up")
-		return 1
+		return errors.New("interrupted during start-up")
 	case st := <-startc:
 		if st.err != nil {
 			closeListeners()
-			fmt.Fprintln(stderr, "unitd serve:", st.err)
-			return 1
+			return st.err
 		}
 		d = st.d
 	}
@@ -170,20 +178,15 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			d.reload()
 		}
 	}()
-	if err := d.run(ctx, ln); err != nil {
-		fmt.Fprintln(stderr, "unitd serve:", err)
-		return 1
-	}
-	return 0
+	return d.run(ctx, ln)
 }
 
-func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
-	fs := flag.NewFlagSet("unitd serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// serveFlags defines the flags of unitd serve on c's flag set, parses them
+// and returns the configuration they make.
+func serveFlags(c *call) (serveConfig, error) {
+	fs := c.flags
 	addr := fs.String("addr", envDefault("UNITD_ADDR", "127.0.0.1:8080"), "listen `address` (env UNITD_ADDR)")
 	dir := fs.String("catalog", envDefault("UNITD_CATALOG", ""), "catalog `directory` to serve and hot-reload; default: the embedded catalog (env UNITD_CATALOG)")
-	storeLoc := fs.String("store", envDefault("UNITD_STORE", ""), "the store of accounts and keys: a SQLite `FILE` or a postgres://… URL; default unitd.db (env UNITD_STORE)")
-	keyFile := fs.String("keys", envDefault("UNITD_KEYS", ""), "a JSON key `FILE` (*.json) of earlier versions, imported into the store once; any other name is the store (env UNITD_KEYS)")
 	env := fs.String("env", envDefault("UNITD_ENV", apikey.EnvTest), "environment whose keys are accepted: test or live (env UNITD_ENV)")
 	rate := fs.String("rate-limit", envDefault("UNITD_RATE_LIMIT", "600/m"), "requests per key: `N/s`, N/m or N/h (env UNITD_RATE_LIMIT)")
 	authFail := fs.String("auth-fail-limit", envDefault("UNITD_AUTH_FAIL_LIMIT", "30/m"), "refused keys per client address before 429: `N/s`, N/m or N/h (env UNITD_AUTH_FAIL_LIMIT)")
@@ -211,18 +214,14 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	perAddr := fs.Int("max-conns-per-addr", intDefault("UNITD_MAX_CONNS_PER_ADDR", 256), "open connections one client address may hold (trusted proxies excepted); 0 for no bound (env UNITD_MAX_CONNS_PER_ADDR)")
 	maxConns := fs.Int("max-conns", intDefault("UNITD_MAX_CONNS", 0), "open connections in all; past three quarters idle ones are closed; 0 sizes it from the open-file limit, raised at start (env UNITD_MAX_CONNS)")
 	redisTimeout := fs.Duration("redis-timeout", durationDefault("UNITD_REDIS_TIMEOUT", 100*time.Millisecond), "longest wait for Redis on a request before this replica limits on its own (env UNITD_REDIS_TIMEOUT)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: unitd serve [flags]\n\nServes the unitd HTTP API. Every flag also reads an environment variable.")
-		printFlags(fs)
-	}
-	pos, err := parseInterspersed(fs, args)
+	pos, err := c.parse()
 	if err != nil {
 		return serveConfig{}, err
 	}
 	if len(pos) > 0 {
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: *storeLoc, Keys: *keyFile, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL, RedisTimeout: *redisTimeout, PasswordWorker: true}
+	cfg := serveConfig{Addr: *addr, Catalog: *dir, Store: c.store.store, Keys: c.store.keys, Env: *env, DevKey: *devKey, AdminAddr: *adminAddr, Redis: *redisURL, RedisTimeout: *redisTimeout, PasswordWorker: true}
 	if err := checkAdminAddr(cfg.AdminAddr, cfg.Addr); err != nil {
 		return cfg, err
 	}
@@ -382,7 +381,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	d = &daemon{cfg: cfg, logger: logger}
-	sf := storeFlags{store: cfg.Store, keys: cfg.Keys}
+	sf := cfg.storeFlags()
 	location, _ := sf.resolve()
 	if d.db, err = sf.open(ctx, logger, true); err != nil {
 		return nil, err
@@ -422,7 +421,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		if d.hashWorker, err = startHashWorker(hcfg.Memory, logger); err != nil {
 			return nil, err
 		}
-		hcfg.Key = d.hashWorker.Key
+		hcfg.Key = keyFunc(d.hashWorker)
 	}
 	hasher, err := account.NewHasher(hcfg)
 	if err != nil {

@@ -48,6 +48,11 @@ type testDaemon struct {
 	stop     func() // shuts the server down gracefully; idempotent
 }
 
+// parseServeFlags reads the flags of unitd serve as runServe does.
+func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
+	return serveFlags(newCall(serveCommand, "unitd serve", args, nil, io.Discard, stderr))
+}
+
 // startDaemon runs unitd serve on a copy of the shipped catalog in a temp
 // directory, with one test key.
 func startDaemon(t testing.TB) *testDaemon { return startDaemonWith(t, nil) }
@@ -75,7 +80,7 @@ func startDaemonWith(t testing.TB, edit func(*serveConfig)) *testDaemon {
 	if edit != nil {
 		edit(&cfg)
 	}
-	key := newStoreKey(t, storeFlags{store: cfg.Store, keys: cfg.Keys})
+	key := newStoreKey(t, cfg.storeFlags())
 	logger := slog.New(slog.DiscardHandler)
 	d, err := newDaemon(cfg, logger, io.Discard)
 	if err != nil {

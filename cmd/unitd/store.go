@@ -22,14 +22,48 @@ import (
 const defaultStore = "unitd.db"
 
 // storeFlags are the --store and --keys flags that every command touching
-// the store shares.
+// the store shares (command.store).
 type storeFlags struct {
 	store, keys string
 }
 
 func (f *storeFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.store, "store", os.Getenv("UNITD_STORE"), "the store: a SQLite `FILE` or a postgres://… URL; default "+defaultStore+" (env UNITD_STORE)")
-	fs.StringVar(&f.keys, "keys", os.Getenv("UNITD_KEYS"), "a JSON key `FILE` (*.json) to import into the store once, or the store itself (env UNITD_KEYS)")
+	fs.StringVar(&f.store, "store", os.Getenv("UNITD_STORE"), "the store of accounts and keys: a SQLite `FILE` or a postgres://… URL; default "+defaultStore+" (env UNITD_STORE)")
+	fs.StringVar(&f.keys, "keys", os.Getenv("UNITD_KEYS"), "a JSON key `FILE` (*.json) of earlier versions, imported into the store once; any other name is the store (env UNITD_KEYS)")
+}
+
+// withStore opens the store that the command's --store and --keys name,
+// made if the command creates (createStore) and it is not there, runs f
+// with it and closes it. What it imports from a JSON key file is logged to
+// stderr.
+func (c *call) withStore(f func(ctx context.Context, db *store.DB) error) error {
+	ctx, cancel := cliContext()
+	defer cancel()
+	logger := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	db, err := c.store.open(ctx, logger, c.cmd.store == createStore)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return f(ctx, db)
+}
+
+// where names the store for messages.
+func (c *call) where() string {
+	loc, _ := c.store.resolve()
+	return describeStore(loc)
+}
+
+// storeArgs repeats the store flags given, for a suggested next command.
+func (c *call) storeArgs() string {
+	var b strings.Builder
+	if c.store.store != "" {
+		fmt.Fprintf(&b, "--store %s ", describeStore(c.store.store))
+	}
+	if c.store.keys != "" {
+		fmt.Fprintf(&b, "--keys %s ", c.store.keys)
+	}
+	return b.String()
 }
 
 // resolve says where the store is and which JSON key file, if any, to

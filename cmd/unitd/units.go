@@ -17,45 +17,38 @@ import (
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/accountunits"
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/catalog/format"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/tools/catalogfmt"
+	"github.com/unitd/unitd/store"
 )
 
-const unitsUsage = `usage: unitd units <command> [flags]
-
-Manage the units an account defines for itself (units of your own), in
+var unitsCommand = &command{
+	name:     "units",
+	synopsis: "<command> [flags]",
+	summary:  "manage an account's units of its own",
+	help: `Manage the units an account defines for itself (units of your own), in
 the store that running servers read: every server serves a change within
 seconds. A unit is one document in the catalog's schema, YAML or JSON,
 with its category (see catalog/README.md); it is checked by the catalog's
 loader and rules against the catalog (the embedded one, or --catalog DIR:
 give the one your servers serve), as the API checks it.
 
-commands:
-  list --account NAME [--format text|json]
-        list the account's units: symbol, revision, last change
-  put --account NAME [--catalog DIR] FILE
-        define or change the unit FILE holds (- reads stdin)
-  delete --account NAME [--catalog DIR] SYMBOL
-        delete a unit, unless another of the account's units needs it
-  export --account NAME [--catalog DIR] --out DIR
-        write the catalog with the account's units in it as a catalog
-        directory, which unitd validate, diff and fmt read
-
-Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).
-`
-
-// runUnits runs `unitd units ARGS` and returns the exit code.
-func runUnits(args []string, stdout, stderr io.Writer) int {
-	return runGroup("units", unitsUsage, map[string]subcommand{
-		"list":   {"list [--store FILE|URL] --account NAME [--format text|json]", unitsList},
-		"put":    {"put [--store FILE|URL] --account NAME [--catalog DIR] FILE", unitsPut},
-		"delete": {"delete [--store FILE|URL] --account NAME [--catalog DIR] SYMBOL", unitsDelete},
-		"export": {"export [--store FILE|URL] --account NAME [--catalog DIR] --out DIR", unitsExport},
-	}, args, stdout, stderr)
+Every command takes --store FILE|URL (default unitd.db, $UNITD_STORE).`,
+	commands: []*command{
+		{name: "list", synopsis: "[--store FILE|URL] --account NAME [--format text|json]",
+			summary: "list the account's units: symbol, revision, last change", store: openStore, run: unitsList},
+		{name: "put", synopsis: "[--store FILE|URL] --account NAME [--catalog DIR] FILE",
+			summary: "define or change the unit FILE holds (- reads stdin)", store: openStore, run: unitsPut},
+		{name: "delete", synopsis: "[--store FILE|URL] --account NAME [--catalog DIR] SYMBOL",
+			summary: "delete a unit, unless another of the account's units needs it", store: openStore, run: unitsDelete},
+		{name: "export", synopsis: "[--store FILE|URL] --account NAME [--catalog DIR] --out DIR",
+			summary: "write the catalog with the account's units in it as a catalog\n" +
+				"directory, which unitd validate, diff and fmt read", store: openStore, run: unitsExport},
+	},
 }
 
 // unitsFlags registers the flags the units commands share.
-func unitsFlags(c *cliCmd, withCatalog bool) (acct, dir *string) {
+func unitsFlags(c *call, withCatalog bool) (acct, dir *string) {
 	acct = c.flags.String("account", "", "`NAME` of the account (required)")
 	if withCatalog {
 		dir = c.flags.String("catalog", "", "catalog `DIR` to check against (default: the embedded catalog)")
@@ -63,80 +56,71 @@ func unitsFlags(c *cliCmd, withCatalog bool) (acct, dir *string) {
 	return acct, dir
 }
 
-// unitsAccount opens the store and finds the account.
-func unitsAccount(c *cliCmd, name string) (*accountStore, error) {
+// withAccount opens the store and runs f with the account named name.
+func withAccount(c *call, name string, f func(ctx context.Context, db *store.DB, acct account.Account) error) error {
 	if name == "" {
-		return nil, usagef("--account is required")
+		return usagef("--account is required")
 	}
-	ctx, cancel := cliContext()
-	db, err := c.open(ctx)
-	if err != nil {
-		cancel()
-		return nil, err
-	}
-	acct, err := db.AccountByName(ctx, name)
-	if err != nil {
-		db.Close()
-		cancel()
-		return nil, fmt.Errorf("account %q: %w", name, err)
-	}
-	return &accountStore{db: db, acct: acct, ctx: ctx, cancel: cancel}, nil
+	return c.withStore(func(ctx context.Context, db *store.DB) error {
+		acct, err := db.AccountByName(ctx, name)
+		if err != nil {
+			return fmt.Errorf("account %q: %w", name, err)
+		}
+		return f(ctx, db, acct)
+	})
 }
 
 // unitsList is `unitd units list`.
-func unitsList(c *cliCmd) error {
+func unitsList(c *call) error {
 	acctName, _ := unitsFlags(c, false)
 	format := formatFlag(c.flags, "output `format`: text or json", "text", "json")
-	if _, err := c.parse(0, ""); err != nil {
+	if _, err := c.parseN(0, ""); err != nil {
 		return err
 	}
-	as, err := unitsAccount(c, *acctName)
-	if err != nil {
-		return err
-	}
-	defer as.close()
-	docs, err := as.db.Units(as.ctx, as.acct.ID)
-	if err != nil {
-		return err
-	}
-	if *format == "json" {
-		type item struct {
-			Symbol    string    `json:"symbol"`
-			Format    string    `json:"format"`
-			Document  string    `json:"document"`
-			Revision  int64     `json:"revision"`
-			UpdatedAt time.Time `json:"updated_at"`
+	return withAccount(c, *acctName, func(ctx context.Context, db *store.DB, acct account.Account) error {
+		docs, err := db.Units(ctx, acct.ID)
+		if err != nil {
+			return err
 		}
-		items := []item{}
+		if *format == "json" {
+			type item struct {
+				Symbol    string    `json:"symbol"`
+				Format    string    `json:"format"`
+				Document  string    `json:"document"`
+				Revision  int64     `json:"revision"`
+				UpdatedAt time.Time `json:"updated_at"`
+			}
+			items := []item{}
+			for _, d := range docs {
+				items = append(items, item{d.Symbol, d.Format, d.Document, d.Revision, d.UpdatedAt.UTC()})
+			}
+			enc := json.NewEncoder(c.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(items)
+		}
+		if len(docs) == 0 {
+			fmt.Fprintf(c.stderr, "The account %q has no units of its own.\n", acct.Name)
+			return nil
+		}
+		tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "SYMBOL\tNAME\tREVISION\tFORMAT\tUPDATED")
 		for _, d := range docs {
-			items = append(items, item{d.Symbol, d.Format, d.Document, d.Revision, d.UpdatedAt.UTC()})
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", d.Symbol, engine.AccountPrefix+d.Symbol, d.Revision, d.Format, d.UpdatedAt.UTC().Format(time.RFC3339))
 		}
-		enc := json.NewEncoder(c.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(items)
-	}
-	if len(docs) == 0 {
-		fmt.Fprintf(c.stderr, "The account %q has no units of its own.\n", as.acct.Name)
-		return nil
-	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SYMBOL\tNAME\tREVISION\tFORMAT\tUPDATED")
-	for _, d := range docs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", d.Symbol, engine.AccountPrefix+d.Symbol, d.Revision, d.Format, d.UpdatedAt.UTC().Format(time.RFC3339))
-	}
-	return tw.Flush()
+		return tw.Flush()
+	})
 }
 
 // unitsPut is `unitd units put`.
-func unitsPut(c *cliCmd) error {
+func unitsPut(c *call) error {
 	acctName, dir := unitsFlags(c, true)
-	pos, err := c.parse(1, "FILE (the unit's document; - for stdin)")
+	pos, err := c.parseN(1, "FILE (the unit's document; - for stdin)")
 	if err != nil {
 		return err
 	}
 	var src []byte
 	if pos[0] == "-" {
-		src, err = io.ReadAll(io.LimitReader(os.Stdin, catalog.MaxAccountDocument+1))
+		src, err = io.ReadAll(io.LimitReader(c.stdin, catalog.MaxAccountDocument+1))
 	} else {
 		src, err = os.ReadFile(pos[0])
 	}
@@ -155,29 +139,25 @@ func unitsPut(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
-	as, err := unitsAccount(c, *acctName)
-	if err != nil {
-		return err
-	}
-	defer as.close()
-	svc := accountunits.New(as.db, nil, accountunits.Options{})
-	d, created, err := svc.Put(as.ctx, g, as.acct.ID, au.Unit.Symbol, src, format, account.Operator)
-	if err != nil {
-		return problemsOf(err)
-	}
-	what := "Changed"
-	if created {
-		what = "Defined"
-	}
-	fmt.Fprintf(c.stderr, "%s %s (revision %d) for the account %q in %s; running servers serve it within seconds.\n",
-		what, engine.AccountPrefix+d.Symbol, d.Revision, as.acct.Name, c.where())
-	return nil
+	return withAccount(c, *acctName, func(ctx context.Context, db *store.DB, acct account.Account) error {
+		d, created, err := accountunits.New(db, nil, accountunits.Options{}).Put(ctx, g, acct.ID, au.Unit.Symbol, src, format, account.Operator)
+		if err != nil {
+			return problemsOf(err)
+		}
+		what := "Changed"
+		if created {
+			what = "Defined"
+		}
+		fmt.Fprintf(c.stderr, "%s %s (revision %d) for the account %q in %s; running servers serve it within seconds.\n",
+			what, engine.AccountPrefix+d.Symbol, d.Revision, acct.Name, c.where())
+		return nil
+	})
 }
 
 // unitsDelete is `unitd units delete`.
-func unitsDelete(c *cliCmd) error {
+func unitsDelete(c *call) error {
 	acctName, dir := unitsFlags(c, true)
-	pos, err := c.parse(1, "SYMBOL")
+	pos, err := c.parseN(1, "SYMBOL")
 	if err != nil {
 		return err
 	}
@@ -185,25 +165,21 @@ func unitsDelete(c *cliCmd) error {
 	if err != nil {
 		return err
 	}
-	as, err := unitsAccount(c, *acctName)
-	if err != nil {
-		return err
-	}
-	defer as.close()
 	sym := strings.TrimPrefix(pos[0], engine.AccountPrefix)
-	svc := accountunits.New(as.db, nil, accountunits.Options{})
-	if err := svc.Delete(as.ctx, g, as.acct.ID, sym, account.Operator); err != nil {
-		return problemsOf(err)
-	}
-	fmt.Fprintf(c.stderr, "Deleted %s of the account %q in %s.\n", engine.AccountPrefix+sym, as.acct.Name, c.where())
-	return nil
+	return withAccount(c, *acctName, func(ctx context.Context, db *store.DB, acct account.Account) error {
+		if err := accountunits.New(db, nil, accountunits.Options{}).Delete(ctx, g, acct.ID, sym, account.Operator); err != nil {
+			return problemsOf(err)
+		}
+		fmt.Fprintf(c.stderr, "Deleted %s of the account %q in %s.\n", engine.AccountPrefix+sym, acct.Name, c.where())
+		return nil
+	})
 }
 
 // unitsExport is `unitd units export`.
-func unitsExport(c *cliCmd) error {
+func unitsExport(c *call) error {
 	acctName, dir := unitsFlags(c, true)
 	out := c.flags.String("out", "", "`DIR` to write the catalog to (created; must be empty if it exists)")
-	if _, err := c.parse(0, ""); err != nil {
+	if _, err := c.parseN(0, ""); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -216,60 +192,39 @@ func unitsExport(c *cliCmd) error {
 	if *dir != "" {
 		src = os.DirFS(*dir)
 	}
-	as, err := unitsAccount(c, *acctName)
-	if err != nil {
-		return err
-	}
-	defer as.close()
-	docs, err := as.db.Units(as.ctx, as.acct.ID)
-	if err != nil {
-		return err
-	}
-	in := make([]catalog.AccountDocument, len(docs))
-	for i, d := range docs {
-		in[i] = catalog.AccountDocument{Symbol: d.Symbol, Document: d.Document}
-	}
-	files, errs := catalog.ExportAccount(src, in)
-	if len(errs) > 0 {
-		return problemsOf(&accountunits.Problems{Errs: errs})
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		data, err := catalogfmt.FormatFile(name, files[name])
+	return withAccount(c, *acctName, func(ctx context.Context, db *store.DB, acct account.Account) error {
+		docs, err := db.Units(ctx, acct.ID)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
 			return err
 		}
-	}
-	fmt.Fprintf(c.stderr, "Wrote the catalog with the %d unit(s) of the account %q to %s (unitd validate %s checks it).\n", len(docs), as.acct.Name, *out, *out)
-	return nil
-}
-
-// accountStore is an open store and one of its accounts, for one
-// command.
-type accountStore struct {
-	db interface {
-		account.UnitStore
-		AccountByName(ctx context.Context, name string) (account.Account, error)
-		Close() error
-	}
-	acct   account.Account
-	ctx    context.Context
-	cancel context.CancelFunc
-}
-
-func (a *accountStore) close() {
-	a.db.Close()
-	a.cancel()
+		in := make([]catalog.AccountDocument, len(docs))
+		for i, d := range docs {
+			in[i] = catalog.AccountDocument{Symbol: d.Symbol, Document: d.Document}
+		}
+		files, errs := catalog.ExportAccount(src, in)
+		if len(errs) > 0 {
+			return problemsOf(&accountunits.Problems{Errs: errs})
+		}
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return err
+		}
+		names := make([]string, 0, len(files))
+		for name := range files {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			data, err := format.File(name, files[name])
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(c.stderr, "Wrote the catalog with the %d unit(s) of the account %q to %s (unitd validate %s checks it).\n", len(docs), acct.Name, *out, *out)
+		return nil
+	})
 }
 
 // problemsOf prints the problems of a refused unit one a line, as

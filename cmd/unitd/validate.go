@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,25 +10,15 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/catalog/lint"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/tools/catalogcheck"
 )
 
-// runValidate runs `unitd validate [DIR] [--format text|json|github]
-// [--strict]`: the server's own loader over DIR, every problem printed,
-// exit 1 on any; then the lint rules of catalogcheck, printed as warnings,
-// or as problems with --strict.
-func runValidate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("unitd validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := formatFlag(fs, "output `format`: text (file:line:col: message), json, or github (workflow annotations)", "text", "json", "github")
-	strict := fs.Bool("strict", false, "treat lint warnings as errors (exit 1 on any)")
-	coverage := fs.Bool("coverage", false, "also print a table: per standard code system (UCUM, CLDR, QUDT, UN/ECE Rec 20), how many of its units unitd reads and how many catalog units claim")
-	verbose := fs.Bool("verbose", false, "with --coverage, also list the codes unitd does not read and those no catalog unit claims, one per line")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: unitd validate [DIR] [--format text|json|github] [--strict] [--coverage [--verbose]]
-
-Checks a catalog directory (default catalog/data) with the loader unitd serve
+var validateCommand = &command{
+	name:     "validate",
+	synopsis: "[DIR] [--format text|json|github] [--strict] [--coverage [--verbose]]",
+	summary:  "check a catalog directory: unitd validate catalog/data",
+	help: `Checks a catalog directory (default catalog/data) with the loader unitd serve
 uses, then lints a catalog that loads: a factor a power of ten away from that
 of a similarly named unit (power-of-ten), a unit without examples
 (no-examples), examples that do not run a definition in its direction
@@ -42,28 +31,33 @@ the code exists, means the unit's factor, and no two units claim it.
 codes behind its gaps, one per line.
 
 Exit status: 0 when the catalog loads (and, with --strict, has no warning),
-1 otherwise, 2 on bad arguments.`)
-		printFlags(fs)
-	}
-	pos, err := parseInterspersed(fs, args)
+1 otherwise, 2 on bad arguments.`,
+	run: runValidate,
+}
+
+// runValidate runs unitd validate: the server's own loader over DIR, every
+// problem printed, exit 1 on any; then the lint rules of catalog/lint,
+// printed as warnings, or as problems with --strict.
+func runValidate(c *call) error {
+	stdout := c.stdout
+	fs := c.flags
+	format := formatFlag(fs, "output `format`: text (file:line:col: message), json, or github (workflow annotations)", "text", "json", "github")
+	strict := fs.Bool("strict", false, "treat lint warnings as errors (exit 1 on any)")
+	coverage := fs.Bool("coverage", false, "also print a table: per standard code system (UCUM, CLDR, QUDT, UN/ECE Rec 20), how many of its units unitd reads and how many catalog units claim")
+	verbose := fs.Bool("verbose", false, "with --coverage, also list the codes unitd does not read and those no catalog unit claims, one per line")
+	pos, err := c.parse()
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // usage was asked for, and printed
-		}
-		fmt.Fprintln(stderr, "unitd validate:", err)
-		return 2
+		return err
 	}
 	if len(pos) > 1 {
-		fmt.Fprintln(stderr, "unitd validate: give one catalog directory")
-		return 2
+		return exitf(2, "give one catalog directory")
 	}
 	dir := "catalog/data"
 	if len(pos) == 1 {
 		dir = pos[0]
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		fmt.Fprintf(stderr, "unitd validate: %s is not a directory\n", dir)
-		return 1
+		return fmt.Errorf("%s is not a directory", dir)
 	}
 	g, errs := catalog.LoadWithin(os.DirFS(dir), catalog.DefaultTimeout)
 	problems := make([]problem, len(errs))
@@ -76,7 +70,7 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		report.Units = len(g.Units())
 		report.Version = g.Version()
 		spec, _ := catalog.LoadSpec(os.DirFS(dir))
-		for _, f := range catalogcheck.Check(spec, g) {
+		for _, f := range lint.Check(spec, g) {
 			p := lintProblem(dir, f, *strict)
 			if *strict {
 				report.Problems = append(report.Problems, p)
@@ -87,8 +81,7 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		}
 	}
 	if *verbose && !*coverage {
-		fmt.Fprintln(stderr, "unitd validate: --verbose lists the codes of --coverage; give both")
-		return 2
+		return exitf(2, "--verbose lists the codes of --coverage; give both")
 	}
 	if *coverage && g != nil {
 		report.Coverage = g.CodeCoverage()
@@ -117,9 +110,9 @@ Exit status: 0 when the catalog loads (and, with --strict, has no warning),
 		report.summary(stdout)
 	}
 	if !report.OK {
-		return 1
+		return exitCode(1)
 	}
-	return 0
+	return nil
 }
 
 type validateReport struct {
@@ -216,7 +209,7 @@ func problemOf(dir string, err error) problem {
 
 // lintProblem is a lint finding as a problem naming its rule; unless
 // strict, its text says it is a warning.
-func lintProblem(dir string, f catalogcheck.Finding, strict bool) problem {
+func lintProblem(dir string, f lint.Finding, strict bool) problem {
 	msg := fmt.Sprintf("%s [%s]", f.Message, f.Rule)
 	label := "warning: "
 	if strict {

@@ -48,7 +48,9 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/fault"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/locale/tag"
 )
 
 // Resolver is what the preferences ask of the catalog of units; the engine
@@ -128,8 +130,7 @@ type Data struct {
 	// locales caches parsed locales (region.go), and decisions the
 	// decisions of conversions to auto (choose.go): accelerators, used
 	// only with fast set.
-	locales   sync.Map // string → tag.Tag
-	nLocales  atomic.Int64
+	locales   *cache.Map[string, tag.Tag] // against the caches' memory budget
 	decisions *decisions
 }
 
@@ -218,6 +219,7 @@ func Compile(spec *Spec, r Resolver) (*Data, []error) {
 		aliases:    spec.Aliases,
 		likely:     spec.Likely,
 		decisions:  newDecisions(),
+		locales:    cache.New[string, tag.Tag](nil),
 	}}
 	c.units()
 	c.regions()

@@ -91,8 +91,8 @@ func (d *Data) region(region, locale string, fast bool) (r, how, mu string, err 
 // locales again and again.
 func (d *Data) locale(s string, fast bool) (tag.Tag, error) {
 	if fast {
-		if v, ok := d.locales.Load(s); ok {
-			return v.(tag.Tag), nil
+		if t, ok := d.locales.Get(s); ok {
+			return t, nil
 		}
 	}
 	if len(s) > maxField {
@@ -103,11 +103,10 @@ func (d *Data) locale(s string, fast bool) (tag.Tag, error) {
 		return tag.Tag{}, badLocale(s, "")
 	}
 	if fast {
-		if d.nLocales.Add(1) > maxCachedLocales {
-			d.locales.Clear()
-			d.nLocales.Store(1)
-		}
-		d.locales.Store(strings.Clone(s), t)
+		// The tag may be a view of a request's pooled buffer: the cache
+		// keeps a copy of its own.
+		k := strings.Clone(s)
+		d.locales.Put(k, t, int64(2*len(k))+160)
 	}
 	return t, nil
 }
@@ -118,9 +117,6 @@ func badLocale(s, why string) *fault.Error {
 	}
 	return fault.Errorf(fault.InvalidRequest, "locale %q is not a BCP 47 language tag%s (write en, en-GB, sv-SE, zh-Hant-TW, es-419, de-CH-u-ms-uksystem)", fault.Truncate(s, 40), why)
 }
-
-// maxCachedLocales bounds the cache of parsed locales.
-const maxCachedLocales = 1024
 
 // knownRegion reads a region code (either case; a deprecated code is
 // replaced, UK by GB) and reports whether the preferences can serve it: a

@@ -73,14 +73,6 @@ type reading struct {
 	prefix *engine.Unit
 }
 
-// resolve reads c.unitText, or explains why it names no unit.
-func (p *parser) resolve(c *component, expr bool) error {
-	if p.resolveQuiet(c, expr) {
-		return nil
-	}
-	return p.resolveLoud(c)
-}
-
 // resolveQuiet reads c.unitText and reports success; it builds no error.
 func (p *parser) resolveQuiet(c *component, expr bool) bool {
 	t := c.unitText

@@ -12,8 +12,12 @@
 // A [Worker] starts the helper (the server's own binary, with the command
 // line it is told) and hands it keys to compute over the helper's standard
 // input and output, one JSON object a line. The helper, [Serve], computes
-// them concurrently; the caller (an account.Hasher) bounds how many run at
-// once. A helper that exits is started again at the next key.
+// them concurrently; the caller bounds how many run at once. A helper that
+// exits is started again at the next key.
+//
+// It knows Argon2id and nothing of accounts: unitd serve hands [Worker.Key]
+// to the account domain's password hasher as the function that computes
+// its keys.
 package hashworker
 
 import (
@@ -33,9 +37,16 @@ import (
 	"time"
 
 	"golang.org/x/crypto/argon2"
-
-	"github.com/unitd/unitd/account"
 )
+
+// Params are the costs of one Argon2id key: what argon2.IDKey takes
+// besides the password and the salt.
+type Params struct {
+	Time    uint32 // passes
+	Memory  uint32 // KiB
+	Threads uint8
+	KeyLen  uint32 // bytes
+}
 
 // request asks for one key; response answers it.
 type request struct {
@@ -155,11 +166,11 @@ var ErrClosed = errors.New("the password worker is closed")
 var ErrExited = errors.New("the password worker exited")
 
 // Key computes the Argon2id key of pw and salt in the helper, starting it
-// if it is not running: an account.KeyFunc. It waits for the answer even
+// if it is not running, with the costs p. It waits for the answer even
 // when ctx ends, so that a caller bounding the keys computed at once can
 // trust the slot is free when Key returns; a helper that does not answer
 // within Timeout is ended, which frees its memory too.
-func (w *Worker) Key(_ context.Context, pw, salt []byte, p account.Params) ([]byte, error) {
+func (w *Worker) Key(_ context.Context, pw, salt []byte, p Params) ([]byte, error) {
 	h, err := w.helper()
 	if err != nil {
 		return nil, err
@@ -220,7 +231,7 @@ func (w *Worker) Launch() error {
 // Start starts the helper now, if it is not running, and checks that it
 // computes a key correctly before ctx ends.
 func (w *Worker) Start(ctx context.Context) error {
-	p := account.Params{Memory: 8, Time: 1, Threads: 1, KeyLen: 16}
+	p := Params{Memory: 8, Time: 1, Threads: 1, KeyLen: 16}
 	pw, salt := []byte("check"), []byte("saltsaltsaltsalt")
 	type result struct {
 		key []byte

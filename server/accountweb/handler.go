@@ -8,7 +8,7 @@
 // site's header and style sheet (web.SiteChrome); the page's own style
 // sheet and the one small script (the copy button) are embedded from
 // assets/. An error page's status comes from the code of its error through
-// the API's table (server.StatusOf). The Content-Security-Policy allows nothing but same-origin
+// the API's table (server/errcode). The Content-Security-Policy allows nothing but same-origin
 // resources: no inline script or style.
 //
 // Security: sessions are server-side (the cookie holds a random token, the
@@ -39,8 +39,8 @@ import (
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/server"
-	"github.com/unitd/unitd/server/forwarded"
+	"github.com/unitd/unitd/internal/forwarded"
+	"github.com/unitd/unitd/server/errcode"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/web"
 )
@@ -197,7 +197,7 @@ func New(cfg Config) (*Handler, error) {
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.errorPage(w, r, server.CodeCrossOrigin, "This request came from another site and was refused.")
+		h.errorPage(w, r, errcode.CrossOrigin, "This request came from another site and was refused.")
 	}))
 	h.handler = cop.Handler(mux)
 	return h, nil
@@ -298,9 +298,9 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, pag
 }
 
 // errorPage shows msg with the status of code, from the table the API
-// uses too (server.StatusOf).
+// uses too (server/errcode).
 func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, code, msg string) {
-	status := server.StatusOf(code)
+	status := errcode.Status(code)
 	h.render(w, r, status, "error", map[string]any{"Title": http.StatusText(status), "Message": msg, "Status": status})
 }
 
@@ -325,7 +325,7 @@ const busyRetry = "2"
 func (h *Handler) busy(w http.ResponseWriter, r *http.Request, page string, data map[string]any) {
 	w.Header().Set("Retry-After", busyRetry)
 	data["Error"] = "Too many people are signing in at this moment. Please try again in a few seconds."
-	h.render(w, r, server.StatusOf(server.CodeUnavailable), page, data)
+	h.render(w, r, errcode.Status(errcode.Unavailable), page, data)
 }
 
 // internalError logs err and shows a page that says nothing of it.
@@ -349,7 +349,7 @@ func (h *Handler) storeDown(w http.ResponseWriter, r *http.Request, err error) {
 	if c, err := r.Cookie(cookieName); err == nil && c.Value != "" {
 		msg += " You are still signed in."
 	}
-	h.errorPage(w, r, server.CodeUnavailable, msg)
+	h.errorPage(w, r, errcode.Unavailable, msg)
 }
 
 // clientAddr is the host of the request's RemoteAddr: the connection's

@@ -20,8 +20,8 @@ import (
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/apikey"
+	"github.com/unitd/unitd/internal/forwarded"
 	"github.com/unitd/unitd/internal/testlog"
-	"github.com/unitd/unitd/server/forwarded"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/store"
 	"github.com/unitd/unitd/store/sqlite"

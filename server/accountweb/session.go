@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
-	"github.com/unitd/unitd/server"
+	"github.com/unitd/unitd/server/errcode"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -48,16 +48,16 @@ func (h *Handler) withSession(next func(http.ResponseWriter, *http.Request, acco
 		}
 		if !ok {
 			if r.Method == http.MethodGet {
-				h.signInForm(w, r, server.StatusOf(server.CodeUnauthorized), "Please sign in.")
+				h.signInForm(w, r, errcode.Status(errcode.Unauthorized), "Please sign in.")
 				return
 			}
-			h.errorPage(w, r, server.CodeUnauthorized, "Your session has ended. Please sign in again.")
+			h.errorPage(w, r, errcode.Unauthorized, "Your session has ended. Please sign in again.")
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			tok := r.PostFormValue("csrf")
 			if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.CSRF)) != 1 {
-				h.errorPage(w, r, server.CodeCrossOrigin, "This form is out of date or did not come from this page. Reload the page and try again.")
+				h.errorPage(w, r, errcode.CrossOrigin, "This form is out of date or did not come from this page. Reload the page and try again.")
 				return
 			}
 		}
@@ -227,7 +227,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 				Action: account.ActionSignInFail, Addr: addr})
 		}
 		form["Error"] = errSignIn
-		h.render(w, r, server.StatusOf(server.CodeUnauthorized), "signin", form)
+		h.render(w, r, errcode.Status(errcode.Unauthorized), "signin", form)
 		return
 	}
 	// The right password: it spends nothing of the failures' allowance.
@@ -334,7 +334,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		msg = "The two passwords differ."
 	}
 	if msg != "" {
-		h.render(w, r, server.StatusOf(account.CodeInvalid), "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "Error": msg, "MinLen": account.MinPasswordLen})
+		h.render(w, r, errcode.Status(account.CodeInvalid), "setup", map[string]any{"Title": "Choose a password", "Token": token, "Email": u.Email, "Error": msg, "MinLen": account.MinPasswordLen})
 		return
 	}
 	hash, err := h.hash(r.Context(), pw)

@@ -35,7 +35,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -43,37 +42,27 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/tools/cldr"
 )
 
-// version is the release of the three npm packages read.
-const version = "48.2.0"
+// packages are the npm packages read, at the CLDR release that package
+// tools/cldr pins.
+var packages = []string{core, "cldr-units-full", "cldr-numbers-full"}
 
-var packages = []string{"cldr-core", "cldr-units-full", "cldr-numbers-full"}
+const core = "cldr-core"
 
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("cldrlocale: ")
-	dir := flag.String("cldr", "", "node_modules directory holding cldr-core, cldr-units-full and cldr-numbers-full "+version+" (default: npm install into a temporary directory)")
+	dir := flag.String("cldr", "", "node_modules directory holding cldr-core, cldr-units-full and cldr-numbers-full "+cldr.Version+" (default: npm install into a temporary directory)")
 	cat := flag.String("catalog", "", "catalog directory (default: the embedded catalog)")
 	out := flag.String("out", "locale/data", "output directory")
 	flag.Parse()
-	if *dir == "" {
-		tmp, err := os.MkdirTemp("", "cldrlocale")
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer os.RemoveAll(tmp)
-		args := []string{"install", "--no-save", "--no-audit", "--no-fund", "--prefix", tmp}
-		for _, p := range packages {
-			args = append(args, p+"@"+version)
-		}
-		cmd := exec.Command("npm", args...)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			log.Fatalf("npm install: %v", err)
-		}
-		*dir = filepath.Join(tmp, "node_modules")
+	modules, cleanup, err := cldr.Open(*dir, packages...)
+	if err != nil {
+		log.Fatal(err)
 	}
+	defer cleanup()
 	fsys := catalog.Embedded()
 	if *cat != "" {
 		fsys = os.DirFS(*cat)
@@ -82,7 +71,7 @@ func main() {
 	if len(errs) > 0 {
 		log.Fatalf("catalog: %v", errs[0])
 	}
-	gen, err := generate(*dir, g)
+	gen, err := generate(modules, g)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -93,18 +82,6 @@ func main() {
 		log.Print(n)
 	}
 	log.Printf("%d locales, %d CLDR unit entries, %d plural rule sets, CLDR %s", len(gen.lines), len(gen.header.Units), len(gen.header.Plurals), gen.header.CLDRVersion)
-}
-
-// readJSON decodes the file at path into v.
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 // header is the first line of the shipped file.
@@ -163,26 +140,24 @@ type numbersFile struct {
 	} `json:"main"`
 }
 
-func generate(dir string, g *engine.Graph) (*generator, error) {
+func generate(m cldr.Modules, g *engine.Graph) (*generator, error) {
 	gen := &generator{header: header{Packages: map[string]string{}, Digits: map[string]string{}, Plurals: map[string]map[string]string{}}}
 	for _, p := range packages {
-		var pj struct {
-			Version     string `json:"version"`
-			License     string `json:"license"`
-			CLDRVersion string `json:"cldrVersion"`
-		}
-		if err := readJSON(filepath.Join(dir, p, "package.json"), &pj); err != nil {
+		pkg, err := m.Package(p)
+		if err != nil {
 			return nil, err
 		}
-		if pj.Version != version {
-			return nil, fmt.Errorf("%s is %s, want %s", p, pj.Version, version)
+		var pj struct {
+			CLDRVersion string `json:"cldrVersion"`
 		}
-		gen.header.Packages[p] = pj.Version
-		gen.header.License = pj.License
+		if err := m.ReadJSON(p, "package.json", &pj); err != nil {
+			return nil, err
+		}
+		gen.header.Packages[p] = pkg.Version
+		gen.header.License = pkg.License
 		gen.header.CLDRVersion = pj.CLDRVersion
 	}
-	core := filepath.Join(dir, "cldr-core")
-	lic, err := os.ReadFile(filepath.Join(core, "LICENSE"))
+	lic, err := m.ReadFile(core, "LICENSE")
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +166,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 	var cov struct {
 		Effective map[string]string `json:"effectiveCoverageLevels"`
 	}
-	if err := readJSON(filepath.Join(core, "coverageLevels.json"), &cov); err != nil {
+	if err := m.ReadJSON(core, "coverageLevels.json", &cov); err != nil {
 		return nil, err
 	}
 	var locales []string
@@ -212,7 +187,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 			} `json:"parentLocales"`
 		} `json:"supplemental"`
 	}
-	if err := readJSON(filepath.Join(core, "supplemental", "parentLocales.json"), &parents); err != nil {
+	if err := m.ReadJSON(core, "supplemental/parentLocales.json", &parents); err != nil {
 		return nil, err
 	}
 	parentOf := func(tag string) string {
@@ -229,7 +204,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 		// have no files of their own.
 		for i := strings.LastIndexByte(tag, '-'); i > 0; i = strings.LastIndexByte(tag, '-') {
 			tag = tag[:i]
-			if _, err := os.Stat(filepath.Join(dir, "cldr-units-full", "main", tag)); err == nil {
+			if _, err := os.Stat(m.Path("cldr-units-full", "main/"+tag)); err == nil {
 				return tag
 			}
 		}
@@ -237,11 +212,11 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 	}
 
 	// The units of English name the catalog units.
-	en, err := readUnits(dir, "en")
+	en, err := readUnits(m, "en")
 	if err != nil {
 		return nil, err
 	}
-	conv, err := readConversions(core)
+	conv, err := readConversions(m)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +239,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 		}
 	}
 	sort.Strings(gen.header.Units)
-	if gen.header.Prefixes, err = readPrefixes(core); err != nil {
+	if gen.header.Prefixes, err = readPrefixes(m); err != nil {
 		return nil, err
 	}
 
@@ -274,7 +249,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 			Cardinal map[string]map[string]string `json:"plurals-type-cardinal"`
 		} `json:"supplemental"`
 	}
-	if err := readJSON(filepath.Join(core, "supplemental", "plurals.json"), &plurals); err != nil {
+	if err := m.ReadJSON(core, "supplemental/plurals.json", &plurals); err != nil {
 		return nil, err
 	}
 	var numbering struct {
@@ -285,7 +260,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 			} `json:"numberingSystems"`
 		} `json:"supplemental"`
 	}
-	if err := readJSON(filepath.Join(core, "supplemental", "numberingSystems.json"), &numbering); err != nil {
+	if err := m.ReadJSON(core, "supplemental/numberingSystems.json", &numbering); err != nil {
 		return nil, err
 	}
 
@@ -296,7 +271,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 			return l, nil
 		}
 		l := localeLine{Tag: tag, Numbers: map[string]string{}, Units: map[string]string{}}
-		u, err := readUnits(dir, tag)
+		u, err := readUnits(m, tag)
 		if err != nil {
 			return l, err
 		}
@@ -315,7 +290,7 @@ func generate(dir string, g *engine.Graph) (*generator, error) {
 				}
 			}
 		}
-		if err := readNumbers(dir, tag, l.Numbers); err != nil {
+		if err := readNumbers(m, tag, l.Numbers); err != nil {
 			return l, err
 		}
 		resolved[tag] = l
@@ -417,7 +392,7 @@ func unitField(key, f string) (string, bool) {
 
 // readPrefixes reads cldr-core's unit prefixes as the keys of their
 // patterns in the units files: "kilo" is 10p3, "kibi" 1024p1.
-func readPrefixes(core string) (map[string]string, error) {
+func readPrefixes(mods cldr.Modules) (map[string]string, error) {
 	var f struct {
 		Supplemental struct {
 			UnitPrefixes map[string]struct {
@@ -426,7 +401,7 @@ func readPrefixes(core string) (map[string]string, error) {
 			} `json:"unitPrefixes"`
 		} `json:"supplemental"`
 	}
-	if err := readJSON(filepath.Join(core, "supplemental", "units.json"), &f); err != nil {
+	if err := mods.ReadJSON(core, "supplemental/units.json", &f); err != nil {
 		return nil, err
 	}
 	m := map[string]string{}
@@ -447,9 +422,9 @@ func readPrefixes(core string) (map[string]string, error) {
 	return m, nil
 }
 
-func readUnits(dir, tag string) (map[string]map[string]map[string]string, error) {
+func readUnits(mods cldr.Modules, tag string) (map[string]map[string]map[string]string, error) {
 	var f unitsFile
-	if err := readJSON(filepath.Join(dir, "cldr-units-full", "main", tag, "units.json"), &f); err != nil {
+	if err := mods.ReadJSON("cldr-units-full", "main/"+tag+"/units.json", &f); err != nil {
 		return nil, err
 	}
 	m, ok := f.Main[tag]
@@ -499,9 +474,9 @@ func (f *unitsFile) UnmarshalJSON(b []byte) error {
 // native, mgd (minimum grouping digits) and, for each of the two systems,
 // <ns>/decimal, group, minus, plus, exponential, pattern, and the percent
 // format's percent (its pattern), percentSign and perMille.
-func readNumbers(dir, tag string, dst map[string]string) error {
+func readNumbers(m cldr.Modules, tag string, dst map[string]string) error {
 	var f numbersFile
-	if err := readJSON(filepath.Join(dir, "cldr-numbers-full", "main", tag, "numbers.json"), &f); err != nil {
+	if err := m.ReadJSON("cldr-numbers-full", "main/"+tag+"/numbers.json", &f); err != nil {
 		return err
 	}
 	n := f.Main[tag].Numbers

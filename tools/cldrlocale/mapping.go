@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/tools/cldr"
 )
 
 // cldrConversion is one entry of cldr-core's convertUnits: 1 unit =
@@ -26,7 +26,7 @@ type cldrData struct {
 	prefixes map[string]*big.Rat // "kilo" → 1000, "kibi" → 1024
 }
 
-func readConversions(core string) (*cldrData, error) {
+func readConversions(m cldr.Modules) (*cldrData, error) {
 	var f struct {
 		Supplemental struct {
 			UnitPrefixes map[string]struct {
@@ -44,7 +44,7 @@ func readConversions(core string) (*cldrData, error) {
 			} `json:"convertUnits"`
 		} `json:"supplemental"`
 	}
-	if err := readJSON(filepath.Join(core, "supplemental", "units.json"), &f); err != nil {
+	if err := m.ReadJSON(core, "supplemental/units.json", &f); err != nil {
 		return nil, err
 	}
 	s := f.Supplemental

@@ -11,7 +11,7 @@ import (
 // cldr-core's units.json: constants, "/" dividing the whole product,
 // prefixes, powers, -per-, numbers and offsets.
 func TestReduce(t *testing.T) {
-	d, err := readConversions("testdata/cldr-core")
+	d, err := readConversions("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestReduce(t *testing.T) {
 // TestAgrees checks catalog units against CLDR's factors: the catalog's
 // foot, acre and degree Fahrenheit agree; the pint is not CLDR's point.
 func TestAgrees(t *testing.T) {
-	d, err := readConversions("testdata/cldr-core")
+	d, err := readConversions("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,12 @@
 // engine/testdata/cldr, CLDR's conformance tests of unit preferences,
 // from the npm package cldr.
 //
-//	go run ./tools/cldrprefs [-version 48.2.0] [-tarball cldr-core-48.2.0.tgz] [-catalog catalog/data] [-out catalog/data/preferences.yaml]
-//	    [-cldr-version 8.0.0] [-cldr-tarball cldr-8.0.0.tgz] [-testdata engine/testdata/cldr]
+//	go run ./tools/cldrprefs [-cldr node_modules] [-catalog catalog/data] [-out catalog/data/preferences.yaml] [-testdata engine/testdata/cldr]
 //
-// Without -tarball it fetches the package with `npm pack`. From the package
+// The packages are of the CLDR release that package tools/cldr pins, which
+// fetches them with `npm pack` unless -cldr names a node_modules directory
+// that holds them; -version and -cldr-version, which the generated files
+// name, may only repeat the pin. From cldr-core
 // it reads supplemental/unitPreferenceData.json (the preferences),
 // units.json (CLDR's exact factor of each unit the preferences name),
 // territoryContainment.json (the regions' tree, groupings left out),
@@ -41,17 +43,12 @@
 package main
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/big"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -59,7 +56,10 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/tools/cldr"
 )
+
+const core = "cldr-core"
 
 // overrides choose among catalog units of the same exact factor, or name
 // an expression where the catalog has no unit, for CLDR units whose name
@@ -88,47 +88,48 @@ var bases = map[string]string{
 var extra = []string{"celsius", "fahrenheit", "kelvin"}
 
 func main() {
-	version := flag.String("version", "48.2.0", "version of the npm package cldr-core")
-	tarball := flag.String("tarball", "", "read this cldr-core tarball instead of running npm pack")
+	dir := flag.String("cldr", "", "node_modules directory holding cldr-core "+cldr.Version+" and cldr "+cldr.CommonVersion+" (default: npm pack into a temporary directory)")
+	version := flag.String("version", cldr.Version, "version of the npm package cldr-core: the one tools/cldr pins")
 	catDir := flag.String("catalog", "catalog/data", "the catalog directory to map units against")
 	out := flag.String("out", "catalog/data/preferences.yaml", "the file to write")
-	testVersion := flag.String("cldr-version", "8.0.0", "version of the npm package cldr, whose CLDR test data is shipped")
-	testTarball := flag.String("cldr-tarball", "", "read this cldr tarball instead of running npm pack")
+	testVersion := flag.String("cldr-version", cldr.CommonVersion, "version of the npm package cldr, whose CLDR test data is shipped: the one tools/cldr pins")
 	testOut := flag.String("testdata", "engine/testdata/cldr", `the directory to ship CLDR's unit preference tests into ("" for none)`)
 	flag.Parse()
-	if err := run(*version, *tarball, *catDir, *out, *testVersion, *testTarball, *testOut); err != nil {
+	if err := run(*dir, *version, *catDir, *out, *testVersion, *testOut); err != nil {
 		fmt.Fprintln(os.Stderr, "cldrprefs:", err)
 		os.Exit(1)
 	}
 }
 
-func run(version, tarball, catDir, out, testVersion, testTarball, testOut string) error {
-	if tarball == "" {
-		dir, err := os.MkdirTemp("", "cldrprefs")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		cmd := exec.Command("npm", "pack", "--silent", "--pack-destination", dir, "cldr-core@"+version)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("npm pack cldr-core@%s: %w", version, err)
-		}
-		tarball = filepath.Join(dir, "cldr-core-"+version+".tgz")
+// The files of cldr-core read.
+var coreFiles = []string{"LICENSE",
+	"supplemental/unitPreferenceData.json", "supplemental/units.json",
+	"supplemental/territoryContainment.json", "supplemental/likelySubtags.json",
+	"supplemental/aliases.json"}
+
+func run(dir, version, catDir, out, testVersion, testOut string) error {
+	if version != cldr.Version || testVersion != cldr.CommonVersion {
+		return fmt.Errorf("-version %s -cldr-version %s: the CLDR release is pinned in tools/cldr (cldr-core %s, cldr %s); change it there",
+			version, testVersion, cldr.Version, cldr.CommonVersion)
 	}
-	files, err := readTarball(tarball, "package/package.json", "package/LICENSE",
-		"package/supplemental/unitPreferenceData.json", "package/supplemental/units.json",
-		"package/supplemental/territoryContainment.json", "package/supplemental/likelySubtags.json",
-		"package/supplemental/aliases.json")
+	pkgs := []string{core}
+	if testOut != "" {
+		pkgs = append(pkgs, cldr.Common)
+	}
+	modules, cleanup, err := cldr.Open(dir, pkgs...)
 	if err != nil {
 		return err
 	}
-	var pkg struct{ Name, Version, License string }
-	if err := json.Unmarshal(files["package/package.json"], &pkg); err != nil {
-		return fmt.Errorf("package.json: %w", err)
+	defer cleanup()
+	pkg, err := modules.Package(core)
+	if err != nil {
+		return err
 	}
-	if pkg.Name != "cldr-core" || pkg.Version != version {
-		return fmt.Errorf("the tarball is %s %s, not cldr-core %s", pkg.Name, pkg.Version, version)
+	files := map[string][]byte{}
+	for _, name := range coreFiles {
+		if files[name], err = modules.ReadFile(core, name); err != nil {
+			return err
+		}
 	}
 	g, errs := catalog.Load(withoutFile{os.DirFS(catDir), "preferences.yaml"})
 	if len(errs) > 0 {
@@ -138,7 +139,7 @@ func run(version, tarball, catDir, out, testVersion, testTarball, testOut string
 	if err != nil {
 		return err
 	}
-	text, err := gen.yaml(pkg.Version, pkg.License, string(files["package/LICENSE"]))
+	text, err := gen.yaml(pkg.Version, pkg.License, string(files["LICENSE"]))
 	if err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func run(version, tarball, catDir, out, testVersion, testTarball, testOut string
 	if testOut == "" {
 		return nil
 	}
-	return gen.writeTestData(testVersion, testTarball, testOut)
+	return gen.writeTestData(modules, testOut)
 }
 
 // withoutFile hides one file of a catalog directory: the file being
@@ -168,37 +169,6 @@ func (w withoutFile) Open(name string) (fs.File, error) {
 func (w withoutFile) ReadDir(name string) ([]fs.DirEntry, error) {
 	es, err := fs.ReadDir(w.FS, name)
 	return slices.DeleteFunc(es, func(e fs.DirEntry) bool { return name == "." && e.Name() == w.name }), err
-}
-
-// readTarball reads the named files of an npm package tarball.
-func readTarball(name string, want ...string) (map[string][]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	tr := tar.NewReader(zr)
-	files := map[string][]byte{}
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return files, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(want, h.Name) {
-			b, err := io.ReadAll(io.LimitReader(tr, 16<<20))
-			if err != nil {
-				return nil, err
-			}
-			files[h.Name] = b
-		}
-	}
 }
 
 // generator holds what was read and mapped.
@@ -232,7 +202,7 @@ func newGenerator(files map[string][]byte, g *engine.Graph) (*generator, error) 
 			UnitPreferenceData json.RawMessage
 		} `json:"supplemental"`
 	}
-	if err := json.Unmarshal(files["package/supplemental/unitPreferenceData.json"], &up); err != nil {
+	if err := json.Unmarshal(files["supplemental/unitPreferenceData.json"], &up); err != nil {
 		return nil, fmt.Errorf("unitPreferenceData.json: %w", err)
 	}
 	gen.cldrVersion = up.Supplemental.Version.CldrVersion
@@ -240,7 +210,7 @@ func newGenerator(files map[string][]byte, g *engine.Graph) (*generator, error) 
 	if gen.prefs, err = readOrdered(up.Supplemental.UnitPreferenceData); err != nil {
 		return nil, fmt.Errorf("unitPreferenceData.json: %w", err)
 	}
-	if gen.units, err = readUnits(files["package/supplemental/units.json"]); err != nil {
+	if gen.units, err = readUnits(files["supplemental/units.json"]); err != nil {
 		return nil, err
 	}
 	ids := map[string]bool{}
@@ -306,7 +276,7 @@ func (gen *generator) readRegions(files map[string][]byte) error {
 			} `json:"territoryContainment"`
 		} `json:"supplemental"`
 	}
-	if err := json.Unmarshal(files["package/supplemental/territoryContainment.json"], &tc); err != nil {
+	if err := json.Unmarshal(files["supplemental/territoryContainment.json"], &tc); err != nil {
 		return fmt.Errorf("territoryContainment.json: %w", err)
 	}
 	gen.contains = map[string][]string{}
@@ -334,7 +304,7 @@ func (gen *generator) readRegions(files map[string][]byte) error {
 			} `json:"metadata"`
 		} `json:"supplemental"`
 	}
-	if err := json.Unmarshal(files["package/supplemental/aliases.json"], &al); err != nil {
+	if err := json.Unmarshal(files["supplemental/aliases.json"], &al); err != nil {
 		return fmt.Errorf("aliases.json: %w", err)
 	}
 	gen.aliases = map[string]string{}
@@ -348,7 +318,7 @@ func (gen *generator) readRegions(files map[string][]byte) error {
 			LikelySubtags map[string]string `json:"likelySubtags"`
 		} `json:"supplemental"`
 	}
-	if err := json.Unmarshal(files["package/supplemental/likelySubtags.json"], &ls); err != nil {
+	if err := json.Unmarshal(files["supplemental/likelySubtags.json"], &ls); err != nil {
 		return fmt.Errorf("likelySubtags.json: %w", err)
 	}
 	script := regexp.MustCompile(`^[A-Z][a-z]{3}$`)

@@ -2,14 +2,16 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/unitd/unitd/tools/cldr"
 )
 
 // CLDR's conformance data for unit preferences (common/testData/units of
@@ -19,51 +21,29 @@ import (
 // verbatim with the licence, a README and the mapping of every CLDR unit
 // they name onto the catalog, made by the same mapper as the preferences.
 
-const testDir = "package/3rdparty/cldr/common/"
+const testDir = "3rdparty/cldr/common/"
 
 // testFiles are the files shipped verbatim, by their name in the package.
 var testFiles = map[string]string{
 	testDir + "testData/units/unitPreferencesTest.txt":       "unitPreferencesTest.txt",
 	testDir + "testData/units/unitLocalePreferencesTest.txt": "unitLocalePreferencesTest.txt",
-	"package/3rdparty/cldr/LICENSE":                          "LICENSE",
+	"3rdparty/cldr/LICENSE":                                  "LICENSE",
 }
 
-// writeTestData ships the test files of the npm package cldr (version,
-// or the tarball) into dir.
-func (gen *generator) writeTestData(version, tarball, dir string) error {
-	if tarball == "" {
-		tmp, err := os.MkdirTemp("", "cldrprefs")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		cmd := exec.Command("npm", "pack", "--silent", "--pack-destination", tmp, "cldr@"+version)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("npm pack cldr@%s: %w", version, err)
-		}
-		tarball = filepath.Join(tmp, "cldr-"+version+".tgz")
-	}
-	dtd := testDir + "dtd/ldmlSupplemental.dtd"
-	want := []string{"package/package.json", dtd}
-	for name := range testFiles {
-		want = append(want, name)
-	}
-	files, err := readTarball(tarball, want...)
+// writeTestData ships the test files of the npm package cldr, of the
+// release tools/cldr pins, into dir.
+func (gen *generator) writeTestData(modules cldr.Modules, dir string) error {
+	pkg, err := modules.Package(cldr.Common)
 	if err != nil {
 		return err
 	}
-	for _, name := range want {
-		if files[name] == nil {
-			return fmt.Errorf("%s has no %s", tarball, name)
+	version := pkg.Version
+	dtd := testDir + "dtd/ldmlSupplemental.dtd"
+	files := map[string][]byte{}
+	for _, name := range append([]string{dtd}, slices.Sorted(maps.Keys(testFiles))...) {
+		if files[name], err = modules.ReadFile(cldr.Common, name); err != nil {
+			return err
 		}
-	}
-	var pkg struct{ Name, Version string }
-	if err := json.Unmarshal(files["package/package.json"], &pkg); err != nil {
-		return fmt.Errorf("package.json: %w", err)
-	}
-	if pkg.Name != "cldr" || pkg.Version != version {
-		return fmt.Errorf("the tarball is %s %s, not cldr %s", pkg.Name, pkg.Version, version)
 	}
 	// The release the data is of: the DTD fixes the version attribute.
 	m := regexp.MustCompile(`<!ATTLIST version cldrVersion CDATA #FIXED "([0-9.]+)"`).FindSubmatch(files[dtd])

@@ -1,22 +1,21 @@
 package main
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/unitd/unitd/tools/cldr"
 )
 
-// fakeCLDR writes a tarball shaped like the npm package cldr, of the
-// given CLDR release.
-func fakeCLDR(t *testing.T, release string) string {
+// fakeCLDR writes a node_modules directory holding a package shaped like
+// the npm package cldr, at the pinned version, of the given CLDR release.
+func fakeCLDR(t *testing.T, release string) cldr.Modules {
 	t.Helper()
 	files := map[string]string{
-		"package/package.json": `{"name":"cldr","version":"8.0.0"}`,
+		"package.json": `{"name":"cldr","version":"` + cldr.CommonVersion + `"}`,
 		testDir + "dtd/ldmlSupplemental.dtd": `<!ELEMENT version EMPTY >
 <!ATTLIST version cldrVersion CDATA #FIXED "` + release + `" >`,
 		testDir + "testData/units/unitPreferencesTest.txt": "# header; with; semicolons\n\n" +
@@ -24,30 +23,19 @@ func fakeCLDR(t *testing.T, release string) string {
 			"length;\tperson-height;\tCA;\t3429 / 12500;\t0.27432;\tmeter;\t2;\tfoot;\t54 / 5;\t10.8;\tinch\n",
 		testDir + "testData/units/unitLocalePreferencesTest.txt": "# header\n" +
 			"fahrenheit;\t1;\tdefault;\ten-DE;\tcelsius;\t-155/9\t# a comment; with a semicolon\n",
-		"package/3rdparty/cldr/LICENSE": "\ufeffUNICODE LICENSE V3\n",
+		"3rdparty/cldr/LICENSE": "\ufeffUNICODE LICENSE V3\n",
 	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
+	m := cldr.Modules(t.TempDir())
 	for name, text := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text))}); err != nil {
+		path := m.Path(cldr.Common, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tw.Write([]byte(text)); err != nil {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(t.TempDir(), "cldr-8.0.0.tgz")
-	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return name
+	return m
 }
 
 func testGenerator() *generator {
@@ -61,7 +49,7 @@ func testGenerator() *generator {
 
 func TestWriteTestData(t *testing.T) {
 	dir := t.TempDir()
-	if err := testGenerator().writeTestData("8.0.0", fakeCLDR(t, "48"), dir); err != nil {
+	if err := testGenerator().writeTestData(fakeCLDR(t, "48"), dir); err != nil {
 		t.Fatal(err)
 	}
 	lic, err := os.ReadFile(filepath.Join(dir, "LICENSE"))
@@ -86,7 +74,7 @@ func TestWriteTestData(t *testing.T) {
 		t.Errorf("units.tsv maps %s", got)
 	}
 	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	if err != nil || !strings.Contains(string(readme), "Unicode CLDR 48's test data") || !strings.Contains(string(readme), "cldr 8.0.0") {
+	if err != nil || !strings.Contains(string(readme), "Unicode CLDR 48's test data") || !strings.Contains(string(readme), "cldr "+cldr.CommonVersion) {
 		t.Errorf("README.md: %v\n%s", err, readme)
 	}
 }
@@ -94,7 +82,7 @@ func TestWriteTestData(t *testing.T) {
 // TestWriteTestDataChecksRelease refuses test data of another CLDR
 // release than the preferences'.
 func TestWriteTestDataChecksRelease(t *testing.T) {
-	err := testGenerator().writeTestData("8.0.0", fakeCLDR(t, "47"), t.TempDir())
+	err := testGenerator().writeTestData(fakeCLDR(t, "47"), t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "CLDR 47") || !strings.Contains(err.Error(), "CLDR 48") {
 		t.Fatalf("got %v, want an error naming both releases", err)
 	}

@@ -21,16 +21,19 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/unitd/unitd/tools/cldr"
 )
 
-// packages are the upstream packages and their pinned versions.
+// packages are the upstream packages and their pinned versions; the CLDR
+// ones are of the release package tools/cldr pins.
 var packages = []string{
-	"@lhncbc/ucum-lhc@7.1.10",  // UCUM table (from ucum-essence.xml), and its licence
-	"cldr-core@48.2.0",         // CLDR units.json
-	"@qudtlib/allunits@7.1.0",  // QUDT units
-	"ucum@0.0.7",               // vendors the UCUM functional tests
-	"@e-invoice-eu/core@2.3.4", // the EN 16931 list of UN/ECE Rec 20/21 codes
-	"cldr@8.0.0",               // carries CLDR 48's common/testData/units/unitsTest.txt
+	"@lhncbc/ucum-lhc@7.1.10",              // UCUM table (from ucum-essence.xml), and its licence
+	"cldr-core@" + cldr.Version,            // CLDR units.json
+	"@qudtlib/allunits@7.1.0",              // QUDT units
+	"ucum@0.0.7",                           // vendors the UCUM functional tests
+	"@e-invoice-eu/core@2.3.4",             // the EN 16931 list of UN/ECE Rec 20/21 codes
+	cldr.Common + "@" + cldr.CommonVersion, // carries the release's common/testData/units/unitsTest.txt
 }
 
 func main() {
@@ -58,6 +61,13 @@ func run(out, testdata string) error {
 	if err := command("npm", args...); err != nil {
 		return err
 	}
+	// What npm installed is of the pinned CLDR release.
+	modules := filepath.Join(tmp, "node_modules")
+	for _, p := range []string{"cldr-core", cldr.Common} {
+		if _, err := cldr.Modules(modules).Package(p); err != nil {
+			return err
+		}
+	}
 	var dirs []string
 	for _, d := range []string{out, testdata} {
 		abs, err := filepath.Abs(d)
@@ -69,7 +79,7 @@ func run(out, testdata string) error {
 		}
 		dirs = append(dirs, abs)
 	}
-	return command("node", append([]string{script, filepath.Join(tmp, "node_modules")}, dirs...)...)
+	return command("node", append([]string{script, modules}, dirs...)...)
 }
 
 func command(name string, args ...string) error {

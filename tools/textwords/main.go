@@ -9,13 +9,13 @@
 //     the .deb and of each file; languages whose table is empty (de, fr)
 //     have none;
 //   - the measurement system of each region (CLDR's measurementData:
-//     metric, US, UK), from the npm package cldr-core 48.2.0
-//     (Unicode-3.0), which settles a unit whose meaning depends on the
+//     metric, US, UK), from the npm package cldr-core of the release
+//     package tools/cldr pins (Unicode-3.0), which settles a unit whose meaning depends on the
 //     region.
 //
 // Without -deb it fetches the pinned .deb with apt-get download (run
-// apt-get update first); without -cldr it installs cldr-core with npm into
-// a temporary directory. With -testdata it also writes the source files,
+// apt-get update first); without -cldr it fetches cldr-core with npm into
+// a temporary directory (tools/cldr). With -testdata it also writes the source files,
 // gzipped, into that directory: the test regenerates the shipped table
 // from them.
 //
@@ -42,6 +42,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/unitd/unitd/tools/cldr"
 )
 
 // Upstream identifies the sources.
@@ -69,8 +71,8 @@ var Upstream = struct {
 		"defaults_fr.py": "02c48012785aa7e9f3e5a1504ce5a3e021756f76adf79780f3cb7dd85c7b5824",
 	},
 	CLDR:        "cldr-core",
-	CLDRVersion: "48.2.0",
-	CLDRLicence: "Unicode-3.0",
+	CLDRVersion: cldr.Version,
+	CLDRLicence: cldr.Licence,
 	CLDRFile:    "measurementData.json",
 	CLDRSHA256:  "b9ad53438285d93f372c9475b4659172ef801d2732906b734e6fa7b0c2474d9d",
 }
@@ -79,7 +81,7 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("textwords: ")
 	deb := flag.String("deb", "", "the pinned gourmand .deb (default: apt-get download)")
-	cldr := flag.String("cldr", "", "node_modules directory holding cldr-core "+Upstream.CLDRVersion+" (default: npm install)")
+	cldrDir := flag.String("cldr", "", "node_modules directory holding cldr-core "+Upstream.CLDRVersion+" (default: npm pack)")
 	out := flag.String("out", "engine/text/tables.go", "output file")
 	testdata := flag.String("testdata", "", "also write the sources, gzipped, into this directory")
 	flag.Parse()
@@ -100,19 +102,16 @@ func main() {
 		}
 		*deb = found[0]
 	}
-	if *cldr == "" {
-		cmd := exec.Command("npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", tmp, Upstream.CLDR+"@"+Upstream.CLDRVersion)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			log.Fatalf("npm install: %v", err)
-		}
-		*cldr = filepath.Join(tmp, "node_modules")
+	modules, cleanup, err := cldr.Open(*cldrDir, Upstream.CLDR)
+	if err != nil {
+		log.Fatal(err)
 	}
+	defer cleanup()
 	files, err := readDeb(*deb)
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, err := os.ReadFile(filepath.Join(*cldr, Upstream.CLDR, "supplemental", Upstream.CLDRFile))
+	m, err := modules.ReadFile(Upstream.CLDR, "supplemental/"+Upstream.CLDRFile)
 	if err != nil {
 		log.Fatal(err)
 	}

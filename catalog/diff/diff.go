@@ -1,4 +1,4 @@
-// Package catalogdiff compares two versions of a unit catalog and reports
+// Package diff compares two versions of a unit catalog and reports
 // what the change does to the numbers: categories and units added, removed
 // or renamed, spellings that moved to another unit, definitions that
 // changed (with the exact old and new values and the relative change of one
@@ -11,7 +11,7 @@
 // Both versions are loaded with catalog.Load, the loader unitd serve uses;
 // the comparison is of the compiled graphs, so a change reaches every unit
 // defined through the one that changed.
-package catalogdiff
+package diff
 
 import (
 	"errors"

@@ -1,10 +1,10 @@
-// Package catalogcheck lints a catalog that already loads: it finds what
+// Package lint lints a catalog that already loads: it finds what
 // is legal but likely wrong or under-documented, such as a factor a power
 // of ten away from that of a similarly named unit, a unit without worked
 // examples, or an alias that elsewhere is the symbol of another unit.
 // unitd validate prints the findings as warnings, and as errors with
 // --strict.
-package catalogcheck
+package lint
 
 import (
 	"fmt"

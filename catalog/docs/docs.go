@@ -1,10 +1,10 @@
-// Package catalogdocs writes the Markdown reference of a catalog: every
+// Package docs writes the Markdown reference of a catalog: every
 // category and every unit with its definition, exactness, source, names and
 // worked examples; then the substance catalog: every substance with its
 // values and their sources, the reference conditions for gases and the
 // atomic weights. The output depends only on the catalog, so a generated
 // file can be checked for staleness in CI.
-package catalogdocs
+package docs
 
 import (
 	"fmt"

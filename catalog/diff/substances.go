@@ -1,4 +1,4 @@
-package catalogdiff
+package diff
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package catalogfmt
+package format
 
 import (
 	"bytes"
@@ -23,11 +23,11 @@ func FuzzFormat(f *testing.F) {
 	f.Add([]byte("0:"))
 	f.Add([]byte("0: !!null \"\"\nk: [!!int 1, !!float \"\"]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		out, err := Format(src)
+		out, err := Source(src)
 		if err != nil {
 			return
 		}
-		again, err := Format(out)
+		again, err := Source(out)
 		if err != nil {
 			t.Fatalf("formatted output does not parse: %v\n%s", err, out)
 		}

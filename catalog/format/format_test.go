@@ -1,4 +1,4 @@
-package catalogfmt
+package format
 
 import (
 	"bytes"
@@ -46,14 +46,14 @@ func TestFormat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Format([]byte(tt.in))
+			got, err := Source([]byte(tt.in))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
 				t.Errorf("Format:\n%s\nwant:\n%s", got, tt.want)
 			}
-			again, err := Format(got)
+			again, err := Source(got)
 			if err != nil || !bytes.Equal(again, got) {
 				t.Errorf("not idempotent (%v):\n%s", err, again)
 			}
@@ -63,8 +63,8 @@ func TestFormat(t *testing.T) {
 
 func TestFormatErrors(t *testing.T) {
 	for _, in := range []string{"", "a: [", "a: 1\n---\nb: 2\n"} {
-		if _, err := Format([]byte(in)); err == nil {
-			t.Errorf("Format(%q) succeeded", in)
+		if _, err := Source([]byte(in)); err == nil {
+			t.Errorf("Source(%q) succeeded", in)
 		}
 	}
 }
@@ -124,7 +124,7 @@ func TestShippedCatalog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := FormatFile(name, src)
+		out, err := File(name, src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestShippedCatalog(t *testing.T) {
 			}
 			continue
 		}
-		if again, err := Format(out); err != nil || !bytes.Equal(again, out) {
+		if again, err := Source(out); err != nil || !bytes.Equal(again, out) {
 			t.Errorf("%s: formatting is not idempotent (%v)", name, err)
 		}
 		if got, want := comments(t, out), comments(t, src); !reflect.DeepEqual(got, want) {
@@ -216,12 +216,12 @@ func TestFormatFileRefusesAChange(t *testing.T) {
 func TestFormatIsIdempotent(t *testing.T) {
 	for _, src := range []string{"0:", "0:\n", "units:\n  - 0:\n", "a: ~\n", "a: null\n", "0: !!null \"\"\n",
 		"k: !!null\n", "k: [!!int 1, !!float \"\"]\n", "k: {a: !!null \"\", b:}\n"} {
-		out, err := Format([]byte(src))
+		out, err := Source([]byte(src))
 		if err != nil {
 			t.Errorf("%q: %v", src, err)
 			continue
 		}
-		again, err := Format(out)
+		again, err := Source(out)
 		if err != nil || string(again) != string(out) {
 			t.Errorf("%q: %q, then %q (%v)", src, out, again, err)
 		}

@@ -1,4 +1,4 @@
-package catalogdocs
+package docs
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("output differs from testdata/want.md (go test ./tools/catalogdocs -update rewrites it):\n%s", buf.Bytes())
+		t.Errorf("output differs from testdata/want.md (go test ./catalog/docs -update rewrites it):\n%s", buf.Bytes())
 	}
 	// Facts the golden must keep, whatever its wording.
 	for _, have := range []string{

@@ -1,4 +1,4 @@
-package catalogcheck
+package lint
 
 import (
 	"crypto/sha256"

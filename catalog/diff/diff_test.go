@@ -1,4 +1,4 @@
-package catalogdiff
+package diff
 
 import (
 	"bytes"
@@ -47,10 +47,10 @@ func TestGolden(t *testing.T) {
 				}
 				want, err := os.ReadFile(golden)
 				if err != nil {
-					t.Fatalf("%v (run go test ./tools/catalogdiff -update)", err)
+					t.Fatalf("%v (run go test ./catalog/diff -update)", err)
 				}
 				if !bytes.Equal(buf.Bytes(), want) {
-					t.Errorf("%s output differs from %s (go test ./tools/catalogdiff -update rewrites it):\n%s", format, golden, buf.Bytes())
+					t.Errorf("%s output differs from %s (go test ./catalog/diff -update rewrites it):\n%s", format, golden, buf.Bytes())
 				}
 			}
 		})
