@@ -24,11 +24,16 @@ func BenchmarkLoad(b *testing.B) {
 			}
 		}
 	})
-	b.Run("build", func(b *testing.B) {
+	b.Run("build", func(b *testing.B) { // with the code tables, as Load builds
 		spec, errs, _ := loadSpec(fsys, nil)
 		if errs != nil {
 			b.Fatal(errs)
 		}
+		set, err := codeSet()
+		if err != nil {
+			b.Fatal(err)
+		}
+		spec.Codes = set
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, errs := engine.Build(spec); errs != nil {

@@ -293,6 +293,9 @@ func (p *parser) fork() *parser {
 // UTF-8, a control character.
 func (p *parser) check(what string) error {
 	text := p.text
+	// Every refusal below costs a scan of the text, at most MaxLength
+	// bytes: work done, which the caller charges.
+	p.work += min(len(text), MaxLength+1)
 	if len(text) > MaxLength {
 		return fail(text, MaxLength, "the "+what+" is longer than "+strconv.Itoa(MaxLength)+" bytes")
 	}
@@ -307,7 +310,6 @@ func (p *parser) check(what string) error {
 		}
 		return fail(text, i, "the "+what+" is not valid UTF-8")
 	}
-	p.work += len(text)
 	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(text[i:])
 		return fail(text, i, "free text may not hold a control character (U+"+strings.ToUpper(strconv.FormatInt(int64(r), 16))+")")
