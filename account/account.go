@@ -4,7 +4,8 @@
 //
 // It knows no SQL and no HTTP. Its store interfaces, one per concern
 // ([Directory], [Credentials], [Sessions], [KeyManager], [KeyAdmin],
-// [UsageReader], [AuditLog], [KeyLoader], [KeyReporter], [UsageWriter]),
+// [UsageReader], [AuditLog], [KeyLoader], [KeyReporter], [UsageWriter],
+// [UnitStore], [UnitLoader]),
 // are implemented by the SQL store (package store, opened by store/sqlite
 // or store/postgres); each caller (the account page in server/accountweb,
 // the command line, the server) asks for those it uses. Errors carry a code
@@ -13,6 +14,9 @@
 // database: [KeySource] keeps the current keys in memory and refreshes them
 // when the store's key version changes, and [UsageCounter] counts requests
 // per key in memory and flushes the counts to the store every few seconds.
+// A third, [UnitWatcher], follows which accounts' units changed, so that a
+// server compiles an account's units again on every replica within a
+// second of a change (units.go).
 //
 // Passwords are hashed with Argon2id ([HashPassword], [VerifyPassword]),
 // with the parameters written beside the hash. Keys, set-up tokens and
@@ -68,10 +72,9 @@ type User struct {
 // Key is an API key's record with its account and last use. It never holds
 // the key itself; Record.Hash is the stored SHA-256.
 type Key struct {
-	apikey.Record
-	AccountID  string
-	LastUsedAt *time.Time
-	ReplacedBy string // id of the key that rotation created, if any
+	apikey.Record // with its AccountID and Scopes
+	LastUsedAt    *time.Time
+	ReplacedBy    string // id of the key that rotation created, if any
 }
 
 // State is how a key shows on the account page: "active", "expiring"
@@ -122,12 +125,17 @@ const (
 	ActionPasswordSet = "user.password_set"
 	ActionUserCreate  = "user.create"
 	ActionUserDisable = "user.disable"
+	ActionUnitPut     = "unit.put"
+	ActionUnitDelete  = "unit.delete"
 )
 
 // Actor says who does something and from where, for the audit log.
 type Actor struct {
-	Name string // e-mail address or "operator"
+	Name string // e-mail address, "operator", or "key <id>"
 	Addr string
+	// KeyID is the API key that acts, if one does (a change through the
+	// API).
+	KeyID string
 }
 
 // Operator is the actor of command-line changes.
@@ -194,10 +202,12 @@ type Sessions interface {
 // KeyManager is what a user (on the page) or the operator (on the command
 // line) does with an account's keys.
 type KeyManager interface {
-	// CreateKey stores a new key and returns it; the key is never stored.
-	CreateKey(ctx context.Context, accountID, name, env string, actor Actor) (string, Key, error)
-	// RotateKey creates a successor with the same name and environment.
-	// The old key stays usable for grace, then expires; 0 revokes it now.
+	// CreateKey stores a new key with scopes (apikey.Scopes; none: it
+	// converts only) and returns it; the key is never stored.
+	CreateKey(ctx context.Context, accountID, name, env string, scopes []string, actor Actor) (string, Key, error)
+	// RotateKey creates a successor with the same name, environment and
+	// scopes. The old key stays usable for grace, then expires; 0 revokes
+	// it now.
 	RotateKey(ctx context.Context, accountID, id string, grace time.Duration, actor Actor) (string, Key, error)
 	// RevokeKey revokes a key now (a no-op for a revoked key).
 	RevokeKey(ctx context.Context, accountID, id string, actor Actor) error

@@ -12,6 +12,12 @@ type Record struct {
 	RevokedAt *time.Time
 	ExpiresAt *time.Time
 	Hash      string // hex SHA-256 of the whole key
+	// AccountID is the account the key belongs to ("" for a record read
+	// from a key file, before it is imported into an account).
+	AccountID string
+	// Scopes are what the key may do beyond converting and reading (see
+	// Allows), sorted; a key without any converts only.
+	Scopes []string
 }
 
 // Usable reports whether the key is neither revoked nor expired at now.

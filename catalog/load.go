@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"runtime"
@@ -457,7 +458,15 @@ func (d *decoder) file_(n *yaml.Node) *engine.CategorySpec {
 		},
 		"units": func(v *yaml.Node) {
 			d.list(v, "", "units", func(item *yaml.Node) {
-				cs.Units = append(cs.Units, d.unit(item))
+				us := d.unit(item)
+				// "my:" names an account's own units, whatever the
+				// catalog holds (engine.AccountPrefix).
+				for _, name := range append([]string{us.Symbol, us.Name, us.Plural}, append(us.Symbols, us.Aliases...)...) {
+					if len(name) >= len(engine.AccountPrefix) && strings.EqualFold(name[:len(engine.AccountPrefix)], engine.AccountPrefix) {
+						d.errorf(item, fmt.Sprintf("unit %q", us.Symbol), "%q: names starting with %s are kept for the units of accounts", name, engine.AccountPrefix)
+					}
+				}
+				cs.Units = append(cs.Units, us)
 			})
 		},
 		"ambiguous": func(v *yaml.Node) {
@@ -514,6 +523,12 @@ func (d *decoder) dimensionFields(dst map[string]int) fields {
 }
 
 func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
+	return d.unitWith(n, nil)
+}
+
+// unitWith decodes a unit whose mapping may also hold the keys of extra
+// (an account's unit names its category beside its own keys).
+func (d *decoder) unitWith(n *yaml.Node, extra fields) engine.UnitSpec {
 	us := engine.UnitSpec{Origin: d.origin(n)}
 	// Name the unit in messages once its symbol is known.
 	if n.Kind == yaml.MappingNode {
@@ -524,7 +539,7 @@ func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
 		}
 	}
 	s := fmt.Sprintf("unit %q", us.Symbol)
-	d.mapping(n, s, fields{
+	fs := fields{
 		"symbol":      func(v *yaml.Node) { d.str(v, s, "symbol", &us.Symbol) },
 		"name":        func(v *yaml.Node) { d.str(v, s, "name", &us.Name) },
 		"plural":      func(v *yaml.Node) { d.str(v, s, "plural", &us.Plural) },
@@ -544,7 +559,9 @@ func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
 				}
 			})
 		},
-	})
+	}
+	maps.Copy(fs, extra)
+	d.mapping(n, s, fs)
 	return us
 }
 

@@ -137,6 +137,8 @@ type builder struct {
 	// prefixCodes marks generated units whose codes a prefix set
 	// declared (checked like a unit's own), with where.
 	prefixCodes map[*Unit]Origin
+	// ov is the overlay being compiled (overlay.go), nil for a catalog.
+	ov *overlay
 }
 
 func (b *builder) errorf(o Origin, subject, format string, args ...any) {
@@ -530,29 +532,38 @@ func (b *builder) resolve() {
 			continue
 		}
 		for _, u := range c.Units {
-			m := u.conv.m
-			if failed[u] || m == nil || m.HasPole() {
-				continue
+			if !failed[u] {
+				b.setMinimum(u)
 			}
-			if m.K() != 0 {
-				b.errorf(b.origins[u], unitSubject(u.Symbol), "a factor with pi cannot be checked against the minimum %s of %s exactly", c.Minimum, c.ID)
-				continue
-			}
-			// The map is (x·a + bo)/d with d > 0, so x is in range when
-			// x·a + bo >= minimum·d, which must be an exact decimal.
-			a, bo, _, d := m.Coefficients()
-			min := new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d))
-			md, ok := exact.ToDecimal(min)
-			if !ok {
-				b.errorf(b.origins[u], unitSubject(u.Symbol), "the minimum %s of %s cannot be enforced exactly in this unit: %s is not a terminating decimal", c.Minimum, c.ID, min.RatString())
-				continue
-			}
-			bd := &bound{min: md}
-			setInt(&bd.a, a)
-			setInt(&bd.b, bo)
-			u.conv.minimum = bd
 		}
 	}
+}
+
+// setMinimum bounds the values of a compiled unit of a category with a
+// minimum (absolute zero), or reports why it cannot.
+func (b *builder) setMinimum(u *Unit) {
+	c := u.Category
+	m := u.conv.m
+	if m == nil || m.HasPole() {
+		return
+	}
+	if m.K() != 0 {
+		b.errorf(b.origins[u], unitSubject(u.Symbol), "a factor with pi cannot be checked against the minimum %s of %s exactly", c.Minimum, c.ID)
+		return
+	}
+	// The map is (x·a + bo)/d with d > 0, so x is in range when
+	// x·a + bo >= minimum·d, which must be an exact decimal.
+	a, bo, _, d := m.Coefficients()
+	min := new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d))
+	md, ok := exact.ToDecimal(min)
+	if !ok {
+		b.errorf(b.origins[u], unitSubject(u.Symbol), "the minimum %s of %s cannot be enforced exactly in this unit: %s is not a terminating decimal", c.Minimum, c.ID, min.RatString())
+		return
+	}
+	bd := &bound{min: md}
+	setInt(&bd.a, a)
+	setInt(&bd.b, bo)
+	u.conv.minimum = bd
 }
 
 // checkPi refuses a category that has both a unit whose map carries π and
@@ -614,10 +625,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		b.errorf(o, subject, "definition: missing unit (the unit it is defined relative to)")
 		return false
 	}
-	ref, ok := b.g.bySymbol[def.Unit]
-	if !ok {
-		ref, ok = b.g.byWord[foldWord(def.Unit)]
-	}
+	ref, ok := b.reference(def.Unit)
 	if !ok {
 		b.errorf(o, subject, "definition refers to unknown unit %q", def.Unit)
 		return false
@@ -686,6 +694,19 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		return false
 	}
 	return true
+}
+
+// reference finds the unit a definition refers to, by symbol or word;
+// in an overlay, the account's own names come first (overlay.go).
+func (b *builder) reference(name string) (*Unit, bool) {
+	if b.ov != nil {
+		return b.ov.reference(b.g, name)
+	}
+	if u, ok := b.g.bySymbol[name]; ok {
+		return u, true
+	}
+	u, ok := b.g.byWord[foldWord(name)]
+	return u, ok
 }
 
 // mapError says what a failed composition of maps means for a catalog.
@@ -879,8 +900,8 @@ func (b *builder) checkExamples() {
 }
 
 func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
-	subject := fmt.Sprintf("unit %q: example %q", u.Symbol, ex.String())
 	fail := func(format string, args ...any) {
+		subject := fmt.Sprintf("unit %q: example %q", u.Symbol, ex.String())
 		b.errs = append(b.errs, &SpecError{Origin: o, Subject: subject, Message: fmt.Sprintf(format, args...)})
 	}
 	v, err := ParseValue(ex.Value)

@@ -166,6 +166,11 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	if p < 1 || p > MaxPrecision {
 		return dst, ErrPrecision
 	}
+	if req.To == Auto && g.ov != nil {
+		// The unit preferences are the catalog's, shared: an account's
+		// names never reach them (overlay.go).
+		return g.appendAccountAuto(dst, req, res, p)
+	}
 	if req.Exact != nil {
 		return g.appendExact(dst, req, res, p)
 	}

@@ -221,11 +221,7 @@ func (g *Graph) chain(u *Unit, exponent int, seen map[*Unit]bool) []Step {
 			}
 			break
 		}
-		next, ok := g.bySymbol[u.Definition.Unit]
-		if !ok {
-			next = g.byWord[foldWord(u.Definition.Unit)]
-		}
-		u = next
+		u = g.definitionRef(u)
 	}
 	return steps
 }

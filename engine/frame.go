@@ -118,34 +118,7 @@ func (b *builder) frames(bridges []BridgeSpec) {
 // coherentFactors sets the coherent factor of every category and unit.
 func (b *builder) coherentFactors() {
 	g := b.g
-	setUnits := func(c *Category) {
-		coh, err := exact.Linear(c.coherent.R, c.coherent.K)
-		if err != nil {
-			b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "its factor to the coherent SI unit: %v", err)
-			return
-		}
-		for _, u := range c.Units {
-			cv := &u.conv
-			if cv.m == nil && cv.post == nil {
-				continue // not compiled
-			}
-			if f, _, ok := mapFactor(cv); ok {
-				u.coherent = f.Mul(c.coherent)
-			}
-			if c.coherent.IsOne() {
-				u.si = cv
-				continue
-			}
-			si := *cv
-			si.minimum = nil // the minimum was scaled for the category's own map
-			if si.m != nil {
-				si.m, _ = si.m.Then(coh) // a linear map: always composes
-			} else {
-				si.post, _ = si.post.Then(coh)
-			}
-			u.si = &si
-		}
-	}
+	setUnits := func(c *Category) { b.setCoherent(c, c.Units) }
 	for _, c := range g.categories {
 		setUnits(c)
 	}
@@ -182,6 +155,37 @@ func (b *builder) coherentFactors() {
 		if !changed {
 			break
 		}
+	}
+}
+
+// setCoherent sets the coherent factor and the map onto the coherent SI
+// unit of units, compiled units of category c.
+func (b *builder) setCoherent(c *Category, units []*Unit) {
+	coh, err := exact.Linear(c.coherent.R, c.coherent.K)
+	if err != nil {
+		b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "its factor to the coherent SI unit: %v", err)
+		return
+	}
+	for _, u := range units {
+		cv := &u.conv
+		if cv.m == nil && cv.post == nil {
+			continue // not compiled
+		}
+		if f, _, ok := mapFactor(cv); ok {
+			u.coherent = f.Mul(c.coherent)
+		}
+		if c.coherent.IsOne() {
+			u.si = cv
+			continue
+		}
+		si := *cv
+		si.minimum = nil // the minimum was scaled for the category's own map
+		if si.m != nil {
+			si.m, _ = si.m.Then(coh) // a linear map: always composes
+		} else {
+			si.post, _ = si.post.Then(coh)
+		}
+		u.si = &si
 	}
 }
 

@@ -77,6 +77,12 @@ type Graph struct {
 	xMu      sync.Mutex
 	xCompile func() (*extras, []error)
 
+	// ov holds an account's own units when the graph is an overlay of a
+	// catalog's (overlay.go), and is nil for the catalog's own graph;
+	// root is then the catalog's graph.
+	ov   *overlay
+	root *Graph
+
 	// deferredErrs are the errors of parts a restored graph compiled on
 	// first use (Restore, Warm).
 	deferredErrs atomic.Pointer[[]error]
@@ -297,6 +303,11 @@ func (c *Category) DimensionText() string { return c.dim.String() }
 // unknown name is an UNKNOWN_UNIT error with up to five suggestions; a
 // declared ambiguous name is AMBIGUOUS_UNIT with its candidates.
 func (g *Graph) Lookup(name string) (*Unit, error) {
+	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
+		if u, err, ok := g.lookupAccount(name); ok {
+			return u, err
+		}
+	}
 	if u, ok := g.bySymbol[name]; ok {
 		return u, nil
 	}
@@ -319,7 +330,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		shown = shown[:64] + "…"
 	}
 	e := errorf(CodeUnknownUnit, "unknown unit %q", shown)
-	e.Suggestions = g.suggestIndex().Suggest(name, 5)
+	e.Suggestions = g.suggestions(name)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}
@@ -331,6 +342,11 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 // suggestions, so it costs a map look-up or two, for callers that try
 // many readings of a text (package quantity).
 func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
+	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
+		if u, a, ok := g.findAccount(name); ok {
+			return u, a
+		}
+	}
 	if u, ok := g.bySymbol[name]; ok {
 		return u, nil
 	}

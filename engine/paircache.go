@@ -153,3 +153,16 @@ func (g *Graph) resolvePair(e *pairEntry, fromName, toName string) error {
 	}
 	return nil
 }
+
+// len counts the pairs cached.
+func (c *pairCache) len() int {
+	n := 0
+	for i := range c.sets {
+		for j := range c.sets[i] {
+			if c.sets[i][j].Load() != nil {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -106,6 +106,11 @@ func (g *Graph) Resolve(name string) (*Unit, *Expression, error) {
 }
 
 func (g *Graph) resolve(name string) (side, error) {
+	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
+		if s, err, ok := g.resolveAccount(name); ok {
+			return s, err
+		}
+	}
 	if u, ok := g.bySymbol[name]; ok {
 		return side{unit: u}, nil
 	}
@@ -200,7 +205,9 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	switch {
 	case fu != nil && tu != nil && fcat == tcat:
 		// Two catalog units, one read as an interval of the other's kind.
-	case fu != nil && tu != nil:
+	case fu != nil && tu != nil && !fcat.Account() && !tcat.Account():
+		// Two kinds of the catalog (an account's own kinds convert by
+		// dimension, as expressions do: overlay.go).
 		br := g.bridges[categoryPair{fcat, tcat}]
 		if br == nil {
 			return pl, incompatible(from, to, fd, td)

@@ -549,6 +549,13 @@ func (p *exprParser) operand() (Term, error) {
 // all (a unit, or a declared ambiguous name), without building suggestions
 // when it is not.
 func (g *Graph) lookupName(name string) (*Unit, error, bool) {
+	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
+		if u, err, ok := g.lookupAccount(name); ok && (err == nil || !hasAccountPrefix(name)) {
+			return u, err, true
+		} else if ok {
+			return nil, nil, false // a shorter operand may be one
+		}
+	}
 	if u, ok := g.bySymbol[name]; ok {
 		return u, nil, true
 	}

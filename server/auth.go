@@ -21,8 +21,14 @@ const (
 
 // authorize authenticates the Bearer key of r and takes one token from its
 // rate-limit bucket, setting the RateLimit-* headers. It returns the error
-// to answer with, if any.
-func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
+// to answer with, if any, or the key's record.
+func (s *Server) authorize(rw *respWriter, r *http.Request) (apikey.Record, *apiError) {
+	var rec apikey.Record
+	e := s.authorizeKey(rw, r, &rec)
+	return rec, e
+}
+
+func (s *Server) authorizeKey(rw *respWriter, r *http.Request, out *apikey.Record) *apiError {
 	now := s.cfg.Now()
 	// An address that sent too many invalid keys gets 429 for every
 	// request without a valid key; a valid key still gets through, so a
@@ -66,6 +72,7 @@ func (s *Server) authorize(rw *respWriter, r *http.Request) *apiError {
 		return newError(codeInvalidAPIKey, "the API key is not valid")
 	}
 	rw.keyID = rec.ID
+	*out = rec
 	if s.cfg.Limiter == nil {
 		s.countUsage(rec.ID, now)
 		return nil

@@ -32,13 +32,17 @@ func (s *Server) batch(c *call) reply {
 	if e != nil {
 		return errReply(e)
 	}
+	g, e := s.requestGraph(c, req.define)
+	if e != nil {
+		return errReply(e)
+	}
 	// The batch-wide substance, resolved once; an item's own fields win.
-	props, e := resolveProperties(c.snap.graph, req.props, codeInvalidRequest)
+	props, e := resolveProperties(g, req.props, codeInvalidRequest)
 	if e != nil {
 		return errReply(e)
 	}
 	// One work budget for the whole batch (see engine.Budget).
-	run := batchRun{s: s, g: c.snap.graph, opts: req, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
+	run := batchRun{s: s, g: g, opts: req, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)

@@ -47,7 +47,11 @@ func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
 		}
 	}()
 	s.seam(conv.from)
-	e := prepareText(c.r, c.snap.graph, conv, nil, "")
+	g, e := s.requestGraph(c, conv.define)
+	if e != nil {
+		return errReply(e)
+	}
+	e = prepareText(c.r, g, conv, nil, "")
 	s.chargeWork(c.w.keyID, conv.textWork)
 	if e != nil {
 		if e.Code == string(engine.CodeInvalidQuantity) {
@@ -56,7 +60,7 @@ func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
 		return errReply(e)
 	}
 	var res engine.Result
-	props, e := resolveProperties(c.snap.graph, conv.props, codeInvalidRequest)
+	props, e := resolveProperties(g, conv.props, codeInvalidRequest)
 	if e != nil {
 		s.cfg.Metrics.conversion("", e.Code)
 		return errReply(e)
@@ -64,7 +68,7 @@ func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
 	req := conv.request(conv.effectivePrecision(0, false), engine.NewBudget(engine.DefaultBudget))
 	req.Properties = props
 	b := append(c.w.buf[:0], `{"data":{`...)
-	b, err := appendSuccessMembers(b, conv, c.snap.graph, &req, &res)
+	b, err := appendSuccessMembers(b, conv, g, &req, &res)
 	if err != nil {
 		e := fromEngine(err)
 		s.cfg.Metrics.conversion("", e.Code)
@@ -72,7 +76,7 @@ func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
 	}
 	s.cfg.Metrics.conversion(metricCategory(&res), "success")
 	if conv.explain {
-		b = appendExplain(b, c.snap.graph, &res)
+		b = appendExplain(b, g, &res)
 	}
 	b = append(b, "}}\n"...)
 	c.w.buf = b
@@ -279,6 +283,13 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 	}
 	c.usage, _ = q.get(9)
 	c.region, _ = q.get(10)
+	if v, ok := q.get(16); ok {
+		defs, e := splitDefine(v)
+		if e != nil {
+			return c, e
+		}
+		c.define, c.hasDefine = defs, true
+	}
 	for _, i := range [...]int{7, 9, 10} {
 		if v, _ := q.get(i); len(v) > maxPreferenceField {
 			return c, invalidRequest("query parameter " + strconv.Quote(q.names[i]) + " is longer than " + strconv.Itoa(maxPreferenceField) + " characters")
@@ -307,12 +318,12 @@ func parseConvertQuery(raw string) (conversion, *apiError) {
 // convertParams and unitsParams are the query parameters of GET
 // /v1/convert and GET /v1/units, in the order query.get reads them.
 var (
-	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display", "usage", "region", "substance", "molar_mass", "density", "charge", "conditions"}
+	convertParams = []string{"value", "from", "to", "precision", "explain", "quantity", "q", "locale", "unit_display", "usage", "region", "substance", "molar_mass", "density", "charge", "conditions", "define"}
 	unitsParams   = []string{"category", "q", "dimension", "locale"}
 )
 
 // maxQueryParams is the most parameters a route takes.
-const maxQueryParams = 16
+const maxQueryParams = 17
 
 // query is a decoded query string of known parameters.
 type query struct {

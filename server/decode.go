@@ -60,6 +60,12 @@ type conversion struct {
 	textWork int
 	lc       *locale.Locale
 	width    locale.Width
+
+	// define are the units the request defines for itself (top level
+	// only): each a one-line definition or a document in the catalog's
+	// schema, as JSON text (myunits.go).
+	define    []string
+	hasDefine bool
 }
 
 // Field bits for duplicate detection.
@@ -77,6 +83,7 @@ const (
 	fUsage
 	fRegion
 	fParts
+	fDefine
 	fSubstance // the five fields of substance.go, in the order of propertyFields; the last bits
 	fMolarMass
 	fDensity
@@ -197,10 +204,14 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		bit = fRegion
 	case "parts":
 		bit = fParts
-	case "explain":
-		// Top level only: in a batch, explain applies to every item.
+	case "explain", "define":
+		// Top level only: in a batch, explain and define apply to every
+		// item.
 		if depth == 0 {
 			bit = fExplain
+			if key == "define" {
+				bit = fDefine
+			}
 			break
 		}
 		fallthrough
@@ -210,7 +221,7 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		}
 		known := "value, from, to, precision, quantity, q, locale, unit_display, usage, region, parts, " + propertyFieldList
 		if depth == 0 {
-			known += ", explain"
+			known += ", explain, define"
 		}
 		c.setErr("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected " + known + ")")
 		return s.Skip(depth + 1)
@@ -245,6 +256,13 @@ func conversionMember(s *jsonscan.Scanner, c *conversion, key string, seen *int,
 		return readPreferenceField(s, c, key, depth+1)
 	case fParts:
 		return readParts(s, c, depth+1)
+	case fDefine:
+		defs, msg, err := readDefine(s, depth+1)
+		if msg != "" {
+			c.setErr(msg)
+		}
+		c.define, c.hasDefine = defs, true
+		return err
 	case fExplain:
 		e, msg, err := readBool(s, "explain", depth+1)
 		if msg != "" {
@@ -338,6 +356,8 @@ type batchRequest struct {
 	unitDisplay string
 	// props are the batch-wide substance fields, under each item's own.
 	props engine.PropertyQuery
+	// define are the units the batch defines for all its items.
+	define []string
 }
 
 // decodeBatch reads the body of POST /v1/batch into items (reusing its
@@ -374,12 +394,14 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			bit = fLocale
 		case "unit_display":
 			bit = fUnitDisplay
+		case "define":
+			bit = fDefine
 		default:
 			if bit = propertyBit(key); bit != 0 {
 				break
 			}
 			if fieldErr == nil {
-				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, usage, region, locale, unit_display, " + propertyFieldList + ")")
+				fieldErr = invalidRequest("unknown field " + strconv.Quote(truncate(key, 40)) + " (expected conversions, precision, explain, define, usage, region, locale, unit_display, " + propertyFieldList + ")")
 			}
 			return s.Skip(1)
 		}
@@ -390,6 +412,14 @@ func decodeBatch(body []byte, items []conversion) (batchRequest, *apiError) {
 			return s.Skip(1)
 		}
 		seen |= bit
+		if bit == fDefine {
+			defs, msg, err := readDefine(&s, 1)
+			if msg != "" && fieldErr == nil {
+				fieldErr = invalidRequest(msg)
+			}
+			req.define = defs
+			return err
+		}
 		if bit == fExplain {
 			e, msg, err := readBool(&s, "explain", 1)
 			if msg != "" && fieldErr == nil {

@@ -200,7 +200,9 @@ type unitRecord struct {
 	Source       string         `json:"source"`
 	Description  string         `json:"description,omitempty"`
 	PrefixedFrom string         `json:"prefixed_from,omitempty"`
-	Examples     []exampleJSON  `json:"examples,omitempty"`
+	// Account marks a unit of the key's account.
+	Account  bool          `json:"account,omitempty"`
+	Examples []exampleJSON `json:"examples,omitempty"`
 	// Codes are the unit's codes in the standard code systems; systems
 	// that lack the unit are left out.
 	Codes *codesJSON `json:"codes,omitempty"`
@@ -245,7 +247,8 @@ type exampleJSON struct {
 // category is shown as linear with factor 1 onto itself.
 func newUnitRecord(u *engine.Unit) unitRecord {
 	r := unitRecord{
-		Symbol: u.Symbol, Name: u.Name, Plural: u.Plural, Category: u.Category.ID, Dimension: u.Category.DimensionText(),
+		Account: u.Account(),
+		Symbol:  u.Symbol, Name: u.Name, Plural: u.Plural, Category: u.Category.ID, Dimension: u.Category.DimensionText(),
 		System: u.System, Exact: u.Exact, Source: u.Source, Description: u.Description,
 		Aliases: []string{},
 	}
@@ -339,13 +342,29 @@ func (s *Server) unit(c *call) (rep reply) {
 		return errReply(invalidRequest("the unit in the path is not valid percent-encoding"))
 	}
 	s.seam(name)
-	u, x, err := c.snap.graph.Resolve(name)
+	g := c.snap.graph
+	mine, e := s.discoveryAccount(c)
+	if e != nil {
+		return errReply(e)
+	}
+	if mine != nil {
+		g = mine
+	}
+	u, x, err := g.Resolve(name)
 	if err != nil {
 		e := fromEngine(err)
 		if e.Code == string(engine.CodeUnknownUnit) {
 			e.Code = codeNotFound
 		}
 		return errReply(e)
+	}
+	if u != nil && u.Account() {
+		// An account's unit: for its key only, never cached with the
+		// catalog's ETag.
+		return accountReply(wrapData(mustJSON(newUnitRecord(u))))
+	}
+	if x != nil && mine != nil {
+		return accountReply(wrapData(mustJSON(newExpressionRecord(x))))
 	}
 	if x != nil {
 		return reply{
@@ -461,7 +480,11 @@ func newExpressionRecord(x *engine.Expression) expressionRecord {
 // engine.Graph.SearchUnits ranks them.
 func (s *Server) units(c *call) reply {
 	raw := c.r.URL.RawQuery
-	if raw == "" {
+	mine, e := s.discoveryAccount(c)
+	if e != nil {
+		return errReply(e)
+	}
+	if raw == "" && mine == nil {
 		return okCached(c.snap.docs().allUnits)
 	}
 	qs, err := parseQuery(raw, unitsParams...)
@@ -510,6 +533,9 @@ func (s *Server) units(c *call) reply {
 	}
 	if q != "" {
 		idx = c.snap.searchUnits(idx, q, lc)
+	}
+	if mine != nil {
+		return accountReply(c.snap.unitListWith(idx, accountUnitsMatching(mine, category, dimension, q)))
 	}
 	key := "/v1/units?category=" + category + "&q=" + q + "&dimension=" + dimension
 	if lc != nil {

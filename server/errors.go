@@ -21,6 +21,7 @@ const (
 	codeUnsupportedMediaType = errcode.UnsupportedMediaType
 	codeUnauthorized         = errcode.Unauthorized
 	codeInvalidAPIKey        = errcode.InvalidAPIKey
+	codeInsufficientScope    = errcode.InsufficientScope
 	codeRateLimitExceeded    = errcode.RateLimitExceeded
 	codeNotFound             = errcode.NotFound
 	codeMethodNotAllowed     = errcode.MethodNotAllowed

@@ -29,6 +29,9 @@ type opDoc struct {
 	streamIn, streamOut string
 	conditional         bool  // ETag and 304
 	errors              []int // error statuses besides those of auth
+	// yamlBody says the body may be YAML too; created that a new
+	// resource is answered with 201 (and a change with 200).
+	yamlBody, created bool
 }
 
 type paramDoc struct {
@@ -78,6 +81,7 @@ var (
 			{"density", "Density with its unit, winning over the substance's.", false, strSchema, "0.745 kg/L"},
 			{"charge", "Charge number of an ion (non-zero integer).", false, &schema{Type: typ("integer")}, 2},
 			{"conditions", "Gas temperature and pressure, or a named set (STP, NTP, SATP).", false, strSchema, "25 degC, 101.325 kPa"},
+			defineParam,
 		},
 		ok:     "ConvertResponse",
 		errors: []int{400, 422},
@@ -116,6 +120,7 @@ var (
 			{"density", "The batch-wide density.", false, strSchema, "0.745 kg/L"},
 			{"charge", "The batch-wide charge number.", false, &schema{Type: typ("integer")}, 2},
 			{"conditions", "The batch-wide gas conditions.", false, strSchema, "25 degC, 101.325 kPa"},
+			defineParam,
 		},
 		streamIn: "ConversionItem", streamOut: "BatchStreamLine",
 		errors: []int{400, 413, 415},
@@ -133,7 +138,7 @@ var (
 	}
 	docUnits = opDoc{
 		id: "listUnits", tag: "discovery", summary: "List units",
-		description: "Every unit, by category and then in catalog order, optionally filtered; with q, the best matches first. Other query parameters are refused (400); an unknown category is 404.",
+		description: "Every unit, by category and then in catalog order, optionally filtered; with q, the best matches first. Other query parameters are refused (400); an unknown category is 404. " + discoveryKeyDoc,
 		query: []paramDoc{
 			{"category", "Only units of this category id.", false, strSchema, "length"},
 			{"q", "Only units whose symbol, name, plural or an alias (with locale, also a name in that locale) contains this text, case aside; ranked: the symbol exactly, a symbol in another case, a name, alias or the locale's name exactly, a prefix, a part; ties by the shorter name, then the symbol.", false, strSchema, "met"},
@@ -144,7 +149,7 @@ var (
 	}
 	docUnit = opDoc{
 		id: "getUnit", tag: "discovery", summary: "Get a unit by symbol or alias",
-		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). A unit expression (`kg*m%2Fs^2`) answers a record of kind `expression` with its canonical symbol, category, dimension and exact factor to the coherent SI unit. An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`; a malformed expression is 400 INVALID_UNIT_EXPRESSION.",
+		description: "Symbols containing `/` are percent-encoded (`km%2Fh`). A unit expression (`kg*m%2Fs^2`) answers a record of kind `expression` with its canonical symbol, category, dimension and exact factor to the coherent SI unit. An unknown unit is 404 with `suggestions`; an ambiguous name is 400 AMBIGUOUS_UNIT with `candidates`; a malformed expression is 400 INVALID_UNIT_EXPRESSION. " + discoveryKeyDoc,
 		pathParam:   &paramDoc{"unit", "Unit symbol or alias, percent-encoded.", true, strSchema, "ft"},
 		query:       []paramDoc{discoveryLocaleParam},
 		ok:          "UnitResponse", conditional: true, errors: []int{400, 404},
@@ -223,6 +228,7 @@ var errorExamples = map[string]obj{
 	codeUnsupportedMediaType:                 {"code": codeUnsupportedMediaType, "message": `send the body as "Content-Type: application/json"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 	codeUnauthorized:                         {"code": codeUnauthorized, "message": `send an API key as "Authorization: Bearer <key>"`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 	codeInvalidAPIKey:                        {"code": codeInvalidAPIKey, "message": "the API key is not valid", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
+	codeInsufficientScope:                    {"code": codeInsufficientScope, "message": "this key may not change the account's units: it needs the scope units:write", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 	codeRateLimitExceeded:                    {"code": codeRateLimitExceeded, "message": "rate limit of 600 requests reached for this key; retry after 1 s", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
 	codeNotFound:                             {"code": codeNotFound, "message": `unknown unit "fet"; did you mean ft?`, "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f", "suggestions": []string{"ft"}},
 	codeMethodNotAllowed:                     {"code": codeMethodNotAllowed, "message": "method DELETE is not allowed here; allowed: GET, POST", "request_id": "3f2a9c0e5b7d4a1e8c6f0b2d4e6a8c0f"},
@@ -269,6 +275,7 @@ func (s *Server) openAPI(g *engine.Graph) *apiDocument {
 		Tags: []apiTag{
 			{Name: "conversion", Description: "Conversions; need a Bearer API key."},
 			{Name: "discovery", Description: "The compiled catalog; public, cacheable with ETag / If-None-Match."},
+			{Name: "account units", Description: "Units of your own: the units the key's account defines, which its requests convert with."},
 			{Name: "operations", Description: "Health and this description."},
 		},
 		Paths:      paths,
@@ -309,6 +316,9 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
 			"application/json": {Schema: ref(d.body), Example: requestExample(d.body)},
 		}}
+		if d.yamlBody {
+			op.RequestBody.Content["application/yaml"] = apiMediaType{Schema: ref(d.body)}
+		}
 	}
 	if d.streamIn != "" {
 		op.RequestBody = &apiRequestBody{Required: true, Content: map[string]apiMediaType{
@@ -342,6 +352,13 @@ func (s *Server) operation(rt route, g *engine.Graph) *apiOperation {
 		ok.Content = map[string]apiMediaType{"application/json": {Schema: ref(d.ok), Example: responseExample(d.ok)}}
 	}
 	op.Responses = map[string]apiResponse{"200": ok}
+	if d.created {
+		created := ok
+		created.Description = "Created."
+		op.Responses["201"] = created
+		ok.Description = "Changed."
+		op.Responses["200"] = ok
+	}
 	if d.conditional {
 		op.Responses["304"] = apiResponse{Description: "Not modified: the If-None-Match ETag still matches.",
 			Headers: map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id"), "ETag": headerRef("ETag")}}
@@ -562,6 +579,10 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		m["explain"] = explainField
 		return m
 	}
+	withDefine := func(m map[string]*schema) map[string]*schema {
+		m["define"] = ref("ConvertRequestDefine")
+		return m
+	}
 	convertFields := func() map[string]*schema {
 		return map[string]*schema{
 			"value": {Type: typ("string"), Description: "Decimal text (\"12.5\"; a mixed unit's values separated by spaces, \"5 3.5\"). Also accepted: a JSON number, taken by its literal text (12.5); the string keeps its digits in every client.",
@@ -622,7 +643,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"name":          str("Name."),
 		"plural":        str("Plural name."),
 		"aliases":       {Type: typ("array"), Items: strSchema, Description: "Other accepted spellings: symbols such as °C, then word aliases."},
-		"category":      catIDSchema,
+		"category":      {OneOf: []*schema{catIDSchema, {Type: typ("string"), Pattern: "^my:", Description: "A category of the key's account's own."}}},
 		"dimension":     str("The category's dimension, such as \"L T^-1\"."),
 		"system":        str("SI, metric, US, imperial, …"),
 		"definition":    ref("Definition"),
@@ -630,6 +651,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"source":        str("Citation for the definition."),
 		"description":   str("Notes."),
 		"prefixed_from": str("The unit this one was derived from by an SI or binary prefix."),
+		"account":       boolean("True for a unit of the key's account (`my:<symbol>`), listed by discovery with a key."),
 		"codes": closed(nil, map[string]*schema{
 			"ucum": str("UCUM code."), "cldr": str("CLDR unit identifier."), "unece": str("UN/ECE Recommendation 20 common code."), "qudt": str("QUDT unit local name (IRI http://qudt.org/vocab/unit/<name>)."),
 		}),
@@ -721,13 +743,14 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 	schemas := map[string]*schema{
 		"Input":           input,
 		"Result":          result,
-		"ConvertRequest":  closed(nil, withExplain(convertFields())),
+		"ConvertRequest":  closed(nil, withDefine(withExplain(convertFields()))),
 		"ConversionItem":  closed(nil, convertFields()),
 		"FHIRQuantity":    fhirQuantity,
 		"Conversion":      conversion,
 		"ConvertResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Conversion")}),
 		"BatchRequest": closed([]string{"conversions"}, map[string]*schema{
 			"conversions":  {Type: typ("array"), MinItems: intp(1), MaxItems: intp(maxBatch), Items: ref("ConversionItem")},
+			"define":       ref("ConvertRequestDefine"),
 			"precision":    precision,
 			"explain":      explainField,
 			"usage":        str("Usage of every item that gives none."),
@@ -787,6 +810,8 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"Substance":         substanceSchema,
 		"SubstanceList":     closed([]string{"data", "meta"}, map[string]*schema{"data": {Type: typ("array"), Items: ref("Substance")}, "meta": metaTotal}),
 		"SubstanceResponse": closed([]string{"data"}, map[string]*schema{"data": ref("Substance")}),
+		"ConvertRequestDefine": {Type: typ("array"), MaxItems: intp(20), Description: defineDoc,
+			Items: &schema{OneOf: []*schema{str("A one-line definition: \"smoot = 1.7018 m\"."), ref("AccountUnitDocument")}}},
 		"Health": closed([]string{"status", "version", "catalog"}, map[string]*schema{
 			"status":  constant("ok"),
 			"version": str("Server version."),
@@ -824,7 +849,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"RateLimit-Remaining": {Description: "Requests left in the window.", Schema: integer(0)},
 		"RateLimit-Reset":     {Description: "Seconds until the window is full again.", Schema: integer(0)},
 		"Retry-After":         {Description: "Seconds to wait before retrying.", Required: true, Schema: integer(1)},
-		"WWW-Authenticate":    {Description: "`Bearer realm=\"unitd\"` when no key was sent; `Bearer error=\"invalid_token\"` when the key is not valid.", Required: true, Schema: strSchema},
+		"WWW-Authenticate":    {Description: "`Bearer realm=\"unitd\"` when no key was sent; `Bearer error=\"invalid_token\"` when the key is not valid; `Bearer error=\"insufficient_scope\"` when the key's scopes do not allow the operation.", Required: true, Schema: strSchema},
 		"Allow":               {Description: "Methods the route supports.", Required: true, Schema: strSchema},
 		"ETag":                {Description: "Strong validator of the catalog version and the resource.", Required: true, Schema: strSchema},
 		"Cache-Control":       {Description: "`no-cache`: revalidate with If-None-Match.", Schema: strSchema},
@@ -841,7 +866,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 			}
 			h := map[string]apiHeader{"X-Request-Id": headerRef("X-Request-Id")}
 			switch st {
-			case 401:
+			case 401, 403:
 				h["WWW-Authenticate"] = headerRef("WWW-Authenticate")
 			case 429:
 				h["Retry-After"] = headerRef("Retry-After")
@@ -874,6 +899,9 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		}
 	}
 
+	for name, sc := range accountUnitSchemas(closed, str) {
+		schemas[name] = sc
+	}
 	return apiComponents{
 		Schemas:   schemas,
 		Headers:   headers,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/julienschmidt/httprouter"
+	"github.com/unitd/unitd/apikey"
 )
 
 // route is one entry of the route table: the method and httprouter path,
@@ -35,6 +36,10 @@ func (s *Server) routeTable() []route {
 		{http.MethodGet, "/v1/substances", false, s.substances, docSubstances},
 		{http.MethodGet, "/v1/substances/:id", false, s.substance, docSubstance},
 		{http.MethodGet, "/v1/preferences", false, s.preferences, docPreferences},
+		{http.MethodGet, "/v1/account/units", true, s.accountUnits, docAccountUnits},
+		{http.MethodGet, "/v1/account/units/:symbol", true, s.accountUnit, docAccountUnit},
+		{http.MethodPut, "/v1/account/units/:symbol", true, s.putAccountUnit, docPutAccountUnit},
+		{http.MethodDelete, "/v1/account/units/:symbol", true, s.deleteAccountUnit, docDeleteAccountUnit},
 		{http.MethodGet, "/v1/health", false, s.health, docHealth},
 		{http.MethodGet, "/openapi.json", false, s.openapi, docOpenAPI},
 	}
@@ -124,6 +129,9 @@ type call struct {
 	w    *respWriter
 	r    *http.Request
 	snap *snapshot
+	// key is the request's API key, once authenticated (its account and
+	// scopes); zero on a route that needs none.
+	key apikey.Record
 }
 
 // reply is a handler's answer: a JSON body with a status, or an error.
@@ -159,10 +167,12 @@ func (s *Server) wrap(rt route) http.Handler {
 			return
 		}
 		if rt.auth {
-			if e := s.authorize(rw, r); e != nil {
+			rec, e := s.authorize(rw, r)
+			if e != nil {
 				s.writeError(rw, r, e)
 				return
 			}
+			c.key = rec
 		}
 		if _, e := acceptLanguage(r); e != nil {
 			s.writeError(rw, r, e)

@@ -93,6 +93,13 @@ type Config struct {
 	Usage interface {
 		Count(keyID string, at time.Time)
 	}
+	// Units, when set, serves the units of accounts: the graph of a
+	// request with a key has its account's units, and /v1/account/units
+	// reads and changes them (myunits.go).
+	Units AccountUnits
+	// Define, when set, compiles the units a request defines for itself
+	// ("define"); without it such a request is refused.
+	Define Define
 	// Account, when set, serves GET and POST /account and everything under
 	// /account/ (the account page). Its requests get the request id and the
 	// access log like every other.

@@ -172,7 +172,7 @@ const (
 
 // streamParams are the query parameters of a stream, in the order
 // query.get reads them.
-var streamParams = []string{"precision", "explain", "locale", "unit_display", "usage", "region", "substance", "molar_mass", "density", "charge", "conditions"}
+var streamParams = []string{"precision", "explain", "locale", "unit_display", "usage", "region", "substance", "molar_mass", "density", "charge", "conditions", "define"}
 
 // isNDJSON reports whether the one Content-Type is application/x-ndjson.
 func isNDJSON(h []string) bool { return isMediaType(h, ndjsonContentType) }
@@ -272,7 +272,11 @@ func (s *Server) batchStream(c *call) reply {
 	if e != nil {
 		return errReply(e)
 	}
-	props, e := resolveProperties(c.snap.graph, opts.props, codeInvalidRequest)
+	g, e := s.requestGraph(c, opts.define)
+	if e != nil {
+		return errReply(e)
+	}
+	props, e := resolveProperties(g, opts.props, codeInvalidRequest)
 	if e != nil {
 		return errReply(e)
 	}
@@ -280,7 +284,7 @@ func (s *Server) batchStream(c *call) reply {
 		return errReply(e)
 	}
 	defer s.leaveStream(st)
-	st.run = batchRun{s: s, g: c.snap.graph, opts: opts, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
+	st.run = batchRun{s: s, g: g, opts: opts, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
 		budget: engine.NewBudget(engine.DefaultBudget)}
 	st.rc = http.NewResponseController(c.w)
 	// HTTP/1.1 must be told that reads and writes interleave; HTTP/2
@@ -367,6 +371,13 @@ func (req *batchRequest) fromQuery(raw string) *apiError {
 		if v, ok := q.get(6 + i); ok {
 			*dst = v
 		}
+	}
+	if v, ok := q.get(11); ok {
+		defs, e := splitDefine(v)
+		if e != nil {
+			return e
+		}
+		req.define = defs
 	}
 	return nil
 }

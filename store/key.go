@@ -4,21 +4,33 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/apikey"
 )
 
-const keyCols = `id, account_id, name, env, prefix, hash, created_at, last_used_at, expires_at, revoked_at, replaced_by`
+const keyCols = `id, account_id, name, env, prefix, hash, created_at, last_used_at, expires_at, revoked_at, replaced_by, scopes`
 
 func scanKey(s interface{ Scan(...any) error }) (account.Key, error) {
 	var k account.Key
 	var created int64
 	var lastUsed, expires, revoked sql.NullInt64
-	err := s.Scan(&k.ID, &k.AccountID, &k.Name, &k.Env, &k.Prefix, &k.Hash, &created, &lastUsed, &expires, &revoked, &k.ReplacedBy)
+	var scopes string
+	err := s.Scan(&k.ID, &k.AccountID, &k.Name, &k.Env, &k.Prefix, &k.Hash, &created, &lastUsed, &expires, &revoked, &k.ReplacedBy, &scopes)
 	k.CreatedAt = fromTS(created)
 	k.LastUsedAt, k.ExpiresAt, k.RevokedAt = fromNull(lastUsed), fromNull(expires), fromNull(revoked)
+	if err == nil {
+		// A scope this unitd does not know (written by a newer one) is
+		// left out: the key may do less, never more.
+		for _, sc := range strings.Fields(scopes) {
+			if slices.Contains(apikey.Scopes, sc) {
+				k.Scopes = append(k.Scopes, sc)
+			}
+		}
+	}
 	return k, err
 }
 
@@ -29,32 +41,37 @@ func bumpKeys(ctx context.Context, tx *sql.Tx) error {
 }
 
 func (db *DB) insertKey(ctx context.Context, tx *sql.Tx, accountID string, r apikey.Record) error {
-	_, err := tx.ExecContext(ctx, db.q(`INSERT INTO api_keys (id, account_id, name, env, prefix, hash, created_at, expires_at, revoked_at, replaced_by)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`),
-		r.ID, accountID, r.Name, r.Env, r.Prefix, r.Hash, ts(r.CreatedAt), tsPtr(r.ExpiresAt), tsPtr(r.RevokedAt))
+	_, err := tx.ExecContext(ctx, db.q(`INSERT INTO api_keys (id, account_id, name, env, prefix, hash, created_at, expires_at, revoked_at, replaced_by, scopes)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?)`),
+		r.ID, accountID, r.Name, r.Env, r.Prefix, r.Hash, ts(r.CreatedAt), tsPtr(r.ExpiresAt), tsPtr(r.RevokedAt), apikey.FormatScopes(r.Scopes))
 	return err
 }
 
-func (db *DB) newKey(ctx context.Context, tx *sql.Tx, accountID, name, env string, now time.Time) (string, account.Key, error) {
+func (db *DB) newKey(ctx context.Context, tx *sql.Tx, accountID, name, env string, scopes []string, now time.Time) (string, account.Key, error) {
 	if err := apikey.CheckName(name); err != nil {
 		return "", account.Key{}, fmt.Errorf("%w: %v", account.ErrInvalid, err)
 	}
 	if !apikey.ValidEnv(env) {
 		return "", account.Key{}, fmt.Errorf("%w: environment %q is not test or live", account.ErrInvalid, env)
 	}
+	scopes, err := apikey.NormalizeScopes(scopes)
+	if err != nil {
+		return "", account.Key{}, fmt.Errorf("%w: %v", account.ErrInvalid, err)
+	}
 	key, rec, err := apikey.NewRecord(name, env, now)
 	if err != nil {
 		return "", account.Key{}, err
 	}
+	rec.AccountID, rec.Scopes = accountID, scopes
 	if err := db.insertKey(ctx, tx, accountID, rec); err != nil {
 		return "", account.Key{}, err
 	}
-	return key, account.Key{Record: rec, AccountID: accountID}, nil
+	return key, account.Key{Record: rec}, nil
 }
 
-// CreateKey stores a new key of an account and returns the key itself,
-// which is not stored.
-func (db *DB) CreateKey(ctx context.Context, accountID, name, env string, actor account.Actor) (string, account.Key, error) {
+// CreateKey stores a new key of an account, with scopes, and returns the
+// key itself, which is not stored.
+func (db *DB) CreateKey(ctx context.Context, accountID, name, env string, scopes []string, actor account.Actor) (string, account.Key, error) {
 	var key string
 	var k account.Key
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -62,14 +79,18 @@ func (db *DB) CreateKey(ctx context.Context, accountID, name, env string, actor 
 			return err
 		}
 		var err error
-		if key, k, err = db.newKey(ctx, tx, accountID, name, env, db.now()); err != nil {
+		if key, k, err = db.newKey(ctx, tx, accountID, name, env, scopes, db.now()); err != nil {
 			return err
 		}
 		if err := bumpKeys(ctx, tx); err != nil {
 			return err
 		}
+		detail := fmt.Sprintf("%s key %q", env, name)
+		if len(k.Scopes) > 0 {
+			detail += ", scopes " + apikey.FormatScopes(k.Scopes)
+		}
 		return db.audit(ctx, tx, account.AuditEvent{AccountID: accountID, Actor: actor.Name, Addr: actor.Addr,
-			Action: account.ActionKeyCreate, KeyID: k.ID, Detail: fmt.Sprintf("%s key %q", env, name)})
+			Action: account.ActionKeyCreate, KeyID: k.ID, Detail: detail})
 	})
 	if err != nil {
 		return "", account.Key{}, fmt.Errorf("create key: %w", err)
@@ -98,7 +119,7 @@ func (db *DB) RotateKey(ctx context.Context, accountID, id string, grace time.Du
 		if !old.Usable(now) || old.ReplacedBy != "" {
 			return account.ErrKeyState
 		}
-		if key, k, err = db.newKey(ctx, tx, accountID, old.Name, old.Env, now); err != nil {
+		if key, k, err = db.newKey(ctx, tx, accountID, old.Name, old.Env, old.Scopes, now); err != nil {
 			return err
 		}
 		detail := "replaced by " + k.ID + "; old key revoked now"
@@ -262,7 +283,9 @@ func (db *DB) RenewDevKey(ctx context.Context, accountID string) (string, accoun
 			return err
 		}
 		var err error
-		if key, k, err = db.newKey(ctx, tx, accountID, account.DevKeyName, apikey.EnvTest, db.now()); err != nil {
+		// The developer's key may change the account's units too, so
+		// that the guides' examples run with it.
+		if key, k, err = db.newKey(ctx, tx, accountID, account.DevKeyName, apikey.EnvTest, []string{apikey.ScopeUnitsWrite}, db.now()); err != nil {
 			return err
 		}
 		return bumpKeys(ctx, tx)

@@ -82,7 +82,8 @@ func decodeKeyFile(data []byte) ([]apikey.Record, error) {
 			return nil, fmt.Errorf("key %d (%q): duplicate hash", i, r.ID)
 		}
 		ids[r.ID], hashes[r.Hash] = true, true
-		recs = append(recs, apikey.Record(r))
+		recs = append(recs, apikey.Record{ID: r.ID, Name: r.Name, Env: r.Env, Prefix: r.Prefix, CreatedAt: r.CreatedAt,
+			RevokedAt: r.RevokedAt, ExpiresAt: r.ExpiresAt, Hash: r.Hash})
 	}
 	return recs, nil
 }

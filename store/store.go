@@ -9,7 +9,9 @@
 // compare and index the same way. Keys, session tokens and set-up tokens
 // are stored as hex SHA-256 hashes only. Every change to a key also bumps
 // the one-row key_version table in the same transaction, so that replicas
-// notice it with one cheap query (see account.KeySource).
+// notice it with one cheap query (see account.KeySource); every change to
+// an account's units bumps unit_version likewise (units.go,
+// account.UnitWatcher).
 package store
 
 import (
@@ -37,6 +39,10 @@ type Dialect struct {
 	// migration run on one connection (a session-level lock), so that
 	// replicas starting together apply each migration once.
 	LockMigrations, UnlockMigrations string
+	// ForUpdate ends a SELECT that locks the rows it reads until the
+	// transaction ends (" FOR UPDATE"); "" where a write transaction
+	// holds the whole database already (SQLite's immediate ones).
+	ForUpdate string
 }
 
 // DB is an open store. It is safe for concurrent use.
@@ -59,6 +65,8 @@ var (
 	_ account.KeyLoader   = (*DB)(nil)
 	_ account.KeyReporter = (*DB)(nil)
 	_ account.UsageWriter = (*DB)(nil)
+	_ account.UnitStore   = (*DB)(nil)
+	_ account.UnitLoader  = (*DB)(nil)
 )
 
 // New wraps an open database whose schema is up to date.

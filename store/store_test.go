@@ -201,13 +201,13 @@ func TestKeyLifecycle(t *testing.T) {
 		ada := account.Actor{Name: "ada@example.com", Addr: "192.0.2.7"}
 		v0 := must[int64](t)(db.KeyVersion(ctx))
 
-		if _, _, err := db.CreateKey(ctx, a.ID, "", apikey.EnvTest, ada); !errors.Is(err, account.ErrInvalid) {
+		if _, _, err := db.CreateKey(ctx, a.ID, "", apikey.EnvTest, nil, ada); !errors.Is(err, account.ErrInvalid) {
 			t.Errorf("empty name: %v", err)
 		}
-		if _, _, err := db.CreateKey(ctx, a.ID, "ci", "prod", ada); !errors.Is(err, account.ErrInvalid) {
+		if _, _, err := db.CreateKey(ctx, a.ID, "ci", "prod", nil, ada); !errors.Is(err, account.ErrInvalid) {
 			t.Errorf("bad env: %v", err)
 		}
-		key, k, err := db.CreateKey(ctx, a.ID, "ci", apikey.EnvTest, ada)
+		key, k, err := db.CreateKey(ctx, a.ID, "ci", apikey.EnvTest, nil, ada)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -403,7 +403,7 @@ func sameTime(a, b *time.Time) bool {
 func TestUsage(t *testing.T) {
 	eachEngine(t, func(t *testing.T, db *store.DB, c *clock) {
 		a := must[account.Account](t)(db.CreateAccount(ctx, "Acme"))
-		_, k, err := db.CreateKey(ctx, a.ID, "ci", apikey.EnvTest, account.Operator)
+		_, k, err := db.CreateKey(ctx, a.ID, "ci", apikey.EnvTest, nil, account.Operator)
 		if err != nil {
 			t.Fatal(err)
 		}

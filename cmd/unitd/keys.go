@@ -32,10 +32,11 @@ any other name is the store itself.`,
 	commands: []*command{
 		{
 			name:     "create",
-			synopsis: "[--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME] [--wait DURATION]",
-			summary:  "create a key and print it alone on stdout",
-			store:    createStore,
-			run:      keysCreate,
+			synopsis: "[--store FILE|URL] [--keys FILE] --name NAME [--env test|live] [--account NAME] [--scope SCOPE] [--wait DURATION]",
+			summary: "create a key and print it alone on stdout; a key converts only,\n" +
+				"unless given scopes: units:write lets it change its account's units",
+			store: createStore,
+			run:   keysCreate,
 		},
 		{
 			name:     "list",
@@ -67,12 +68,17 @@ func keysCreate(c *call) error {
 	name := c.flags.String("name", "", "`NAME` of the key, such as the client it is for (required)")
 	env := c.flags.String("env", apikey.EnvTest, "environment of the key: test or live")
 	acctName := c.flags.String("account", account.OperatorAccountName, "`NAME` of the account the key belongs to (the default account is created when missing)")
+	scope := c.flags.String("scope", "", "what the key may do beyond converting: `SCOPES`, comma-separated ("+strings.Join(apikey.Scopes, ", ")+")")
 	wait := c.waitFlag()
 	if _, err := c.parseN(0, ""); err != nil {
 		return err
 	}
 	if *name == "" {
 		return usagef("--name is required")
+	}
+	scopes, err := apikey.ParseScopes(*scope)
+	if err != nil {
+		return usagef("--scope: %v", err)
 	}
 	if !apikey.ValidEnv(*env) {
 		return usagef("--env must be test or live, not %q", *env)
@@ -88,7 +94,7 @@ func keysCreate(c *call) error {
 		if err != nil {
 			return err
 		}
-		key, rec, err := db.CreateKey(ctx, acct.ID, *name, *env, account.Operator)
+		key, rec, err := db.CreateKey(ctx, acct.ID, *name, *env, scopes, account.Operator)
 		if err != nil {
 			return err
 		}
@@ -100,6 +106,9 @@ func keysCreate(c *call) error {
 			fmt.Fprintf(c.stderr, "No --account given: the key belongs to the account %q (--account NAME names another).\n", acct.Name)
 		case created:
 			fmt.Fprintf(c.stderr, "Created the account %q.\n", acct.Name)
+		}
+		if len(rec.Scopes) > 0 {
+			fmt.Fprintf(c.stderr, "The key may also: %s.\n", strings.Join(rec.Scopes, ", "))
 		}
 		fmt.Fprintf(c.stderr, "Created %s key %s (%q) for account %q in %s.\n"+
 			"The key above is shown only this once: store it in your secret manager now.\n",
@@ -121,6 +130,7 @@ type listItem struct {
 	Env        string     `json:"env"`
 	Prefix     string     `json:"prefix"`
 	Status     string     `json:"status"`
+	Scopes     []string   `json:"scopes"`
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
 	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
@@ -152,7 +162,7 @@ func keysList(c *call) error {
 			}
 			for _, k := range ks {
 				items = append(items, listItem{
-					ID: k.ID, Account: a.Name, Name: k.Name, Env: k.Env, Prefix: k.Prefix, Status: k.Status(now),
+					ID: k.ID, Account: a.Name, Name: k.Name, Env: k.Env, Prefix: k.Prefix, Status: k.Status(now), Scopes: append([]string{}, k.Scopes...),
 					CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt, ExpiresAt: k.ExpiresAt,
 				})
 			}

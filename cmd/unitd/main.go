@@ -29,6 +29,7 @@ var unitd = &command{
 		keysCommand,
 		accountsCommand,
 		usersCommand,
+		unitsCommand,
 		versionCommand,
 		passwordWorkerCommand,
 	},

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/accountunits"
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
@@ -355,6 +356,10 @@ type daemon struct {
 	db      *store.DB
 	keys    *account.KeySource
 	usage   *account.UsageCounter
+	// unitWatch follows the accounts whose units changed, on any
+	// replica; units compiles them (package accountunits).
+	unitWatch *account.UnitWatcher
+	units     *accountunits.Service
 
 	hashWorker *hashworker.Worker // nil when passwords are hashed in process
 	cert       *certificate       // nil without --tls-cert
@@ -421,6 +426,10 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	host, _ := os.Hostname()
 	d.keys.Announce(ctx, instance, fmt.Sprintf("%s pid %d, %s, env %s", host, os.Getpid(), cfg.Addr, cfg.Env))
 	d.usage = account.NewUsageCounter(d.db, logger)
+	if d.unitWatch, err = account.NewUnitWatcher(ctx, d.db, logger, nil); err != nil {
+		return nil, err
+	}
+	d.units = accountunits.New(d.db, d.unitWatch, accountunits.Options{Logger: logger})
 	hcfg := account.HasherConfig{Memory: hashBudget(cfg.PasswordMemory)}
 	if cfg.PasswordWorker {
 		if d.hashWorker, err = startHashWorker(hcfg.Memory, logger); err != nil {
@@ -435,6 +444,7 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	page, err := accountweb.New(accountweb.Config{
 		Store: d.db, Env: cfg.Env, Logger: logger, FlushUsage: d.usage.Flush, Hasher: hasher,
 		HTTPS: strings.HasPrefix(cfg.PublicURL, "https://"),
+		Units: d.units, Graph: func() *engine.Graph { return d.srv.Catalog() },
 	})
 	if err != nil {
 		return nil, err
@@ -462,6 +472,8 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 		Keys:          d.keys,
 		KeyStatus:     d.keys.Status,
 		Usage:         d.usage,
+		Units:         d.units,
+		Define:        accountunits.Define,
 		Account:       page,
 		Env:           cfg.Env,
 		Limiter:       limiter,
@@ -599,6 +611,7 @@ func (d *daemon) run(ctx context.Context, ln net.Listener) error {
 		}()
 	}
 	go d.keys.Run(ctx)
+	go d.unitWatch.Run(ctx)
 	if d.redis != nil {
 		defer d.redis.Close()
 	}

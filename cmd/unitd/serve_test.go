@@ -124,7 +124,7 @@ func newStoreKey(t testing.TB, sf storeFlags) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := db.CreateKey(ctx, acct.ID, "test", apikey.EnvTest, account.Operator)
+	key, _, err := db.CreateKey(ctx, acct.ID, "test", apikey.EnvTest, nil, account.Operator)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -330,6 +330,18 @@ func (s *Scanner) Skip(depth int) error {
 	}
 }
 
+// SkipRaw reads any value as Skip does and returns its text, a view of
+// the data (for a value kept whole, such as a document in another
+// schema).
+func (s *Scanner) SkipRaw(depth int) ([]byte, error) {
+	s.ws()
+	start := s.i
+	if err := s.Skip(depth); err != nil {
+		return nil, err
+	}
+	return s.data[start:s.i], nil
+}
+
 // Objects and arrays are read step by step, without a callback:
 //
 //	if err := s.OpenObject(depth); err != nil { ... }

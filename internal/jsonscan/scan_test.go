@@ -208,3 +208,29 @@ func TestPlainObject(t *testing.T) {
 		}
 	}
 }
+
+func TestSkipRaw(t *testing.T) {
+	var s Scanner
+	s.Reset([]byte(`[ {"a": [1, "x"]} , "s"]`))
+	if err := s.OpenArray(0); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for first := true; ; first = false {
+		done, err := s.NextElement(first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			break
+		}
+		raw, err := s.SkipRaw(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(raw))
+	}
+	if len(got) != 2 || got[0] != `{"a": [1, "x"]}` || got[1] != `"s"` {
+		t.Errorf("SkipRaw = %q", got)
+	}
+}

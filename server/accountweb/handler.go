@@ -1,7 +1,8 @@
 // Package accountweb serves the account page: /account and the routes
 // under it, where the users of an API consumer sign in and manage their
 // account's keys (create, rotate with a grace period, revoke), watch each
-// key's traffic and read the audit log.
+// key's traffic and read the audit log, and manage the units the account
+// defines for itself (the Units tab, units.go).
 //
 // Pages are server-rendered with html/template from html/*.html, under the
 // site's header and style sheet (web.SiteChrome); the page's own style
@@ -37,6 +38,7 @@ import (
 	"time"
 
 	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/forwarded"
 	"github.com/unitd/unitd/server/errcode"
 	"github.com/unitd/unitd/server/ratelimit"
@@ -92,6 +94,11 @@ type Config struct {
 	// FlushUsage, if set, is called before usage is shown, so that the page
 	// includes this process's latest counts.
 	FlushUsage func(context.Context) error
+	// Units, when set with Graph, serves the Units tab: the units the
+	// account defines for itself (units.go). Graph returns the catalog
+	// the server serves now.
+	Units Units
+	Graph func() *engine.Graph
 	// Dir, if set, is a directory with html/ and assets/ read at every
 	// request instead of the embedded copies (for editing the pages).
 	Dir    string
@@ -181,6 +188,11 @@ func New(cfg Config) (*Handler, error) {
 	mux.HandleFunc("GET /account/keys/{id}", h.withSession(h.keyPage))
 	mux.HandleFunc("POST /account/keys/{id}/rotate", h.withSession(h.rotateKey))
 	mux.HandleFunc("POST /account/keys/{id}/revoke", h.withSession(h.revokeKey))
+	mux.HandleFunc("GET /account/units", h.withSession(h.unitsPage))
+	mux.HandleFunc("POST /account/units", h.withSession(h.saveUnit))
+	mux.HandleFunc("POST /account/units/check", h.withSession(h.checkUnit))
+	mux.HandleFunc("GET /account/units/{symbol}", h.withSession(h.unitPage))
+	mux.HandleFunc("POST /account/units/{symbol}/delete", h.withSession(h.deleteUnit))
 	mux.HandleFunc("GET /account/assets/{file}", h.asset)
 	mux.HandleFunc("GET /account/", h.notFound)
 

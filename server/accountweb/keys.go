@@ -45,7 +45,7 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request, s account.Ses
 		rows = append(rows, keyRow{Key: k, State: k.State(now), Requests24h: counts[k.ID]})
 	}
 	h.render(w, r, http.StatusOK, "keys", map[string]any{
-		"Title": "Your API keys", "Session": s, "Keys": rows, "Audit": events, "Env": h.cfg.Env,
+		"Title": "Your API keys", "Session": s, "Keys": rows, "Audit": events, "Env": h.cfg.Env, "UnitsTab": h.cfg.Units != nil,
 	})
 }
 
@@ -64,7 +64,9 @@ func actor(r *http.Request, s account.Session) account.Actor {
 // createKey is POST /account/keys.
 func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, s account.Session) {
 	name := r.PostFormValue("name")
-	key, k, err := h.cfg.Store.CreateKey(r.Context(), s.AccountID, name, h.cfg.Env, actor(r, s))
+	// A key converts only unless the form asks for more (the "scope"
+	// checkboxes); the store refuses a scope it does not know.
+	key, k, err := h.cfg.Store.CreateKey(r.Context(), s.AccountID, name, h.cfg.Env, r.PostForm["scope"], actor(r, s))
 	if err != nil {
 		h.fail(w, r, err, map[string]string{account.CodeInvalid: "A key needs a name of 1 to 100 characters, without control characters."})
 		return

@@ -23,10 +23,13 @@ const (
 	UnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
 	Unauthorized         = "UNAUTHORIZED"
 	InvalidAPIKey        = "INVALID_API_KEY"
-	RateLimitExceeded    = "RATE_LIMIT_EXCEEDED"
-	NotFound             = "NOT_FOUND"
-	MethodNotAllowed     = "METHOD_NOT_ALLOWED"
-	Internal             = "INTERNAL_ERROR"
+	// InsufficientScope is a valid key whose scopes do not allow the
+	// operation (changing its account's units).
+	InsufficientScope = "INSUFFICIENT_SCOPE"
+	RateLimitExceeded = "RATE_LIMIT_EXCEEDED"
+	NotFound          = "NOT_FOUND"
+	MethodNotAllowed  = "METHOD_NOT_ALLOWED"
+	Internal          = "INTERNAL_ERROR"
 	// CrossOrigin refuses a request of the pages or of the account page
 	// that does not come from one of this server's own pages.
 	CrossOrigin = "CROSS_ORIGIN_REQUEST"
@@ -44,6 +47,7 @@ var statusOf = map[string]int{
 	UnsupportedMediaType:                     http.StatusUnsupportedMediaType,
 	Unauthorized:                             http.StatusUnauthorized,
 	InvalidAPIKey:                            http.StatusUnauthorized,
+	InsufficientScope:                        http.StatusForbidden,
 	RateLimitExceeded:                        http.StatusTooManyRequests,
 	NotFound:                                 http.StatusNotFound,
 	MethodNotAllowed:                         http.StatusMethodNotAllowed,

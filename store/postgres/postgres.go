@@ -32,6 +32,7 @@ var Dialect = store.Dialect{
 	// An arbitrary constant key, the same for every unitd, for the advisory lock.
 	LockMigrations:   `SELECT pg_advisory_lock(435527189604)`,
 	UnlockMigrations: `SELECT pg_advisory_unlock(435527189604)`,
+	ForUpdate:        " FOR UPDATE",
 }
 
 // Open connects to the database at url (postgres://user:pass@host/db?…)

@@ -72,6 +72,14 @@ func (x *Index) Suggest(name string, n int) []string {
 	return out
 }
 
+// SuggestIn is Suggest over the spellings of several indexes at once (a
+// catalog's and an account's): the n closest of them all. Nil indexes
+// are skipped.
+func SuggestIn(name string, n int, xs ...*Index) []string {
+	out, _ := searchAll(xs, name, n)
+	return out
+}
+
 // Limit is the largest edit distance accepted for a name of n runes: a
 // name of three runes or fewer is a typo of a name of its length only
 // when one edit away, so a name such as "x" does not suggest every short
@@ -90,8 +98,13 @@ func Limit(n int) int {
 // search is Suggest that also counts the spellings whose edit distance it
 // had to compute.
 func (x *Index) search(name string, n int) (out []string, computed int) {
+	return searchAll([]*Index{x}, name, n)
+}
+
+// searchAll is search over the spellings of every index of xs.
+func searchAll(xs []*Index, name string, n int) (out []string, computed int) {
 	out = []string{}
-	if x == nil || name == "" || len(name) > MaxName || !utf8.ValidString(name) {
+	if name == "" || len(name) > MaxName || !utf8.ValidString(name) {
 		return out, 0
 	}
 	q := []rune(strings.ToLower(name))
@@ -110,26 +123,31 @@ func (x *Index) search(name string, n int) (out []string, computed int) {
 	var best []scored
 	at := map[string]int{} // index in best of each symbol
 	pat := newPattern(q)
-	for l := max(0, len(q)-far); l <= len(q)+far && l < len(x.byLen); l++ {
-		for i := range x.byLen[l] {
-			e := &x.byLen[l][i]
-			if bits.OnesCount64(qsig&^e.sig) > far || bits.OnesCount64(e.sig&^qsig) > far {
-				continue
+	for _, x := range xs {
+		if x == nil {
+			continue
+		}
+		for l := max(0, len(q)-far); l <= len(q)+far && l < len(x.byLen); l++ {
+			for i := range x.byLen[l] {
+				e := &x.byLen[l][i]
+				if bits.OnesCount64(qsig&^e.sig) > far || bits.OnesCount64(e.sig&^qsig) > far {
+					continue
+				}
+				computed++
+				d := pat.distance(e.runes)
+				if len(q) > 2 && len(e.runes) > 1 && (isSubsequence(q, e.runes) || isSubsequence(e.runes, q)) {
+					d--
+				}
+				if d > limit {
+					continue
+				}
+				if j, ok := at[e.symbol]; ok {
+					best[j].score = min(best[j].score, d)
+					continue
+				}
+				at[e.symbol] = len(best)
+				best = append(best, scored{e.symbol, d})
 			}
-			computed++
-			d := pat.distance(e.runes)
-			if len(q) > 2 && len(e.runes) > 1 && (isSubsequence(q, e.runes) || isSubsequence(e.runes, q)) {
-				d--
-			}
-			if d > limit {
-				continue
-			}
-			if j, ok := at[e.symbol]; ok {
-				best[j].score = min(best[j].score, d)
-				continue
-			}
-			at[e.symbol] = len(best)
-			best = append(best, scored{e.symbol, d})
 		}
 	}
 	sort.Slice(best, func(i, j int) bool {
