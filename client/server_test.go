@@ -1,18 +1,24 @@
 package client_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/unitd/unitd/account"
+	"github.com/unitd/unitd/accountunits"
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/ratelimit"
+	"github.com/unitd/unitd/store/sqlite"
 )
 
 // The tests and examples call the real server of the shipped catalog,
@@ -59,6 +65,8 @@ type testServer struct {
 	Key string
 	lim *limiter
 	ts  *httptest.Server
+	// close stops the server and removes its store.
+	close func()
 }
 
 // newServer starts a server; wrap, when not nil, wraps its handler.
@@ -67,19 +75,47 @@ func newServer(wrap func(http.Handler) http.Handler) (*testServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, rec, err := apikey.NewRecord("client tests", apikey.EnvTest, time.Now())
+	// An account in a store of its own, whose key may also change the
+	// account's units (units:write), so that every operation can answer.
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "unitd-client-test")
+	if err != nil {
+		return nil, err
+	}
+	db, err := sqlite.Open(ctx, filepath.Join(dir, "unitd.db"))
+	if err != nil {
+		return nil, err
+	}
+	acct, err := db.CreateAccount(ctx, "client-tests")
+	if err != nil {
+		return nil, err
+	}
+	key, _, err := db.CreateKey(ctx, acct.ID, "client tests", apikey.EnvTest, []string{apikey.ScopeUnitsWrite}, account.Operator)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := db.AuthRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	watch, err := account.NewUnitWatcher(ctx, db, nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	lim := &limiter{}
-	srv := server.New(server.Config{Keys: keys{apikey.NewSet([]apikey.Record{rec})}, Env: apikey.EnvTest, Limiter: lim, Version: "client-test"})
+	srv := server.New(server.Config{Keys: keys{apikey.NewSet(recs)}, Env: apikey.EnvTest, Limiter: lim, Version: "client-test",
+		Units: accountunits.New(db, watch, accountunits.Options{}), Define: accountunits.Define})
 	srv.ApplyGraph(g)
 	var h http.Handler = srv.Handler()
 	if wrap != nil {
 		h = wrap(h)
 	}
 	ts := httptest.NewServer(h)
-	return &testServer{URL: ts.URL, Key: key, lim: lim, ts: ts}, nil
+	return &testServer{URL: ts.URL, Key: key, lim: lim, ts: ts, close: func() {
+		ts.Close()
+		db.Close()
+		os.RemoveAll(dir)
+	}}, nil
 }
 
 // startServer starts a server for one test, closed when it ends.
@@ -89,7 +125,7 @@ func startServer(t testing.TB, wrap func(http.Handler) http.Handler) *testServer
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.ts.Close)
+	t.Cleanup(s.close)
 	return s
 }
 

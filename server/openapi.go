@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -643,7 +644,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 		"name":          str("Name."),
 		"plural":        str("Plural name."),
 		"aliases":       {Type: typ("array"), Items: strSchema, Description: "Other accepted spellings: symbols such as °C, then word aliases."},
-		"category":      {OneOf: []*schema{catIDSchema, {Type: typ("string"), Pattern: "^my:", Description: "A category of the key's account's own."}}},
+		"category":      unitCategorySchema(g),
 		"dimension":     str("The category's dimension, such as \"L T^-1\"."),
 		"system":        str("SI, metric, US, imperial, …"),
 		"definition":    ref("Definition"),
@@ -921,4 +922,18 @@ func (s *Server) openapi(c *call) reply { return okCached(c.snap.docs().openapi)
 func withDescription(s *schema, d string) *schema {
 	s.Description = d
 	return s
+}
+
+// unitCategorySchema is a unit's category: a catalog category's id, or a
+// category of the key's account's own ("my:…"). One string with a
+// pattern rather than a union, so that generated clients read it as a
+// string.
+func unitCategorySchema(g *engine.Graph) *schema {
+	ids := categoryIDs(g)
+	quoted := make([]string, len(ids))
+	for i, id := range ids {
+		quoted[i] = regexp.QuoteMeta(id)
+	}
+	return &schema{Type: typ("string"), Pattern: "^(?:" + strings.Join(quoted, "|") + ")$|^my:",
+		Description: "Category id: a catalog category's (/v1/categories), or `my:…`, a category of the key's account's own."}
 }

@@ -224,3 +224,36 @@ func TestOperations(t *testing.T) {
 		t.Errorf("If-None-Match: %v %d", err, d.StatusCode())
 	}
 }
+
+// TestAccountUnits defines, changes, lists, reads, uses and deletes a unit
+// of the key's account (the key carries units:write).
+func TestAccountUnits(t *testing.T) {
+	c, ctx := newClient(t)
+	const smoot = `{"category": "length", "symbol": "smoot", "name": "smoot", "plural": "smoots", "system": "MIT",
+ "definition": {"factor": "1.7018", "unit": "m"}, "exact": true,
+ "source": "Oliver R. Smoot's height, Harvard Bridge, 1958", "examples": ["1 smoot = 1.7018 m"]}`
+	put, err := c.PutAccountUnitWithBodyWithResponse(ctx, "smoot", nil, "application/json", strings.NewReader(smoot))
+	if err != nil || put.StatusCode() != http.StatusCreated || put.JSON201 == nil || put.JSON201.Data.Symbol != "smoot" || put.JSON201.Data.Revision != 1 {
+		t.Fatalf("PUT smoot: %v %d %s", err, put.StatusCode(), put.Body)
+	}
+	put, err = c.PutAccountUnitWithBodyWithResponse(ctx, "smoot", nil, "application/json", strings.NewReader(strings.Replace(smoot, `"MIT"`, `"MIT units"`, 1)))
+	if changed := ok(t, "putAccountUnit", put.StatusCode(), put.Body, put.JSON200, err); changed.Data.Revision != 2 {
+		t.Errorf("changed smoot: revision %d", changed.Data.Revision)
+	}
+	l, err := c.ListAccountUnitsWithResponse(ctx, nil)
+	if list := ok(t, "listAccountUnits", l.StatusCode(), l.Body, l.JSON200, err); list.Meta.Total != 1 || list.Data[0].Symbol != "smoot" {
+		t.Errorf("list = %+v", list)
+	}
+	g, err := c.GetAccountUnitWithResponse(ctx, "smoot", nil)
+	if one := ok(t, "getAccountUnit", g.StatusCode(), g.Body, g.JSON200, err); one.Data.Symbol != "smoot" || !strings.Contains(one.Data.Document, "1.7018") {
+		t.Errorf("smoot = %+v", one.Data)
+	}
+	conv, err := c.ConvertGetWithResponse(ctx, &ConvertGetParams{Value: ptr("364.4"), From: ptr("my:smoot"), To: ptr("m")})
+	if r := ok(t, "convert my:smoot", conv.StatusCode(), conv.Body, conv.JSON200, err).Data; r.Result.Value == nil || *r.Result.Value != "620.13592" {
+		t.Errorf("364.4 my:smoot = %+v", r.Result)
+	}
+	del, err := c.DeleteAccountUnitWithResponse(ctx, "smoot", nil)
+	if d := ok(t, "deleteAccountUnit", del.StatusCode(), del.Body, del.JSON200, err); !d.Data.Deleted || d.Data.Symbol != "smoot" {
+		t.Errorf("delete = %+v", d.Data)
+	}
+}

@@ -146,6 +146,27 @@ function check(what: string, ok: boolean, got: unknown): void {
   );
 }
 
+// The account's own units (the key carries units:write).
+{
+  const smoot = {
+    category: "length", symbol: "smoot", name: "smoot", plural: "smoots", system: "MIT",
+    definition: { factor: "1.7018", unit: "m" }, exact: true,
+    source: "Oliver R. Smoot's height, Harvard Bridge, 1958", examples: ["1 smoot = 1.7018 m"],
+  };
+  const put = await api.PUT("/v1/account/units/{symbol}", { params: { path: { symbol: "smoot" } }, body: smoot });
+  check("putAccountUnit new", put.response.status === 201 && put.data?.data.symbol === "smoot" && put.data.data.revision === 1, put.data ?? put.error);
+  const again = await api.PUT("/v1/account/units/{symbol}", { params: { path: { symbol: "smoot" } }, body: { ...smoot, plural: "smoots" } });
+  check("putAccountUnit change", again.response.status === 200 && again.data?.data.revision === 2, again.data ?? again.error);
+  const list = await api.GET("/v1/account/units");
+  check("listAccountUnits", list.data?.meta.total === 1 && list.data.data[0]?.symbol === "smoot", list.data ?? list.error);
+  const one = await api.GET("/v1/account/units/{symbol}", { params: { path: { symbol: "smoot" } } });
+  check("getAccountUnit", one.data?.data.symbol === "smoot" && one.data.data.format === "json", one.data ?? one.error);
+  const conv = await api.GET("/v1/convert", { params: { query: { value: "364.4", from: "my:smoot", to: "m" } } });
+  check("convert my:smoot", conv.data?.data.result.value === "620.13592", conv.data ?? conv.error);
+  const del = await api.DELETE("/v1/account/units/{symbol}", { params: { path: { symbol: "smoot" } } });
+  check("deleteAccountUnit", del.data?.data.deleted === true && del.data.data.symbol === "smoot", del.data ?? del.error);
+}
+
 // Operations.
 {
   const { data, error } = await api.GET("/v1/health");
