@@ -20,13 +20,20 @@ BENCHCOUNT ?= 6
 BENCHSTAT := $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: atomicweights foods foodwords snapshot all build run test test-stages e2e-run cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
+.PHONY: atomicweights foods foodwords snapshot all build run test test-stages e2e-run cldr test-deps e2e screenshots deploy-check deploy-manifests vet fmt-check staticcheck validate docs bench bench-go bench-start bench-load bench-stream bench-ndjson bench-quick fuzz lint clean
 
 all: test build
 
+## build: -trimpath names the module's files in stack traces by their import path and keeps the
+## build reproducible; -ldflags=-w drops the DWARF tables (about 10 MB) that only a debugger reads:
+## panics' stack traces (from the pc-line table), `go version -m bin/unitd` (the build info) and
+## the symbol table that perf and `go tool nm` read all stay. The Dockerfile also strips the
+## symbol table (-s).
+BUILDFLAGS ?= -trimpath -ldflags=-w
+
 build:
 	@echo ">> building bin/unitd"
-	$(GO) build -o bin/unitd ./cmd/unitd
+	$(GO) build $(BUILDFLAGS) -o bin/unitd ./cmd/unitd
 
 ## run: build bin/unitd and serve the embedded catalog (or CATALOG=DIR) on $(ADDR), its admin
 ## listener on $(ADMIN_ADDR), with the store $(STORE): prints a fresh test key and a one-time link
@@ -132,9 +139,10 @@ foodwords:
 docs:
 	$(GO) run ./cmd/unitd docs catalog/data --out docs/units.md
 
-## bench: Go micro-benchmarks (with benchstat summaries), the HTTP load run with wrk, the
+## bench: Go micro-benchmarks (with benchstat summaries), the start-up of the built binary
+## (serve's first health answer, convert against GNU units), the HTTP load run with wrk, the
 ## stream against @lhncbc/ucum-lhc in Node and the NDJSON stream run
-bench: bench-go bench-load bench-stream bench-ndjson
+bench: bench-go bench-start bench-load bench-stream bench-ndjson
 
 bench-go:
 	@mkdir -p $(RUNDIR)
@@ -159,6 +167,16 @@ bench-stream: build
 bench-ndjson: build
 	@echo ">> NDJSON streams on 127.0.0.1: unitd serve against unitd convert - on the same rows"
 	$(GO) run ./tools/ndjsonbench -unitd bin/unitd
+
+## bench-start: the built binary timed as a whole process: `unitd serve` with a fresh SQLite store
+## from exec to its first 200 of /v1/health (target ≤ 100 ms), and `unitd convert 1 m ft` against
+## GNU units (`units -t 1m ft`, Debian package units, installed here when missing), pair by pair,
+## wall time and peak memory; BASE=OLD_BINARY times an older build's serve in turn
+bench-start: build
+	@command -v units >/dev/null 2>&1 || { echo ">> installing units (Debian package)"; \
+		(apt-get install -y units >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y units >/dev/null)); }
+	@echo ">> start-up: unitd serve to its first health answer; unitd convert against GNU units"
+	$(GO) run ./tools/startbench -unitd bin/unitd$(if $(BASE), -base $(BASE))
 
 bench-load:
 	@command -v wrk >/dev/null 2>&1 || { echo ">> installing wrk (Debian package)"; \

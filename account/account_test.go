@@ -52,6 +52,42 @@ func TestPasswordHash(t *testing.T) {
 	}
 }
 
+// TestDecoyHash: a decoy carries the parameters it was made with, is
+// checked with exactly those (so it costs what a real hash does), matches
+// no password and is new each time; parameters too small for a hash are
+// refused.
+func TestDecoyHash(t *testing.T) {
+	d, err := DecoyHash(testParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := ParamsOf(d); err != nil || p != testParams {
+		t.Errorf("ParamsOf(decoy) = %+v, %v; want %+v", p, err, testParams)
+	}
+	if d2, _ := DecoyHash(testParams); d2 == d {
+		t.Error("two decoys are equal: no randomness")
+	}
+	for _, pw := range []string{"", "correct horse battery", "not a password: makes unknown users take as long"} {
+		var asked []Params
+		key := func(ctx context.Context, pw, salt []byte, p Params) ([]byte, error) {
+			asked = append(asked, p)
+			return InProcess(ctx, pw, salt, p)
+		}
+		ok, err := verifyPassword(context.Background(), d, pw, key)
+		if err != nil || ok {
+			t.Errorf("checking %q against the decoy = %v, %v; want false, nil", pw, ok, err)
+		}
+		if len(asked) != 1 || asked[0] != testParams {
+			t.Errorf("checking %q against the decoy computed %+v; want one key of %+v", pw, asked, testParams)
+		}
+	}
+	for _, p := range []Params{{Memory: 64, Time: 1, Threads: 1, SaltLen: 4, KeyLen: 32}, {Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 8}} {
+		if d, err := DecoyHash(p); err == nil {
+			t.Errorf("DecoyHash(%+v) = %q, want an error", p, d)
+		}
+	}
+}
+
 func TestCheckPassword(t *testing.T) {
 	for _, tt := range []struct {
 		pw string

@@ -80,6 +80,26 @@ func hashPassword(ctx context.Context, pw string, p Params, key KeyFunc) (string
 		argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(k)), nil
 }
 
+// DecoyHash returns a hash in HashPassword's format with the parameters p,
+// a random salt and a random key in place of a derived one: checking a
+// password against it costs exactly what checking one against a real hash
+// of p costs, and no password matches it (the chance is that of guessing
+// p.KeyLen random bytes). A sign-in checks an unknown user's password
+// against it, so that unknown users take as long as known ones; unlike a
+// hash of some password, it needs no Argon2id work to make.
+func DecoyHash(p Params) (string, error) {
+	if p.SaltLen < 8 || p.KeyLen < 16 {
+		return "", fmt.Errorf("%w: a decoy hash needs a salt of at least 8 bytes and a key of at least 16", ErrInvalid)
+	}
+	buf := make([]byte, p.SaltLen+p.KeyLen)
+	if _, err := rand.Read(buf); err != nil {
+		return "", fmt.Errorf("decoy hash: %w", err)
+	}
+	salt, k := buf[:p.SaltLen], buf[p.SaltLen:]
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
+		argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(k)), nil
+}
+
 // VerifyPassword reports whether pw matches the encoded hash, comparing in
 // constant time with the parameters stored in the hash. Like HashPassword,
 // it runs at once in this process; a server checks through a [Hasher].

@@ -156,6 +156,35 @@ func (g *Graph) AppendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 // appendConvert is AppendConvert filling in *res, which it leaves
 // incomplete on error.
 func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, error) {
+	p, err := startConvert(req, res)
+	if err != nil {
+		return dst, err
+	}
+	if req.To == Auto && g.ov != nil {
+		// The unit preferences are the catalog's, shared: an account's
+		// names never reach them (overlay.go).
+		return g.appendAccountAuto(dst, req, res, p)
+	}
+	return g.appendInGraph(dst, req, res, p)
+}
+
+// appendCatalogConvert is appendConvert in the catalog's own graph (one
+// without an overlay), for appendAccountAuto. It is apart from
+// appendConvert, as appendValue is, so that no call leads back to its
+// caller: such a cycle makes the compiler's escape analysis move every
+// caller's dst to the heap (Convert's buffer among them: one allocation
+// per conversion).
+func (g *Graph) appendCatalogConvert(dst []byte, req *Request, res *Result) ([]byte, error) {
+	p, err := startConvert(req, res)
+	if err != nil {
+		return dst, err
+	}
+	return g.appendInGraph(dst, req, res, p)
+}
+
+// startConvert clears what a reused res holds from an earlier conversion
+// and returns the precision of req.
+func startConvert(req *Request, res *Result) (int, error) {
 	// A caller may reuse res: keep the parts' storage, drop the rest.
 	res.Parts, res.Preference, res.mixed, res.Properties = res.Parts[:0], nil, nil, nil
 	res.Equations, res.Hint = nil, ""
@@ -164,16 +193,28 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 		p = DefaultPrecision
 	}
 	if p < 1 || p > MaxPrecision {
-		return dst, ErrPrecision
+		return 0, ErrPrecision
 	}
-	if req.To == Auto && g.ov != nil {
-		// The unit preferences are the catalog's, shared: an account's
-		// names never reach them (overlay.go).
-		return g.appendAccountAuto(dst, req, res, p)
-	}
+	return p, nil
+}
+
+// appendInGraph converts req in g, at precision p: its exact value, or
+// the one written in Request.Value.
+func (g *Graph) appendInGraph(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
 	if req.Exact != nil {
 		return g.appendExact(dst, req, res, p)
 	}
+	return g.appendValue(dst, req, res, p)
+}
+
+// appendValue is appendConvert for a request whose value is written in
+// Request.Value, at precision p. It is apart from appendConvert so that
+// appendExact, which hands a terminating rational on as such a request,
+// calls it and not appendConvert: a call back into its caller would make
+// the two one recursive cycle, through which the compiler's escape
+// analysis moves every caller's dst to the heap (Convert's buffer among
+// them: one allocation per conversion).
+func (g *Graph) appendValue(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
 	var v apd.Decimal
 	if err := exact.ParseValue(&v, req.Value); err != nil {
 		if mixed.IsName(req.From) {

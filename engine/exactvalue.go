@@ -37,7 +37,7 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 		// A terminating value: the ordinary conversion of its decimal.
 		plain := *req
 		plain.Exact, plain.From, plain.Value = nil, from, FormatDecimal(&d)
-		return g.appendConvert(dst, &plain, res)
+		return g.appendValue(dst, &plain, res, p)
 	}
 	var t target
 	var pref *Preference

@@ -1424,14 +1424,14 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 				return dst, errorf(CodeInvalidRequest, `to "auto" converts from a mixed unit of the catalog's units only; convert from %s to a unit instead`, fault.Truncate(req.From, 64))
 			}
 		}
-		return root.appendConvert(dst, req, res)
+		return root.appendCatalogConvert(dst, req, res)
 	}
 	s, err := g.resolve(req.From)
 	if err != nil {
 		return dst, err
 	}
 	if !s.account() {
-		return root.appendConvert(dst, req, res)
+		return root.appendCatalogConvert(dst, req, res)
 	}
 	cat := s.category()
 	if cat == nil || cat.Account() {
@@ -1476,7 +1476,7 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 		}
 		sub := *req
 		sub.From, sub.Value, sub.Exact = ref.Symbol, "", []*big.Rat{v.Rat()}
-		out, err := root.appendConvert(dst, &sub, res)
+		out, err := root.appendCatalogConvert(dst, &sub, res)
 		if err != nil {
 			return dst, err
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/unitd/unitd/engine"
@@ -21,7 +22,15 @@ type snapshot struct {
 	// tag identifies the rendering (server and catalog version); ETags
 	// derive from it.
 	tag string
+	// docs returns the discovery documents, rendered on their first use:
+	// a snapshot is published (and the server listens) before they are,
+	// and ApplyGraph renders them in the background at once, so that the
+	// first request that reads one rarely waits for it.
+	docs func() *documents
+}
 
+// documents are the discovery documents of a snapshot, rendered once.
+type documents struct {
 	categories    cached
 	category      map[string]cached    // by category id
 	units         []unitEntry          // in graph order
@@ -50,9 +59,18 @@ type unitEntry struct {
 
 func (s *Server) newSnapshot(g *engine.Graph, now time.Time) *snapshot {
 	sn := &snapshot{
-		graph:         g,
-		loadedAt:      now.UTC(),
-		tag:           s.cfg.Version + "\x00" + g.Version(),
+		graph:    g,
+		loadedAt: now.UTC(),
+		tag:      s.cfg.Version + "\x00" + g.Version(),
+	}
+	sn.docs = sync.OnceValue(func() *documents { return s.renderDocuments(sn) })
+	return sn
+}
+
+// renderDocuments renders the discovery documents of sn.
+func (s *Server) renderDocuments(sn *snapshot) *documents {
+	g := sn.graph
+	d := &documents{
 		category:      map[string]cached{},
 		unit:          map[*engine.Unit]cached{},
 		unitAt:        map[*engine.Unit]int{},
@@ -62,37 +80,37 @@ func (s *Server) newSnapshot(g *engine.Graph, now time.Time) *snapshot {
 	for _, c := range g.Categories() {
 		cats = append(cats, newCategoryRecord(c))
 	}
-	sn.categories = sn.render("/v1/categories", listBody[categoryRecord]{Data: cats, Meta: meta{Total: len(cats)}})
+	d.categories = sn.render("/v1/categories", listBody[categoryRecord]{Data: cats, Meta: meta{Total: len(cats)}})
 
 	for i, u := range g.Units() {
 		rec := mustJSON(newUnitRecord(u))
-		sn.units = append(sn.units, unitEntry{u: u, record: rec})
-		sn.unitAt[u] = i
-		sn.unitsByCatIdx[u.Category.ID] = append(sn.unitsByCatIdx[u.Category.ID], i)
-		sn.unit[u] = sn.renderRaw("/v1/units/"+u.Symbol, wrapData(rec))
+		d.units = append(d.units, unitEntry{u: u, record: rec})
+		d.unitAt[u] = i
+		d.unitsByCatIdx[u.Category.ID] = append(d.unitsByCatIdx[u.Category.ID], i)
+		d.unit[u] = sn.renderRaw("/v1/units/"+u.Symbol, wrapData(rec))
 	}
-	all := make([]int, len(sn.units))
+	all := make([]int, len(d.units))
 	for i := range all {
 		all[i] = i
 	}
-	sn.allUnits = sn.renderRaw("/v1/units", sn.unitList(all))
+	d.allUnits = sn.renderRaw("/v1/units", d.unitList(all))
 
 	for _, c := range g.Categories() {
 		detail := append([]byte(nil), mustJSON(newCategoryRecord(c))...)
 		detail = detail[:len(detail)-1] // drop '}'
 		detail = append(detail, `,"units":[`...)
-		for k, i := range sn.unitsByCatIdx[c.ID] {
+		for k, i := range d.unitsByCatIdx[c.ID] {
 			if k > 0 {
 				detail = append(detail, ',')
 			}
-			detail = append(detail, sn.units[i].record...)
+			detail = append(detail, d.units[i].record...)
 		}
 		detail = append(detail, "]}"...)
-		sn.category[c.ID] = sn.renderRaw("/v1/categories/"+c.ID, wrapData(detail))
+		d.category[c.ID] = sn.renderRaw("/v1/categories/"+c.ID, wrapData(detail))
 	}
-	sn.renderSubstances(g)
-	sn.openapi = sn.renderRaw("/openapi.json", s.openAPIDocument(g))
-	return sn
+	d.renderSubstances(sn)
+	d.openapi = sn.renderRaw("/openapi.json", s.openAPIDocument(g))
+	return d
 }
 
 // etag is a strong ETag for the document at key in this snapshot.
@@ -117,10 +135,10 @@ func wrapData(rec []byte) []byte {
 }
 
 // unitList renders {"data":[records…],"meta":{"total":n}}.
-func (sn *snapshot) unitList(idx []int) []byte {
+func (d *documents) unitList(idx []int) []byte {
 	n := 32
 	for _, i := range idx {
-		n += len(sn.units[i].record) + 1
+		n += len(d.units[i].record) + 1
 	}
 	b := make([]byte, 0, n)
 	b = append(b, `{"data":[`...)
@@ -128,7 +146,7 @@ func (sn *snapshot) unitList(idx []int) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, sn.units[i].record...)
+		b = append(b, d.units[i].record...)
 	}
 	b = append(b, `],"meta":{"total":`...)
 	b = appendInt(b, len(idx))
@@ -277,7 +295,7 @@ func (s *Server) categories(c *call) reply {
 	if e := noQuery(c); e != nil {
 		return errReply(e)
 	}
-	return okCached(c.snap.categories)
+	return okCached(c.snap.docs().categories)
 }
 
 func (s *Server) category(c *call) reply {
@@ -286,7 +304,7 @@ func (s *Server) category(c *call) reply {
 		return errReply(e)
 	}
 	id, _ := param(c.r, "category")
-	doc, ok := c.snap.category[id]
+	doc, ok := c.snap.docs().category[id]
 	if !ok {
 		return errReply(newError(codeNotFound, "unknown category "+strconv.Quote(truncate(id, 64))+"; GET /v1/categories lists them"))
 	}
@@ -295,11 +313,11 @@ func (s *Server) category(c *call) reply {
 		detail := append([]byte(nil), mustJSON(newCategoryRecord(cat))...)
 		detail = detail[:len(detail)-1]
 		detail = append(detail, `,"units":[`...)
-		for k, i := range c.snap.unitsByCatIdx[id] {
+		for k, i := range c.snap.docs().unitsByCatIdx[id] {
 			if k > 0 {
 				detail = append(detail, ',')
 			}
-			detail = appendLocalized(detail, c.snap.units[i], lc)
+			detail = appendLocalized(detail, c.snap.docs().units[i], lc)
 		}
 		detail = append(detail, "]}"...)
 		return reply{status: http.StatusOK, body: wrapData(detail), etag: c.snap.etag("/v1/categories/" + id + "?locale=" + lc.Tag)}
@@ -356,13 +374,13 @@ func (s *Server) unit(c *call) (rep reply) {
 		}
 	}
 	if lc != nil {
-		for i := range c.snap.units {
-			if c.snap.units[i].u == u {
-				return reply{status: http.StatusOK, body: wrapData(appendLocalized(nil, c.snap.units[i], lc)), etag: c.snap.etag("/v1/units/" + u.Symbol + "?locale=" + lc.Tag)}
+		for i := range c.snap.docs().units {
+			if c.snap.docs().units[i].u == u {
+				return reply{status: http.StatusOK, body: wrapData(appendLocalized(nil, c.snap.docs().units[i], lc)), etag: c.snap.etag("/v1/units/" + u.Symbol + "?locale=" + lc.Tag)}
 			}
 		}
 	}
-	if doc, ok := c.snap.unit[u]; ok {
+	if doc, ok := c.snap.docs().unit[u]; ok {
 		return okCached(doc)
 	}
 	// A unit made for a code (a UCUM special unit under a prefix, or one
@@ -467,7 +485,7 @@ func (s *Server) units(c *call) reply {
 		return errReply(e)
 	}
 	if raw == "" && mine == nil {
-		return okCached(c.snap.allUnits)
+		return okCached(c.snap.docs().allUnits)
 	}
 	qs, err := parseQuery(raw, unitsParams...)
 	if err != nil {
@@ -493,13 +511,13 @@ func (s *Server) units(c *call) reply {
 	}
 	var idx []int
 	if category != "" {
-		list, ok := c.snap.unitsByCatIdx[category]
+		list, ok := c.snap.docs().unitsByCatIdx[category]
 		if !ok {
 			return errReply(newError(codeNotFound, "unknown category "+strconv.Quote(truncate(category, 64))+"; GET /v1/categories lists them"))
 		}
 		idx = list
 	} else {
-		idx = make([]int, len(c.snap.units))
+		idx = make([]int, len(c.snap.docs().units))
 		for i := range idx {
 			idx[i] = i
 		}
@@ -507,7 +525,7 @@ func (s *Server) units(c *call) reply {
 	if seenDim {
 		var kept []int
 		for _, i := range idx {
-			if c.snap.units[i].u.Category.DimensionText() == dimension {
+			if c.snap.docs().units[i].u.Category.DimensionText() == dimension {
 				kept = append(kept, i)
 			}
 		}
@@ -526,7 +544,7 @@ func (s *Server) units(c *call) reply {
 			if k > 0 {
 				b = append(b, ',')
 			}
-			b = appendLocalized(b, c.snap.units[i], lc)
+			b = appendLocalized(b, c.snap.docs().units[i], lc)
 		}
 		b = append(b, `],"meta":{"total":`...)
 		b = appendInt(b, len(idx))
@@ -535,7 +553,7 @@ func (s *Server) units(c *call) reply {
 	}
 	return reply{
 		status: http.StatusOK,
-		body:   c.snap.unitList(idx),
+		body:   c.snap.docs().unitList(idx),
 		etag:   c.snap.etag(key),
 	}
 }
@@ -543,7 +561,8 @@ func (s *Server) units(c *call) reply {
 // searchUnits returns the units among idx that q names, best first
 // (engine.Graph.SearchUnits), with the names of lc when it is not nil.
 func (sn *snapshot) searchUnits(idx []int, q string, lc *locale.Locale) []int {
-	in := make([]bool, len(sn.units))
+	d := sn.docs()
+	in := make([]bool, len(d.units))
 	for _, i := range idx {
 		in[i] = true
 	}
@@ -553,7 +572,7 @@ func (sn *snapshot) searchUnits(idx []int, q string, lc *locale.Locale) []int {
 	}
 	var kept []int
 	for _, m := range sn.graph.SearchUnits(q, words) {
-		if i, ok := sn.unitAt[m.Unit]; ok && in[i] {
+		if i, ok := d.unitAt[m.Unit]; ok && in[i] {
 			kept = append(kept, i)
 		}
 	}

@@ -445,12 +445,13 @@ func accountUnitsMatching(g *engine.Graph, category, dimension, q string) []*eng
 // unitListWith renders the catalog units idx, then the account's units
 // mine, each marked "account": true.
 func (sn *snapshot) unitListWith(idx []int, mine []*engine.Unit) []byte {
+	units := sn.docs().units
 	b := []byte(`{"data":[`)
 	for k, i := range idx {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, sn.units[i].record...)
+		b = append(b, units[i].record...)
 	}
 	for k, u := range mine {
 		if k > 0 || len(idx) > 0 {

@@ -915,7 +915,7 @@ func (s *Server) components(g *engine.Graph) apiComponents {
 }
 
 // openapi serves GET /openapi.json.
-func (s *Server) openapi(c *call) reply { return okCached(c.snap.openapi) }
+func (s *Server) openapi(c *call) reply { return okCached(c.snap.docs().openapi) }
 
 // withDescription returns s with a description (a $ref may carry one in
 // OpenAPI 3.1).

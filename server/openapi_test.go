@@ -33,7 +33,7 @@ func loadOpenAPI(t testing.TB, doc []byte) *openapi3.T {
 func TestOpenAPIValid(t *testing.T) {
 	s := New(Config{Version: "1.2.3"})
 	s.ApplyGraph(testGraph(t))
-	d := loadOpenAPI(t, s.snap.Load().openapi.body)
+	d := loadOpenAPI(t, s.snap.Load().docs().openapi.body)
 	if !d.IsOpenAPI31OrLater() {
 		t.Errorf("openapi = %q, want 3.1", d.OpenAPI)
 	}
@@ -42,7 +42,7 @@ func TestOpenAPIValid(t *testing.T) {
 func TestOpenAPIGolden(t *testing.T) {
 	s := New(Config{Version: "1.2.3"})
 	s.ApplyGraph(testGraph(t))
-	got := s.snap.Load().openapi.body
+	got := s.snap.Load().docs().openapi.body
 	path := filepath.Join("testdata", "openapi.golden.json")
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
@@ -69,7 +69,7 @@ func TestOpenAPIGolden(t *testing.T) {
 func TestOpenAPICoversRoutes(t *testing.T) {
 	s := New(Config{Version: "1.2.3"})
 	s.ApplyGraph(testGraph(t))
-	d := loadOpenAPI(t, s.snap.Load().openapi.body)
+	d := loadOpenAPI(t, s.snap.Load().docs().openapi.body)
 	var routes, documented []string
 	for _, rt := range s.routes {
 		routes = append(routes, rt.method+" "+openAPIPath(rt.path))

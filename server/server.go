@@ -266,15 +266,19 @@ func New(cfg Config) *Server {
 // Handler returns the HTTP handler of the API.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// ApplyGraph makes g the catalog of every request that starts from now on.
-// It renders the discovery documents and the OpenAPI description of g off
-// to the side and then publishes them at once; requests already running
-// finish on the snapshot they started with.
+// ApplyGraph makes g the catalog of every request that starts from now on;
+// requests already running finish on the snapshot they started with. The
+// discovery documents and the OpenAPI description of g are rendered in the
+// background, starting now, so that a server starts listening without
+// waiting for them; a request that needs one before it is ready waits for
+// it (snapshot.docs).
 func (s *Server) ApplyGraph(g *engine.Graph) {
 	now := s.cfg.Now()
-	s.snap.Store(s.newSnapshot(g, now))
+	sn := s.newSnapshot(g, now)
+	s.snap.Store(sn)
 	s.cfg.Metrics.applied(now)
 	s.ready.Store(true)
+	go sn.docs()
 }
 
 // ReportReload records the outcome of a catalog reload attempt for

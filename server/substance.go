@@ -231,23 +231,23 @@ type substanceEntry struct {
 	record []byte
 }
 
-// renderSubstances renders the substance documents of a snapshot and
+// renderSubstances renders the substance documents of sn and
 // indexes the substances for q.
-func (sn *snapshot) renderSubstances(g *engine.Graph) {
-	sn.substance = map[string]cached{}
-	sn.substanceAt = map[*engine.Substance]int{}
-	subs := g.Substances()
+func (d *documents) renderSubstances(sn *snapshot) {
+	d.substance = map[string]cached{}
+	d.substanceAt = map[*engine.Substance]int{}
+	subs := sn.graph.Substances()
 	for i, s := range subs {
 		rec := mustJSON(newSubstanceRecord(s))
-		sn.substances = append(sn.substances, substanceEntry{record: rec})
-		sn.substanceAt[s] = i
-		sn.substance[s.ID] = sn.renderRaw("/v1/substances/"+s.ID, wrapData(rec))
+		d.substances = append(d.substances, substanceEntry{record: rec})
+		d.substanceAt[s] = i
+		d.substance[s.ID] = sn.renderRaw("/v1/substances/"+s.ID, wrapData(rec))
 	}
-	all := make([][]byte, len(sn.substances))
-	for i, e := range sn.substances {
+	all := make([][]byte, len(d.substances))
+	for i, e := range d.substances {
 		all[i] = e.record
 	}
-	sn.allSubstances = sn.renderRaw("/v1/substances", substanceList(all, nil))
+	d.allSubstances = sn.renderRaw("/v1/substances", substanceList(all, nil))
 }
 
 // substanceList renders {"data":[records…],"meta":{"total":n}}, with
@@ -276,7 +276,7 @@ func substanceList(records [][]byte, suggestions []string) []byte {
 func (s *Server) substances(c *call) reply {
 	raw := c.r.URL.RawQuery
 	if raw == "" {
-		return okCached(c.snap.allSubstances)
+		return okCached(c.snap.docs().allSubstances)
 	}
 	qs, err := parseQuery(raw, "q")
 	if err != nil {
@@ -284,7 +284,7 @@ func (s *Server) substances(c *call) reply {
 	}
 	q, _ := qs.get(0)
 	if strings.TrimSpace(q) == "" {
-		return okCached(c.snap.allSubstances)
+		return okCached(c.snap.docs().allSubstances)
 	}
 	var records [][]byte
 	var suggestions []string
@@ -293,7 +293,7 @@ func (s *Server) substances(c *call) reply {
 			suggestions = append(suggestions, m.Substance.ID)
 			continue
 		}
-		records = append(records, c.snap.substances[c.snap.substanceAt[m.Substance]].record)
+		records = append(records, c.snap.docs().substances[c.snap.docs().substanceAt[m.Substance]].record)
 	}
 	return reply{status: http.StatusOK, body: substanceList(records, suggestions), etag: c.snap.etag("/v1/substances?q=" + q)}
 }
@@ -308,7 +308,7 @@ func (s *Server) substance(c *call) reply {
 	if !ok {
 		return errReply(invalidRequest("the substance in the path is not valid percent-encoding"))
 	}
-	if doc, ok := c.snap.substance[id]; ok {
+	if doc, ok := c.snap.docs().substance[id]; ok {
 		return okCached(doc)
 	}
 	sub, err := c.snap.graph.Substance(id)
@@ -318,5 +318,5 @@ func (s *Server) substance(c *call) reply {
 		e.Message += "; GET /v1/substances lists them"
 		return errReply(e)
 	}
-	return okCached(c.snap.substance[sub.ID])
+	return okCached(c.snap.docs().substance[sub.ID])
 }

@@ -64,10 +64,8 @@ type Config struct {
 
 // Pages serves the pages. It is safe for concurrent use.
 type Pages struct {
-	cfg    Config
-	views  views
-	pages  map[string]*template.Template // by page name; shared, read-only
-	static *assets                       // shared, read-only
+	cfg   Config
+	views views
 }
 
 //go:embed templates
@@ -76,10 +74,13 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-// New returns Pages for cfg.
+// New returns Pages for cfg. The templates and the static files, shared
+// by every Pages of the process, are parsed and indexed in the background
+// from the first call on, so that a server need not wait for them before
+// it listens; a page asked for sooner waits for them.
 func New(cfg Config) *Pages {
-	e := embedded()
-	return &Pages{cfg: cfg, static: e.static, pages: e.pages}
+	go embedded()
+	return &Pages{cfg: cfg}
 }
 
 // embedded parses the templates and indexes the static files once per
@@ -137,7 +138,7 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case len(seg) == 0:
 		p.converter(w, r)
 	case seg[0] == "static":
-		p.static.serve(w, r, strings.Join(seg[1:], "/"))
+		embedded().static.serve(w, r, strings.Join(seg[1:], "/"))
 	case seg[0] == "catalog" && len(seg) == 1:
 		p.catalogIndex(w, r)
 	case seg[0] == "catalog" && len(seg) == 2 && seg[1] == "substances":
@@ -149,7 +150,7 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case seg[0] == "docs" && len(seg) == 1:
 		p.docs(w, r)
 	case seg[0] == "favicon.ico" && len(seg) == 1:
-		p.static.serve(w, r, "favicon.ico")
+		embedded().static.serve(w, r, "favicon.ico")
 	case seg[0] == "web" && len(seg) == 2 && seg[1] == "units":
 		p.searchUnits(w, r)
 	case seg[0] == "web" && len(seg) == 2 && seg[1] == "substances":
@@ -215,7 +216,7 @@ func (p *Pages) renderPage(g *engine.Graph, status int, page, title, nav string,
 	if g != nil {
 		ld.Catalog = g.Version()
 	}
-	if err := p.pages[page].Execute(&buf, ld); err != nil {
+	if err := embedded().pages[page].Execute(&buf, ld); err != nil {
 		return &cachedPage{status: http.StatusInternalServerError, ctype: "text/plain; charset=utf-8",
 			body: []byte("the page could not be rendered\n")}
 	}

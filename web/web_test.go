@@ -292,7 +292,7 @@ func TestNoInlineCode(t *testing.T) {
 
 func TestStaticFiles(t *testing.T) {
 	p := newPages(t)
-	f := p.static.files["converter.js"]
+	f := embedded().static.files["converter.js"]
 	if f == nil {
 		t.Fatal("converter.js not embedded")
 	}
@@ -308,7 +308,7 @@ func TestStaticFiles(t *testing.T) {
 		t.Errorf("If-None-Match: %d", rec.Code)
 	}
 	// The hashed URL the templates write may be cached for good.
-	rec = get(t, p, p.static.url("converter.js"))
+	rec = get(t, p, embedded().static.url("converter.js"))
 	if rec.Header().Get("Cache-Control") != cacheImmutable {
 		t.Errorf("hashed URL: Cache-Control %q", rec.Header().Get("Cache-Control"))
 	}
@@ -322,7 +322,7 @@ func TestStaticFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain, err := io.ReadAll(zr)
-	if err != nil || !bytes.Equal(plain, p.static.files["vendor/swagger-ui/swagger-ui-bundle.js"].body) {
+	if err != nil || !bytes.Equal(plain, embedded().static.files["vendor/swagger-ui/swagger-ui-bundle.js"].body) {
 		t.Errorf("gzip body does not decompress to the file (%v)", err)
 	}
 	if rec := get(t, p, "/static/converter.js", "Accept-Encoding", "gzip;q=0"); rec.Header().Get("Content-Encoding") != "" {
@@ -333,7 +333,7 @@ func TestStaticFiles(t *testing.T) {
 	}
 	// The vendored renderer keeps its licence beside it.
 	for _, name := range []string{"vendor/swagger-ui/LICENSE", "vendor/swagger-ui/NOTICE", "vendor/swagger-ui/README.md"} {
-		if p.static.files[name] == nil {
+		if embedded().static.files[name] == nil {
 			t.Errorf("%s not embedded", name)
 		}
 	}

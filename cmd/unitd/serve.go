@@ -381,6 +381,20 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	d = &daemon{cfg: cfg, logger: logger}
+	// The embedded catalog is restored while the store opens: the two
+	// are independent, and each is a good part of the start-up.
+	type restored struct {
+		g    *engine.Graph
+		errs []error
+	}
+	var embedded chan restored
+	if cfg.Catalog == "" {
+		embedded = make(chan restored, 1)
+		go func() {
+			g, errs := catalog.LoadEmbedded()
+			embedded <- restored{g, errs}
+		}()
+	}
 	sf := cfg.storeFlags()
 	location, _ := sf.resolve()
 	if d.db, err = sf.open(ctx, logger, true); err != nil {
@@ -494,7 +508,8 @@ func newDaemon(cfg serveConfig, logger *slog.Logger, stdout io.Writer) (d *daemo
 	})
 	registerConnGauges(d.registry, d.srv.Connections)
 	if cfg.Catalog == "" {
-		g, errs := catalog.LoadEmbedded()
+		r := <-embedded
+		g, errs := r.g, r.errs
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("embedded catalog: %w", errors.Join(errs...))
 		}

@@ -155,9 +155,10 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h.addrLog = newAttemptLog(cfg.SignInPerAddr.N, cfg.SignInPerAddr.Per, 50_000)
 	h.failLog = newAttemptLog(cfg.SignInPerUser.N, cfg.SignInPerUser.Per, 50_000)
-	// Made by the hasher, so that its memory is spent where every other
-	// hash's is (in unitd serve, the password worker).
-	dummy, err := h.hasher.Hash(context.Background(), "not a password: makes unknown users take as long")
+	// A decoy with the hasher's parameters: checking it costs what
+	// checking a real hash does, and making it costs no Argon2id work,
+	// so that the server does not wait at start for a hash.
+	dummy, err := account.DecoyHash(h.hasher.Params())
 	if err != nil {
 		return nil, err
 	}
