@@ -230,7 +230,10 @@
       el("p", {},
         d.exact ? el("span", { class: "badge exact" }, "Exact") : el("span", { class: "badge rounded" }, "Rounded"),
         " ", el("span", { id: "ask-understood" }, d.input.value + " " + d.input.unit + " = " + parts),
-        " · ", el("a", { href: "/catalog/" + encodeURIComponent(d.category) }, d.category)));
+        " · ", el("a", { href: "/catalog/" + encodeURIComponent(d.category) }, d.category)),
+      // A unit read by a stated rule (the region's pint, a food's portion)
+      // says so, as the API's input.assumed does.
+      d.input.assumed ? el("p", { class: "hint", id: "ask-assumed" }, "Read as: " + d.input.assumed) : null);
     history.replaceState(null, "", "/?" + new URLSearchParams({ q: text }).toString());
   }
 

@@ -10,7 +10,7 @@
     button.textContent = "Loading the explorer…";
     const style = document.createElement("link");
     style.rel = "stylesheet";
-    style.href = button.dataset.style;
+    style.href = button.dataset.styleUrl;
     document.head.appendChild(style);
     const script = document.createElement("script");
     script.src = button.dataset.script;
