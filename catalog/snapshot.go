@@ -37,13 +37,14 @@ func Snapshot() ([]byte, error) {
 // LoadEmbedded compiles the catalog built into the binary, from its
 // snapshot. The code tables are compiled when first used.
 func LoadEmbedded() (*engine.Graph, []error) {
-	return engine.Restore(snapshot, engine.Deferred{
-		Codes: codeSet,
-		Spec: func() (engine.Spec, []error) {
-			spec, errs, _ := loadSpecOf(Embedded(), nil, func(name string) bool {
-				return name == PreferencesFile || name == hintsFile || IsSubstanceFile(name)
-			})
-			return spec, errs
-		},
+	return engine.Restore(snapshot, engine.Deferred{Codes: codeSet, Spec: embeddedExtras})
+}
+
+// embeddedExtras decodes what the embedded catalog adds to its units:
+// hints, unit preferences, substances, gases and measurands.
+func embeddedExtras() (engine.Spec, []error) {
+	spec, errs, _ := loadSpecOf(Embedded(), nil, func(name string) bool {
+		return name == PreferencesFile || name == hintsFile || IsSubstanceFile(name)
 	})
+	return spec, errs
 }

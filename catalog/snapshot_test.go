@@ -177,15 +177,11 @@ func TestDeferredCodeTables(t *testing.T) {
 	}
 }
 
-// embeddedExtras decodes what the embedded catalog adds to its units, as
-// LoadEmbedded does, counting the calls.
-func embeddedExtras(calls *atomic.Int32) func() (engine.Spec, []error) {
+// countedExtras is LoadEmbedded's embeddedExtras, counting its calls.
+func countedExtras(calls *atomic.Int32) func() (engine.Spec, []error) {
 	return func() (engine.Spec, []error) {
 		calls.Add(1)
-		spec, errs, _ := loadSpecOf(Embedded(), nil, func(name string) bool {
-			return name == PreferencesFile || name == hintsFile || IsSubstanceFile(name)
-		})
-		return spec, errs
+		return embeddedExtras()
 	}
 }
 
@@ -196,7 +192,7 @@ func embeddedExtras(calls *atomic.Int32) func() (engine.Spec, []error) {
 // contract's error, and are reported by Warm.
 func TestDeferredExtras(t *testing.T) {
 	var calls atomic.Int32
-	g, errs := engine.Restore(snapshot, engine.Deferred{Codes: codeSet, Spec: embeddedExtras(&calls)})
+	g, errs := engine.Restore(snapshot, engine.Deferred{Codes: codeSet, Spec: countedExtras(&calls)})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -145,8 +145,8 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 }
 
 // propertiesCache keeps resolved queries that name more than a catalog
-// substance (explicit values, formulas, conditions), at most
-// maxCachedExpressions of them: resolving reads quantities and formulas,
+// substance (explicit values, formulas, conditions), against the caches'
+// memory budget (package cache): resolving reads quantities and formulas,
 // ten times the cost of a conversion, and the answer depends only on the
 // query and the graph. Failed queries are not kept.
 type propertiesCache struct {
@@ -271,7 +271,7 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 }
 
 // crossCache remembers planned conversions across kinds by the two names
-// and the properties' key, at most maxCachedExpressions of them.
+// and the properties' key, against the caches' memory budget.
 type crossCache struct {
 	m *cache.Map[crossKey, *pairEntry]
 }

@@ -13,15 +13,13 @@ import (
 // one whose value is a decimal, except that the value is never written
 // as a decimal on the way: the exact map of the pair is evaluated at the
 // rational (exact.Map.AtRat) and rounded once. A rational whose decimal
-// terminates (3/4) takes the ordinary path as that decimal. What needs a
-// decimal on the way is given one that brackets the rational:
-//
-//   - to=auto compares the value's exact magnitude in its category's base
-//     unit with the thresholds (exact.CmpAbs), as for a decimal that the
-//     thresholds in the source unit cannot decide;
-//   - a conversion through a transcendental formula starts from the
-//     rational rounded to its working precision and ten digits more, and
-//     is not exact, as such conversions never are.
+// terminates (3/4) takes the ordinary path as that decimal. to=auto
+// compares the value's exact magnitude in its category's base unit with
+// the thresholds (exact.CmpAbs), as for a decimal that the thresholds in
+// the source unit cannot decide. Only a conversion through a
+// transcendental formula needs a decimal on the way: it starts from the
+// rational rounded to its working precision and ten digits more, and is
+// not exact, as such conversions never are.
 
 // maxExactParts bounds Request.Exact: a mixed unit has at most this many
 // parts.

@@ -8,11 +8,6 @@ import (
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
-// maxCachedExpressions bounds the entries of each count-bounded cache of
-// a graph (mixed units, choices of preferences) besides the memory budget
-// they count against (package cache).
-const maxCachedExpressions = 4096
-
 // exprCache holds parsed expressions by their text, white space folded.
 // Parsing is a pure function of the text and the graph, so entries never
 // go stale; a graph built from another catalog version has its own cache.

@@ -171,7 +171,7 @@ func TestExpressionCacheBound(t *testing.T) {
 	g := testGraph(t)
 	budget := cache.NewBudget(256 << 10)
 	g.exprs = &exprCache{m: cache.New[string, *Expression](budget)}
-	for i := range 3 * maxCachedExpressions {
+	for i := range 3 * 4096 { // far more than the budget holds
 		expr := fmt.Sprintf("m^%d*s^%d*kg^%d*ft^%d", 1+i%9, 1+i/9%9, 1+i/81%9, 1+i/729%9)
 		if _, _, err := g.Resolve(expr); err != nil {
 			t.Fatal(err)

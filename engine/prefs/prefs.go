@@ -495,14 +495,3 @@ func errorText(err error) string {
 	}
 	return err.Error()
 }
-
-// CatalogUnit returns the catalog unit a CLDR unit identifier maps to in
-// the data ("foot" is ft), or "" when it maps to none, or to an
-// expression or a mixed unit: how the engine reads the parts of CLDR's
-// mixed units.
-func (d *Data) CatalogUnit(id string) string {
-	if pu := d.units[id]; pu != nil && len(pu.target.Units) == 1 {
-		return pu.target.Units[0]
-	}
-	return ""
-}
