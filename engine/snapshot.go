@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"sort"
 
 	"github.com/cockroachdb/apd/v3"
@@ -326,24 +327,23 @@ func restore(data string) (*Graph, error) {
 		u.Symbol, u.Name, u.Plural = r.str(), r.str(), r.str()
 		u.Aliases, u.Symbols = r.strs(), r.strs()
 		u.System, u.Description = r.str(), r.str()
-		if d := r.strs(); len(d) == 6 {
-			u.Definition = Definition{Kind: d[0], Unit: d[1], Factor: d[2], Offset: d[3], To: d[4], From: d[5]}
+		if n := r.count(); n == 6 {
+			u.Definition = Definition{Kind: r.str(), Unit: r.str(), Factor: r.str(), Offset: r.str(), To: r.str(), From: r.str()}
 		} else {
-			r.fail("a definition of %d parts", len(d))
+			r.fail("a definition of %d parts", n)
 		}
 		u.Exact = r.bool()
 		u.Source = r.str()
 		u.Prefixed = r.unit()
 		u.Codes = r.codes()
 		if n := r.count(); n > 0 {
-			u.Examples = make([]Example, n)
+			u.Examples = r.examples(n)
 			for j := range u.Examples {
-				e := r.strs()
-				if len(e) != 4 {
-					r.fail("an example of %d parts", len(e))
+				if n := r.count(); n != 4 {
+					r.fail("an example of %d parts", n)
 					break
 				}
-				u.Examples[j] = Example{Value: e[0], From: e[1], To: e[2], Result: e[3], Approx: r.bool()}
+				u.Examples[j] = Example{Value: r.str(), From: r.str(), To: r.str(), Result: r.str(), Approx: r.bool()}
 			}
 		}
 		r.conversion(&u.conv)
@@ -574,6 +574,13 @@ func (w *snapWriter) names(m map[string]*Unit) {
 
 // snapReader reads a snapshot; the first fault stops it (err), and every
 // read after returns zero values.
+//
+// The graph's many small slices and integers are cut from shared blocks
+// (slab): a restore makes a few hundred allocations rather than tens of
+// thousands, and touches fewer pages of memory, which is most of what a
+// process that converts once spends on it. Each piece is cut with its
+// capacity at its length, so that an append to one never writes into the
+// next.
 type snapReader struct {
 	b     string // what is left to read; strings read are views of it
 	err   error
@@ -581,7 +588,27 @@ type snapReader struct {
 	cats  []*Category
 	// pairs shares one formula pair among the units defined through it.
 	pairs map[[2]string]*formula.Pair
+
+	strSlab     []string
+	exampleSlab []Example
+	wordSlab    []big.Word
+	intSlab     []big.Int
+	ratSlab     []big.Rat
+	one         *big.Rat // what rat copies each rational from
 }
+
+// slab cuts n elements from *block, making a new block of at least
+// chunk elements when it has fewer than n left.
+func slab[T any](block *[]T, n, chunk int) []T {
+	if len(*block) < n {
+		*block = make([]T, max(n, chunk))
+	}
+	s := (*block)[:n:n]
+	*block = (*block)[n:]
+	return s
+}
+
+func (r *snapReader) examples(n int) []Example { return slab(&r.exampleSlab, n, 256) }
 
 func (r *snapReader) fail(format string, args ...any) {
 	if r.err == nil {
@@ -661,7 +688,7 @@ func (r *snapReader) strs() []string {
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, n)
+	out := slab(&r.strSlab, n, 1024)
 	for i := range out {
 		out[i] = r.str()
 	}
@@ -689,25 +716,83 @@ func (r *snapReader) category() *Category {
 	return r.cats[i]
 }
 
+// bigint reads an integer into a new big.Int.
 func (r *snapReader) bigint() *big.Int {
-	sign := r.int()
-	x := new(big.Int).SetBytes([]byte(r.str()))
-	if sign < 0 {
-		x.Neg(x)
-	}
+	x := &slab(&r.intSlab, 1, 512)[0]
+	r.bigintTo(x)
 	return x
 }
 
+// bigintTo reads an integer into x, its words cut from the shared block.
+func (r *snapReader) bigintTo(x *big.Int) {
+	sign := r.int()
+	b := r.str()
+	const wordBytes = bits.UintSize / 8
+	words := slab(&r.wordSlab, (len(b)+wordBytes-1)/wordBytes, 2048)
+	// b is big-endian; words are least significant first.
+	for i := range words {
+		var w big.Word
+		for j := max(len(b)-(i+1)*wordBytes, 0); j < len(b)-i*wordBytes; j++ {
+			w = w<<8 | big.Word(b[j])
+		}
+		words[i] = w
+	}
+	x.SetBits(words)
+	if sign < 0 {
+		x.Neg(x)
+	}
+}
+
+// rat reads a rational, which the snapshot holds in lowest terms with a
+// positive denominator (big.Rat's normal form), or nil.
 func (r *snapReader) rat() *big.Rat {
 	if !r.bool() {
 		return nil
 	}
-	num, den := r.bigint(), r.bigint()
-	if den.Sign() <= 0 {
-		r.fail("a rational of denominator %s", den)
+	if r.one == nil {
+		r.one = big.NewRat(1, 1)
+	}
+	x := &slab(&r.ratSlab, 1, 256)[0]
+	// x starts as a copy of 1, whose denominator is set, so that Denom
+	// returns x's own (a Rat's zero value would answer a new Int on each
+	// call); both parts are then replaced, and x shares nothing with one.
+	*x = *r.one
+	num, den := x.Num(), x.Denom()
+	r.bigintTo(num)
+	r.bigintTo(den)
+	if den.Sign() <= 0 || !coprime(num, den) {
+		r.fail("a rational %s/%s not in lowest terms", num, den)
 		return nil
 	}
-	return new(big.Rat).SetFrac(num, den)
+	return x
+}
+
+// coprime reports whether a and b have no common divisor but 1, in
+// machine words when both fit one.
+func coprime(a, b *big.Int) bool {
+	x, xok := smallAbs(a)
+	y, yok := smallAbs(b)
+	if xok && yok {
+		for y != 0 {
+			x, y = y, x%y
+		}
+		return x == 1
+	}
+	g := new(big.Int).GCD(nil, nil, new(big.Int).Abs(a), new(big.Int).Abs(b))
+	return g.IsInt64() && g.Int64() == 1
+}
+
+// smallAbs returns |x| when it fits 64 bits.
+func smallAbs(x *big.Int) (uint64, bool) {
+	if x.BitLen() > 64 {
+		return 0, false
+	}
+	var v uint64
+	ws := x.Bits() // one word of 64 bits, or two of 32
+	for i := len(ws) - 1; i >= 0; i-- {
+		v = v<<(bits.UintSize%64) | uint64(ws[i])
+	}
+	return v, true
 }
 
 func (r *snapReader) factor() exact.Factor {
@@ -744,7 +829,7 @@ func (r *snapReader) exactMap() *exact.Map {
 	if r.err != nil {
 		return nil
 	}
-	m, err := exact.FromCoefficients(a, b, c, d, k)
+	m, err := exact.FromLowestTerms(a, b, c, d, k)
 	if err != nil {
 		r.fail("a map: %v", err)
 	}

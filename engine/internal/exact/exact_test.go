@@ -430,3 +430,86 @@ func TestLinearRefusesWhatNoMapStates(t *testing.T) {
 		t.Errorf("Linear(2^-%d) = %v, want ErrTooLarge", MaxBits+1, err)
 	}
 }
+
+// TestFromLowestTerms: the coefficients any map writes out read back into
+// the same map, for maps of every shape (linear, affine, with a pole, with
+// π) and size (in words and beyond); coefficients that are not in their
+// normal form, or that make a constant, are refused.
+func TestFromLowestTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 2))
+	random := func() *big.Rat { // small or about 2^200, of either sign
+		x := new(big.Int).SetUint64(r.Uint64N(1000) + 1)
+		if r.IntN(3) == 0 {
+			x.Lsh(x, 200).Add(x, new(big.Int).SetUint64(r.Uint64()))
+		}
+		if r.IntN(2) == 0 {
+			x.Neg(x)
+		}
+		return new(big.Rat).SetFrac(x, big.NewInt(int64(r.IntN(999)+1)))
+	}
+	for i := range 3000 {
+		var m *Map
+		var err error
+		switch i % 4 {
+		case 0:
+			m, err = Linear(random(), r.IntN(5)-2)
+		case 1:
+			m, err = Affine(random(), random(), 0)
+		case 2:
+			m, err = New(new(big.Rat), random(), random(), random(), 0) // b/(c·x + d)
+		default:
+			m, err = New(random(), random(), random(), random(), 0)
+		}
+		if err != nil {
+			continue // a constant drawn by chance
+		}
+		a, b, c, d := m.Coefficients()
+		got, err := FromLowestTerms(a, b, c, d, m.K())
+		if err != nil {
+			t.Fatalf("%v: the coefficients it writes out are refused: %v", m, err)
+		}
+		if got.a.Cmp(m.a) != 0 || got.b.Cmp(m.b) != 0 || got.c.Cmp(m.c) != 0 || got.d.Cmp(m.d) != 0 ||
+			got.k != m.k || got.w != m.w || got.id != m.id {
+			t.Fatalf("read back %+v, want %+v", got, m)
+		}
+		// Twice each coefficient, or all four negated (when that moves
+		// the sign off C, or D for an affine map), is no normal form.
+		a, b, c, d = m.Coefficients()
+		for _, x := range [4]*big.Int{a, b, c, d} {
+			x.Lsh(x, 1)
+		}
+		if _, err := FromLowestTerms(a, b, c, d, m.K()); err == nil {
+			t.Fatalf("%v doubled was read back", m)
+		}
+		a, b, c, d = m.Coefficients()
+		for _, x := range [4]*big.Int{a, b, c, d} {
+			x.Neg(x)
+		}
+		if _, err := FromLowestTerms(a, b, c, d, m.K()); err == nil {
+			t.Fatalf("%v negated was read back", m)
+		}
+	}
+	for _, tt := range []struct {
+		name       string
+		a, b, c, d int64
+		want       error
+	}{
+		{"x", 1, 0, 0, 1, nil},
+		{"-x", -1, 0, 0, 1, nil},
+		{"1/x", 0, 1, 1, 0, nil},
+		{"(9x + 160)/5", 9, 160, 0, 5, nil},
+		{"2x/2", 2, 0, 0, 2, errNotNormal},
+		{"x/-1", 1, 0, 0, -1, errNotNormal},
+		{"1/-x", 0, 1, -1, 0, errNotNormal},
+		{"0·x", 0, 0, 0, 1, ErrConstant},
+		{"x/0", 1, 0, 0, 0, ErrConstant},
+		{"(2x + 4)/(x + 2)", 2, 4, 1, 2, ErrConstant},
+		{"(-2x + 4)/(x - 2)", -2, 4, 1, -2, ErrConstant},
+		{"(2x - 4)/(x + 2)", 2, -4, 1, 2, nil},
+	} {
+		_, err := FromLowestTerms(big.NewInt(tt.a), big.NewInt(tt.b), big.NewInt(tt.c), big.NewInt(tt.d), 0)
+		if err != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}

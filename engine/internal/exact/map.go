@@ -136,6 +136,74 @@ func Identity() *Map {
 // map written out by Coefficients is read back.
 func FromCoefficients(a, b, c, d *big.Int, k int) (*Map, error) { return newMap(a, b, c, d, k) }
 
+// FromLowestTerms returns (a·x + b)/(c·x + d) · π^k from coefficients
+// already in the normal form Coefficients writes (lowest terms, the first
+// non-zero of C and D positive), taking ownership of them: how a snapshot
+// reads its maps back. Unlike FromCoefficients it divides nothing out; it
+// checks the normal form instead, in machine words when the four fit, and
+// refuses coefficients not in it.
+func FromLowestTerms(a, b, c, d *big.Int, k int) (*Map, error) {
+	linear := b.Sign() == 0 && c.Sign() == 0
+	w := wordsOf(a, b, c, d)
+	switch {
+	case linear && (a.Sign() == 0 || d.Sign() == 0):
+		return nil, ErrConstant
+	case c.Sign() < 0 || c.Sign() == 0 && d.Sign() < 0:
+		return nil, errNotNormal
+	case w.ok:
+		if !linear && w.constant() {
+			return nil, ErrConstant
+		}
+		if gcdWords(gcdWords(w.a, w.b), gcdWords(w.c, w.d)) != 1 {
+			return nil, errNotNormal
+		}
+	default:
+		if !linear && new(big.Int).Mul(a, d).Cmp(new(big.Int).Mul(b, c)) == 0 {
+			return nil, ErrConstant
+		}
+		g := new(big.Int)
+		for _, x := range [4]*big.Int{a, b, c, d} {
+			if x.BitLen() > MaxBits {
+				return nil, ErrTooLarge
+			}
+			if x.Sign() != 0 {
+				g.GCD(nil, nil, g, x)
+			}
+		}
+		if !g.IsInt64() || g.Int64() != 1 {
+			return nil, errNotNormal
+		}
+	}
+	return &Map{a: a, b: b, c: c, d: d, k: k, w: w, id: k == 0 && linear && a.Cmp(d) == 0}, nil
+}
+
+// errNotNormal is a map read back whose coefficients are not in lowest
+// terms with the sign where Coefficients puts it.
+var errNotNormal = errors.New("coefficients not in their normal form")
+
+// constant reports whether A·D = B·C: a map that does not depend on x.
+func (w *wordMap) constant() bool {
+	adHi, adLo := bits.Mul64(w.a, w.d)
+	bcHi, bcLo := bits.Mul64(w.b, w.c)
+	adZero, bcZero := adHi|adLo == 0, bcHi|bcLo == 0
+	switch {
+	case adZero || bcZero:
+		return adZero && bcZero
+	case w.an != w.dn:
+		return w.bn != w.cn && adHi == bcHi && adLo == bcLo
+	default:
+		return w.bn == w.cn && adHi == bcHi && adLo == bcLo
+	}
+}
+
+// gcdWords is the greatest common divisor of a and b (gcd(0, b) = b).
+func gcdWords(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
 // Reciprocal returns x ↦ 1/x.
 func Reciprocal() *Map {
 	m, _ := newMap(big.NewInt(0), big.NewInt(1), big.NewInt(1), big.NewInt(0), 0)
