@@ -595,6 +595,7 @@ type snapReader struct {
 	intSlab     []big.Int
 	ratSlab     []big.Rat
 	one         *big.Rat // what rat copies each rational from
+	zero        *big.Int // every zero coefficient of a map
 }
 
 // slab cuts n elements from *block, making a new block of at least
@@ -716,8 +717,17 @@ func (r *snapReader) category() *Category {
 	return r.cats[i]
 }
 
-// bigint reads an integer into a new big.Int.
-func (r *snapReader) bigint() *big.Int {
+// coefficient reads a coefficient of a map. Maps never change their
+// coefficients, so every zero is one and the same big.Int: a linear map
+// has two.
+func (r *snapReader) coefficient() *big.Int {
+	if len(r.b) >= 2 && r.b[0] == 0 && r.b[1] == 0 { // sign 0, no bytes
+		r.b = r.b[2:]
+		if r.zero == nil {
+			r.zero = new(big.Int)
+		}
+		return r.zero
+	}
 	x := &slab(&r.intSlab, 1, 512)[0]
 	r.bigintTo(x)
 	return x
@@ -824,7 +834,7 @@ func (r *snapReader) exactMap() *exact.Map {
 	if !r.bool() {
 		return nil
 	}
-	a, b, c, d := r.bigint(), r.bigint(), r.bigint(), r.bigint()
+	a, b, c, d := r.coefficient(), r.coefficient(), r.coefficient(), r.coefficient()
 	k := r.int()
 	if r.err != nil {
 		return nil
