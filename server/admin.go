@@ -3,21 +3,20 @@ package server
 import (
 	"net/http"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/unitd/unitd/internal/promtext"
 )
 
 // AdminHandler serves the operator's endpoints, meant for a listener of
 // their own that is not exposed with the API:
 //
-//   - /metrics: the Prometheus text format, from gatherer;
+//   - /metrics: the metrics of reg, in the Prometheus text format;
 //   - /livez: 200 while the process serves at all;
 //   - /readyz: 200 once a catalog is applied and Config.Ready (the key
 //     store, say) reports nil; 503 before that and while draining after a
 //     shutdown began.
-func (s *Server) AdminHandler(gatherer prometheus.Gatherer) http.Handler {
+func (s *Server) AdminHandler(reg *promtext.Registry) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{ErrorLog: nil}))
+	mux.Handle("GET /metrics", reg.Handler())
 	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, r *http.Request) {
 		plain(w, http.StatusOK, "ok\n")
 	})

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/unitd/unitd/internal/promtext"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -70,7 +70,7 @@ next:
 // TestMetricsMove: the counters move as requests are made, and the text
 // parses.
 func TestMetricsMove(t *testing.T) {
-	reg := prometheus.NewRegistry()
+	reg := promtext.NewRegistry()
 	m := NewMetrics(reg)
 	limited := 0
 	f := newFixture(t, func(c *Config) {
@@ -136,7 +136,7 @@ func TestMetricsMove(t *testing.T) {
 func TestReadiness(t *testing.T) {
 	storeErr := errors.New("key store not loaded")
 	srv := New(Config{Ready: func() error { return storeErr }})
-	admin := srv.AdminHandler(prometheus.NewRegistry())
+	admin := srv.AdminHandler(promtext.NewRegistry())
 	get := func(path string) (int, string) {
 		rec := httptest.NewRecorder()
 		admin.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
@@ -197,7 +197,7 @@ func TestHealthShowsLimiter(t *testing.T) {
 // counting each conversion would, also when it holds more label pairs than
 // it has rows and flushes in the middle.
 func TestTallyCounts(t *testing.T) {
-	reg := prometheus.NewRegistry()
+	reg := promtext.NewRegistry()
 	m := NewMetrics(reg)
 	var tl tally
 	want := map[string]float64{}

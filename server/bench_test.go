@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/batchmix"
+	"github.com/unitd/unitd/internal/promtext"
 )
 
 func benchServer(b *testing.B) (http.Handler, string) {
@@ -81,7 +81,7 @@ func BenchmarkBatchCatalog(b *testing.B) {
 	set, ks := testKeys(b)
 	// As served: with metrics.
 	s := New(Config{Keys: fakeKeys{set}, Env: "test", Limiter: &fakeLimiter{decide: allowAll},
-		Metrics: NewMetrics(prometheus.NewRegistry())})
+		Metrics: NewMetrics(promtext.NewRegistry())})
 	s.ApplyGraph(g)
 	h, auth := s.Handler(), "Bearer "+ks["good"]
 	body := string(batchmix.Body(batchmix.Pairs))

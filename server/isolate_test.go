@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/unitd/unitd/internal/promtext"
 )
 
 // boomUnit is the unit name whose conversion or lookup panics in the
@@ -16,9 +16,9 @@ const boomUnit = "boom"
 
 // panickyFixture is a server whose conversions and lookups of boomUnit
 // panic, with metrics.
-func panickyFixture(t *testing.T) (*fixture, *prometheus.Registry) {
+func panickyFixture(t *testing.T) (*fixture, *promtext.Registry) {
 	t.Helper()
-	reg := prometheus.NewRegistry()
+	reg := promtext.NewRegistry()
 	f := newFixture(t, func(c *Config) {
 		c.Metrics = NewMetrics(reg)
 		c.itemSeam = func(unit string) {

@@ -6,32 +6,32 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/unitd/unitd/internal/promtext"
 )
 
-// Metrics are the server's Prometheus collectors. Label values come from
+// Metrics are the server's Prometheus metrics (package promtext). Label values come from
 // small closed sets (route templates, status codes, categories of the
 // catalog, error codes), never from what a client typed. A nil *Metrics
 // records nothing.
 type Metrics struct {
-	requests     *prometheus.CounterVec
-	latency      *prometheus.HistogramVec
-	conversions  *prometheus.CounterVec
-	batchSize    prometheus.Histogram
-	streams      *prometheus.CounterVec
-	streaming    prometheus.Gauge
-	rejections   *prometheus.CounterVec
-	reloads      *prometheus.CounterVec
-	lastGoodLoad prometheus.Gauge
-	reloadOK     prometheus.Gauge
-	connRefusals *prometheus.CounterVec
-	panics       *prometheus.CounterVec
+	requests     *promtext.CounterVec
+	latency      *promtext.HistogramVec
+	conversions  *promtext.CounterVec
+	batchSize    *promtext.Histogram
+	streams      *promtext.CounterVec
+	streaming    *promtext.Gauge
+	rejections   *promtext.CounterVec
+	reloads      *promtext.CounterVec
+	lastGoodLoad *promtext.Gauge
+	reloadOK     *promtext.Gauge
+	connRefusals *promtext.CounterVec
+	panics       *promtext.CounterVec
 	// successes and counters cache the conversion counters, of successes
-	// by category and of any label pair: WithLabelValues hashes and looks
-	// up its labels on every call, which cost a fifth of a batch. Labels
-	// come from closed sets, so the caches are bounded.
-	successes sync.Map // category → prometheus.Counter
-	counters  sync.Map // conversionLabels → prometheus.Counter
+	// by category and of any label pair: With joins and looks up its
+	// labels on every call, which cost a fifth of a batch. Labels come
+	// from closed sets, so the caches are bounded.
+	successes sync.Map // category → *promtext.Counter
+	counters  sync.Map // conversionLabels → *promtext.Counter
 	// requestSeries caches the series of each request label set in the
 	// same way; routes are templates and methods and statuses closed sets.
 	requestSeries sync.Map // requestLabels → requestObservers
@@ -43,69 +43,50 @@ type requestLabels struct {
 }
 
 type requestObservers struct {
-	count   prometheus.Counter
-	latency prometheus.Observer
+	count   *promtext.Counter
+	latency *promtext.Histogram
 }
 
 type conversionLabels struct{ category, outcome string }
 
-// NewMetrics creates the server's collectors and registers them on reg.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
-	m := &Metrics{
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "unitd_http_requests_total",
-			Help: "HTTP requests answered, by route template, method and status code.",
-		}, []string{"route", "method", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "unitd_http_request_duration_seconds",
-			Help:    "Time from the request's arrival to the end of its answer, by route template.",
-			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
-		}, []string{"route"}),
-		conversions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "unitd_conversions_total",
-			Help: "Conversions (single or batch items) by category and outcome: success or the error code.",
-		}, []string{"category", "outcome"}),
-		batchSize: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "unitd_batch_size",
-			Help:    "Items per accepted POST /v1/batch request.",
-			Buckets: []float64{1, 2, 5, 10, 20, 50, 100},
-		}),
-		streams: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "unitd_batch_streams_total",
-			Help: "NDJSON batches (POST /v1/batch streams) by how they ended: complete, cut_off, rate_limited, revoked, timeout, line_limit, too_large, shutdown, client_gone (or panic, a bug). Their items count in unitd_conversions_total.",
-		}, []string{"end"}),
-		streaming: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "unitd_batch_streams_in_flight",
-			Help: "NDJSON batches being answered now.",
-		}),
-		rejections: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "unitd_rate_limit_rejections_total",
-			Help: "Requests refused with 429 RATE_LIMIT_EXCEEDED, by route template.",
-		}, []string{"route"}),
-		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "unitd_catalog_reloads_total",
-			Help: "Catalog reload attempts by result (success or failure).",
-		}, []string{"result"}),
-		lastGoodLoad: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "unitd_catalog_last_reload_success_timestamp_seconds",
-			Help: "Unix time of the last catalog load that compiled and is serving.",
-		}),
-		reloadOK: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "unitd_catalog_last_reload_successful",
-			Help: "1 if the last catalog reload attempt succeeded, 0 if the last good catalog is serving after a failure.",
-		}),
-		connRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "unitd_connections_refused_total",
-			Help: "Connections closed at once on arrival: per_address (the address holds its maximum) or total (the server holds its maximum, none idle).",
-		}, []string{"reason"}),
-		panics: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "unitd_panics_recovered_total",
-			Help: "Panics (bugs) recovered while converting one item or looking up one unit, by route template: each became that item's INTERNAL_ERROR, and the request's other items were answered.",
-		}, []string{"route"}),
+// NewMetrics registers the server's metrics on reg.
+func NewMetrics(reg *promtext.Registry) *Metrics {
+	return &Metrics{
+		requests: reg.CounterVec("unitd_http_requests_total",
+			"HTTP requests answered, by route template, method and status code.",
+			"route", "method", "status"),
+		latency: reg.HistogramVec("unitd_http_request_duration_seconds",
+			"Time from the request's arrival to the end of its answer, by route template.",
+			[]float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+			"route"),
+		conversions: reg.CounterVec("unitd_conversions_total",
+			"Conversions (single or batch items) by category and outcome: success or the error code.",
+			"category", "outcome"),
+		batchSize: reg.Histogram("unitd_batch_size",
+			"Items per accepted POST /v1/batch request.",
+			[]float64{1, 2, 5, 10, 20, 50, 100}),
+		streams: reg.CounterVec("unitd_batch_streams_total",
+			"NDJSON batches (POST /v1/batch streams) by how they ended: complete, cut_off, rate_limited, revoked, timeout, line_limit, too_large, shutdown, client_gone (or panic, a bug). Their items count in unitd_conversions_total.",
+			"end"),
+		streaming: reg.Gauge("unitd_batch_streams_in_flight",
+			"NDJSON batches being answered now."),
+		rejections: reg.CounterVec("unitd_rate_limit_rejections_total",
+			"Requests refused with 429 RATE_LIMIT_EXCEEDED, by route template.",
+			"route"),
+		reloads: reg.CounterVec("unitd_catalog_reloads_total",
+			"Catalog reload attempts by result (success or failure).",
+			"result"),
+		lastGoodLoad: reg.Gauge("unitd_catalog_last_reload_success_timestamp_seconds",
+			"Unix time of the last catalog load that compiled and is serving."),
+		reloadOK: reg.Gauge("unitd_catalog_last_reload_successful",
+			"1 if the last catalog reload attempt succeeded, 0 if the last good catalog is serving after a failure."),
+		connRefusals: reg.CounterVec("unitd_connections_refused_total",
+			"Connections closed at once on arrival: per_address (the address holds its maximum) or total (the server holds its maximum, none idle).",
+			"reason"),
+		panics: reg.CounterVec("unitd_panics_recovered_total",
+			"Panics (bugs) recovered while converting one item or looking up one unit, by route template: each became that item's INTERNAL_ERROR, and the request's other items were answered.",
+			"route"),
 	}
-	reg.MustRegister(m.requests, m.latency, m.conversions, m.batchSize, m.streams, m.streaming, m.rejections,
-		m.reloads, m.lastGoodLoad, m.reloadOK, m.connRefusals, m.panics)
-	return m
 }
 
 // connRefused counts a connection refused for reason.
@@ -113,7 +94,7 @@ func (m *Metrics) connRefused(reason string) {
 	if m == nil {
 		return
 	}
-	m.connRefusals.WithLabelValues(reason).Inc()
+	m.connRefusals.With(reason).Inc()
 }
 
 // panicked counts a panic recovered in one item of a request to route.
@@ -124,7 +105,7 @@ func (m *Metrics) panicked(route string) {
 	if route == "" {
 		route = "unmatched"
 	}
-	m.panics.WithLabelValues(route).Inc()
+	m.panics.With(route).Inc()
 }
 
 // statusText holds the status labels in use, so that a request does not
@@ -148,7 +129,7 @@ func (m *Metrics) request(route, method string, status int, d time.Duration) {
 	obs.count.Inc()
 	obs.latency.Observe(d.Seconds())
 	if status == 429 {
-		m.rejections.WithLabelValues(route).Inc()
+		m.rejections.With(route).Inc()
 	}
 }
 
@@ -167,7 +148,7 @@ func (m *Metrics) requestSeriesOf(route, method string, status int) requestObser
 	if v, ok := m.requestSeries.Load(key); ok {
 		obs = v.(requestObservers)
 	} else {
-		obs = requestObservers{m.requests.WithLabelValues(route, method, statusText[status]), m.latency.WithLabelValues(route)}
+		obs = requestObservers{m.requests.With(route, method, statusText[status]), m.latency.With(route)}
 		m.requestSeries.Store(key, obs)
 	}
 	return obs
@@ -189,9 +170,9 @@ func (m *Metrics) streamEnded(route, method string, status int, end string) {
 	}
 	m.streaming.Dec()
 	m.requestSeriesOf(route, method, status).count.Inc()
-	m.streams.WithLabelValues(end).Inc()
+	m.streams.With(end).Inc()
 	if end == endRateLimited {
-		m.rejections.WithLabelValues(route).Inc()
+		m.rejections.With(route).Inc()
 	}
 }
 
@@ -205,23 +186,23 @@ func (m *Metrics) conversion(category, outcome string) {
 }
 
 // counter is the conversion counter of one label pair.
-func (m *Metrics) counter(category, outcome string) prometheus.Counter {
+func (m *Metrics) counter(category, outcome string) *promtext.Counter {
 	if category == "" {
 		category = "none"
 	}
 	if outcome == "success" {
 		if c, ok := m.successes.Load(category); ok {
-			return c.(prometheus.Counter)
+			return c.(*promtext.Counter)
 		}
-		c := m.conversions.WithLabelValues(category, outcome)
+		c := m.conversions.With(category, outcome)
 		m.successes.Store(category, c)
 		return c
 	}
 	key := conversionLabels{category, outcome}
 	if c, ok := m.counters.Load(key); ok {
-		return c.(prometheus.Counter)
+		return c.(*promtext.Counter)
 	}
-	c := m.conversions.WithLabelValues(category, outcome)
+	c := m.conversions.With(category, outcome)
 	m.counters.Store(key, c)
 	return c
 }
@@ -298,10 +279,10 @@ func (m *Metrics) reload(ok bool) {
 		return
 	}
 	if ok {
-		m.reloads.WithLabelValues("success").Inc()
+		m.reloads.With("success").Inc()
 		m.reloadOK.Set(1)
 		return
 	}
-	m.reloads.WithLabelValues("failure").Inc()
+	m.reloads.With("failure").Inc()
 	m.reloadOK.Set(0)
 }

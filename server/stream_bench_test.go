@@ -7,9 +7,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/internal/batchmix"
+	"github.com/unitd/unitd/internal/promtext"
 )
 
 // BenchmarkStream sends the streaming workload (batchmix.Rows rows, in
@@ -22,7 +22,7 @@ func BenchmarkStream(b *testing.B) {
 	}
 	set, ks := testKeys(b)
 	s := New(Config{Keys: fakeKeys{set}, Env: "test", Limiter: &fakeLimiter{decide: allowAll},
-		Metrics: NewMetrics(prometheus.NewRegistry())})
+		Metrics: NewMetrics(promtext.NewRegistry())})
 	s.ApplyGraph(g)
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/unitd/unitd/internal/batchmix"
+	"github.com/unitd/unitd/internal/promtext"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -202,7 +202,7 @@ func TestStreamItemsMatchBatch(t *testing.T) {
 // lines; `make test` also runs it without the detector, at full size.
 func TestStreamMillionLines(t *testing.T) {
 	const lines = streamTestLines
-	f := newFixture(t, func(c *Config) { c.Metrics = NewMetrics(prometheus.NewRegistry()) })
+	f := newFixture(t, func(c *Config) { c.Metrics = NewMetrics(promtext.NewRegistry()) })
 	// The answer to each row, without its {"index":n, prefix, from JSON
 	// batches of 100 rows.
 	want := make([][]byte, batchmix.Rows)
@@ -446,7 +446,7 @@ func waitLog(t *testing.T, f *fixture) map[string]any {
 // let go (the goroutine count returns to what it was, no stream is in
 // flight) and the stream's one log line says the client is gone.
 func TestStreamClientGone(t *testing.T) {
-	reg := prometheus.NewRegistry()
+	reg := promtext.NewRegistry()
 	f := newFixture(t, func(c *Config) { c.Metrics = NewMetrics(reg) })
 	base := runtime.NumGoroutine()
 	conn := rawStream(t, f.ts.Listener.Addr().String(), f.keys["good"], "Transfer-Encoding: chunked\r\n")
@@ -532,7 +532,7 @@ func TestStreamLineLimit(t *testing.T) {
 // RATE_LIMIT_EXCEEDED line carrying retry_after and resume_from, then the
 // meta line.
 func TestStreamRateLimit(t *testing.T) {
-	reg := prometheus.NewRegistry()
+	reg := promtext.NewRegistry()
 	var waits []time.Duration
 	f := newFixture(t, func(c *Config) {
 		c.Metrics = NewMetrics(reg)
@@ -711,7 +711,7 @@ func TestStreamRequestErrors(t *testing.T) {
 // TestStreamMetricsAndLog: a stream's conversions count by category in the
 // same counters as a batch's, and the stream has one access log line.
 func TestStreamMetricsAndLog(t *testing.T) {
-	reg := prometheus.NewRegistry()
+	reg := promtext.NewRegistry()
 	f := newFixture(t, func(c *Config) { c.Metrics = NewMetrics(reg) })
 	_, lines := f.postStream(t, "", strings.NewReader(ndjsonLines(24)))
 	if len(lines) != 25 {

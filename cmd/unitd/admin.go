@@ -12,63 +12,49 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
 	"github.com/unitd/unitd/apikey"
+	"github.com/unitd/unitd/internal/promtext"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
 )
 
-// newRegistry returns the registry the admin listener serves: Go runtime
-// and process collectors, the server's metrics, and gauges read at scrape
-// time from the key store and the rate limiter.
-func newRegistry(keyStatus func() apikey.Status, redis *redislimit.Limiter) (*prometheus.Registry, *server.Metrics) {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-	)
+// newRegistry returns the registry the admin listener serves: the Go
+// runtime's and the process's metrics, the server's, and gauges read at
+// scrape time from the key store and the rate limiter.
+func newRegistry(keyStatus func() apikey.Status, redis *redislimit.Limiter) (*promtext.Registry, *server.Metrics) {
+	reg := promtext.NewRegistry()
+	reg.Register(promtext.Go())
+	reg.Register(promtext.Process())
 	m := server.NewMetrics(reg)
 	if keyStatus != nil {
-		reg.MustRegister(
-			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-				Name: "unitd_key_store_up",
-				Help: "1 if the last refresh of the key store succeeded, 0 if the last good keys are in use after a failure.",
-			}, func() float64 { return boolGauge(keyStatus().Err == nil) }),
-			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-				Name: "unitd_key_store_last_refresh_timestamp_seconds",
-				Help: "Unix time of the last check of the key store.",
-			}, func() float64 { return unixSeconds(keyStatus().CheckedAt) }),
-			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-				Name: "unitd_key_store_keys",
-				Help: "API keys loaded from the key store.",
-			}, func() float64 { return float64(keyStatus().Keys) }),
-		)
+		reg.GaugeFunc("unitd_key_store_up",
+			"1 if the last refresh of the key store succeeded, 0 if the last good keys are in use after a failure.",
+			func() float64 { return boolGauge(keyStatus().Err == nil) })
+		reg.GaugeFunc("unitd_key_store_last_refresh_timestamp_seconds",
+			"Unix time of the last check of the key store.",
+			func() float64 { return unixSeconds(keyStatus().CheckedAt) })
+		reg.GaugeFunc("unitd_key_store_keys",
+			"API keys loaded from the key store.",
+			func() float64 { return float64(keyStatus().Keys) })
 	}
 	if redis != nil {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "unitd_redis_up",
-			Help: "1 while per-key rate limits are shared through Redis, 0 while this replica falls back to its local limiter.",
-		}, func() float64 { return boolGauge(redis.Status().Up) }))
+		reg.GaugeFunc("unitd_redis_up",
+			"1 while per-key rate limits are shared through Redis, 0 while this replica falls back to its local limiter.",
+			func() float64 { return boolGauge(redis.Status().Up) })
 	}
 	return reg, m
 }
 
 // registerConnGauges adds the API listener's open and idle connections to
 // reg, read at scrape time.
-func registerConnGauges(reg *prometheus.Registry, conns func() (open, idle int)) {
-	reg.MustRegister(
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "unitd_connections_open",
-			Help: "Connections the public listener holds open.",
-		}, func() float64 { n, _ := conns(); return float64(n) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "unitd_connections_idle",
-			Help: "Of the open connections, idle keep-alive ones: closed first when connections run short.",
-		}, func() float64 { _, n := conns(); return float64(n) }),
-	)
+func registerConnGauges(reg *promtext.Registry, conns func() (open, idle int)) {
+	reg.GaugeFunc("unitd_connections_open",
+		"Connections the public listener holds open.",
+		func() float64 { n, _ := conns(); return float64(n) })
+	reg.GaugeFunc("unitd_connections_idle",
+		"Of the open connections, idle keep-alive ones: closed first when connections run short.",
+		func() float64 { _, n := conns(); return float64(n) })
 }
 
 func boolGauge(b bool) float64 {

@@ -15,8 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/accountunits"
 	"github.com/unitd/unitd/apikey"
@@ -24,6 +22,7 @@ import (
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/forwarded"
 	"github.com/unitd/unitd/internal/hashworker"
+	"github.com/unitd/unitd/internal/promtext"
 	"github.com/unitd/unitd/locale"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/accountweb"
@@ -364,8 +363,8 @@ type daemon struct {
 	hashWorker *hashworker.Worker // nil when passwords are hashed in process
 	cert       *certificate       // nil without --tls-cert
 
-	registry *prometheus.Registry // what the admin listener serves
-	redis    *redislimit.Limiter  // nil without --redis
+	registry *promtext.Registry  // what the admin listener serves
+	redis    *redislimit.Limiter // nil without --redis
 }
 
 // devAccount and devUser are what `make run` (--dev-key) signs in with.

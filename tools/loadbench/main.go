@@ -65,11 +65,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/unitd/unitd/apikey"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/internal/batchmix"
+	"github.com/unitd/unitd/internal/promtext"
 	"github.com/unitd/unitd/server"
 	"github.com/unitd/unitd/server/ratelimit"
 	"github.com/unitd/unitd/server/ratelimit/redislimit"
@@ -299,7 +298,7 @@ func startUnitdWith(ctx context.Context, limiter ratelimit.Limiter, key string) 
 		Env:             apikey.EnvTest,
 		Limiter:         limiter,
 		Logger:          slog.New(slog.DiscardHandler),
-		Metrics:         server.NewMetrics(prometheus.NewRegistry()), // as served
+		Metrics:         server.NewMetrics(promtext.NewRegistry()), // as served
 		Version:         "loadbench",
 		ShutdownTimeout: 2 * time.Second,
 	})
