@@ -198,11 +198,11 @@ func PublicProblem(errs []error) string {
 	return s + "; see the server log or unitd validate"
 }
 
-// quoted matches a string as %q writes it.
-var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+// quoted matches a string as %q writes it; compiled on first use.
+var quoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(?:[^"\\]|\\.)*"`) })
 
 // elideQuoted replaces every quoted string of s with "…".
-func elideQuoted(s string) string { return quoted.ReplaceAllLiteralString(s, `"…"`) }
+func elideQuoted(s string) string { return quoted().ReplaceAllLiteralString(s, `"…"`) }
 
 // ErrTimeout is a load that did not finish in time.
 var ErrTimeout = errors.New("catalog load did not finish in time")

@@ -225,7 +225,9 @@ func version(files []source) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// yamlLine matches a YAML error that names its line; compiled on first
+// use, as are the package's other patterns.
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // yamlSyntax starts the message of a YAML syntax error.
 const yamlSyntax = "YAML syntax: "
@@ -247,7 +249,7 @@ func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		o := engine.Origin{File: name, Line: 1, Column: 1}
 		msg := err.Error()
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			o.Line, _ = strconv.Atoi(m[1])
 			msg = yamlSyntax + m[2]
 			if line, col := syntaxLine(src, err.Error()); line >= o.Line {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/unitd/unitd/engine"
 )
@@ -102,9 +103,9 @@ func parseWellKnown(src string) ([]WellKnown, error) {
 
 // decisionRow is a row of the README's symbol-decision table: its first
 // cell holds one or more names in backquotes.
-var decisionRow = regexp.MustCompile("^\\| *(`[^|]+)\\|")
+var decisionRow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\| *(`[^|]+)\\|") })
 
-var backquoted = regexp.MustCompile("`([^`]+)`")
+var backquoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
 
 // Decided lists the names in the table under "### Symbol decisions" of
 // catalog/README.md.
@@ -122,11 +123,11 @@ func parseDecided(md string) map[string]bool {
 		section = section[:i]
 	}
 	for _, line := range strings.Split(section, "\n") {
-		m := decisionRow.FindStringSubmatch(line)
+		m := decisionRow().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		for _, name := range backquoted.FindAllStringSubmatch(m[1], -1) {
+		for _, name := range backquoted().FindAllStringSubmatch(m[1], -1) {
 			decided[name[1]] = true
 		}
 	}

@@ -1,6 +1,9 @@
 package engine
 
-import "math/big"
+import (
+	"math/big"
+	"sync"
+)
 
 // A prefix multiplies a unit by an exact power of ten or of two.
 type prefix struct {
@@ -73,7 +76,7 @@ var prefixSources = map[string]string{
 // factor is the prefix's exact factor as a catalog writes it: "1000",
 // "1/1000", "1024".
 func (p prefix) factor() string {
-	if f, ok := prefixFactors[[2]int{p.Base, p.Power}]; ok {
+	if f, ok := prefixFactors()[[2]int{p.Base, p.Power}]; ok {
 		return f
 	}
 	return prefixFactor(p.Base, p.Power)
@@ -87,8 +90,9 @@ func prefixFactor(base, power int) string {
 	return f
 }
 
-// prefixFactors holds every prefix's factor, computed once.
-var prefixFactors = func() map[[2]int]string {
+// prefixFactors holds every prefix's factor, computed once, when a
+// catalog with prefixes is first built.
+var prefixFactors = sync.OnceValue(func() map[[2]int]string {
 	m := map[[2]int]string{}
 	for _, set := range [][]prefix{siPrefixes, binaryPrefixes} {
 		for _, p := range set {
@@ -96,4 +100,4 @@ var prefixFactors = func() map[[2]int]string {
 		}
 	}
 	return m
-}()
+})

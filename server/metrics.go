@@ -108,15 +108,15 @@ func (m *Metrics) panicked(route string) {
 	m.panics.With(route).Inc()
 }
 
-// statusText holds the status labels in use, so that a request does not
-// format its status code.
-var statusText = func() map[int]string {
-	t := make(map[int]string)
-	for c := 100; c < 600; c++ {
-		t[c] = strconv.Itoa(c)
+// statusLabel is the label of a status code: its three digits, or ""
+// for what is no HTTP status. A request's series are cached by their
+// labels (requestSeriesOf), so a status is formatted once per series.
+func statusLabel(status int) string {
+	if status < 100 || status > 599 {
+		return ""
 	}
-	return t
-}()
+	return strconv.Itoa(status)
+}
 
 func (m *Metrics) request(route, method string, status int, d time.Duration) {
 	if m == nil {
@@ -148,7 +148,7 @@ func (m *Metrics) requestSeriesOf(route, method string, status int) requestObser
 	if v, ok := m.requestSeries.Load(key); ok {
 		obs = v.(requestObservers)
 	} else {
-		obs = requestObservers{m.requests.With(route, method, statusText[status]), m.latency.With(route)}
+		obs = requestObservers{m.requests.With(route, method, statusLabel(status)), m.latency.With(route)}
 		m.requestSeries.Store(key, obs)
 	}
 	return obs

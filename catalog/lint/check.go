@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
@@ -327,13 +328,17 @@ func (c *checker) examples() {
 // document matches what cites a document: a year, a section, table or
 // appendix, a URL, a standard's designation ("SEMI E12", "DIN 1301"), or a
 // standards body or publication series.
-var document = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b|§|\b(Table|Appendix|Annex|Section|Chapter|Part|Resolution|Recommendation)\b|https?://|\b[A-Z]{2,6} [A-Z]?\d{1,6}\b|\b(SI Brochure|NIST|ISO|IEC|IEEE|BIPM|CGPM|CIPM|IUPAC|IUPAP|CODATA|IAU|IERS|ICRU|ICRP|OIML|ASTM|ANSI|BS|DIN|JIS|EU|EC|FAO|WHO|API|ASHRAE|SAE|UCUM|Handbook|CFR|Federal Register|Standard|Weights and Measures Act|Gold Book)\b`)
+// It is compiled on first use: most processes that link the lint never
+// run it.
+var document = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b|§|\b(Table|Appendix|Annex|Section|Chapter|Part|Resolution|Recommendation)\b|https?://|\b[A-Z]{2,6} [A-Z]?\d{1,6}\b|\b(SI Brochure|NIST|ISO|IEC|IEEE|BIPM|CGPM|CIPM|IUPAC|IUPAP|CODATA|IAU|IERS|ICRU|ICRP|OIML|ASTM|ANSI|BS|DIN|JIS|EU|EC|FAO|WHO|API|ASHRAE|SAE|UCUM|Handbook|CFR|Federal Register|Standard|Weights and Measures Act|Gold Book)\b`)
+})
 
 // sources finds sources that cite no document.
 func (c *checker) sources() {
 	for _, u := range c.handUnits() {
 		us := c.specs[u.Symbol]
-		if !document.MatchString(us.Source) {
+		if !document().MatchString(us.Source) {
 			c.add(SourceCitation, us.Origin, "unit %q: source %q cites no document (name the publication, with its edition or year and section)", u.Symbol, us.Source)
 		}
 	}

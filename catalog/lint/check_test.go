@@ -134,7 +134,7 @@ func TestCitesDocument(t *testing.T) {
 		{"common usage", false},
 		{"Geometric definition (one quarter of a revolution)", false},
 	} {
-		if got := document.MatchString(tt.source); got != tt.want {
+		if got := document().MatchString(tt.source); got != tt.want {
 			t.Errorf("cites a document: %q = %v, want %v", tt.source, got, tt.want)
 		}
 	}

@@ -3,6 +3,7 @@ package text
 import (
 	"math/big"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -28,9 +29,10 @@ type numberWords struct {
 	and      []string
 }
 
-var wordTables = map[string]*numberWords{}
-
-func init() {
+// wordTables are the spelled numbers of each language, indexed on the
+// first use of spelled numbers.
+var wordTables = sync.OnceValue(func() map[string]*numberWords {
+	tables := map[string]*numberWords{}
 	for lang, list := range spelledNumbers {
 		w := &numberWords{byFirst: map[string][]spelledNumber{}, articles: map[string]bool{}, and: andWords[lang]}
 		for _, n := range list {
@@ -50,9 +52,10 @@ func init() {
 				}
 			}
 		}
-		wordTables[lang] = w
+		tables[lang] = w
 	}
-}
+	return tables
+})
 
 // andWords join a whole number and a fraction, by language.
 var andWords = map[string][]string{"en": {"and"}, "es": {"y"}, "pt": {"e"}, "sv": {"och"}, "ru": {"и"}, "sk": {"a"}, "nl": {"en"}, "de": {"und"}, "fr": {"et"}}
@@ -66,10 +69,10 @@ func wordsOf(lang string) *numberWords {
 	if i := strings.IndexAny(lang, "-_"); i > 0 {
 		lang = lang[:i]
 	}
-	if w, ok := wordTables[strings.ToLower(lang)]; ok {
+	if w, ok := wordTables()[strings.ToLower(lang)]; ok {
 		return w
 	}
-	return wordTables["en"]
+	return wordTables()["en"]
 }
 
 // wordAt returns the word at i (letters, apostrophes) and where it ends.
