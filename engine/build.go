@@ -30,8 +30,8 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		g: &Graph{
 			version:       spec.Version,
 			byID:          map[string]*Category{},
-			bySymbol:      map[string]*Unit{},
-			byWord:        map[string]*Unit{},
+			bySymbol:      unitNames{m: map[string]*Unit{}},
+			byWord:        unitNames{m: map[string]*Unit{}},
 			ambiguous:     map[string]*Ambiguity{},
 			byDimension:   map[dimension.Vector]*Category{},
 			bridges:       map[categoryPair]*Bridge{},
@@ -411,8 +411,8 @@ func abs(n int) int {
 // spellings indexes every symbol and word, reporting clashes.
 func (b *builder) spellings() {
 	n := len(b.g.units)
-	b.g.bySymbol = make(map[string]*Unit, 2*n)
-	b.g.byWord = make(map[string]*Unit, 3*n)
+	bySymbol, byWord := make(map[string]*Unit, 2*n), make(map[string]*Unit, 3*n)
+	b.g.bySymbol, b.g.byWord = unitNames{m: bySymbol}, unitNames{m: byWord}
 	b.g.spellings = make([]spelling, 0, 5*n)
 	for _, u := range b.g.units {
 		o := b.origins[u]
@@ -421,14 +421,14 @@ func (b *builder) spellings() {
 				b.errorf(o, unitSubject(u.Symbol), "symbol %q is empty or has surrounding white space", s)
 				continue
 			}
-			if other, dup := b.g.bySymbol[s]; dup && other != u {
+			if other, dup := bySymbol[s]; dup && other != u {
 				b.errorf(o, unitSubject(u.Symbol), "symbol %q is already used by unit %q (%s)", s, other.Symbol, describeOrigin(other, b.origins[other]))
 				if s == u.Symbol {
 					b.dropped[u] = true
 				}
 				continue
 			}
-			b.g.bySymbol[s] = u
+			bySymbol[s] = u
 			b.g.spellings = append(b.g.spellings, spelling{s, u})
 		}
 	}
@@ -440,18 +440,18 @@ func (b *builder) spellings() {
 			if key == "" {
 				continue
 			}
-			if other, dup := b.g.byWord[key]; dup && other != u {
+			if other, dup := byWord[key]; dup && other != u {
 				b.errorf(o, unitSubject(u.Symbol), "name %q is already used by unit %q (%s); word names are compared case-insensitively", w, other.Symbol, b.origins[other])
 				continue
 			}
-			if other, clash := b.g.bySymbol[w]; clash && other != u {
+			if other, clash := bySymbol[w]; clash && other != u {
 				b.errorf(o, unitSubject(u.Symbol), "name %q is the symbol of unit %q (%s)", w, other.Symbol, b.origins[other])
 				continue
 			}
-			if _, seen := b.g.byWord[key]; !seen {
+			if _, seen := byWord[key]; !seen {
 				b.g.spellings = append(b.g.spellings, spelling{w, u})
 			}
-			b.g.byWord[key] = u
+			byWord[key] = u
 		}
 	}
 }
@@ -470,10 +470,10 @@ func (b *builder) ambiguities(specs []CategorySpec) {
 				b.errorf(as.Origin, subject, "declared twice")
 				continue
 			}
-			if u, ok := b.g.byWord[key]; ok {
+			if u, ok := b.g.byWord.get(key); ok {
 				b.errorf(as.Origin, subject, "is also a name of unit %q (%s); an ambiguous name must not be an alias", u.Symbol, b.origins[u])
 			}
-			if u, ok := b.g.bySymbol[as.Name]; ok {
+			if u, ok := b.g.bySymbol.get(as.Name); ok {
 				b.errorf(as.Origin, subject, "is the symbol of unit %q; symbols keep their one meaning", u.Symbol)
 			}
 			if len(as.Candidates) < 2 {
@@ -481,7 +481,7 @@ func (b *builder) ambiguities(specs []CategorySpec) {
 			}
 			a := &Ambiguity{Name: as.Name, Note: as.Note}
 			for _, c := range as.Candidates {
-				u, ok := b.g.bySymbol[c]
+				u, ok := b.g.bySymbol.get(c)
 				if !ok {
 					b.errorf(as.Origin, subject, "candidate %q is not a unit symbol", c)
 					continue
@@ -702,10 +702,10 @@ func (b *builder) reference(name string) (*Unit, bool) {
 	if b.ov != nil {
 		return b.ov.reference(b.g, name)
 	}
-	if u, ok := b.g.bySymbol[name]; ok {
+	if u, ok := b.g.bySymbol.get(name); ok {
 		return u, true
 	}
-	u, ok := b.g.byWord[foldWord(name)]
+	u, ok := b.g.byWord.get(foldWord(name))
 	return u, ok
 }
 

@@ -627,7 +627,7 @@ func (g *Graph) codeStep(e *Expression) Step {
 	if e.note != "" {
 		s.Definition += "; " + e.note
 	}
-	if u, ok := g.bySymbol[code]; ok && u.Category.dim == e.dim && u.coherent.R != nil && u.coherent.R.Cmp(e.factor.R) != 0 {
+	if u, ok := g.bySymbol.get(code); ok && u.Category.dim == e.dim && u.coherent.R != nil && u.coherent.R.Cmp(e.factor.R) != 0 {
 		uf, _ := factorText(u.coherent)
 		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
 	}
@@ -639,7 +639,7 @@ func (g *Graph) codeStep(e *Expression) Step {
 // of that symbol: the one mapping between CLDR and the catalog, which
 // locale data reads.
 func (g *Graph) CLDRClaim(symbol string) (string, bool) {
-	u, ok := g.bySymbol[symbol]
+	u, ok := g.bySymbol.get(symbol)
 	if !ok || u.Symbol != symbol {
 		return "", false
 	}

@@ -286,7 +286,7 @@ func TestRunInternalError(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := testGraph(t)
-	ft := g.bySymbol["ft"]
+	ft, _ := g.bySymbol.get("ft")
 	bad := conversion{pre: exact.Identity(), post: ft.conv.m, formulaUnit: true,
 		fn: formula.Programs(prog, prog, "text", "text")}
 	pl := plan{from: &bad, to: &ft.conv, fromName: "bad", unit: "ft", compiled: compilePair(&bad, &ft.conv)}

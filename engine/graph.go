@@ -25,8 +25,8 @@ type Graph struct {
 	categories []*Category
 	byID       map[string]*Category
 	units      []*Unit
-	bySymbol   map[string]*Unit // case-sensitive symbols and spellings
-	byWord     map[string]*Unit // lower-cased word aliases, names, plurals
+	bySymbol   unitNames // case-sensitive symbols and spellings
+	byWord     unitNames // lower-cased word aliases, names, plurals
 	ambiguous  map[string]*Ambiguity
 	spellings  []spelling // every name, for suggestions
 	// suggester indexes the spellings for suggestions, built on the
@@ -308,7 +308,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 			return u, err
 		}
 	}
-	if u, ok := g.bySymbol[name]; ok {
+	if u, ok := g.bySymbol.get(name); ok {
 		return u, nil
 	}
 	key := foldWord(name)
@@ -322,7 +322,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		}
 		return nil, e
 	}
-	if u, ok := g.byWord[key]; ok {
+	if u, ok := g.byWord.get(key); ok {
 		return u, nil
 	}
 	shown := name
@@ -347,14 +347,15 @@ func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
 			return u, a
 		}
 	}
-	if u, ok := g.bySymbol[name]; ok {
+	if u, ok := g.bySymbol.get(name); ok {
 		return u, nil
 	}
 	key := foldWord(name)
 	if a, ok := g.ambiguous[key]; ok {
 		return nil, a
 	}
-	return g.byWord[key], nil
+	u, _ := g.byWord.get(key)
+	return u, nil
 }
 
 func candidateList(us []*Unit) string {

@@ -1264,10 +1264,10 @@ func (ov *overlay) reference(g *Graph, name string) (*Unit, bool) {
 		}
 	}
 	root := g.Catalog()
-	if u, ok := root.bySymbol[name]; ok {
+	if u, ok := root.bySymbol.get(name); ok {
 		return u, true
 	}
-	u, ok := root.byWord[foldWord(name)]
+	u, ok := root.byWord.get(foldWord(name))
 	return u, ok
 }
 
@@ -1402,10 +1402,11 @@ func (g *Graph) definitionRef(u *Unit) *Unit {
 		return r
 	}
 	root := g.Catalog()
-	if r, ok := root.bySymbol[name]; ok {
+	if r, ok := root.bySymbol.get(name); ok {
 		return r
 	}
-	return root.byWord[foldWord(name)]
+	r, _ := root.byWord.get(foldWord(name))
+	return r
 }
 
 // appendAccountAuto converts to Auto in an overlay's graph. The unit

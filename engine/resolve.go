@@ -106,7 +106,7 @@ func (g *Graph) resolve(name string) (side, error) {
 			return s, err
 		}
 	}
-	if u, ok := g.bySymbol[name]; ok {
+	if u, ok := g.bySymbol.get(name); ok {
 		return side{unit: u}, nil
 	}
 	u, err, found := g.lookupName(name)

@@ -36,7 +36,7 @@ import (
 
 // snapshotMagic starts every snapshot; its last part is the format's
 // version.
-const snapshotMagic = "unitd graph snapshot 3\n"
+const snapshotMagic = "unitd graph snapshot 4\n"
 
 // Snapshot writes the compiled core of the graph.
 func (g *Graph) Snapshot() []byte {
@@ -117,8 +117,8 @@ func (g *Graph) Snapshot() []byte {
 		}
 		w.bool(c.mixingRatio)
 	}
-	w.names(g.bySymbol)
-	w.names(g.byWord)
+	w.nameTable(g.bySymbol)
+	w.nameTable(g.byWord)
 	w.int(len(g.spellings))
 	for _, s := range g.spellings {
 		w.str(s.text)
@@ -374,7 +374,7 @@ func restore(data string) (*Graph, error) {
 		}
 		c.mixingRatio = r.bool()
 	}
-	g.bySymbol, g.byWord = r.names(), r.names()
+	g.bySymbol, g.byWord = r.nameTable(), r.nameTable()
 	g.spellings = make([]spelling, r.count())
 	for i := range g.spellings {
 		g.spellings[i] = spelling{text: r.str(), unit: r.unit()}
@@ -556,19 +556,6 @@ func (w *snapWriter) conversion(c *conversion) {
 		w.decimal(&b.a)
 		w.decimal(&b.b)
 		w.decimal(&b.min)
-	}
-}
-
-func (w *snapWriter) names(m map[string]*Unit) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	w.int(len(keys))
-	for _, k := range keys {
-		w.str(k)
-		w.unit(m[k])
 	}
 }
 
@@ -870,14 +857,4 @@ func (r *snapReader) conversion(c *conversion) {
 		r.decimal(&c.minimum.b)
 		r.decimal(&c.minimum.min)
 	}
-}
-
-func (r *snapReader) names() map[string]*Unit {
-	n := r.count()
-	m := make(map[string]*Unit, n)
-	for range n {
-		k := r.str()
-		m[k] = r.unit()
-	}
-	return m
 }

@@ -506,7 +506,7 @@ func (p *exprParser) operand() (Term, error) {
 			return Term{}, p.fail("%s at position %d is a level on a logarithmic scale and cannot be part of a unit expression", u.Symbol, p.position(start))
 		}
 		if p.afterSlash && name == "mK" && start > 0 && src[start-1] == '/' {
-			if _, ok := p.g.bySymbol["m"]; ok {
+			if _, ok := p.g.bySymbol.get("m"); ok {
 				p.trap = len(p.canon)
 			}
 		}
@@ -556,7 +556,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 			return nil, nil, false // a shorter operand may be one
 		}
 	}
-	if u, ok := g.bySymbol[name]; ok {
+	if u, ok := g.bySymbol.get(name); ok {
 		return u, nil, true
 	}
 	if len(name) <= 64 && isASCIIWord(name) {
@@ -569,7 +569,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 			}
 			buf[i] = c
 		}
-		if u, ok := g.byWord[string(buf[:len(name)])]; ok {
+		if u, ok := g.byWord.getBytes(buf[:len(name)]); ok {
 			return u, nil, true
 		}
 		if _, ok := g.ambiguous[string(buf[:len(name)])]; !ok {
@@ -577,7 +577,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 		}
 	}
 	key := foldWord(name)
-	if u, ok := g.byWord[key]; ok {
+	if u, ok := g.byWord.get(key); ok {
 		return u, nil, true
 	}
 	if _, ok := g.ambiguous[key]; ok {

@@ -155,7 +155,8 @@ func TestResolveExpression(t *testing.T) {
 	if e.Symbol != "ft*lb/s^2" || e.DimensionText() != "M L T^-2" || e.CategoryID() != "force" {
 		t.Errorf("expression = %q %s %s", e.Symbol, e.DimensionText(), e.CategoryID())
 	}
-	want := []Term{{g.bySymbol["ft"], 1}, {g.bySymbol["lb"], 1}, {g.bySymbol["s"], -2}}
+	unit := func(symbol string) *Unit { u, _ := g.bySymbol.get(symbol); return u }
+	want := []Term{{unit("ft"), 1}, {unit("lb"), 1}, {unit("s"), -2}}
 	if fmt.Sprint(e.Terms) != fmt.Sprint(want) {
 		t.Errorf("terms = %v, want %v", e.Terms, want)
 	}
