@@ -20,7 +20,7 @@ func TestCodesIdentity(t *testing.T) {
 	for _, u := range g.Units() {
 		var names []string
 		for _, s := range systems {
-			if c, ok := u.Codes[s]; ok {
+			if c := u.CodeOf(s); c != "" {
 				names = append(names, s+":"+c)
 			}
 		}

@@ -278,7 +278,7 @@ func TestDifferentialQUDT(t *testing.T) {
 			category = expr.Category
 		}
 		if category != nil && category.Base != nil {
-			if q, ok := category.Base.Codes["qudt"]; ok && scaleOf[q].multiplier != "" {
+			if q := category.Base.CodeOf("qudt"); q != "" && scaleOf[q].multiplier != "" {
 				candidates = append(candidates, target{category.Base.Symbol, scaleOf[q]})
 			} else if res, _, err := convertRecovering(g, engine.Request{Value: "1", From: category.Base.Symbol, To: base}); err == nil && res.Value == "1" {
 				candidates = append(candidates, target{category.Base.Symbol, qudtCoherent})

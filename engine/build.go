@@ -137,6 +137,9 @@ type builder struct {
 	// prefixCodes marks generated units whose codes a prefix set
 	// declared (checked like a unit's own), with where.
 	prefixCodes map[*Unit]Origin
+	// codes are the units' codes as declared or derived, until
+	// compileCodes checks them and gives each unit those that hold.
+	codes map[*Unit]map[string]string
 	// ov is the overlay being compiled (overlay.go), nil for a catalog.
 	ov *overlay
 }
@@ -288,8 +291,8 @@ func (b *builder) unit(c *Category, us *UnitSpec) {
 		Category: c, System: us.System, Description: us.Description,
 		Exact: us.Exact, Source: us.Source,
 		Definition: definitionOf(us.Definition),
-		Codes:      maps.Clone(us.Codes),
 	}
+	b.setCodes(u, maps.Clone(us.Codes))
 	for _, ex := range us.Examples {
 		from := ex.From
 		if from == "" {
@@ -302,6 +305,18 @@ func (b *builder) unit(c *Category, us *UnitSpec) {
 		return
 	}
 	b.prefixed(c, u, us)
+}
+
+// setCodes records the codes a unit declares or derives, none when m is
+// empty.
+func (b *builder) setCodes(u *Unit, m map[string]string) {
+	if len(m) == 0 {
+		return
+	}
+	if b.codes == nil {
+		b.codes = map[*Unit]map[string]string{}
+	}
+	b.codes[u] = m
 }
 
 func (b *builder) add(c *Category, u *Unit, o Origin, def DefinitionSpec, us *UnitSpec) {
@@ -373,7 +388,6 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 			Exact:    u.Exact,
 			Source:   u.Source + "; prefix " + p.Name + ": " + prefixSources[ps.Set],
 			Prefixed: u,
-			Codes:    prefixedCodes(u.Codes, p),
 			Definition: Definition{
 				Kind: "linear", Unit: u.Symbol, Factor: factor,
 			},
@@ -388,15 +402,17 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 				}
 			}
 		}
+		codeOf := prefixedCodes(b.codes[u], p)
 		for system, m := range ps.Codes {
 			if code, ok := m[p.Symbol]; ok {
-				if pu.Codes == nil {
-					pu.Codes = map[string]string{}
+				if codeOf == nil {
+					codeOf = map[string]string{}
 				}
-				pu.Codes[system] = code
+				codeOf[system] = code
 				b.prefixCodes[pu] = ps.Origin
 			}
 		}
+		b.setCodes(pu, codeOf)
 		b.add(c, pu, ps.Origin, DefinitionSpec{Unit: u.Symbol, Factor: factor, Origin: ps.Origin}, nil)
 	}
 }

@@ -50,18 +50,20 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		}
 	}
 	for _, u := range append(declaredFirst, derived...) {
-		if len(u.Codes) == 0 || u.conv.m == nil && u.conv.post == nil {
+		codeOf := b.codes[u]
+		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
+			u.codes = codesOf(codeOf)
 			continue
 		}
 		_, byPrefix := b.prefixCodes[u]
 		declared := b.specs[u] != nil || byPrefix
-		systems := make([]string, 0, len(u.Codes))
-		for s := range u.Codes {
+		systems := make([]string, 0, len(codeOf))
+		for s := range codeOf {
 			systems = append(systems, s)
 		}
 		sort.Strings(systems)
 		for _, system := range systems {
-			code := u.Codes[system]
+			code := codeOf[system]
 			msg := b.checkCode(u, system, code, set)
 			if msg == "" {
 				key := system + ":" + code
@@ -76,8 +78,9 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			if declared {
 				b.errorf(b.origins[u], unitSubject(u.Symbol), "%s", msg)
 			}
-			delete(u.Codes, system)
+			delete(codeOf, system)
 		}
+		u.codes = codesOf(codeOf)
 	}
 }
 

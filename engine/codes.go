@@ -104,8 +104,48 @@ func (g *Graph) Claim(system, code string) (codes.Claim, bool) {
 	return codes.Claim{Symbol: u.Symbol, Factor: u.coherent, Dim: u.Category.dim, Exact: u.Exact && u.conv.exact, Offset: hasOffset}, true
 }
 
-// CodeOf returns the unit's code in a standard code system, or "".
-func (u *Unit) CodeOf(system string) string { return u.Codes[system] }
+// CodeOf returns the unit's code in a standard code system (ucum, cldr,
+// unece, qudt), as checked against its table, or "".
+func (u *Unit) CodeOf(system string) string { return u.codes.get(system) }
+
+// unitCodes are a unit's codes in the standard code systems, in the order
+// of CodeSystems, "" where it has none: four strings in the unit rather
+// than a map of its own, which two thousand units of a restored catalog
+// each made.
+type unitCodes [4]string
+
+// codeSlot is the index of a system in unitCodes, or -1.
+func codeSlot(system string) int {
+	switch system {
+	case SystemUCUM:
+		return 0
+	case SystemCLDR:
+		return 1
+	case SystemUNECE:
+		return 2
+	case SystemQUDT:
+		return 3
+	}
+	return -1
+}
+
+func (c *unitCodes) get(system string) string {
+	if i := codeSlot(system); i >= 0 {
+		return c[i]
+	}
+	return ""
+}
+
+// codesOf keeps the codes of m in the standard systems.
+func codesOf(m map[string]string) unitCodes {
+	var c unitCodes
+	for system, code := range m {
+		if i := codeSlot(system); i >= 0 {
+			c[i] = code
+		}
+	}
+	return c
+}
 
 // CodeSource says where the graph's table of a code system comes from,
 // or "" when it has none.
@@ -287,7 +327,7 @@ func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
 		Category: c, System: "UCUM", Exact: true,
 		Source:     "UCUM, special unit " + s.Atom + " (function " + s.Function + "); " + g.codes.tables().Source(SystemUCUM),
 		Definition: Definition{Kind: "formula", Unit: c.dim.SIText(), To: s.To, From: s.From},
-		Codes:      map[string]string{SystemUCUM: strings.TrimPrefix(code, SystemUCUM+":")},
+		codes:      codesOf(map[string]string{SystemUCUM: strings.TrimPrefix(code, SystemUCUM+":")}),
 	}
 	u.conv, u.si, u.coherent = conv, &siConv, s.Ref
 	return u, nil
@@ -351,7 +391,7 @@ func (g *Graph) prefixedScale(written, system string, m codes.Meaning) (*Unit, e
 	if !ok || m.Offset == nil || f.Cmp(m.Factor.R) != 0 || m.Factor.K != 0 || o.Cmp(m.Offset) != 0 {
 		return nil, errorf(CodeIncompatibleUnits, "%s is %s under a prefix, but its factor and offset are not %s's under that prefix", fault.Truncate(written, 64), m.ScaleOf, base.Symbol)
 	}
-	u.Codes = map[string]string{system: strings.TrimPrefix(written, system+":")}
+	u.codes = codesOf(map[string]string{system: strings.TrimPrefix(written, system+":")})
 	u.Source = "QUDT: " + m.Note + "; " + g.codes.tables().Source(system)
 	return u, nil
 }
@@ -585,7 +625,7 @@ func (g *Graph) claimableBy(byDim map[dimension.Vector][]*Unit, system, code str
 	}
 	var units []string
 	for _, u := range best {
-		if u.Codes[system] != "" {
+		if u.CodeOf(system) != "" {
 			return nil
 		}
 		if !slices.Contains(units, u.Symbol) {
@@ -643,7 +683,7 @@ func (g *Graph) CLDRClaim(symbol string) (string, bool) {
 	if !ok || u.Symbol != symbol {
 		return "", false
 	}
-	return u.Codes[SystemCLDR], true
+	return u.CodeOf(SystemCLDR), true
 }
 
 // CLDRClaimant returns the symbol of the catalog unit that claims the

@@ -187,9 +187,9 @@ type Unit struct {
 	Source      string
 	// Prefixed is the unit this one was generated from by a prefix, or nil.
 	Prefixed *Unit
-	// Codes are the unit's codes in the standard code systems (ucum,
-	// cldr, unece, qudt), as checked against their tables.
-	Codes    map[string]string
+	// codes are the unit's codes in the standard code systems, as
+	// checked against their tables (CodeOf).
+	codes    unitCodes
 	Examples []Example
 
 	conv conversion

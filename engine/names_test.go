@@ -107,3 +107,19 @@ func TestNameTableRefusesCorruption(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeSlotsFollowCodeSystems: a unit keeps its codes in the order of
+// CodeSystems, and no other system has a slot.
+func TestCodeSlotsFollowCodeSystems(t *testing.T) {
+	if len(CodeSystems) != len(unitCodes{}) {
+		t.Fatalf("%d code systems, %d slots", len(CodeSystems), len(unitCodes{}))
+	}
+	for i, s := range CodeSystems {
+		if codeSlot(s) != i {
+			t.Errorf("%s in slot %d, want %d", s, codeSlot(s), i)
+		}
+	}
+	if codeSlot("") != -1 || codeSlot("UCUM") != -1 || codeSlot("iso") != -1 {
+		t.Error("a slot for what is no code system")
+	}
+}

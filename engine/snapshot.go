@@ -80,7 +80,7 @@ func (g *Graph) Snapshot() []byte {
 		w.bool(u.Exact)
 		w.str(u.Source)
 		w.unit(u.Prefixed)
-		w.codes(u.Codes)
+		w.codes(&u.codes)
 		w.int(len(u.Examples))
 		for _, e := range u.Examples {
 			w.strs([]string{e.Value, e.From, e.To, e.Result})
@@ -335,7 +335,7 @@ func restore(data string) (*Graph, error) {
 		u.Exact = r.bool()
 		u.Source = r.str()
 		u.Prefixed = r.unit()
-		u.Codes = r.codes()
+		u.codes = r.codes()
 		if n := r.count(); n > 0 {
 			u.Examples = r.examples(n)
 			for j := range u.Examples {
@@ -508,18 +508,18 @@ func (w *snapWriter) dim(d dimension.Vector) {
 	}
 }
 
-func (w *snapWriter) codes(m map[string]string) {
+func (w *snapWriter) codes(c *unitCodes) {
 	n := 0
 	for _, s := range CodeSystems {
-		if _, ok := m[s]; ok {
+		if c.get(s) != "" {
 			n++
 		}
 	}
 	w.int(n)
 	for _, s := range CodeSystems {
-		if c, ok := m[s]; ok {
+		if code := c.get(s); code != "" {
 			w.str(s)
-			w.str(c)
+			w.str(code)
 		}
 	}
 }
@@ -804,17 +804,18 @@ func (r *snapReader) dim() dimension.Vector {
 	return d
 }
 
-func (r *snapReader) codes() map[string]string {
-	n := r.count()
-	if n == 0 {
-		return nil
+func (r *snapReader) codes() unitCodes {
+	var c unitCodes
+	for range r.count() {
+		system, code := r.str(), r.str()
+		i := codeSlot(system)
+		if i < 0 || code == "" {
+			r.fail("a code %q of system %q", code, system)
+			break
+		}
+		c[i] = code
 	}
-	m := make(map[string]string, n)
-	for range n {
-		s := r.str()
-		m[s] = r.str()
-	}
-	return m
+	return c
 }
 
 func (r *snapReader) exactMap() *exact.Map {

@@ -215,7 +215,7 @@ func (p *parser) customary(u *engine.Unit) bool {
 	if u.Prefixed == nil {
 		return true
 	}
-	if u.Codes["qudt"] != "" || u.Codes["unece"] != "" {
+	if u.CodeOf("qudt") != "" || u.CodeOf("unece") != "" {
 		return true
 	}
 	if u.Category != nil && u.Category.ID == "data" {

@@ -399,7 +399,7 @@ func checkClaims(g *engine.Graph, en map[string]map[string]map[string]string, d 
 			continue
 		}
 		for u := range found {
-			claim := u.Codes[engine.SystemCLDR]
+			claim := u.CodeOf(engine.SystemCLDR)
 			if claim == id || composes(g, u.Symbol) == id {
 				continue
 			}
@@ -432,7 +432,7 @@ func composes(g *engine.Graph, symbol string) string {
 	if a == nil || b == nil || a.Symbol != num || b.Symbol != den {
 		return ""
 	}
-	x, y := a.Codes[engine.SystemCLDR], b.Codes[engine.SystemCLDR]
+	x, y := a.CodeOf(engine.SystemCLDR), b.CodeOf(engine.SystemCLDR)
 	if x == "" || y == "" || strings.Contains(x, "-per-") || strings.Contains(y, "-per-") {
 		return ""
 	}
