@@ -57,11 +57,16 @@ type codeIndex struct {
 	set     *codes.Set
 	setOnce sync.Once
 	compile func() *codes.Set
-	// claimed maps a system and a code to the catalog unit claiming it.
+	// claimed maps a system and a code to the catalog unit claiming it
+	// (claimedMap).
 	claimed map[string]map[string]*Unit
 	// unclaimed maps a system and a code the catalog keeps unclaimed to
-	// its reason (UnclaimedCodeSpec).
+	// its reason (UnclaimedCodeSpec; unclaimedMap).
 	unclaimed map[string]map[string]string
+	// decodeClaims gives the two maps on their first use in a restored
+	// graph.
+	decodeClaims func() (map[string]map[string]*Unit, map[string]map[string]string)
+	claimsOnce   sync.Once
 	// resolved caches resolutions of namespaced names, against the
 	// process's cache budget.
 	resolved *cache.Map[string, side]
@@ -69,6 +74,26 @@ type codeIndex struct {
 	// the first unknown one.
 	near     suggest.Index
 	nearOnce sync.Once
+}
+
+// claimedMap returns the claims on codes, by system and code, decoding
+// them first in a restored graph.
+func (c *codeIndex) claimedMap() map[string]map[string]*Unit {
+	c.decodedClaims()
+	return c.claimed
+}
+
+// unclaimedMap returns the codes kept unclaimed with their reasons, by
+// system and code, decoding them first in a restored graph.
+func (c *codeIndex) unclaimedMap() map[string]map[string]string {
+	c.decodedClaims()
+	return c.unclaimed
+}
+
+func (c *codeIndex) decodedClaims() {
+	if c.decodeClaims != nil {
+		c.claimsOnce.Do(func() { c.claimed, c.unclaimed = c.decodeClaims() })
+	}
 }
 
 // tables returns the code tables, compiling them first if they are
@@ -91,7 +116,7 @@ func (c *codeIndex) remember(name string, s side) {
 
 // Claim says what the catalog unit claiming a code is (codes.Claims).
 func (g *Graph) Claim(system, code string) (codes.Claim, bool) {
-	u := g.codes.claimed[system][code]
+	u := g.codes.claimedMap()[system][code]
 	if u == nil || u.si == nil {
 		return codes.Claim{}, false
 	}
@@ -183,7 +208,7 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 // another name of (codes.Set.SameUnit: a deprecated code's replacement,
 // the plain unit of a CLDR person unit), or nil.
 func (g *Graph) claimant(system, code string) *Unit {
-	if u := g.codes.claimed[system][code]; u != nil {
+	if u := g.codes.claimedMap()[system][code]; u != nil {
 		return u
 	}
 	set := g.codes.tables()
@@ -191,7 +216,7 @@ func (g *Graph) claimant(system, code string) *Unit {
 		return nil
 	}
 	if r, ok := set.SameUnit(system, code); ok {
-		return g.codes.claimed[system][r]
+		return g.codes.claimedMap()[system][r]
 	}
 	return nil
 }
@@ -256,7 +281,7 @@ func (g *Graph) unknownCode(system, code string) *Error {
 	e := errorf(CodeUnknownUnit, "unknown %s code %s", system, strconv.Quote(fault.Truncate(code, 64)))
 	if system == SystemUNECE {
 		g.codes.nearOnce.Do(func() {
-			for c := range g.codes.claimed[SystemUNECE] {
+			for c := range g.codes.claimedMap()[SystemUNECE] {
 				g.codes.near.Add(c, SystemUNECE+":"+c)
 			}
 		})
@@ -291,7 +316,7 @@ func (g *Graph) codeExpression(symbol, code string, m codes.Meaning) (*Expressio
 // claiming its atom, under the code's prefix, or else a unit made of its
 // UCUM function over its reference.
 func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
-	if u := g.codes.claimed[SystemUCUM][s.Atom]; u != nil && s.Scale.Cmp(exact.One().R) != 0 {
+	if u := g.codes.claimedMap()[SystemUCUM][s.Atom]; u != nil && s.Scale.Cmp(exact.One().R) != 0 {
 		return scaledUnit(u, code, s.Scale)
 	}
 	if s.To == "" {
@@ -375,7 +400,7 @@ func formulaConversion(pre *exact.Map, f *formula.Pair, post *exact.Map) (conver
 // the prefix, checked against the factor and offset the owner's table
 // gives the code.
 func (g *Graph) prefixedScale(written, system string, m codes.Meaning) (*Unit, error) {
-	base := g.codes.claimed[system][m.ScaleOf]
+	base := g.codes.claimedMap()[system][m.ScaleOf]
 	if base == nil {
 		return nil, errorf(CodeUnknownUnit, "%s is %s:%s under a prefix, which no catalog unit claims", fault.Truncate(written, 64), system, m.ScaleOf)
 	}
@@ -547,7 +572,7 @@ func (g *Graph) CodeCoverage() []Coverage {
 		c.Claimable = g.claimable(system, c.Unclaimed)
 		c.NClaimable = len(c.Claimable)
 		for _, code := range list {
-			if reason, ok := g.codes.unclaimed[system][code]; ok {
+			if reason, ok := g.codes.unclaimedMap()[system][code]; ok {
 				c.Declined = append(c.Declined, Declined{Code: code, Reason: reason})
 			}
 		}
@@ -568,7 +593,7 @@ func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
 	byDim := g.linearUnits()
 	var out []Claimable
 	for _, code := range unclaimed {
-		if _, ok := g.codes.unclaimed[system][code]; ok {
+		if _, ok := g.codes.unclaimedMap()[system][code]; ok {
 			continue
 		}
 		if units := g.claimableBy(byDim, system, code); len(units) > 0 {
@@ -689,7 +714,7 @@ func (g *Graph) CLDRClaim(symbol string) (string, bool) {
 // CLDRClaimant returns the symbol of the catalog unit that claims the
 // CLDR unit id, or "".
 func (g *Graph) CLDRClaimant(id string) string {
-	if u := g.codes.claimed[SystemCLDR][id]; u != nil {
+	if u := g.codes.claimedMap()[SystemCLDR][id]; u != nil {
 		return u.Symbol
 	}
 	return ""

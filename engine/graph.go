@@ -28,7 +28,11 @@ type Graph struct {
 	bySymbol   unitNames // case-sensitive symbols and spellings
 	byWord     unitNames // lower-cased word aliases, names, plurals
 	ambiguous  map[string]*Ambiguity
-	spellings  []spelling // every name, for suggestions
+	// spellings are every name, for suggestions (spellingList); a
+	// restored graph decodes them on first use, with decodeSpellings.
+	spellings       []spelling
+	spellingsOnce   sync.Once
+	decodeSpellings func() []spelling
 	// suggester indexes the spellings for suggestions, built on the
 	// first unknown name (suggestIndex).
 	suggester     *suggest.Index
@@ -261,12 +265,21 @@ func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
 func (g *Graph) suggestIndex() *suggest.Index {
 	g.suggesterOnce.Do(func() {
 		x := &suggest.Index{}
-		for _, s := range g.spellings {
+		for _, s := range g.spellingList() {
 			x.Add(s.text, s.unit.Symbol)
 		}
 		g.suggester = x
 	})
 	return g.suggester
+}
+
+// spellingList returns every spelling of the graph's units, decoding
+// them first in a restored graph.
+func (g *Graph) spellingList() []spelling {
+	if g.decodeSpellings != nil {
+		g.spellingsOnce.Do(func() { g.spellings = g.decodeSpellings() })
+	}
+	return g.spellings
 }
 
 // Version identifies the sources the graph was built from.

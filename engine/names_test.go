@@ -123,3 +123,44 @@ func TestCodeSlotsFollowCodeSystems(t *testing.T) {
 		t.Error("a slot for what is no code system")
 	}
 }
+
+// TestRestoreDecodesSpellingsOnFirstUse: a restored graph converts
+// without decoding its spellings or its claims on codes, and decodes each
+// once, when first needed, into what the built graph has.
+func TestRestoreDecodesSpellingsOnFirstUse(t *testing.T) {
+	built := testGraph(t)
+	g, errs := Restore(string(built.Snapshot()), Deferred{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := g.Convert(Request{Value: "1", From: "m", To: "ft"}); err != nil {
+		t.Fatal(err)
+	}
+	if g.spellings != nil || g.codes.claimed != nil {
+		t.Fatal("a conversion decoded the spellings or the claims")
+	}
+	_, err := g.Lookup("metre-ish")
+	_, want := built.Lookup("metre-ish")
+	if err == nil || err.Error() != want.Error() {
+		t.Errorf("unknown name: %v, the built graph says %v", err, want)
+	}
+	if len(g.spellings) != len(built.spellings) {
+		t.Fatalf("%d spellings decoded, %d built", len(g.spellings), len(built.spellings))
+	}
+	for i, s := range g.spellings {
+		if b := built.spellings[i]; s.text != b.text || s.unit.Symbol != b.unit.Symbol {
+			t.Errorf("spelling %d: %q of %s, built %q of %s", i, s.text, s.unit.Symbol, b.text, b.unit.Symbol)
+		}
+	}
+	claimed := g.codes.claimedMap()
+	for system, codes := range built.codes.claimedMap() {
+		if len(claimed[system]) != len(codes) {
+			t.Errorf("%s: %d claims decoded, %d built", system, len(claimed[system]), len(codes))
+		}
+		for code, u := range codes {
+			if claimed[system][code] == nil || claimed[system][code].Symbol != u.Symbol {
+				t.Errorf("%s:%s claimed by %v, built %s", system, code, claimed[system][code], u.Symbol)
+			}
+		}
+	}
+}

@@ -340,7 +340,7 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 		bySymbol:      root.bySymbol,
 		byWord:        root.byWord,
 		ambiguous:     root.ambiguous,
-		spellings:     root.spellings,
+		spellings:     root.spellingList(),
 		maxName:       root.maxName,
 		byDimension:   root.byDimension,
 		bridges:       root.bridges,

@@ -472,7 +472,7 @@ func TestDeriveSharesTheCatalog(t *testing.T) {
 	g := mustOverlay(t, base, OverlayOptions{}, extend("length", accountUnit("smoot", lin("1.7018", "m"))))
 	own := map[string]bool{"exprs": true, "pairs": true, "compiledPairs": true, "mixed": true, "cross": true, "resolved": true,
 		"suggesterOnce": true, "subIndexOnce": true, "ov": true, "root": true, "maxName": true,
-		"deferredErrs": true, "mixedPairs": true, "unitIndexOnce": true,
+		"deferredErrs": true, "mixedPairs": true, "unitIndexOnce": true, "spellingsOnce": true, "decodeSpellings": true,
 		"x": true, "xMu": true, "xCompile": true} // x is checked below: the catalog's extras, shared
 	shared := map[string]bool{"version": true, "categories": true, "byID": true, "units": true, "bySymbol": true, "byWord": true,
 		"ambiguous": true, "spellings": true, "suggester": true, "byDimension": true, "bridges": true, "bridged": true, "hints": true,

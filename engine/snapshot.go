@@ -36,7 +36,7 @@ import (
 
 // snapshotMagic starts every snapshot; its last part is the format's
 // version.
-const snapshotMagic = "unitd graph snapshot 4\n"
+const snapshotMagic = "unitd graph snapshot 5\n"
 
 // Snapshot writes the compiled core of the graph.
 func (g *Graph) Snapshot() []byte {
@@ -119,11 +119,15 @@ func (g *Graph) Snapshot() []byte {
 	}
 	w.nameTable(g.bySymbol)
 	w.nameTable(g.byWord)
-	w.int(len(g.spellings))
-	for _, s := range g.spellings {
-		w.str(s.text)
-		w.unit(s.unit)
-	}
+	w.int(g.maxName)
+	w.block(func() {
+		spellings := g.spellingList()
+		w.int(len(spellings))
+		for _, s := range spellings {
+			w.str(s.text)
+			w.unit(s.unit)
+		}
+	})
 	names := make([]string, 0, len(g.ambiguous))
 	for n := range g.ambiguous {
 		names = append(names, n)
@@ -193,29 +197,43 @@ func (g *Graph) Snapshot() []byte {
 		w.int(index[k.br])
 		w.conversion(g.bridged[k])
 	}
-	for _, system := range CodeSystems {
-		codes := make([]string, 0, len(g.codes.claimed[system]))
-		for code := range g.codes.claimed[system] {
-			codes = append(codes, code)
+	w.block(func() {
+		claimed, reasons := g.codes.claimedMap(), g.codes.unclaimedMap()
+		for _, system := range CodeSystems {
+			codes := make([]string, 0, len(claimed[system]))
+			for code := range claimed[system] {
+				codes = append(codes, code)
+			}
+			sort.Strings(codes)
+			w.int(len(codes))
+			for _, code := range codes {
+				w.str(code)
+				w.unit(claimed[system][code])
+			}
+			unclaimed := make([]string, 0, len(reasons[system]))
+			for code := range reasons[system] {
+				unclaimed = append(unclaimed, code)
+			}
+			sort.Strings(unclaimed)
+			w.int(len(unclaimed))
+			for _, code := range unclaimed {
+				w.str(code)
+				w.str(reasons[system][code])
+			}
 		}
-		sort.Strings(codes)
-		w.int(len(codes))
-		for _, code := range codes {
-			w.str(code)
-			w.unit(g.codes.claimed[system][code])
-		}
-		unclaimed := make([]string, 0, len(g.codes.unclaimed[system]))
-		for code := range g.codes.unclaimed[system] {
-			unclaimed = append(unclaimed, code)
-		}
-		sort.Strings(unclaimed)
-		w.int(len(unclaimed))
-		for _, code := range unclaimed {
-			w.str(code)
-			w.str(g.codes.unclaimed[system][code])
-		}
-	}
+	})
 	return w.b
+}
+
+// block writes what write writes as a string of its own, which a reader
+// can skip and read later (a part a restore decodes on first use).
+func (w *snapWriter) block(write func()) {
+	outer := w.b
+	w.b = nil
+	write()
+	inner := w.b
+	w.b = outer
+	w.str(string(inner))
 }
 
 // Deferred are the parts of a catalog that a snapshot does not hold,
@@ -274,6 +292,8 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 // part compiles.
 func (g *Graph) Warm() []error {
 	g.codes.tables()
+	g.codes.claimedMap()
+	g.spellingList()
 	g.extras()
 	if errs := g.deferredErrs.Load(); errs != nil {
 		return *errs
@@ -375,10 +395,12 @@ func restore(data string) (*Graph, error) {
 		c.mixingRatio = r.bool()
 	}
 	g.bySymbol, g.byWord = r.nameTable(), r.nameTable()
-	g.spellings = make([]spelling, r.count())
-	for i := range g.spellings {
-		g.spellings[i] = spelling{text: r.str(), unit: r.unit()}
-		g.maxName = max(g.maxName, len(g.spellings[i].text))
+	g.maxName = r.int()
+	// Every spelling, for suggestions: checked now, decoded on the first
+	// unknown name (spellingList).
+	unitRefs, catRefs := r.units, r.cats
+	if spellings := r.block(func(b *snapReader) { b.spellings(false) }); r.err == nil {
+		g.decodeSpellings = func() []spelling { return subReader(spellings, unitRefs, catRefs).spellings(true) }
 	}
 	g.ambiguous = make(map[string]*Ambiguity)
 	for range r.count() {
@@ -416,22 +438,13 @@ func restore(data string) (*Graph, error) {
 			g.bridged[unitBridge{u, bridges[i]}] = c
 		}
 	}
-	g.codes = &codeIndex{resolved: cache.New[string, side](nil), claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
-	for _, system := range CodeSystems {
-		n := r.count()
-		m := make(map[string]*Unit, n)
-		for range n {
-			code := r.str()
-			m[code] = r.unit()
+	// The claims on the code tables: checked now, decoded on the first
+	// name that needs them (codeIndex.claimedMap).
+	g.codes = &codeIndex{resolved: cache.New[string, side](nil)}
+	if claims := r.block(func(b *snapReader) { b.claims(false) }); r.err == nil {
+		g.codes.decodeClaims = func() (map[string]map[string]*Unit, map[string]map[string]string) {
+			return subReader(claims, unitRefs, catRefs).claims(true)
 		}
-		g.codes.claimed[system] = m
-		n = r.count()
-		reasons := make(map[string]string, n)
-		for range n {
-			code := r.str()
-			reasons[code] = r.str()
-		}
-		g.codes.unclaimed[system] = reasons
 	}
 	if r.err == nil && len(r.b) > 0 {
 		r.fail("%d bytes after the end", len(r.b))
@@ -597,6 +610,82 @@ func slab[T any](block *[]T, n, chunk int) []T {
 }
 
 func (r *snapReader) examples(n int) []Example { return slab(&r.exampleSlab, n, 256) }
+
+// block reads a block (snapWriter.block), checking it with check, which
+// reads it through, and returns it to be read again later.
+func (r *snapReader) block(check func(*snapReader)) string {
+	b := r.str()
+	if r.err != nil {
+		return ""
+	}
+	sub := subReader(b, r.units, r.cats)
+	check(sub)
+	switch {
+	case sub.err != nil:
+		r.fail("%v", sub.err)
+	case len(sub.b) > 0:
+		r.fail("%d bytes after the end of a block", len(sub.b))
+	}
+	return b
+}
+
+// subReader is a reader of a block of a snapshot whose units and
+// categories are read already.
+func subReader(b string, units []*Unit, cats []*Category) *snapReader {
+	return &snapReader{b: b, units: units, cats: cats}
+}
+
+// spellings reads the spellings; with keep false it only reads them
+// through, allocating nothing.
+func (r *snapReader) spellings(keep bool) []spelling {
+	n := r.count()
+	var out []spelling
+	if keep {
+		out = make([]spelling, n)
+	}
+	for i := range n {
+		s := spelling{text: r.str(), unit: r.unit()}
+		if keep {
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// claims reads the claims on the code tables and the codes kept
+// unclaimed; with keep false it only reads them through.
+func (r *snapReader) claims(keep bool) (claimed map[string]map[string]*Unit, unclaimed map[string]map[string]string) {
+	if keep {
+		claimed, unclaimed = map[string]map[string]*Unit{}, map[string]map[string]string{}
+	}
+	for _, system := range CodeSystems {
+		n := r.count()
+		var m map[string]*Unit
+		if keep {
+			m = make(map[string]*Unit, n)
+			claimed[system] = m
+		}
+		for range n {
+			code, u := r.str(), r.unit()
+			if keep {
+				m[code] = u
+			}
+		}
+		n = r.count()
+		var reasons map[string]string
+		if keep {
+			reasons = make(map[string]string, n)
+			unclaimed[system] = reasons
+		}
+		for range n {
+			code, reason := r.str(), r.str()
+			if keep {
+				reasons[code] = reason
+			}
+		}
+	}
+	return claimed, unclaimed
+}
 
 func (r *snapReader) fail(format string, args ...any) {
 	if r.err == nil {
