@@ -864,8 +864,7 @@ func coprime(a, b *big.Int) bool {
 		}
 		return x == 1
 	}
-	g := new(big.Int).GCD(nil, nil, new(big.Int).Abs(a), new(big.Int).Abs(b))
-	return g.IsInt64() && g.Int64() == 1
+	return exact.Coprime(a, b)
 }
 
 // smallAbs returns |x| when it fits 64 bits.

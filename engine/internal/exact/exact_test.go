@@ -513,3 +513,48 @@ func TestFromLowestTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestCoprime: Coprime says what big.Int.GCD says of the same integers,
+// of every sign and size, zeros among them.
+func TestCoprime(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 7))
+	random := func() *big.Int {
+		switch r.IntN(4) {
+		case 0:
+			return new(big.Int)
+		case 1:
+			return big.NewInt(r.Int64N(50) - 25)
+		}
+		x := new(big.Int).SetUint64(r.Uint64())
+		x.Lsh(x, uint(r.IntN(300))).Add(x, big.NewInt(r.Int64N(1000)))
+		if r.IntN(2) == 0 {
+			x.Neg(x)
+		}
+		return x
+	}
+	for range 3000 {
+		xs := make([]*big.Int, 1+r.IntN(4))
+		for i := range xs {
+			xs[i] = random()
+		}
+		if r.IntN(3) == 0 { // a common factor
+			f := big.NewInt(r.Int64N(30) + 2)
+			for _, x := range xs {
+				x.Mul(x, f)
+			}
+		}
+		g := new(big.Int)
+		for _, x := range xs {
+			if x.Sign() != 0 {
+				g.GCD(nil, nil, g, new(big.Int).Abs(x))
+			}
+		}
+		want := g.IsInt64() && g.Int64() == 1
+		if got := Coprime(xs...); got != want {
+			t.Fatalf("Coprime(%v) = %v, gcd %v", xs, got, g)
+		}
+	}
+	if Coprime() || Coprime(new(big.Int)) || !Coprime(big.NewInt(-1)) || Coprime(big.NewInt(6), big.NewInt(-4)) {
+		t.Error("Coprime of no integers, of zero, of -1 or of 6 and -4")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -158,24 +159,50 @@ func FromLowestTerms(a, b, c, d *big.Int, k int) (*Map, error) {
 			return nil, errNotNormal
 		}
 	default:
-		if !linear && new(big.Int).Mul(a, d).Cmp(new(big.Int).Mul(b, c)) == 0 {
-			return nil, ErrConstant
-		}
-		g := new(big.Int)
 		for _, x := range [4]*big.Int{a, b, c, d} {
 			if x.BitLen() > MaxBits {
 				return nil, ErrTooLarge
 			}
-			if x.Sign() != 0 {
-				g.GCD(nil, nil, g, x)
-			}
 		}
-		if !g.IsInt64() || g.Int64() != 1 {
+		if !linear && new(big.Int).Mul(a, d).Cmp(new(big.Int).Mul(b, c)) == 0 {
+			return nil, ErrConstant
+		}
+		if !Coprime(a, b, c, d) {
 			return nil, errNotNormal
 		}
 	}
 	return &Map{a: a, b: b, c: c, d: d, k: k, w: w, id: k == 0 && linear && a.Cmp(d) == 0}, nil
 }
+
+// Coprime reports whether the non-zero values of xs have no common
+// divisor but 1 (false when all are zero). It runs Euclid's algorithm in
+// integers it keeps for the next call, where big.Int.GCD allocates its
+// own on every call: checking the rationals and maps of a restored
+// catalog beyond machine words allocated 100 KB.
+func Coprime(xs ...*big.Int) bool {
+	s := gcdScratch.Get().(*[4]big.Int)
+	defer gcdScratch.Put(s)
+	g, y, q, r := &s[0], &s[1], &s[2], &s[3]
+	g.SetInt64(0)
+	for _, x := range xs {
+		if x.Sign() == 0 {
+			continue
+		}
+		// g = gcd(g, |x|)
+		y.Abs(x)
+		for y.Sign() != 0 {
+			q.QuoRem(g, y, r)
+			g.Set(y)
+			y.Set(r)
+		}
+		if g.IsInt64() && g.Int64() == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+var gcdScratch = sync.Pool{New: func() any { return new([4]big.Int) }}
 
 // errNotNormal is a map read back whose coefficients are not in lowest
 // terms with the sign where Coefficients puts it.
