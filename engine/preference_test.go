@@ -289,29 +289,38 @@ func TestPreferenceErrors(t *testing.T) {
 	}
 }
 
-// TestPreferenceBuildErrors checks the constraints UTS #35 puts on the
-// data, which Build enforces.
+// TestPreferenceBuildErrors checks what Build adds to package prefs'
+// checks of the data (prefs' TestCompileErrors, which has the rest): the
+// preferences' names are resolved in the catalog being built, by its
+// units, its claims and their categories, and an error of the
+// preferences fails the build, reported at its place in the catalog's
+// files.
 func TestPreferenceBuildErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		change func(*PreferencesSpec)
 		says   string
 	}{
-		{"no 001", func(p *PreferencesSpec) { p.Lists[6].Regions = []string{"FR"} }, "no preferences for 001"},
-		{"no default usage", func(p *PreferencesSpec) { p.Lists[8].Usage = "other" }, `no "default" usage`},
-		{"overlapping regions", func(p *PreferencesSpec) { p.Lists[7].Regions = []string{"US", "001"} }, "has two lists"},
-		{"unmapped unit", func(p *PreferencesSpec) { p.Lists[0].Entries[0].Unit = "furlong" }, `"furlong" is not mapped`},
-		{"ascending thresholds", func(p *PreferencesSpec) { p.Lists[2].Entries[1].Geq = "3000" }, "descending order"},
-		{"unknown region", func(p *PreferencesSpec) { p.Lists[1].Regions = []string{"ZZ"} }, "unknown region ZZ"},
-		{"mixed categories", func(p *PreferencesSpec) { p.Lists[0].Entries[1].Unit = "kilogram" }, "is of mass, not of length"},
-		{"bad threshold", func(p *PreferencesSpec) { p.Lists[2].Entries[0].Geq = "-1" }, "non-negative decimal"},
-		{"unknown catalog unit", func(p *PreferencesSpec) { p.Units[0].Unit = "furlong" }, "furlong"},
-		{"region outside the tree", func(p *PreferencesSpec) { p.Contains["999"] = []string{"XY"} }, "does not lead up to 001"},
+		{"a unit the catalog does not have", func(p *PreferencesSpec) { p.Units[0].Unit = "furlong" },
+			`preferences.yaml:2:5: preference unit "kilometer": unknown unit "furlong"`},
+		{"an identifier no unit claims", func(p *PreferencesSpec) { p.Lists[0].Entries[0].Unit = "furlong" },
+			`preferences.yaml:20:5: preferences length/default/001: unit "furlong" is not mapped to a catalog unit`},
+		{"units of two categories", func(p *PreferencesSpec) { p.Lists[0].Entries[1].Unit = "kilogram" },
+			`preferences.yaml:20:5: preferences length/default/001: unit "kilogram" (kg) is of mass, not of length`},
+		{"a constraint of the data", func(p *PreferencesSpec) { p.Lists[2].Entries[1].Geq = "3000" },
+			`preferences.yaml:22:5: preferences length/road/001: thresholds are not in descending order`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := prefSpec()
-			tt.change(spec.Preferences)
+			p := spec.Preferences
+			for i := range p.Units {
+				p.Units[i].Origin = Origin{File: "preferences.yaml", Line: 2 + i, Column: 5}
+			}
+			for i := range p.Lists {
+				p.Lists[i].Origin = Origin{File: "preferences.yaml", Line: 20 + i, Column: 5}
+			}
+			tt.change(p)
 			g, errs := Build(spec)
 			if g != nil || len(errs) == 0 {
 				t.Fatal("Build accepted it")

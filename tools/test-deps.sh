@@ -2,7 +2,8 @@
 # Installs what the test suite needs beyond Go modules, from Debian's packages
 # and the npm registry: PostgreSQL and Redis servers (started by the tests
 # themselves on loopback with temporary data directories), Chromium for the
-# browser tests, curl for the README's examples, the npm packages in e2e/ and
+# browser tests, curl for the README's examples, xz and zstd for the .debs
+# tools/debian's tests build, the npm packages in e2e/ and
 # those of the TypeScript client check (client/testdata/typescript:
 # openapi-typescript, openapi-fetch, tsc). Idempotent: it installs only what
 # is missing.
@@ -15,6 +16,9 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v curl >/dev/null 2>&1 || need+=(curl) # the README's examples, walked by a test
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
+# tools/debian's tests build .debs whose archives are xz- and zstd-compressed
+command -v xz >/dev/null 2>&1 || need+=(xz-utils)
+command -v zstd >/dev/null 2>&1 || need+=(zstd)
 
 if ((${#need[@]})); then
 	echo ">> installing Debian packages: ${need[*]}"

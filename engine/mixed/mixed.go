@@ -184,7 +184,7 @@ func (m *Unit) Sum(dst *apd.Decimal, value string) error {
 			m.Symbol, n, m.parts[0], m.parts[1], len(fields))
 	}
 	dst.SetInt64(0)
-	neg, nonzero := false, false
+	var sign signs
 	for i, f := range fields {
 		var d apd.Decimal
 		if err := exact.ParseValue(&d, f); err != nil {
@@ -195,50 +195,57 @@ func (m *Unit) Sum(dst *apd.Decimal, value string) error {
 			}
 			return fault.Errorf(fault.InvalidValue, "part %d of %s (%s): %s", i+1, m.Symbol, m.parts[i], msg)
 		}
-		if f[0] == '-' || f[0] == '+' {
-			if nonzero || d.IsZero() {
-				return fault.Errorf(fault.InvalidValue, "value %q: only the first part that is not zero may carry a sign, which is the whole quantity's (\"-5 3.5\" is −(5 %s 3.5 %s))",
-					fault.Truncate(value, 40), m.parts[0], m.parts[1])
-			}
-			neg = f[0] == '-'
-		}
-		if !d.IsZero() {
-			nonzero = true
+		if !sign.next(f[0] == '-' || f[0] == '+', f[0] == '-', d.IsZero()) {
+			return fault.Errorf(fault.InvalidValue, "value %q: only the first part that is not zero may carry a sign, which is the whole quantity's (\"-5 3.5\" is −(5 %s 3.5 %s))",
+				fault.Truncate(value, 40), m.parts[0], m.parts[1])
 		}
 		d.Negative = false
 		if err := m.radix.AddPart(dst, i, &d); err != nil {
 			return fault.Errorf(fault.InvalidValue, "value %q: the sum of its parts is out of range", fault.Truncate(value, 40))
 		}
 	}
-	dst.Negative = neg && !dst.IsZero()
+	dst.Negative = sign.neg && !dst.IsZero()
 	return nil
 }
 
 // SumRat is Sum for exact rationals, one per part: the quantity in the
-// last part, exactly, under the same rule for signs.
+// last part, exactly, under the same rule for signs (a negative part is
+// one that carries a sign).
 func (m *Unit) SumRat(parts []*big.Rat) (*big.Rat, error) {
 	if len(parts) != len(m.parts) {
 		return nil, fault.Errorf(fault.InvalidValue, "%s takes one value per part, %d in all; got %d", m.Symbol, len(m.parts), len(parts))
 	}
 	sum := new(big.Rat)
-	neg, nonzero := false, false
+	var sign signs
 	for i, r := range parts {
-		if r.Sign() < 0 {
-			if nonzero {
-				return nil, fault.Errorf(fault.InvalidValue, "only the first part of %s that is not zero may carry a sign, which is the whole quantity's", m.Symbol)
-			}
-			neg = true
-		}
-		if r.Sign() != 0 {
-			nonzero = true
+		if !sign.next(r.Sign() < 0, r.Sign() < 0, r.Sign() == 0) {
+			return nil, fault.Errorf(fault.InvalidValue, "only the first part of %s that is not zero may carry a sign, which is the whole quantity's", m.Symbol)
 		}
 		t := new(big.Rat).Abs(r)
 		sum.Add(sum, t.Mul(t, new(big.Rat).SetInt(m.radix.InLast(i))))
 	}
-	if neg {
+	if sign.neg {
 		sum.Neg(sum)
 	}
 	return sum, nil
+}
+
+// signs reads the signs of a mixed quantity's parts in order, by the one
+// rule of Sum and SumRat: a sign may only stand on the first part that is
+// not zero, and it is the whole quantity's.
+type signs struct{ neg, nonzero bool }
+
+// next reads a part, zero or not, that carries a sign (minus or plus) or
+// none; it reports false when the rule refuses the sign.
+func (s *signs) next(signed, minus, zero bool) bool {
+	if signed && (s.nonzero || zero) {
+		return false
+	}
+	if signed {
+		s.neg = minus
+	}
+	s.nonzero = s.nonzero || !zero
+	return true
 }
 
 // Parts are the texts of a split, one per part, as the API prints

@@ -154,6 +154,55 @@ func TestSum(t *testing.T) {
 	}
 }
 
+// TestSumRatAgreesWithSum: Sum, which reads text, and SumRat, which reads
+// rationals, read signs by one rule, so the same parts give both the same
+// quantity or are refused by both: a sign on the first part, on a part
+// after zeros, after a part that is not zero, on two parts; zero parts.
+func TestSumRatAgreesWithSum(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		parts []string
+		want  string // "" when refused
+	}{
+		{"ft+in", []string{"5", "3.5"}, "63.5"},
+		{"ft+in", []string{"-5", "3.5"}, "-63.5"},
+		{"ft+in", []string{"-5", "0"}, "-60"},
+		{"ft+in", []string{"0", "-3.5"}, "-3.5"},
+		{"ft+in", []string{"0", "0"}, "0"},
+		{"ft+in", []string{"5", "-3.5"}, ""},
+		{"ft+in", []string{"-5", "-3.5"}, ""},
+		{"h+min+s", []string{"0", "0", "-1"}, "-1"},
+		{"h+min+s", []string{"0", "-1", "30"}, "-90"},
+		{"h+min+s", []string{"-1", "0", "30"}, "-3630"},
+		{"h+min+s", []string{"1", "0", "-30"}, ""},
+		{"h+min+s", []string{"0", "1", "-30"}, ""},
+	} {
+		m := unit(t, tt.name)
+		var d apd.Decimal
+		errSum := m.Sum(&d, strings.Join(tt.parts, " "))
+		rats := make([]*big.Rat, len(tt.parts))
+		for i, p := range tt.parts {
+			rats[i], _ = new(big.Rat).SetString(p)
+		}
+		r, errRat := m.SumRat(rats)
+		if tt.want == "" {
+			for _, err := range []error{errSum, errRat} {
+				if e, ok := err.(*fault.Error); !ok || e.Code != fault.InvalidValue || !strings.Contains(e.Message, "that is not zero may carry a sign") {
+					t.Errorf("%s %q: %v, want the sign refused", tt.name, tt.parts, err)
+				}
+			}
+			continue
+		}
+		want, _ := new(big.Rat).SetString(tt.want)
+		if errSum != nil || exact.FormatDecimal(&d) != tt.want {
+			t.Errorf("Sum %s %q = %s, %v; want %s", tt.name, tt.parts, exact.FormatDecimal(&d), errSum, tt.want)
+		}
+		if errRat != nil || r.Cmp(want) != 0 {
+			t.Errorf("SumRat %s %q = %v, %v; want %s", tt.name, tt.parts, r, errRat, tt.want)
+		}
+	}
+}
+
 // TestSplit checks the sign of a negative quantity, on its first part
 // that is not zero, and the carries, at the precisions given.
 func TestSplit(t *testing.T) {

@@ -11,10 +11,10 @@
 // out.
 //
 // The package is pinned by version and by the SHA-256 of its .deb, both
-// recorded in the generated file with its licence. Without -deb the
-// command fetches the pinned .deb with apt-get download (Debian's
-// archive; run apt-get update first), checks its hash and reads the one
-// file it needs with dpkg-deb.
+// recorded in the generated file with its licence, and by the SHA-256 of
+// the one file read from it. Without -deb the command fetches the pinned
+// .deb with apt-get download (Debian's archive; run apt-get update
+// first); package tools/debian checks and reads it.
 //
 // Usage:
 //
@@ -22,31 +22,35 @@
 package main
 
 import (
-	"archive/tar"
 	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/unitd/unitd/tools/debian"
 )
+
+// aseFile is the module ase.data, the one file read from the package.
+const aseFile = "usr/lib/python3/dist-packages/ase/data/__init__.py"
 
 // Upstream identifies the package the table is generated from.
 var Upstream = struct {
-	Package, Version, SHA256, File, Licence, Source string
+	Deb             debian.Package
+	Licence, Source string
 }{
-	Package: "python3-ase",
-	Version: "3.22.1-3+deb12u1",
-	SHA256:  "157cf7947b24a2de26bbfa752e9cddc5178970ee6389031f21476b385ac688ac",
-	File:    "usr/lib/python3/dist-packages/ase/data/__init__.py",
+	Deb: debian.Package{
+		Name:    "python3-ase",
+		Version: "3.22.1-3+deb12u1",
+		SHA256:  "157cf7947b24a2de26bbfa752e9cddc5178970ee6389031f21476b385ac688ac",
+		Files:   map[string]string{aseFile: "03a450be00faed91c60cb91a3e56cd0d9f3f23ffd371ceea4e003679ad70dedc"},
+	},
 	Licence: "LGPL-2.1+ (ASE); the weights are IUPAC's",
 	Source:  "IUPAC 2013 standard atomic weights (Meija et al., Pure Appl. Chem. 88 (2016) 265–291, doi:10.1515/pac-2015-0305, Table 1; the conventional atomic weights of Table 3 where the standard one is an interval), as shipped in the Debian package python3-ase 3.22.1-3+deb12u1 (ase.data.atomic_masses_iupac2016)",
 }
@@ -156,8 +160,8 @@ func Write(w io.Writer, els []Element) error {
 	fmt.Fprintf(&b, "source: %s\n", quote(Upstream.Source))
 	fmt.Fprintf(&b, "upstream:\n")
 	for _, kv := range [][2]string{
-		{"package", Upstream.Package}, {"version", Upstream.Version}, {"sha256", Upstream.SHA256},
-		{"file", Upstream.File}, {"licence", Upstream.Licence},
+		{"package", Upstream.Deb.Name}, {"version", Upstream.Deb.Version}, {"sha256", Upstream.Deb.SHA256},
+		{"file", aseFile}, {"licence", Upstream.Licence},
 	} {
 		fmt.Fprintf(&b, "  %s: %s\n", kv[0], quote(kv[1]))
 	}
@@ -185,50 +189,8 @@ func elementRows(els []Element) []byte {
 
 func quote(s string) string { return strconv.Quote(s) }
 
-// fetch downloads the pinned package into dir with apt-get download and
-// returns its path.
-func fetch(dir string) (string, error) {
-	cmd := exec.Command("apt-get", "download", Upstream.Package+"="+Upstream.Version)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("apt-get download %s=%s: %w", Upstream.Package, Upstream.Version, err)
-	}
-	found, _ := filepath.Glob(filepath.Join(dir, Upstream.Package+"_*.deb"))
-	if len(found) != 1 {
-		return "", errors.New("apt-get download left no single .deb")
-	}
-	return found[0], nil
-}
-
-// readDeb checks the .deb's hash and returns the upstream file from it.
-func readDeb(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != Upstream.SHA256 {
-		return nil, fmt.Errorf("%s: SHA-256 %x is not the pinned %s %s (%s)", path, sum, Upstream.Package, Upstream.Version, Upstream.SHA256)
-	}
-	cmd := exec.Command("dpkg-deb", "--fsys-tarfile", path)
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("dpkg-deb --fsys-tarfile %s: %w", path, err)
-	}
-	tr := tar.NewReader(bytes.NewReader(out))
-	for {
-		h, err := tr.Next()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s not found: %w", path, Upstream.File, err)
-		}
-		if strings.TrimPrefix(h.Name, "./") == Upstream.File {
-			return io.ReadAll(tr)
-		}
-	}
-}
-
 func main() {
-	deb := flag.String("deb", "", "the pinned .deb of "+Upstream.Package+" (default: fetch it with apt-get download)")
+	deb := flag.String("deb", "", "the pinned .deb of "+Upstream.Deb.Name+" (default: fetch it with apt-get download)")
 	out := flag.String("out", "catalog/data/elements.yaml", "the catalog file to write")
 	flag.Parse()
 	fail := func(err error) {
@@ -241,17 +203,19 @@ func main() {
 			fail(err)
 		}
 		defer os.RemoveAll(dir)
-		if *deb, err = fetch(dir); err != nil {
+		debs, err := debian.Fetch(dir, Upstream.Deb)
+		if err != nil {
 			fail(err)
 		}
+		*deb = debs[0]
 	}
-	src, err := readDeb(*deb)
+	files, err := Upstream.Deb.Read(*deb)
 	if err != nil {
 		fail(err)
 	}
-	els, err := Parse(bytes.NewReader(src))
+	els, err := Parse(bytes.NewReader(files[aseFile]))
 	if err != nil {
-		fail(fmt.Errorf("%s: %w", Upstream.File, err))
+		fail(fmt.Errorf("%s: %w", aseFile, err))
 	}
 	var b bytes.Buffer
 	if err := Write(&b, els); err != nil {

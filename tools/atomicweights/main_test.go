@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"strings"
 	"testing"
@@ -95,7 +93,7 @@ func TestShippedTable(t *testing.T) {
 	if err := yaml.Unmarshal(got, &doc); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"package": Upstream.Package, "version": Upstream.Version, "sha256": Upstream.SHA256, "file": Upstream.File, "licence": Upstream.Licence}
+	want := map[string]string{"package": Upstream.Deb.Name, "version": Upstream.Deb.Version, "sha256": Upstream.Deb.SHA256, "file": aseFile, "licence": Upstream.Licence}
 	for k, v := range want {
 		if doc.Upstream[k] != v {
 			t.Errorf("upstream %s = %q, want %q: regenerate with go run ./tools/atomicweights", k, doc.Upstream[k], v)
@@ -135,18 +133,5 @@ func TestShippedTable(t *testing.T) {
 		if _, ok := bySymbol[sym]; ok {
 			t.Errorf("%s has no standard atomic weight", sym)
 		}
-	}
-}
-
-// TestReadDebChecksTheHash: a package that is not the pinned one is
-// refused before anything is read from it.
-func TestReadDebChecksTheHash(t *testing.T) {
-	f := t.TempDir() + "/other.deb"
-	if err := os.WriteFile(f, []byte("!<arch>\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256([]byte("!<arch>\n"))
-	if _, err := readDeb(f); err == nil || !strings.Contains(err.Error(), hex.EncodeToString(sum[:])) {
-		t.Errorf("another .deb: %v", err)
 	}
 }

@@ -32,41 +32,36 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path"
-	"path/filepath"
 	"strings"
+
+	"github.com/unitd/unitd/tools/debian"
 )
 
 // Upstream identifies the package and the files the table is generated
 // from.
 var Upstream = struct {
-	Package, Version, SHA256, Licence, Source string
-	// Files are the SR's files in the package, by base name, with the
-	// SHA-256 of each.
-	Dir   string
-	Files map[string]string
+	// Deb is the package, with the SR's files in it, by base name, each
+	// with its SHA-256.
+	Deb             debian.Package
+	Licence, Source string
 }{
-	Package: "gourmand",
-	Version: "1.1.0+really1.1.0~rc3-3",
-	SHA256:  "03f798f9d18aeffe2691c595c065f0f6e59287aa3a64327cb607bfc5c4c10d6a",
+	Deb: debian.Package{
+		Name:    "gourmand",
+		Version: "1.1.0+really1.1.0~rc3-3",
+		SHA256:  "03f798f9d18aeffe2691c595c065f0f6e59287aa3a64327cb607bfc5c4c10d6a",
+		Dir:     "usr/lib/python3/dist-packages/gourmand/data",
+		Files: map[string]string{
+			foodFile:   "20cac6f38511861a40573b45059c74042f526cd08a4039e1a4ba9247e9d8b239",
+			weightFile: "c028be90469cdb4a6b4db12817521feb06fa676d554291c2e5f68e420e1568fe",
+		},
+	},
 	Licence: "public domain (USDA food composition data; the package itself is GPL-2+)",
 	Source:  "U.S. Department of Agriculture, Agricultural Research Service. 2008. USDA National Nutrient Database for Standard Reference, Release 21. Nutrient Data Laboratory Home Page, http://www.ars.usda.gov/ba/bhnrc/ndl (files FOOD_DES and WEIGHT, as shipped verbatim in the Debian package gourmand 1.1.0+really1.1.0~rc3-3)",
-	Dir:     "usr/lib/python3/dist-packages/gourmand/data",
-	Files: map[string]string{
-		foodFile:   "20cac6f38511861a40573b45059c74042f526cd08a4039e1a4ba9247e9d8b239",
-		weightFile: "c028be90469cdb4a6b4db12817521feb06fa676d554291c2e5f68e420e1568fe",
-	},
 }
 
 const (
@@ -74,114 +69,14 @@ const (
 	weightFile = "WEIGHT.txt"
 )
 
-// fetch downloads the pinned package into dir with apt-get download and
-// returns its path.
-func fetch(dir string) (string, error) {
-	cmd := exec.Command("apt-get", "download", Upstream.Package+"="+Upstream.Version)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("apt-get download %s=%s: %w", Upstream.Package, Upstream.Version, err)
-	}
-	found, _ := filepath.Glob(filepath.Join(dir, Upstream.Package+"_*.deb"))
-	if len(found) != 1 {
-		return "", errors.New("apt-get download left no single .deb")
-	}
-	return found[0], nil
-}
-
-// readDeb checks the .deb's hash and returns the SR's files from it, each
-// checked against its own hash.
-func readDeb(file string) (map[string][]byte, error) {
-	data, err := os.ReadFile(file)
+// readTestData reads the gzipped files the command wrote with -testdata
+// and checks their hashes.
+func readTestData(dir string) (map[string][]byte, error) {
+	files, err := debian.ReadTestData(dir)
 	if err != nil {
 		return nil, err
 	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != Upstream.SHA256 {
-		return nil, fmt.Errorf("%s: SHA-256 %x is not the pinned %s %s (%s)", file, sum, Upstream.Package, Upstream.Version, Upstream.SHA256)
-	}
-	out, err := exec.Command("dpkg-deb", "--fsys-tarfile", file).Output()
-	if err != nil {
-		return nil, fmt.Errorf("dpkg-deb --fsys-tarfile %s: %w", file, err)
-	}
-	files := map[string][]byte{}
-	tr := tar.NewReader(bytes.NewReader(out))
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		name := strings.TrimPrefix(h.Name, "./")
-		base := path.Base(name)
-		if _, ok := Upstream.Files[base]; ok && path.Dir(name) == Upstream.Dir {
-			if files[base], err = io.ReadAll(tr); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", file, name, err)
-			}
-		}
-	}
-	return files, checkFiles(files)
-}
-
-// checkFiles checks that each of the SR's files is there with its pinned
-// hash.
-func checkFiles(files map[string][]byte) error {
-	for name, want := range Upstream.Files {
-		data, ok := files[name]
-		if !ok {
-			return fmt.Errorf("%s/%s not found", Upstream.Dir, name)
-		}
-		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != want {
-			return fmt.Errorf("%s: SHA-256 %x is not the pinned %s", name, sum, want)
-		}
-	}
-	return nil
-}
-
-// writeTestData writes each file gzipped (name.gz) into dir, without a
-// name or time in the gzip header, so that the same files give the same
-// bytes.
-func writeTestData(dir string, files map[string][]byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for name, data := range files {
-		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		if _, err := zw.Write(data); err != nil {
-			return err
-		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+".gz"), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readTestData reads the gzipped files writeTestData wrote and checks
-// their hashes.
-func readTestData(dir string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	for name := range Upstream.Files {
-		f, err := os.Open(filepath.Join(dir, name+".gz"))
-		if err != nil {
-			return nil, err
-		}
-		zr, err := gzip.NewReader(f)
-		if err == nil {
-			files[name], err = io.ReadAll(zr)
-		}
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s.gz: %w", name, err)
-		}
-	}
-	return files, checkFiles(files)
+	return files, debian.Check(files, Upstream.Deb.Files)
 }
 
 // generate reads the SR's files and writes the table.
@@ -206,7 +101,7 @@ func generate(files map[string][]byte, w io.Writer) (*Table, error) {
 }
 
 func main() {
-	deb := flag.String("deb", "", "the pinned .deb of "+Upstream.Package+" (default: fetch it with apt-get download)")
+	deb := flag.String("deb", "", "the pinned .deb of "+Upstream.Deb.Name+" (default: fetch it with apt-get download)")
 	out := flag.String("out", "catalog/data/substances-foods.yaml", "the catalog file to write")
 	testdata := flag.String("testdata", "tools/foods/testdata", "the directory to write the gzipped source files into, for the test (empty: none)")
 	flag.Parse()
@@ -220,11 +115,13 @@ func main() {
 			fail(err)
 		}
 		defer os.RemoveAll(dir)
-		if *deb, err = fetch(dir); err != nil {
+		debs, err := debian.Fetch(dir, Upstream.Deb)
+		if err != nil {
 			fail(err)
 		}
+		*deb = debs[0]
 	}
-	files, err := readDeb(*deb)
+	files, err := Upstream.Deb.Read(*deb)
 	if err != nil {
 		fail(err)
 	}
@@ -237,7 +134,7 @@ func main() {
 		fail(err)
 	}
 	if *testdata != "" {
-		if err := writeTestData(*testdata, files); err != nil {
+		if err := debian.WriteTestData(*testdata, files); err != nil {
 			fail(err)
 		}
 	}

@@ -41,15 +41,15 @@ func Write(w io.Writer, t *Table) error {
 	} {
 		b.WriteString(strings.TrimRight("# "+line, " ") + "\n")
 	}
-	files := make([]string, 0, len(Upstream.Files))
-	for name, sum := range Upstream.Files {
-		files = append(files, fmt.Sprintf("%s/%s (SHA-256 %s)", Upstream.Dir, name, sum))
+	files := make([]string, 0, len(Upstream.Deb.Files))
+	for name, sum := range Upstream.Deb.Files {
+		files = append(files, fmt.Sprintf("%s/%s (SHA-256 %s)", Upstream.Deb.Dir, name, sum))
 	}
 	sort.Strings(files)
 	fmt.Fprintf(&b, "source: %s\n", quote(Upstream.Source))
 	b.WriteString("upstream:\n")
 	for _, kv := range [][2]string{
-		{"package", Upstream.Package}, {"version", Upstream.Version}, {"sha256", Upstream.SHA256},
+		{"package", Upstream.Deb.Name}, {"version", Upstream.Deb.Version}, {"sha256", Upstream.Deb.SHA256},
 		{"file", strings.Join(files, ", ")}, {"licence", Upstream.Licence},
 	} {
 		fmt.Fprintf(&b, "  %s: %s\n", kv[0], quote(kv[1]))

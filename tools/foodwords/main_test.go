@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/unitd/unitd/tools/debian"
 )
 
 // knownOf is a catalog that knows the English names given.
@@ -169,7 +171,7 @@ func TestReadDictdRefusesBadIndex(t *testing.T) {
 // TestShippedTable: engine/text/foodwords.go is what the generator writes
 // from the excerpts in testdata for the shipped catalog.
 func TestShippedTable(t *testing.T) {
-	ex, err := readTestData("testdata")
+	ex, err := debian.ReadTestData("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,10 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"go/format"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -106,47 +102,4 @@ func sortedNames(m map[string][]byte) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-func writeTestData(dir string, ex map[string][]byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for name, data := range ex {
-		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		zw.Write(data) //nolint:errcheck // a bytes.Buffer does not fail
-		zw.Close()
-		if err := os.WriteFile(filepath.Join(dir, name+".gz"), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readTestData reads the gzipped excerpts of dir.
-func readTestData(dir string) (map[string][]byte, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.gz"))
-	if err != nil {
-		return nil, err
-	}
-	ex := map[string][]byte{}
-	for _, n := range names {
-		f, err := os.Open(n)
-		if err != nil {
-			return nil, err
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: %w", n, err)
-		}
-		data, err := io.ReadAll(zr)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", n, err)
-		}
-		ex[strings.TrimSuffix(filepath.Base(n), ".gz")] = data
-	}
-	return ex, nil
 }

@@ -23,53 +23,49 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"go/format"
-	"io"
 	"log"
+	"maps"
 	"math/big"
 	"os"
-	"os/exec"
-	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/unitd/unitd/tools/cldr"
+	"github.com/unitd/unitd/tools/debian"
 )
 
 // Upstream identifies the sources.
 var Upstream = struct {
-	Package, Version, SHA256, Licence string
-	Dir                               string
-	Files                             map[string]string // base name → SHA-256
-	CLDR, CLDRVersion, CLDRLicence    string
-	CLDRFile, CLDRSHA256              string
+	// Deb is gourmand, with its defaults files by base name.
+	Deb                            debian.Package
+	Licence                        string
+	CLDR, CLDRVersion, CLDRLicence string
+	CLDRFile, CLDRSHA256           string
 }{
-	Package: "gourmand",
-	Version: "1.1.0+really1.1.0~rc3-3",
-	SHA256:  "03f798f9d18aeffe2691c595c065f0f6e59287aa3a64327cb607bfc5c4c10d6a",
-	Licence: "GPL-2+ (Gourmand Recipe Manager)",
-	Dir:     "usr/lib/python3/dist-packages/gourmand/defaults",
-	Files: map[string]string{
-		"defaults_en.py": "0882b1db8657b2f305e0950cc5ba33412efb215dae88677558baee0604e91474",
-		"defaults_es.py": "d7191f62def3cb56f369e52d7db4faa1e289b2ab4c77a85b14ae47df976f6195",
-		"defaults_pt.py": "5a4cb967c42fb51cdedef084484146edaa5223911991ed2ab79d5fe1facc555f",
-		"defaults_ru.py": "d39e729fddaf6109b11f6ab70f1e1abe703c5dd5e5188384e21b27a4354f397c",
-		"defaults_sk.py": "9e7c1568b5471cf8f6bd15019f36b67791928476bf29a7bb267154ec3d52d55f",
-		"defaults_sv.py": "904f462dcc564cc44bcfeec8a79c57c3f992546e5bf821754ed906f6ba64cdac",
-		"defaults_nl.py": "dc03a825f4102be070f57918b210c13ccf704ba23eed83f06c04ac366cb17c55",
-		"defaults_de.py": "f37de6034afb5148fd70776a40099123d352470b9e61075b6cc1c5f6858a2e73",
-		"defaults_fr.py": "02c48012785aa7e9f3e5a1504ce5a3e021756f76adf79780f3cb7dd85c7b5824",
+	Deb: debian.Package{
+		Name:    "gourmand",
+		Version: "1.1.0+really1.1.0~rc3-3",
+		SHA256:  "03f798f9d18aeffe2691c595c065f0f6e59287aa3a64327cb607bfc5c4c10d6a",
+		Dir:     "usr/lib/python3/dist-packages/gourmand/defaults",
+		Files: map[string]string{
+			"defaults_en.py": "0882b1db8657b2f305e0950cc5ba33412efb215dae88677558baee0604e91474",
+			"defaults_es.py": "d7191f62def3cb56f369e52d7db4faa1e289b2ab4c77a85b14ae47df976f6195",
+			"defaults_pt.py": "5a4cb967c42fb51cdedef084484146edaa5223911991ed2ab79d5fe1facc555f",
+			"defaults_ru.py": "d39e729fddaf6109b11f6ab70f1e1abe703c5dd5e5188384e21b27a4354f397c",
+			"defaults_sk.py": "9e7c1568b5471cf8f6bd15019f36b67791928476bf29a7bb267154ec3d52d55f",
+			"defaults_sv.py": "904f462dcc564cc44bcfeec8a79c57c3f992546e5bf821754ed906f6ba64cdac",
+			"defaults_nl.py": "dc03a825f4102be070f57918b210c13ccf704ba23eed83f06c04ac366cb17c55",
+			"defaults_de.py": "f37de6034afb5148fd70776a40099123d352470b9e61075b6cc1c5f6858a2e73",
+			"defaults_fr.py": "02c48012785aa7e9f3e5a1504ce5a3e021756f76adf79780f3cb7dd85c7b5824",
+		},
 	},
+	Licence:     "GPL-2+ (Gourmand Recipe Manager)",
 	CLDR:        "cldr-core",
 	CLDRVersion: cldr.Version,
 	CLDRLicence: cldr.Licence,
@@ -85,29 +81,24 @@ func main() {
 	out := flag.String("out", "engine/text/tables.go", "output file")
 	testdata := flag.String("testdata", "", "also write the sources, gzipped, into this directory")
 	flag.Parse()
-	tmp, err := os.MkdirTemp("", "textwords")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
 	if *deb == "" {
-		cmd := exec.Command("apt-get", "download", Upstream.Package+"="+Upstream.Version)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = tmp, os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			log.Fatalf("apt-get download: %v", err)
+		tmp, err := os.MkdirTemp("", "textwords")
+		if err != nil {
+			log.Fatal(err)
 		}
-		found, _ := filepath.Glob(filepath.Join(tmp, Upstream.Package+"_*.deb"))
-		if len(found) != 1 {
-			log.Fatal("apt-get download left no single .deb")
+		defer os.RemoveAll(tmp)
+		debs, err := debian.Fetch(tmp, Upstream.Deb)
+		if err != nil {
+			log.Fatal(err)
 		}
-		*deb = found[0]
+		*deb = debs[0]
 	}
 	modules, cleanup, err := cldr.Open(*cldrDir, Upstream.CLDR)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer cleanup()
-	files, err := readDeb(*deb)
+	files, err := Upstream.Deb.Read(*deb)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -127,102 +118,24 @@ func main() {
 		log.Fatal(err)
 	}
 	if *testdata != "" {
-		if err := writeTestData(*testdata, files); err != nil {
+		if err := debian.WriteTestData(*testdata, files); err != nil {
 			log.Fatal(err)
 		}
 	}
 }
 
-// readDeb checks the .deb's hash and returns the defaults files from it.
-func readDeb(file string) (map[string][]byte, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != Upstream.SHA256 {
-		return nil, fmt.Errorf("%s: SHA-256 %x is not the pinned %s %s", file, sum, Upstream.Package, Upstream.Version)
-	}
-	out, err := exec.Command("dpkg-deb", "--fsys-tarfile", file).Output()
-	if err != nil {
-		return nil, fmt.Errorf("dpkg-deb --fsys-tarfile %s: %w", file, err)
-	}
-	files := map[string][]byte{}
-	tr := tar.NewReader(bytes.NewReader(out))
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		name := strings.TrimPrefix(h.Name, "./")
-		if base := path.Base(name); Upstream.Files[base] != "" && path.Dir(name) == Upstream.Dir {
-			if files[base], err = io.ReadAll(tr); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return files, nil
-}
-
 // checkFiles checks each source against its pinned hash.
 func checkFiles(files map[string][]byte) error {
 	want := map[string]string{Upstream.CLDRFile: Upstream.CLDRSHA256}
-	for k, v := range Upstream.Files {
-		want[k] = v
-	}
-	for name, sum := range want {
-		data, ok := files[name]
-		if !ok {
-			return fmt.Errorf("%s is missing", name)
-		}
-		if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != sum {
-			return fmt.Errorf("%s: SHA-256 %x is not the pinned %s", name, got, sum)
-		}
-	}
-	return nil
+	maps.Copy(want, Upstream.Deb.Files)
+	return debian.Check(files, want)
 }
 
-func writeTestData(dir string, files map[string][]byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for name, data := range files {
-		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		zw.Write(data) //nolint:errcheck // a bytes.Buffer does not fail
-		zw.Close()
-		if err := os.WriteFile(filepath.Join(dir, name+".gz"), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// ReadTestData reads the gzipped sources of dir.
+// ReadTestData reads the gzipped sources of dir and checks them.
 func ReadTestData(dir string) (map[string][]byte, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.gz"))
+	files, err := debian.ReadTestData(dir)
 	if err != nil {
 		return nil, err
-	}
-	files := map[string][]byte{}
-	for _, n := range names {
-		f, err := os.Open(n)
-		if err != nil {
-			return nil, err
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		data, err := io.ReadAll(zr)
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		files[strings.TrimSuffix(filepath.Base(n), ".gz")] = data
 	}
 	return files, checkFiles(files)
 }
@@ -233,7 +146,7 @@ func Generate(files map[string][]byte) ([]byte, error) {
 	b.WriteString("// Code generated by go run ./tools/textwords; DO NOT EDIT.\n\n")
 	b.WriteString("package text\n\n")
 	fmt.Fprintf(&b, "// Sources: the NUMBERS tables of %s %s (%s), files %s/defaults_LANG.py; CLDR %s %s (%s), supplemental/%s.\n\n",
-		Upstream.Package, Upstream.Version, Upstream.Licence, Upstream.Dir, Upstream.CLDR, Upstream.CLDRVersion, Upstream.CLDRLicence, Upstream.CLDRFile)
+		Upstream.Deb.Name, Upstream.Deb.Version, Upstream.Licence, Upstream.Deb.Dir, Upstream.CLDR, Upstream.CLDRVersion, Upstream.CLDRLicence, Upstream.CLDRFile)
 	var md struct {
 		Supplemental struct {
 			MeasurementData struct {
@@ -255,7 +168,7 @@ func Generate(files map[string][]byte) ([]byte, error) {
 	b.WriteString("}\n\n")
 	b.WriteString("// spelledNumbers are the spelled numbers of each language, value num/den.\nvar spelledNumbers = map[string][]spelledNumber{\n")
 	var langs []string
-	for name := range Upstream.Files {
+	for name := range Upstream.Deb.Files {
 		langs = append(langs, strings.TrimSuffix(strings.TrimPrefix(name, "defaults_"), ".py"))
 	}
 	sort.Strings(langs)
