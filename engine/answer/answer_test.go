@@ -263,3 +263,55 @@ func TestRunExplains(t *testing.T) {
 		t.Errorf("explanation %+v, want %+v", a.Explanation, want)
 	}
 }
+
+// TestRunConcurrently: Run keeps the free-text options of each locale and
+// graph it has seen (options.go); queries in several locales over two
+// graphs at once, as a server's requests are, give the answers they give
+// one at a time.
+func TestRunConcurrently(t *testing.T) {
+	g := graph(t)
+	other, errs := catalog.LoadEmbedded()
+	if len(errs) > 0 || other == g {
+		t.Fatal("a second graph of the embedded catalog:", errs)
+	}
+	queries := []answer.Query{
+		{Form: answer.FormText, Text: "12,5 Kilometer", To: "m", Locale: in(t, "de"), Tag: "de"},
+		{Form: answer.FormText, Text: "1 pint", To: "mL", Locale: in(t, "en-GB"), Tag: "en-GB"},
+		{Form: answer.FormText, Text: "1 pint", To: "mL", Locale: in(t, "en-US"), Tag: "en-US"},
+		{Form: answer.FormQuestion, Text: "3 kilomètres to m", Locale: in(t, "fr"), Tag: "fr"},
+		{Form: answer.FormText, Text: "1 1/2 cups flour", To: "g", Locale: in(t, "en-US"), Tag: "en-US"},
+		{Form: answer.FormText, Text: "5 ft 3 in", To: "cm"},
+		{Value: "161.29", From: "cm", To: "ft+in", Locale: in(t, "de"), Tag: "de", Width: locale.Long},
+	}
+	describe := func(a *answer.Answer, err error) string {
+		if err != nil {
+			return err.Error()
+		}
+		return string(a.Digits) + " " + engine.PartsText(a.Result.Parts) + " " + a.Result.Unit + " " + a.Text + " " + a.Input.Assumed
+	}
+	want := make([]string, len(queries))
+	for i := range queries {
+		var a answer.Answer
+		want[i] = describe(&a, answer.Run(g, &queries[i], &a))
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			var a answer.Answer
+			for round := range 20 {
+				for i := range queries {
+					q := queries[(i+w)%len(queries)]
+					over := g
+					if (round+w)%2 == 1 {
+						over = other
+					}
+					if got := describe(&a, answer.Run(over, &q, &a)); got != want[(i+w)%len(queries)] {
+						t.Errorf("worker %d, %s: %s, want %s", w, q.Text+q.Value, got, want[(i+w)%len(queries)])
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
