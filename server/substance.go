@@ -77,11 +77,15 @@ func resolveProperties(g *engine.Graph, q engine.PropertyQuery, fieldCode string
 // (INVALID_REQUEST, or INVALID_ITEM in a batch item) naming the field;
 // any other error is the engine's (fromEngine).
 func answerError(err error, fieldCode string) *apiError {
-	var fe *substance.FieldError
-	if errors.As(err, &fe) {
-		e := newError(fieldCode, strconv.Quote(fe.Field)+": "+fe.Message)
-		e.Details = map[string]any{"field": fe.Field}
-		return e
+	if _, ok := err.(*engine.Error); !ok {
+		// (Looked for only when err is not the engine's own, the usual
+		// error: errors.As costs an allocation.)
+		var fe *substance.FieldError
+		if errors.As(err, &fe) {
+			e := newError(fieldCode, strconv.Quote(fe.Field)+": "+fe.Message)
+			e.Details = map[string]any{"field": fe.Field}
+			return e
+		}
 	}
 	return fromEngine(err)
 }

@@ -131,7 +131,8 @@ type Answer struct {
 	// it was refused, for a caller that charges it to a client's budget.
 	Work int
 
-	req engine.Request
+	req    engine.Request
+	digits [64]byte // Digits' first storage: most values fit
 }
 
 // Graph is what a query is answered over: an *engine.Graph, or a stand-in
@@ -183,6 +184,9 @@ func Run(g Graph, q *Query, a *Answer) error {
 	req.Precision = q.Precision
 	if req.Precision == 0 && q.InputPrecision {
 		req.Precision = inputDigits(req.Value)
+	}
+	if a.Digits == nil {
+		a.Digits = a.digits[:0]
 	}
 	var err error
 	if a.Digits, err = g.AppendConvert(a.Digits[:0], req, &a.Result); err != nil {
