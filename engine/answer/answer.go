@@ -105,7 +105,8 @@ type Input struct {
 }
 
 // Answer is everything an adapter writes of a query. Run fills it in,
-// reusing its storage: an adapter that answers many queries keeps one.
+// reusing its storage: an adapter that answers many queries keeps one, and
+// passes it by pointer (a copy would share its digits' storage).
 type Answer struct {
 	// Input is the quantity converted. When Run fails it holds what could
 	// be read: the text, and the value and unit once the text was read.
