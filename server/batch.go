@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/answer"
 	"github.com/unitd/unitd/locale"
 )
 
@@ -43,7 +44,7 @@ func (s *Server) batch(c *call) reply {
 	}
 	// One work budget for the whole batch (see engine.Budget).
 	run := batchRun{s: s, g: g, opts: req, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
-		budget: engine.NewBudget(engine.DefaultBudget)}
+		budget: engine.NewBudget(engine.DefaultBudget), ans: &c.w.ans}
 	s.cfg.Metrics.batch(len(req.items))
 	b := append(c.w.buf[:0], `{"data":[`...)
 	succeeded := 0
@@ -75,8 +76,9 @@ type batchRun struct {
 	opts   batchRequest // batch-wide options; its items are not read
 	budget *engine.Budget
 	counts tally
-	res    engine.Result
-	reqID  string
+	// ans is the answer of the item at hand, its storage reused.
+	ans   *answer.Answer
+	reqID string
 	// r is the request (its Accept-Language), loc the batch-wide locale
 	// or nil.
 	r   *http.Request
@@ -126,74 +128,72 @@ func (r *batchRun) convertItem(b []byte, i int, it *conversion) ([]byte, bool) {
 	m := r.s.cfg.Metrics
 	b = append(b, `{"index":`...)
 	b = appendInt(b, i)
+	r.ans.Input = answer.Input{} // nothing read yet, for appendFailed
 	r.s.seam(it.from)
 	var ie *apiError
 	if it.err != "" {
 		ie = newError(codeInvalidItem, it.err)
-	} else if ie = prepareText(r.r, r.g, it, r.loc, r.opts.unitDisplay); ie != nil {
-		r.work += it.textWork
+	} else if q, qe := it.query(r.r, &r.opts, r.loc); qe != nil {
+		ie = qe
 		if ie.Code == codeInvalidRequest {
 			ie.Code = codeInvalidItem
 		}
 	} else {
-		r.work += it.textWork
-		p := it.effectivePrecision(r.opts.precision, r.opts.precisionInput)
-		// After prepareText, which read the item's text in r.loc when
-		// the item named no locale of its own.
-		it.inherit(&r.opts.shared)
-		creq := it.request(p, r.budget)
-		creq.Properties = r.props
-		var err error
-		if !it.props.IsZero() {
-			if creq.Properties, ie = resolveProperties(r.g, mergeProperties(r.opts.props, it.props), codeInvalidItem); ie != nil {
-				goto failed
+		q.Shared, q.Budget = r.props, r.budget
+		err := answer.Run(r.g, &q, r.ans)
+		r.work += r.ans.Work
+		if err == nil {
+			mark := len(b)
+			b = append(b, `,"status":"success",`...)
+			if b, err = appendSuccessMembers(b, it, r.ans); err == nil {
+				r.counts.add(m, metricCategory(&r.ans.Result), "success")
+				if q.Explain {
+					b = appendExplain(b, &r.ans.Result, &r.ans.Explanation)
+				}
+				return append(b, '}'), true
 			}
+			b = b[:mark] // the item is an error after all
 		}
-		mark := len(b)
-		b = append(b, `,"status":"success",`...)
-		if b, err = appendSuccessMembers(b, it, r.g, &creq, &r.res); err == nil {
-			r.counts.add(m, metricCategory(&r.res), "success")
-			if r.opts.explain {
-				b = appendExplain(b, r.g, &r.res)
-			}
-			return append(b, '}'), true
-		}
-		b = b[:mark] // the item is an error after all
-		ie = fromEngine(err)
+		ie = answerError(err, codeInvalidItem)
 		if ie.Code == codeInternal {
 			r.s.logger.Error("internal error in batch item", "request_id", r.reqID, "index", i, "error", err)
 		}
 	}
-failed:
 	r.counts.add(m, "", ie.Code)
 	return r.appendFailed(b, it, ie), false
 }
 
 // appendFailed appends the rest of a failed item after its index:
-// ,"status":"error","input":{…},"error":{…}}. An INTERNAL_ERROR carries
-// the request id, to quote when reporting it.
+// ,"status":"error","input":{…},"error":{…}}, the input as far as it was
+// read (r.ans.Input: free text, and the value and unit read from it). An
+// INTERNAL_ERROR carries the request id, to quote when reporting it.
 func (r *batchRun) appendFailed(b []byte, it *conversion, ie *apiError) []byte {
+	in := &r.ans.Input
+	value, hasValue, unit, hasUnit := it.value, it.hasValue, it.from, it.hasFrom
+	if in.Unit != "" {
+		value, hasValue, unit, hasUnit = in.Value, true, in.Unit, true
+	}
 	b = append(b, `,"status":"error","input":{`...)
 	sep := false
-	if it.text != "" {
+	if in.Text != "" {
 		b = append(b, `"text":`...)
-		b = appendString(b, it.text)
+		b = appendString(b, in.Text)
 		sep = true
 	}
-	if it.hasValue {
+	if hasValue {
 		if sep {
 			b = append(b, ',')
 		}
 		b = append(b, `"value":`...)
-		b = appendString(b, it.value)
+		b = appendString(b, value)
 		sep = true
 	}
-	if it.hasFrom {
+	if hasUnit {
 		if sep {
 			b = append(b, ',')
 		}
 		b = append(b, `"unit":`...)
-		b = appendString(b, it.from)
+		b = appendString(b, unit)
 	}
 	b = append(b, `},"error":`...)
 	reqID := ""

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/answer"
 )
 
 // convertGET serves GET /v1/convert?value=&from=&to=[&precision=].
@@ -51,53 +52,51 @@ func (s *Server) convertOne(c *call, conv *conversion) (rep reply) {
 	if e != nil {
 		return errReply(e)
 	}
-	e = prepareText(c.r, g, conv, nil, "")
-	s.chargeWork(c.w.keyID, conv.textWork)
+	q, e := conv.query(c.r, nil, nil)
 	if e != nil {
 		if e.Code == string(engine.CodeInvalidQuantity) {
 			s.cfg.Metrics.conversion("", e.Code)
 		}
 		return errReply(e)
 	}
-	var res engine.Result
-	props, e := resolveProperties(g, conv.props, codeInvalidRequest)
-	if e != nil {
-		s.cfg.Metrics.conversion("", e.Code)
-		return errReply(e)
-	}
-	req := conv.request(conv.effectivePrecision(0, false), engine.NewBudget(engine.DefaultBudget))
-	req.Properties = props
+	q.Budget = engine.NewBudget(engine.DefaultBudget)
+	a := &c.w.ans
+	err := answer.Run(g, &q, a)
+	s.chargeWork(c.w.keyID, a.Work)
 	b := append(c.w.buf[:0], `{"data":{`...)
-	b, err := appendSuccessMembers(b, conv, g, &req, &res)
+	if err == nil {
+		b, err = appendSuccessMembers(b, conv, a)
+	}
 	if err != nil {
-		e := fromEngine(err)
+		e := answerError(err, codeInvalidRequest)
 		s.cfg.Metrics.conversion("", e.Code)
 		return errReply(e)
 	}
-	s.cfg.Metrics.conversion(metricCategory(&res), "success")
-	if conv.explain {
-		b = appendExplain(b, g, &res)
+	s.cfg.Metrics.conversion(metricCategory(&a.Result), "success")
+	if q.Explain {
+		b = appendExplain(b, &a.Result, &a.Explanation)
 	}
 	b = append(b, "}}\n"...)
 	c.w.buf = b
 	return reply{status: http.StatusOK, body: b}
 }
 
-// appendSuccessMembers converts req and appends
+// appendSuccessMembers appends the answer a of conv as
 // "input":…,"result":…,"category":…,"exact":… without braces, for a single
-// answer and for a batch item alike. The converted value's digits go
-// straight into b. On error b is returned as it came.
-func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engine.Request, res *engine.Result) ([]byte, error) {
+// answer and for a batch item alike. On error (a result that a FHIR
+// Quantity cannot hold) b is returned as it came.
+func appendSuccessMembers(b []byte, conv *conversion, a *answer.Answer) ([]byte, error) {
 	mark := len(b)
+	res := &a.Result
 	b = append(b, `"input":{`...)
-	if conv.text != "" {
+	if a.Input.Text != "" {
 		b = append(b, `"text":`...)
-		b = appendString(b, conv.text)
+		b = appendString(b, a.Input.Text)
 		b = append(b, ',')
 	}
-	if conv.assumed != "" {
+	if a.Input.Assumed != "" {
 		b = append(b, `"assumed":`...)
-		b = appendString(b, conv.assumed)
+		b = appendString(b, a.Input.Assumed)
 		b = append(b, ',')
 	}
 	// Both values are decimal numbers (the input passed the value syntax,
@@ -107,31 +106,25 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 		b = appendInputParts(b, conv)
 	} else {
 		b = append(b, `"value":"`...)
-		b = append(b, conv.value...)
+		b = append(b, a.Input.Value...)
 		b = append(b, `","unit":`...)
-		b = appendString(b, conv.from)
+		b = appendString(b, a.Input.Unit)
 	}
 	b = append(b, `},"result":{`...)
-	result := len(b)
-	b = append(b, `"value":"`...)
-	start := len(b)
-	var err error
-	b, err = g.AppendConvert(b, req, res)
-	if err != nil {
-		return b[:mark], err
-	}
 	if len(res.Parts) > 0 {
-		b = appendResultParts(b[:result], res)
-		b = appendMixedText(b, g, conv, req, res)
+		b = appendResultParts(b, res)
+		b = appendText(b, a.Text)
 	} else {
-		value := b[start:]
+		value := a.Digits
 		if conv.fhir != nil && !float64Holds(value) {
 			return b[:mark], &engine.Error{Code: engine.CodeValueOutOfRange, Message: "the result " + string(value) + " is beyond what the value of a FHIR Quantity holds (a JSON number a float64 reader can read: magnitudes from about 4.9e-324 to 1.8e308, or 0); convert with value and from instead of quantity for the result as a decimal string, which has no such limit"}
 		}
+		b = append(b, `"value":"`...)
+		b = append(b, value...)
 		b = append(b, `","unit":`...)
 		b = appendString(b, res.Unit)
-		b = appendResultText(b, g, conv, req, res, value)
-		b = appendCodeMembers(b, conv, res, value)
+		b = appendText(b, a.Text)
+		b = appendCodeMembers(b, conv, a.To, res, value)
 	}
 	b = append(b, '}')
 	if res.Hint != "" {
@@ -143,8 +136,17 @@ func appendSuccessMembers(b []byte, conv *conversion, g *engine.Graph, req *engi
 	b = append(b, `,"category":`...)
 	b = appendString(b, res.CategoryID)
 	b = append(b, `,"exact":`...)
-	// A portion of a food is a measured mass.
-	return appendBool(b, res.Exact && !conv.rounded), nil
+	return appendBool(b, a.Exact), nil
+}
+
+// appendText appends ,"text":… when the answer has the result in words
+// (a locale was asked for).
+func appendText(b []byte, text string) []byte {
+	if text == "" {
+		return b
+	}
+	b = append(b, `,"text":`...)
+	return appendString(b, text)
 }
 
 // float64Holds reports whether a reader of JSON numbers as float64 (what
@@ -206,9 +208,9 @@ type stepJSON struct {
 	Source     string `json:"source"`
 }
 
-// appendExplain appends ,"explain":{…} for a successful conversion.
-func appendExplain(b []byte, g *engine.Graph, res *engine.Result) []byte {
-	ex := g.Explain(res)
+// appendExplain appends ,"explain":{…} for a successful conversion: ex
+// explains res.
+func appendExplain(b []byte, res *engine.Result, ex *engine.Explanation) []byte {
 	j := explainJSON{CatalogVersion: ex.CatalogVersion, Kind: ex.Kind, Factor: ex.Factor, Offset: ex.Offset, Steps: []stepJSON{}, Inexact: ex.Inexact}
 	if ex.Factor != "" {
 		j.FactorExact = &ex.FactorExact

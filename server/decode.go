@@ -1,13 +1,11 @@
 package server
 
 import (
-	"math/big"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/jsonscan"
-	"github.com/unitd/unitd/locale"
 )
 
 // Request bodies are read with the strict scanner of internal/jsonscan
@@ -44,22 +42,10 @@ type conversion struct {
 	err string
 
 	// Free text and locale (see quantity.go): quantity stands for value
-	// and from, q for the whole question; text is what input.text echoes
-	// once either has been read. hasLoc says locale was given: it sets
-	// result.text's language as well as the region of to "auto".
+	// and from, q for the whole question. hasLoc says locale was given:
+	// it sets result.text's language as well as the region of to "auto".
 	quantity, q, unitDisplay  string
 	hasQuantity, hasQ, hasLoc bool
-	text                      string
-	// exact are free text's numbers, exactly (engine.Request.Exact);
-	// assumed is input.assumed; rounded says the input used a measured
-	// value (a food's portion), so no answer is exact; textWork is what
-	// reading the text cost (text.Quantity.Work).
-	exact    []*big.Rat
-	assumed  string
-	rounded  bool
-	textWork int
-	lc       *locale.Locale
-	width    locale.Width
 
 	// define are the units the request defines for itself (top level
 	// only): each a one-line definition or a document in the catalog's

@@ -56,9 +56,12 @@
 // literal text. A batch item of the usual plain shape is read in one pass
 // (jsonscan's PlainObject), an accelerator behind the package's optimize
 // gate: the tests run with it and without, and FuzzBatchDecode compares
-// the two ways. Results are rendered by appending to pooled buffers,
-// without reflection; a result's digits go straight from the engine into
-// the response.
+// the two ways. A decoded conversion becomes an answer.Query, which
+// package engine/answer answers (free text read, one conversion, the
+// result in the locale's words); the handlers only decode and encode.
+// Results are rendered by appending to pooled buffers, without
+// reflection; a result's digits are kept in the pooled writer's Answer
+// and copied into the response.
 //
 // # NDJSON streams
 //

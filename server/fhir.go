@@ -2,7 +2,6 @@ package server
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/internal/jsonscan"
@@ -169,40 +168,27 @@ func readTarget(s *jsonscan.Scanner, c *conversion, depth int) error {
 	return nil
 }
 
-// inputDigits is the number of significant digits of a decimal value as
-// written ("5.50" has 3, "0.0050" has 2), at least 1 and at most the
-// engine's maximum precision.
-func inputDigits(v string) int {
-	if i := strings.IndexAny(v, "eE"); i >= 0 {
-		v = v[:i]
-	}
-	v = strings.TrimLeft(v, "+-")
-	v = strings.Replace(v, ".", "", 1)
-	v = strings.TrimLeft(v, "0")
-	return min(max(len(v), 1), engine.MaxPrecision)
-}
-
-// effectivePrecision is the precision a conversion runs at: its own, else
-// the batch's, else, with "input" or a quantity, the digits of its value.
-func (c *conversion) effectivePrecision(batch int, batchInput bool) int {
+// precisionOf is the precision a conversion asks for: its own, else the
+// batch's, else, with "input" or a FHIR quantity, the digits of its value
+// (answer.Query.InputPrecision).
+func (c *conversion) precisionOf(batch int, batchInput bool) (precision int, input bool) {
 	switch {
 	case c.precision > 0:
-		return c.precision
+		return c.precision, false
 	case c.precisionInput:
-		return inputDigits(c.value)
+		return 0, true
 	case batch > 0:
-		return batch
-	case batchInput || c.fhir != nil:
-		return inputDigits(c.value)
+		return batch, false
 	}
-	return 0
+	return 0, batchInput || c.fhir != nil
 }
 
-// appendCodeMembers appends ,"code":… when the target is namespaced and
-// ,"quantity":{…} when the request carried a FHIR Quantity, inside the
-// result object; digits are the result's value as written.
-func appendCodeMembers(b []byte, conv *conversion, res *engine.Result, digits []byte) []byte {
-	system, code, namespaced := engine.SplitCode(conv.to)
+// appendCodeMembers appends ,"code":… when the target (to, as asked) is
+// namespaced and ,"quantity":{…} when the request carried a FHIR
+// Quantity, inside the result object; digits are the result's value as
+// written.
+func appendCodeMembers(b []byte, conv *conversion, to string, res *engine.Result, digits []byte) []byte {
+	system, code, namespaced := engine.SplitCode(to)
 	if namespaced {
 		b = append(b, `,"code":`...)
 		b = appendString(b, system+":"+code)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/unitd/unitd/engine/answer"
 	"github.com/unitd/unitd/internal/forwarded"
 )
 
@@ -30,9 +31,10 @@ type respWriter struct {
 	// of the pooled writer rather than new ones per request (net/http
 	// copies the header map when the status is written).
 	rlHdr [3][1]string
-	buf   []byte       // response scratch
-	body  []byte       // request body
-	items []conversion // batch scratch
+	buf   []byte        // response scratch
+	body  []byte        // request body
+	items []conversion  // batch scratch
+	ans   answer.Answer // the answer of a conversion, its storage reused
 	// stream is what an NDJSON batch reports for the access log and the
 	// metrics; its end is "" for every other request.
 	stream streamStats
@@ -175,6 +177,9 @@ func (s *Server) release(rw *respWriter) {
 	}
 	clear(rw.items)
 	rw.items = rw.items[:0]
+	// The answer lets go of the request's graph and body; its digits'
+	// storage stays.
+	rw.ans = answer.Answer{Digits: rw.ans.Digits[:0]}
 	writerPool.Put(rw)
 }
 

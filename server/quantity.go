@@ -1,46 +1,40 @@
 package server
 
 import (
-	"errors"
-	"github.com/unitd/unitd/server/ratelimit"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/engine/text"
+	"github.com/unitd/unitd/engine/answer"
 	"github.com/unitd/unitd/locale"
+	"github.com/unitd/unitd/server/ratelimit"
 )
 
 // Free text and locales on conversions (the contract's "Quantities as
-// people write them, in their language"):
+// people write them, in their language"): this file decodes what a
+// request says of them into an answer.Query; package engine/answer reads
+// the text, converts and writes result.text.
 //
 //   - quantity (free text, in place of value and from) and q (a whole
-//     question) are read by engine/text, in the request's locale: its
-//     decimal and grouping separators, its unit names and spelled
-//     numbers, and its region for a unit whose meaning depends on it
-//     (pint). The engine converts the exact numbers read
-//     (engine.Request.Exact). The answer echoes input.text, the value and
-//     unit understood, and input.assumed where a unit was read by the
-//     region or a portion of a food by its mass. An ingredient after the
-//     unit ("1 cup flour") is the request's substance unless the request
-//     names one. conversion.textWork is the parser's work (text.Quantity.Work),
-//     for a caller that charges it to the key's budget.
+//     question) are answer.FormText and answer.FormQuestion: read in the
+//     request's locale, and echoed as input.text, the value and unit
+//     understood, and input.assumed where a unit was read by the region
+//     or a portion of a food by its mass. An ingredient after the unit
+//     ("1 cup flour") is the request's substance unless the request names
+//     one. Reading costs work (answer.Answer.Work), charged to the key's
+//     budget (chargeWork).
 //   - locale (a BCP 47 tag; in a batch, for every item that names none),
 //     else the best match of Accept-Language, adds result.text: the result
-//     in the locale's words and digits (package locale), at unit_display
-//     width (short by default), in CLDR's words for the CLDR unit the
-//     catalog's unit claims. Without either, reading uses English and no
-//     text is added. A locale matched from Accept-Language also stands
-//     for locale where to=auto looks for a region. A well-formed tag that
-//     names no CLDR locale (tlh, xx, zz-ZZ) is written in English; a tag
-//     that is not well-formed BCP 47 is INVALID_REQUEST.
-//   - result.text has readable digits unless precision is given (see
-//     readableValue): the value is rounded once for it, from the exact
-//     value.
+//     in the locale's words and digits, at unit_display width (short by
+//     default). Without either, reading uses English and no text is added.
+//     A locale matched from Accept-Language also stands for locale where
+//     to=auto looks for a region. A well-formed tag that names no CLDR
+//     locale (tlh, xx, zz-ZZ) is written in English; a tag that is not
+//     well-formed BCP 47 is INVALID_REQUEST.
+//   - result.text has readable digits unless precision is given.
 //   - A control character (NUL, tab, line feed, DEL, …) in a text field
 //     is refused before anything reads it: "5\u0000km" is not 5 km.
 
@@ -104,63 +98,6 @@ func parseWidth(s string) (locale.Width, *apiError) {
 	return w, nil
 }
 
-// options caches the parser options of each locale, for the graph they
-// were made for: a reloaded catalog replaces them.
-var options sync.Map // *locale.Locale → graphOptions
-
-type graphOptions struct {
-	g *engine.Graph
-	o *text.Options
-}
-
-// kitchens caches each graph's foods and foreign names.
-var kitchens sync.Map // *engine.Graph → *kitchen
-
-type kitchen struct {
-	pantry  *text.Pantry
-	foreign *text.Foreign
-}
-
-var english = sync.OnceValue(func() *locale.Locale {
-	l, _ := locale.Match("en")
-	return l
-})
-
-// quantityOptions are the parser's options for a locale (English words
-// with no region when l is nil), reading the locale's unit names as the
-// units of g that claim them, and a unit whose meaning depends on the
-// region as the region of tag (the request's locale).
-func quantityOptions(g *engine.Graph, l *locale.Locale, tag string) *text.Options {
-	base := l
-	if base == nil {
-		if base = english(); base == nil {
-			return nil
-		}
-	}
-	var o *text.Options
-	if v, ok := options.Load(base); ok && v.(graphOptions).g == g {
-		o = v.(graphOptions).o
-	} else {
-		k, _ := kitchens.Load(g)
-		if k == nil {
-			k, _ = kitchens.LoadOrStore(g, &kitchen{pantry: text.NewPantry(g.Substances()), foreign: text.NewForeign(g)})
-		}
-		kk := k.(*kitchen)
-		o = text.LocaleOptions(base, g, "", "", kk.foreign, kk.pantry)
-		options.Store(base, graphOptions{g, o})
-	}
-	if l == nil || tag == "" {
-		return o
-	}
-	region, how, err := g.LocaleRegion(tag)
-	if err != nil || region == "" {
-		return o
-	}
-	withRegion := *o
-	withRegion.Region, withRegion.RegionHow = region, how
-	return &withRegion
-}
-
 // checkControl refuses a control character (Unicode Cc) in a
 // conversion's text fields: free text as INVALID_QUANTITY at its
 // position, any other field as INVALID_REQUEST naming the field.
@@ -193,153 +130,61 @@ func utf8RuneAt(s string, i int) rune {
 	return r
 }
 
-// prepareText settles a conversion's locale and width and reads its free
-// text into value, from and to. batch is the batch's locale, if any.
-func prepareText(r *http.Request, g *engine.Graph, conv *conversion, batch *locale.Locale, batchWidth string) *apiError {
-	if e := checkControl(conv); e != nil {
-		return e
+// query settles a conversion's locale and width and returns the query
+// it asks: its own fields, else those of its batch (nil for a single
+// conversion), whose locale loc is. Usage, region and locale of the batch
+// stand for those the item leaves out, and its precision when the item
+// gives none.
+func (c *conversion) query(r *http.Request, batch *batchRequest, loc *locale.Locale) (answer.Query, *apiError) {
+	var q answer.Query
+	if e := checkControl(c); e != nil {
+		return q, e
 	}
-	lc, header, e := requestLocale(r, conv, batch)
+	if batch == nil {
+		batch = &noBatch
+	}
+	lc, header, e := requestLocale(r, c, loc)
 	if e != nil {
-		return e
+		return q, e
 	}
-	if header {
+	w := c.unitDisplay
+	if w == "" {
+		w = batch.unitDisplay
+	}
+	if q.Width, e = parseWidth(w); e != nil {
+		return q, e
+	}
+	q.Locale, q.Tag = lc, c.locale
+	switch {
+	case header:
 		// The reader's language stands for locale where to=auto asks
 		// for a region, as the locale field would.
-		conv.locale, conv.hasLoc = lc.Tag, true
+		q.Tag = lc.Tag
+	case !c.hasLoc:
+		q.Tag = batch.shared.locale
 	}
-	w := conv.unitDisplay
-	if w == "" {
-		w = batchWidth
-	}
-	width, e := parseWidth(w)
-	if e != nil {
-		return e
-	}
-	opts := quantityOptions(g, lc, conv.locale)
-	if lc != nil {
-		lc = lc.In(g)
-	}
-	conv.lc, conv.width = lc, width
-	var q text.Quantity
-	var err error
+	q.Value, q.From, q.To = c.value, c.from, c.to
 	switch {
-	case conv.hasQ:
-		var qq text.Question
-		qq, err = text.ParseQuestion(g, conv.q, opts)
-		q, conv.text, conv.to, conv.hasTo = qq.Quantity, conv.q, qq.To, true
-	case conv.hasQuantity:
-		q, err = text.Parse(g, conv.quantity, opts)
-		conv.text = conv.quantity
-	default:
-		return nil
+	case c.hasQ:
+		q.Form, q.Text = answer.FormQuestion, c.q
+	case c.hasQuantity:
+		q.Form, q.Text = answer.FormText, c.quantity
 	}
-	conv.textWork = q.Work
-	if err != nil {
-		return freeTextError(err)
+	q.Precision, q.InputPrecision = c.precisionOf(batch.precision, batch.precisionInput)
+	q.Usage, q.Region = c.usage, c.region
+	if q.Usage == "" {
+		q.Usage = batch.shared.usage
 	}
-	conv.value, conv.from, conv.exact, conv.assumed = q.Value, q.Unit, q.Exact, q.Assumed
-	conv.hasValue, conv.hasFrom = true, true
-	if ing := q.Ingredient; ing != nil {
-		if conv.props.Substance == "" {
-			conv.props.Substance = ing.ID
-		}
-		// A portion's mass is the catalog's measured value.
-		conv.rounded = ing.Portion != ""
+	if q.Region == "" {
+		q.Region = batch.shared.region
 	}
-	return nil
+	q.Properties, q.SharedQuery = c.props, batch.props
+	q.Explain = c.explain || batch.explain
+	return q, nil
 }
 
-// freeTextError is the API error of unreadable free text: its position
-// travels as a number in details.
-func freeTextError(err error) *apiError {
-	e := fromEngine(err)
-	var ee *engine.Error
-	if errors.As(err, &ee) {
-		if p, err := strconv.Atoi(ee.Details["position"]); err == nil {
-			e.Details["position"] = p
-		}
-	}
-	return e
-}
-
-// appendResultText appends ,"text":"…" when the conversion has a locale:
-// value (the result as the answer's value has it) in readable digits,
-// unless the request gave a precision.
-func appendResultText(b []byte, g *engine.Graph, conv *conversion, req *engine.Request, res *engine.Result, value []byte) []byte {
-	if conv.lc == nil {
-		return b
-	}
-	v := string(value)
-	if req.Precision == 0 {
-		v = readableValue(g, conv, req, res, v)
-	}
-	var buf [128]byte
-	t := conv.lc.AppendUnit(buf[:0], v, res.Unit, conv.width)
-	b = append(b, `,"text":`...)
-	return appendString(b, string(t))
-}
-
-// readableValue is v, the result at the default 34 digits, in readable
-// digits (locale.Readable): at most 3 fraction digits, or the input's
-// significant figures where more. It rounds v itself when v is exact or
-// its dropped digits are no half; else it asks the engine for the value
-// at the readable precision, which rounds once from the exact value.
-func readableValue(g *engine.Graph, conv *conversion, req *engine.Request, res *engine.Result, v string) string {
-	sig := inputFigures(conv.value)
-	r, ok := locale.Readable(v, sig, res.Exact && !conv.rounded)
-	if ok {
-		return r
-	}
-	again, err := convertAt(g, conv, req, locale.ReadablePrecision(v, sig))
-	if err != nil || again.Value == "" {
-		return v
-	}
-	return again.Value
-}
-
-// inputFigures is the significant figures of the input: of its number,
-// or of the part with the most of a mixed quantity's ("5 3.5").
-func inputFigures(v string) int {
-	n := 0
-	for f := range strings.FieldsSeq(v) {
-		n = max(n, inputDigits(f))
-	}
-	return max(n, 1)
-}
-
-// convertAt converts the request again at precision p.
-func convertAt(g *engine.Graph, conv *conversion, req *engine.Request, p int) (engine.Result, error) {
-	r := *req
-	r.Precision = p
-	return g.Convert(r)
-}
-
-// appendMixedText appends ,"text":… for a mixed result ("5 ft 3.5 in",
-// "5 Fuß 3,5 Zoll") when the conversion has a locale. Without a precision
-// the last part has readable digits: when they differ from the part's, the
-// engine converts again at their precision, so that a carry lands in the
-// part before (never "5 ft 12 in").
-func appendMixedText(b []byte, g *engine.Graph, conv *conversion, req *engine.Request, res *engine.Result) []byte {
-	if conv.lc == nil {
-		return b
-	}
-	parts := res.Parts
-	if last := parts[len(parts)-1].Value; req.Precision == 0 {
-		sig := inputFigures(conv.value)
-		if r, ok := locale.Readable(last, sig, res.Exact && !conv.rounded); !ok || r != last {
-			if again, err := convertAt(g, conv, req, locale.ReadablePrecision(last, sig)); err == nil && len(again.Parts) == len(parts) {
-				parts = again.Parts
-			}
-		}
-	}
-	lp := make([]locale.Part, len(parts))
-	for i, p := range parts {
-		lp[i] = locale.Part{Value: p.Value, Unit: p.Unit.Symbol}
-	}
-	b = append(b, `,"text":`...)
-	return appendString(b, conv.lc.FormatMixed(lp, conv.width))
-}
+// noBatch is the batch of a single conversion: nothing shared.
+var noBatch batchRequest
 
 // textWorkPerToken is the free-text work (text.Quantity.Work) that costs
 // one more token of the key's rate limit: about what reading a text of a

@@ -248,3 +248,19 @@ func (c *chargeCounter) charged() int {
 	defer c.mu.Unlock()
 	return c.n
 }
+
+// TestBatchLocaleReadsFreeText: a batch's locale stands for every item
+// that names none, in reading its free text as in writing result.text:
+// "1 pint" in a batch in en-GB is the imperial pint, said so, as it is
+// in an item of its own in en-GB; an item's own locale wins.
+func TestBatchLocaleReadsFreeText(t *testing.T) {
+	f, v := shippedFixture(t)
+	tc := contractCase{name: "batch locale", method: "POST", target: "/v1/batch", key: "good", contentType: "application/json",
+		body:   `{"conversions":[{"quantity":"1 pint","to":"mL"},{"quantity":"1 pint","to":"mL","locale":"en-US"}],"locale":"en-GB"}`,
+		status: 200,
+		contains: []string{
+			`{"index":0,"status":"success","input":{"text":"1 pint","assumed":"pt_imp: imperial pint (region GB, from locale en-GB)","value":"1","unit":"pt_imp"},"result":{"value":"568.26125","unit":"mL","text":"568.261 ml"}`,
+			`{"index":1,"status":"success","input":{"text":"1 pint","assumed":"pt: US pint (region US, from locale en)","value":"1","unit":"pt"},"result":{"value":"473.176473","unit":"mL","text":"473.176 mL"}`,
+		}}
+	tc.run(t, f, v)
+}

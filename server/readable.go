@@ -116,25 +116,6 @@ func (c *conversion) joinParts() {
 	c.value, c.from, c.hasValue, c.hasFrom = v.String(), u.String(), true, true
 }
 
-// request builds the engine's request of a conversion.
-func (c *conversion) request(precision int, budget *engine.Budget) engine.Request {
-	return engine.Request{Value: c.value, From: c.from, To: c.to, Precision: precision, Budget: budget,
-		Usage: c.usage, Region: c.region, Locale: c.locale, Exact: c.exact}
-}
-
-// inherit gives c the batch-wide usage, region and locale it lacks.
-func (c *conversion) inherit(shared *conversion) {
-	if c.usage == "" {
-		c.usage = shared.usage
-	}
-	if c.region == "" {
-		c.region = shared.region
-	}
-	if !c.hasLoc {
-		c.locale, c.hasLoc = shared.locale, shared.hasLoc
-	}
-}
-
 // appendInputParts appends "parts":[…],"unit":"ft+in" for a quantity
 // given part by part; its values passed the engine, so they are decimals.
 func appendInputParts(b []byte, c *conversion) []byte {

@@ -285,7 +285,7 @@ func (s *Server) batchStream(c *call) reply {
 	}
 	defer s.leaveStream(st)
 	st.run = batchRun{s: s, g: g, opts: opts, reqID: c.w.reqID, r: c.r, loc: loc, props: props,
-		budget: engine.NewBudget(engine.DefaultBudget)}
+		budget: engine.NewBudget(engine.DefaultBudget), ans: &c.w.ans}
 	st.rc = http.NewResponseController(c.w)
 	// HTTP/1.1 must be told that reads and writes interleave; HTTP/2
 	// always lets them, and says it does not support the call.

@@ -60,36 +60,34 @@ func readProperty(s *jsonscan.Scanner, q *engine.PropertyQuery, bit int, depth i
 	return `"` + name + `" must be a string`, s.Skip(depth)
 }
 
-// mergeProperties lays an item's fields over the batch-wide ones.
-func mergeProperties(batch, item engine.PropertyQuery) engine.PropertyQuery {
-	out := batch
-	src, dst := propertyTexts(&item), propertyTexts(&out)
-	for i := range src {
-		if *src[i] != "" {
-			*dst[i] = *src[i]
-		}
+// resolveProperties resolves the substance fields a whole request shares
+// (a batch's; a single conversion's are its query's); a value that does
+// not read is fieldCode (INVALID_REQUEST) naming the field, an unknown
+// substance UNKNOWN_SUBSTANCE.
+func resolveProperties(g *engine.Graph, q engine.PropertyQuery, fieldCode string) (*engine.Properties, *apiError) {
+	p, err := g.ResolveProperties(q)
+	if err != nil {
+		return nil, answerError(err, fieldCode)
 	}
-	return out
+	return p, nil
 }
 
-// resolveProperties resolves the substance fields; a value that does not
-// read is fieldCode (INVALID_REQUEST, or INVALID_ITEM in a batch item)
-// naming the field, an unknown substance UNKNOWN_SUBSTANCE.
-func resolveProperties(g *engine.Graph, q engine.PropertyQuery, fieldCode string) (*engine.Properties, *apiError) {
-	if q.IsZero() {
-		return nil, nil
+// answerError is the API error of a conversion refused (by package
+// engine/answer): a substance field that does not read is fieldCode
+// (INVALID_REQUEST, or INVALID_ITEM in a batch item) naming the field;
+// any other error is the engine's (fromEngine).
+func answerError(err error, fieldCode string) *apiError {
+	if _, ok := err.(*engine.Error); !ok {
+		// (Looked for only when err is not the engine's own, the usual
+		// error: errors.As costs an allocation.)
+		var fe *substance.FieldError
+		if errors.As(err, &fe) {
+			e := newError(fieldCode, strconv.Quote(fe.Field)+": "+fe.Message)
+			e.Details = map[string]any{"field": fe.Field}
+			return e
+		}
 	}
-	p, err := g.ResolveProperties(q)
-	if err == nil {
-		return p, nil
-	}
-	var fe *substance.FieldError
-	if errors.As(err, &fe) {
-		e := newError(fieldCode, strconv.Quote(fe.Field)+": "+fe.Message)
-		e.Details = map[string]any{"field": fe.Field}
-		return nil, e
-	}
-	return nil, fromEngine(err)
+	return fromEngine(err)
 }
 
 // substanceExplainJSON is explain's account of a conversion across kinds.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
-	"github.com/unitd/unitd/engine/text"
+	"github.com/unitd/unitd/engine/answer"
 	"github.com/unitd/unitd/locale"
 )
 
@@ -103,9 +103,9 @@ func runConvert(c *call) int {
 		fmt.Fprintln(stderr, "unitd convert:", err)
 		return 1
 	}
-	if lc != nil {
-		lc = lc.In(g)
-	}
+	// The substance flags are checked before anything is converted, in
+	// every mode; a single conversion's answer resolves them again (from
+	// the graph's cache), with an ingredient its text may name.
 	props, err := g.ResolveProperties(q)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
@@ -125,120 +125,58 @@ func runConvert(c *call) int {
 		fs.Usage()
 		return 2
 	}
-	req := prefs
-	req.Precision = *precision
-	r, read, err := convertOne(g, converterOf(g), pos, &req, lc, *tag)
-	if read != nil && read.Assumed != "" {
-		fmt.Fprintln(stderr, "assumed:", read.Assumed)
+	query := answer.Query{Locale: lc, Tag: *tag, Width: width, Usage: prefs.Usage, Region: prefs.Region,
+		Properties: q, Explain: *explain}
+	if precisionGiven {
+		query.Precision = *precision
+	}
+	switch len(pos) {
+	case 3:
+		query.Value, query.From, query.To = pos[0], pos[1], pos[2]
+	case 2:
+		query.Form, query.Text, query.To = answer.FormText, pos[0], pos[1]
+	case 1:
+		query.Form, query.Text = answer.FormQuestion, pos[0]
+	}
+	var a answer.Answer
+	err = convertOne(converterOf(g), &query, &a)
+	if a.Input.Assumed != "" {
+		fmt.Fprintln(stderr, "assumed:", a.Input.Assumed)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", describe(err))
 		return 1
 	}
-	shown := r
-	if lc != nil && !precisionGiven {
-		shown = readableResult(g, read, req, r)
-	}
 	switch {
-	case lc != nil && len(shown.Parts) > 0:
-		lp := make([]locale.Part, len(shown.Parts))
-		for i, p := range shown.Parts {
-			lp[i] = locale.Part{Value: p.Value, Unit: p.Unit.Symbol}
-		}
-		fmt.Fprintln(stdout, lc.FormatMixed(lp, width))
 	case lc != nil:
-		fmt.Fprintln(stdout, lc.FormatUnit(shown.Value, shown.Unit, width))
+		fmt.Fprintln(stdout, a.Text)
+	case len(a.Result.Parts) > 0:
+		fmt.Fprintln(stdout, engine.PartsText(a.Result.Parts))
 	default:
-		fmt.Fprintln(stdout, resultText(&r))
+		fmt.Fprintln(stdout, string(a.Digits)+" "+a.Result.Unit)
 	}
 	if *explain {
-		printExplanation(stdout, g.Explain(&r), r.Exact)
+		printExplanation(stdout, a.Explanation, a.Exact)
 	}
 	return 0
 }
 
-// readableResult is r in readable digits for --locale text without
-// --precision (locale.Readable: at most 3 fraction digits, or the input's
-// significant figures where more): r rounded once, or, when r's digits
-// cannot be rounded again (a half made by rounding) or r is mixed, the
-// conversion again at the readable precision, so that the engine rounds
-// once from the exact value and carries into the part before.
-func readableResult(g *engine.Graph, read *text.Quantity, req engine.Request, r engine.Result) engine.Result {
-	in := req.Value
-	if read != nil {
-		in = read.Value
-	}
-	sig := 1
-	for _, f := range strings.Fields(in) {
-		f, _, _ = strings.Cut(strings.TrimLeft(f, "+-"), "e")
-		f, _, _ = strings.Cut(f, "E")
-		sig = max(sig, len(strings.TrimLeft(strings.Replace(f, ".", "", 1), "0")))
-	}
-	v := r.Value
-	if len(r.Parts) > 0 {
-		v = r.Parts[len(r.Parts)-1].Value
-	}
-	rounded, ok := locale.Readable(v, sig, r.Exact)
-	switch {
-	case ok && rounded == v:
-		return r
-	case ok && len(r.Parts) == 0:
-		r.Value = rounded
-		return r
-	}
-	req.Precision = min(locale.ReadablePrecision(v, sig), engine.MaxPrecision)
-	again, err := g.Convert(req)
-	if err != nil {
-		return r
-	}
-	return again
-}
-
-// convertOne converts the positional arguments of a single conversion:
-// VALUE FROM TO, QUANTITY TO or QUESTION, and returns the free text it
-// read, if any; req is left as it was converted. A panic on the way (a
-// bug) is an INTERNAL_ERROR, printed like any other error.
-func convertOne(g *engine.Graph, conv converter, pos []string, req *engine.Request, lc *locale.Locale, tag string) (r engine.Result, read *text.Quantity, err error) {
+// convertOne answers a single conversion (VALUE FROM TO, QUANTITY TO or
+// QUESTION) into a. A panic on the way (a bug) is an INTERNAL_ERROR,
+// printed like any other error.
+func convertOne(g answer.Graph, q *answer.Query, a *answer.Answer) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = panicked(v)
 		}
 	}()
-	switch len(pos) {
-	case 3:
-		req.Value, req.From, req.To = pos[0], pos[1], pos[2]
-	case 2:
-		q, err := text.Parse(g, pos[0], parseOptions(g, lc, tag))
-		if err != nil {
-			return r, nil, err
-		}
-		req.To, read = pos[1], &q
-	case 1:
-		q, err := text.ParseQuestion(g, pos[0], parseOptions(g, lc, tag))
-		if err != nil {
-			return r, nil, err
-		}
-		req.To, read = q.To, &q.Quantity
-	}
-	if read != nil {
-		req.Exact, req.From = read.Exact, read.Unit
-		if read.Ingredient != nil && req.Properties == nil {
-			if req.Properties, err = g.ResolveProperties(engine.PropertyQuery{Substance: read.Ingredient.ID}); err != nil {
-				return r, read, err
-			}
-		}
-	}
-	r, err = conv.Convert(*req)
-	return r, read, err
+	return answer.Run(g, q, a)
 }
 
-// converter is what the command line's conversions of a value and two
-// units go through: the graph itself (converterOf), or in tests one that
-// panics, as a bug in the engine would.
-type converter interface {
-	Convert(engine.Request) (engine.Result, error)
-	AppendConvert([]byte, *engine.Request, *engine.Result) ([]byte, error)
-}
+// converter is what the command line's conversions go through: the
+// graph itself (converterOf), or in tests one that panics, as a bug in
+// the engine would.
+type converter = answer.Graph
 
 // converterOf returns the converter of g; tests put one of their own in
 // its place.
@@ -270,18 +208,6 @@ func appendConverted(conv converter, b []byte, req *engine.Request, res *engine.
 		}
 	}()
 	return conv.AppendConvert(b, req, res)
-}
-
-// parseOptions are the free-text parser's options for a locale (English
-// words with no region when lc is nil), reading its unit names as the
-// units of g that claim them, and units whose meaning depends on the
-// region as the region of tag.
-func parseOptions(g *engine.Graph, lc *locale.Locale, tag string) *text.Options {
-	region, how, _ := g.LocaleRegion(tag)
-	if lc == nil {
-		lc, _ = locale.Match("en")
-	}
-	return text.LocaleOptions(lc, g, region, how, text.NewForeign(g), text.NewPantry(g.Substances()))
 }
 
 // printExplanation prints an explanation for a person, indented under the
