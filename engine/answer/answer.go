@@ -132,7 +132,6 @@ type Answer struct {
 	// it was refused, for a caller that charges it to a client's budget.
 	Work int
 
-	req    engine.Request
 	digits [64]byte // Digits' first storage: most values fit
 }
 
@@ -156,9 +155,8 @@ var _ Graph = (*engine.Graph)(nil)
 func Run(g Graph, q *Query, a *Answer) error {
 	a.Input, a.Text, a.Work, a.Exact = Input{Value: q.Value, Unit: q.From}, "", 0, false
 	a.To = q.To
-	a.req = engine.Request{Value: q.Value, From: q.From, To: q.To, Budget: q.Budget,
+	req := engine.Request{Value: q.Value, From: q.From, To: q.To, Budget: q.Budget,
 		Usage: q.Usage, Region: q.Region, Locale: q.Tag}
-	req := &a.req
 	own := q.Properties
 	measured := false // the input is a measured value: no answer is exact
 	if q.Form != FormValue {
@@ -166,7 +164,7 @@ func Run(g Graph, q *Query, a *Answer) error {
 		if err != nil {
 			return err
 		}
-		req.Value, req.From, req.Exact = read.Value, read.Unit, read.Exact
+		req.Value, req.From, req.To, req.Exact = read.Value, read.Unit, a.To, read.Exact
 		if ing := read.Ingredient; ing != nil {
 			if own.Substance == "" {
 				own.Substance = ing.ID
@@ -190,18 +188,30 @@ func Run(g Graph, q *Query, a *Answer) error {
 		a.Digits = a.digits[:0]
 	}
 	var err error
-	if a.Digits, err = g.AppendConvert(a.Digits[:0], req, &a.Result); err != nil {
+	if a.Digits, err = appendConvert(g, a.Digits[:0], &req, &a.Result); err != nil {
 		return err
 	}
 	a.Exact = a.Result.Exact && !measured
 	if q.Locale != nil {
-		a.Text = resultText(g, q, a)
+		a.Text = resultText(g, q, &req, a)
 	}
-	a.Explanation = engine.Explanation{}
 	if q.Explain {
 		a.Explanation = g.Explain(&a.Result)
+	} else if a.Explanation.Kind != "" {
+		a.Explanation = engine.Explanation{}
 	}
 	return nil
+}
+
+// appendConvert is g.AppendConvert. An *engine.Graph is called as such,
+// so that req stays on its caller's stack (a call through the interface
+// would move every request to the heap); a stand-in gets a copy.
+func appendConvert(g Graph, dst []byte, req *engine.Request, res *engine.Result) ([]byte, error) {
+	if eg, ok := g.(*engine.Graph); ok {
+		return eg.AppendConvert(dst, req, res)
+	}
+	r := *req
+	return g.AppendConvert(dst, &r, res)
 }
 
 // readText reads the free text of q into a.Input (and a.To for a
@@ -214,7 +224,7 @@ func readText(g Graph, q *Query, a *Answer) (text.Quantity, error) {
 	if q.Form == FormQuestion {
 		var qq text.Question
 		qq, err = text.ParseQuestion(g, q.Text, opts)
-		read, a.To, a.req.To = qq.Quantity, qq.To, qq.To
+		read, a.To = qq.Quantity, qq.To
 	} else {
 		read, err = text.Parse(g, q.Text, opts)
 	}

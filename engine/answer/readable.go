@@ -7,20 +7,20 @@ import (
 	"github.com/unitd/unitd/locale"
 )
 
-// resultText is the result of a in q's locale: the value, or a mixed
-// result's parts, with the unit's words at q.Width. Without a precision
-// the digits are readable (locale.Readable: at most 3 fraction digits,
-// or the input's significant figures where more).
-func resultText(g Graph, q *Query, a *Answer) string {
+// resultText is the result of a (the answer to req) in q's locale: the
+// value, or a mixed result's parts, with the unit's words at q.Width.
+// Without a precision the digits are readable (locale.Readable: at most 3
+// fraction digits, or the input's significant figures where more).
+func resultText(g Graph, q *Query, req *engine.Request, a *Answer) string {
 	lc := q.Locale.In(g)
-	readable := a.req.Precision == 0
-	sig := inputFigures(a.req.Value)
+	readable := req.Precision == 0
+	sig := inputFigures(req.Value)
 	if parts := a.Result.Parts; len(parts) > 0 {
 		if last := parts[len(parts)-1].Value; readable {
 			if r, ok := locale.Readable(last, sig, a.Exact); !ok || r != last {
 				// Converted again at the readable precision, so that a
 				// carry lands in the part before.
-				if again, err := convertAt(g, &a.req, locale.ReadablePrecision(last, sig)); err == nil && len(again.Parts) == len(parts) {
+				if again, err := convertAt(g, req, locale.ReadablePrecision(last, sig)); err == nil && len(again.Parts) == len(parts) {
 					parts = again.Parts
 				}
 			}
@@ -33,7 +33,7 @@ func resultText(g Graph, q *Query, a *Answer) string {
 	}
 	v := string(a.Digits)
 	if readable {
-		v = readableValue(g, &a.req, v, sig, a.Exact)
+		v = readableValue(g, req, v, sig, a.Exact)
 	}
 	var buf [128]byte
 	return string(lc.AppendUnit(buf[:0], v, a.Result.Unit, q.Width))
