@@ -61,6 +61,13 @@ test:
 STAGE := ./tools/stage.sh
 TESTPROGRESS := $(RUNDIR)/testprogress
 
+## The tests that check a sample under the race detector and every case without it
+## (internal/race): the packages and a -run pattern of their names, which the stage after
+## go test -race runs without the detector. internal/race's test keeps these in step with
+## the tests that read race.Enabled.
+FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact
+FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty)$$
+
 test-stages:
 	@$(STAGE) "test dependencies (Debian packages, npm)" ./tools/test-deps.sh
 	@$(STAGE) "build bin/unitd and tools/testprogress" sh -c '$(GO) build -o bin/unitd ./cmd/unitd && $(GO) build -o $(TESTPROGRESS) ./tools/testprogress'
@@ -68,7 +75,7 @@ test-stages:
 	@$(STAGE) "gofmt" $(MAKE) --no-print-directory fmt-check
 	@$(STAGE) "staticcheck" $(STATICCHECK) ./...
 	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json ./... | $(TESTPROGRESS)'
-	@$(STAGE) "the million-line NDJSON stream, without the race detector" $(GO) test -vet=off -count=1 -run '^TestStreamMillionLines$$' ./server
+	@$(STAGE) "full-size tests without the race detector" $(GO) test -vet=off -count=1 -run '$(FULLSIZE_RUN)' $(FULLSIZE_PKGS)
 	@$(STAGE) "every fuzz target for $(TESTFUZZTIME)" env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
 	@$(STAGE) "unitd validate and unitd fmt -l of catalog/data" sh -c 'bin/unitd validate catalog/data && bin/unitd fmt -l catalog/data'
 	@$(STAGE) "deploy/ (Dockerfile, Kubernetes manifests)" $(MAKE) --no-print-directory deploy-check
