@@ -49,14 +49,21 @@ run: build
 ## one with its wall-clock and CPU time when it ends; go test prints each package as it finishes,
 ## and what still runs every 30 s; a table of the stages ends the run.
 ##
+## On two cores the stages fill both, but for the browser tests, which mostly wait on Chromium
+## and unitd: they run in the background beside the fuzz targets (which run niced, so that
+## the browser gets the CPU it asks for; each target still fuzzes for TESTFUZZTIME), and their
+## output is printed whole when they end. go test starts the packages that take longest first,
+## so that none is left running alone at the end.
+##
 ## GOFLAGS=-trimpath keeps the build cache's compiled packages valid from any directory, so a
 ## fresh clone (CI's, or the README walk's) compiles only what changed; go vet has run every
 ## analyzer already, so go test runs none of them again (-vet=off).
 test: export GOFLAGS := $(GOFLAGS) -trimpath
 test: export STAGES := $(abspath $(RUNDIR))/test-stages.tsv
+test: export BACKGROUND := $(abspath $(RUNDIR))/background
 test:
-	@mkdir -p $(RUNDIR) && rm -f $(STAGES)
-	@$(MAKE) --no-print-directory test-stages; rc=$$?; ./tools/stage.sh --summary; exit $$rc
+	@mkdir -p $(RUNDIR) && rm -f $(STAGES) && rm -rf $(BACKGROUND)
+	@$(MAKE) --no-print-directory test-stages; rc=$$?; ./tools/stage.sh --summary || rc=1; exit $$rc
 
 STAGE := ./tools/stage.sh
 TESTPROGRESS := $(RUNDIR)/testprogress
@@ -68,18 +75,23 @@ TESTPROGRESS := $(RUNDIR)/testprogress
 FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact
 FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty)$$
 
+## The packages whose tests take longest under the race detector, which go test -race starts
+## first (it runs the packages in the order they are named; ./... then names the others).
+RACE_FIRST := ./cmd/unitd ./server ./catalog ./client ./locale ./catalog/format ./web ./engine
+
 test-stages:
 	@$(STAGE) "test dependencies (Debian packages, npm)" ./tools/test-deps.sh
 	@$(STAGE) "build bin/unitd and tools/testprogress" sh -c '$(GO) build -o bin/unitd ./cmd/unitd && $(GO) build -o $(TESTPROGRESS) ./tools/testprogress'
 	@$(STAGE) "go vet" $(GO) vet ./...
 	@$(STAGE) "gofmt" $(MAKE) --no-print-directory fmt-check
 	@$(STAGE) "staticcheck" $(STATICCHECK) ./...
-	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json ./... | $(TESTPROGRESS)'
+	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json $(RACE_FIRST) ./... | $(TESTPROGRESS)'
+	@$(STAGE) --background "browser tests" $(MAKE) --no-print-directory e2e-run
 	@$(STAGE) "full-size tests without the race detector" $(GO) test -vet=off -count=1 -run '$(FULLSIZE_RUN)' $(FULLSIZE_PKGS)
-	@$(STAGE) "every fuzz target for $(TESTFUZZTIME)" env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
 	@$(STAGE) "unitd validate and unitd fmt -l of catalog/data" sh -c 'bin/unitd validate catalog/data && bin/unitd fmt -l catalog/data'
 	@$(STAGE) "deploy/ (Dockerfile, Kubernetes manifests)" $(MAKE) --no-print-directory deploy-check
-	@$(STAGE) "browser tests" $(MAKE) --no-print-directory e2e-run
+	@$(STAGE) "every fuzz target for $(TESTFUZZTIME), niced" nice -n 19 env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
+	@$(STAGE) --wait "browser tests"
 
 ## deploy-check: Dockerfile and Kubernetes manifests, decoded strictly into the Kubernetes API types
 deploy-check:
