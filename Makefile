@@ -72,8 +72,8 @@ TESTPROGRESS := $(RUNDIR)/testprogress
 ## (internal/race): the packages and a -run pattern of their names, which the stage after
 ## go test -race runs without the detector. internal/race's test keeps these in step with
 ## the tests that read race.Enabled.
-FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact
-FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty)$$
+FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact ./catalog ./catalog/format
+FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty|TestRoundTrips|TestShippedCatalog)$$
 
 ## The packages whose tests take longest under the race detector, which go test -race starts
 ## first (it runs the packages in the order they are named; ./... then names the others).
@@ -110,7 +110,7 @@ e2e: build e2e-run
 
 e2e-run:
 	@if ls e2e/*.test.mjs >/dev/null 2>&1; then \
-		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 node --test --test-concurrency=1 *.test.mjs; \
+		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 node --test --test-concurrency=1 --test-reporter=spec *.test.mjs; \
 	fi
 
 ## screenshots: the browser tests, saving a screenshot of each page into docs/screenshots
