@@ -51,17 +51,35 @@ run: build
 ## one with its wall-clock and CPU time when it ends; go test prints each package as it finishes,
 ## and what still runs every 30 s; a table of the stages ends the run.
 ##
+## On two cores the stages fill both, but for the browser tests, which mostly wait on Chromium
+## and unitd: they run in the background beside the fuzz targets (which run niced, so that
+## the browser gets the CPU it asks for; each target still fuzzes for TESTFUZZTIME), and their
+## output is printed whole when they end. go test starts the packages that take longest first,
+## so that none is left running alone at the end.
+##
 ## GOFLAGS=-trimpath keeps the build cache's compiled packages valid from any directory, so a
 ## fresh clone (CI's, or the README walk's) compiles only what changed; go vet has run every
 ## analyzer already, so go test runs none of them again (-vet=off).
 test: export GOFLAGS := $(GOFLAGS) -trimpath
 test: export STAGES := $(abspath $(RUNDIR))/test-stages.tsv
+test: export BACKGROUND := $(abspath $(RUNDIR))/background
 test:
-	@mkdir -p $(RUNDIR) && rm -f $(STAGES)
-	@$(MAKE) --no-print-directory test-stages; rc=$$?; ./tools/stage.sh --summary; exit $$rc
+	@mkdir -p $(RUNDIR) && rm -f $(STAGES) && rm -rf $(BACKGROUND)
+	@$(MAKE) --no-print-directory test-stages; rc=$$?; ./tools/stage.sh --summary || rc=1; exit $$rc
 
 STAGE := ./tools/stage.sh
 TESTPROGRESS := $(RUNDIR)/testprogress
+
+## The tests that check a sample under the race detector and every case without it
+## (internal/race): the packages and a -run pattern of their names, which the stage after
+## go test -race runs without the detector. internal/race's test keeps these in step with
+## the tests that read race.Enabled.
+FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact ./catalog ./catalog/format
+FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty|TestRoundTrips|TestShippedCatalog)$$
+
+## The packages whose tests take longest under the race detector, which go test -race starts
+## first (it runs the packages in the order they are named; ./... then names the others).
+RACE_FIRST := ./cmd/unitd ./server ./catalog ./client ./locale ./catalog/format ./web ./engine
 
 test-stages:
 	@$(STAGE) "test dependencies (Debian packages, npm)" ./tools/test-deps.sh
@@ -69,12 +87,13 @@ test-stages:
 	@$(STAGE) "go vet" $(GO) vet ./...
 	@$(STAGE) "gofmt" $(MAKE) --no-print-directory fmt-check
 	@$(STAGE) "staticcheck" $(STATICCHECK) ./...
-	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json ./... | $(TESTPROGRESS)'
-	@$(STAGE) "the million-line NDJSON stream, without the race detector" $(GO) test -vet=off -count=1 -run '^TestStreamMillionLines$$' ./server
-	@$(STAGE) "every fuzz target for $(TESTFUZZTIME)" env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
+	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json $(RACE_FIRST) ./... | $(TESTPROGRESS)'
+	@$(STAGE) --background "browser tests" $(MAKE) --no-print-directory e2e-run
+	@$(STAGE) "full-size tests without the race detector" $(GO) test -vet=off -count=1 -run '$(FULLSIZE_RUN)' $(FULLSIZE_PKGS)
 	@$(STAGE) "unitd validate and unitd fmt -l of catalog/data" sh -c 'bin/unitd validate catalog/data && bin/unitd fmt -l catalog/data'
 	@$(STAGE) "deploy/ (Dockerfile, Kubernetes manifests)" $(MAKE) --no-print-directory deploy-check
-	@$(STAGE) "browser tests" $(MAKE) --no-print-directory e2e-run
+	@$(STAGE) "every fuzz target for $(TESTFUZZTIME), niced" nice -n 19 env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
+	@$(STAGE) --wait "browser tests"
 
 ## deploy-check: Dockerfile and Kubernetes manifests, decoded strictly into the Kubernetes API types
 deploy-check:
@@ -93,7 +112,7 @@ e2e: build e2e-run
 
 e2e-run:
 	@if ls e2e/*.test.mjs >/dev/null 2>&1; then \
-		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 node --test --test-concurrency=1 *.test.mjs; \
+		cd e2e && UNITD_BIN=$(CURDIR)/bin/unitd UNITD_ADMIN_ADDR=127.0.0.1:0 node --test --test-concurrency=1 --test-reporter=spec *.test.mjs; \
 	fi
 
 ## screenshots: the browser tests, saving a screenshot of each page into docs/screenshots

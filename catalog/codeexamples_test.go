@@ -14,7 +14,7 @@ import (
 // and prefixed special units; QUDT's and CLDR's dimensionless radian and
 // steradian; QUDT's rounded multipliers, not exact).
 func TestCodeExamples(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	for _, c := range []struct {
 		value, from, to string
 		precision       int
@@ -81,7 +81,7 @@ func TestCodeExamples(t *testing.T) {
 // unit to=auto answers in: cldr:year is the catalog's yr_greg, the year of
 // CLDR's unit preferences, and cldr:mile-per-hour is mph.
 func TestCodeClaimants(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	for code, symbol := range map[string]string{
 		"cldr:year": "yr_greg", "cldr:month": "mo_greg", "cldr:mile-per-hour": "mph", "cldr:lux": "lx", "cldr:lumen": "lm",
 		"qudt:REV": "rev", "qudt:MIN": "min", "qudt:RAD-PER-SEC": "rad/s", "qudt:DEG": "deg", "qudt:BYTE": "B",

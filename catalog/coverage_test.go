@@ -13,7 +13,7 @@ import (
 // could still claim; the codes that meet a catalog unit only by dimension
 // and factor are those unclaimed.yaml lists, each with its reason.
 func TestShippedClaimable(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	seen := map[string]bool{}
 	for _, c := range g.CodeCoverage() {
 		seen[c.System] = true

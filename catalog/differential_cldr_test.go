@@ -152,7 +152,7 @@ const cldrPiDigits = 30
 // exactly: unitd's 34 digits must be the exact value rounded, or agree
 // to cldrPiDigits where the factor goes through π.
 func TestDifferentialCLDR(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	start := time.Now()
 	var units []cldrUnit
 	type prefix struct {

@@ -13,7 +13,7 @@ import (
 // these conversions is the identity. The negative value is left out for a
 // unit that refuses it itself (a temperature from absolute zero).
 func TestCodesIdentity(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	r := newDiffReport(t, "codes", nil)
 	systems := []string{"ucum", "cldr", "qudt", "unece"}
 	units := 0

@@ -190,7 +190,7 @@ var ratCache sync.Map
 // such: each one unitd converts to must give QUDT's figure, and unitd must
 // convert to at least one.
 func TestDifferentialQUDT(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	start := time.Now()
 	var units []qudtUnit
 	var deprecated, noFactor, noDimension int

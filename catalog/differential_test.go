@@ -24,7 +24,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
@@ -40,23 +39,6 @@ const (
 // differentialValues are the values every case converts: 1 alone would
 // hide an offset, a reciprocal or a wrong sign.
 var differentialValues = []string{"1", "37.5", "-37.5"}
-
-var (
-	sharedGraphOnce sync.Once
-	sharedGraph     *engine.Graph
-	sharedGraphErrs []error
-)
-
-// loadedShipped is the shipped catalog, loaded once for the tests of the
-// binary that share it.
-func loadedShipped(t testing.TB) *engine.Graph {
-	t.Helper()
-	sharedGraphOnce.Do(func() { sharedGraph, sharedGraphErrs = Load(Embedded()) })
-	if len(sharedGraphErrs) > 0 || sharedGraph == nil {
-		t.Fatalf("the shipped catalog does not load: %v", sharedGraphErrs)
-	}
-	return sharedGraph
-}
 
 // convertRecovering converts req, turning a panic of the engine into an
 // error that says so, so that one panic fails its case and not the suite.

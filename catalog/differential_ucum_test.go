@@ -162,7 +162,7 @@ func readTSV(t *testing.T, name string) [][]string {
 // convertUnitTo, and compares: within ucumTolerance is agreement, and so is
 // both refusing.
 func TestDifferentialUCUM(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	start := time.Now()
 	cases := runUCUMLHC(t)
 	t.Logf("ucum-lhc: %d conversions in %v", len(cases), time.Since(start).Round(time.Millisecond))

@@ -13,7 +13,7 @@ import (
 // kernel's bound) are INVALID_UNIT_EXPRESSION wherever a unit is read,
 // never a panic.
 func TestHugeFactorsAreRefused(t *testing.T) {
-	g := loadedShipped(t)
+	g := shipped(t)
 	for _, name := range []string{
 		"ucum:" + strings.Repeat("10*300.", 8) + "10*300",
 		"cldr:" + strings.Repeat("pow9-quettameter-", 9) + "pow9-quettameter",

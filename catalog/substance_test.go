@@ -584,10 +584,7 @@ func TestSubstanceKinds(t *testing.T) {
 		}
 	}
 
-	g, errs := Load(Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	g := shipped(t)
 	count := map[string]int{}
 	for _, s := range g.Substances() {
 		count[s.Kind]++

@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/unitd/unitd/catalog"
 )
 
 // The differential test: unitd's text against ICU's, as Node's Intl
@@ -143,9 +141,9 @@ func TestICU(t *testing.T) {
 	if !strings.HasPrefix(string(v), "48.") {
 		t.Fatalf("node's ICU has CLDR and ICU %s; the test compares with CLDR 48 (ICU 78, as Node 20.19 and later ship)", strings.TrimSpace(string(v)))
 	}
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs[0])
+	g, err := shipped()
+	if err != nil {
+		t.Fatal(err)
 	}
 	claims := g
 	// One catalog symbol per CLDR identifier.

@@ -163,14 +163,24 @@ type fixture struct {
 // answers against /openapi.json.
 func shippedFixture(t *testing.T) (*fixture, *validator) {
 	t.Helper()
-	g, errs := catalog.Load(catalog.Embedded())
+	f := newFixture(t, nil)
+	f.srv.ApplyGraph(shippedGraph(t))
+	return f, newValidator(t, f)
+}
+
+// shippedGraph is the shipped catalog, compiled once for the tests of the
+// package (both passes of TestMain): a graph is immutable, and compiling
+// it under the race detector takes seconds.
+func shippedGraph(t testing.TB) *engine.Graph {
+	t.Helper()
+	g, errs := loadShipped()
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
-	return f, newValidator(t, f)
+	return g
 }
+
+var loadShipped = sync.OnceValues(func() (*engine.Graph, []error) { return catalog.Load(catalog.Embedded()) })
 
 // newFixture starts the real handler on httptest.NewServer.
 func newFixture(t testing.TB, edit func(*Config)) *fixture {

@@ -15,7 +15,10 @@ import (
 // POST /v1/batch does, refuses any other media type, and every line of its
 // answer matches BatchStreamLine, the item schema the document gives it.
 func TestBatchStreamRoute(t *testing.T) {
-	f := newFixture(t, nil)
+	// A stream that finds its key's budget empty waits for it (on a real
+	// timer here) up to StreamRateWait in all: 100 ms, not the default
+	// 10 s, is two waits of 40 ms before the rate limit ends it.
+	f := newFixture(t, func(c *Config) { c.StreamRateWait = 100 * time.Millisecond })
 	v := newValidator(t, f)
 	line := v.doc.Components.Schemas["BatchStreamLine"].Value
 	if line == nil {
@@ -39,7 +42,7 @@ func TestBatchStreamRoute(t *testing.T) {
 					if taken++; tc.allowed == 0 || taken <= tc.allowed {
 						return allowAll(key, n)
 					}
-					return ratelimit.Decision{Allowed: false, Limit: 600, Reset: time.Minute, RetryAfter: time.Second}
+					return ratelimit.Decision{Allowed: false, Limit: 600, Reset: time.Minute, RetryAfter: 40 * time.Millisecond}
 				}
 			}
 			t.Cleanup(func() { f.lim.decide = allowAll })

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -16,19 +18,33 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/openapi.golden.json")
 
-// loadOpenAPI parses and validates the document of f's current snapshot.
+// loadOpenAPI parses and validates an OpenAPI document. Each text is
+// parsed and validated once for the tests of the package (validating the
+// examples takes seconds under the race detector) and shared: a caller
+// gets a copy of the document's top level, whose fields (its Servers, say)
+// it may set, and must leave what they point to as it is.
 func loadOpenAPI(t testing.TB, doc []byte) *openapi3.T {
 	t.Helper()
-	loader := openapi3.NewLoader()
-	d, err := loader.LoadFromData(doc)
+	v, _ := openAPIDocs.LoadOrStore(string(doc), sync.OnceValues(func() (*openapi3.T, error) {
+		d, err := openapi3.NewLoader().LoadFromData(doc)
+		if err != nil {
+			return nil, fmt.Errorf("loading OpenAPI: %w", err)
+		}
+		if err := d.Validate(context.Background()); err != nil {
+			return nil, fmt.Errorf("OpenAPI document is invalid: %w", err)
+		}
+		return d, nil
+	}))
+	d, err := v.(func() (*openapi3.T, error))()
 	if err != nil {
-		t.Fatalf("loading OpenAPI: %v", err)
+		t.Fatal(err)
 	}
-	if err := d.Validate(context.Background()); err != nil {
-		t.Fatalf("OpenAPI document is invalid: %v", err)
-	}
-	return d
+	top := *d
+	return &top
 }
+
+// openAPIDocs holds loadOpenAPI's documents by their text.
+var openAPIDocs sync.Map
 
 func TestOpenAPIValid(t *testing.T) {
 	s := New(Config{Version: "1.2.3"})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/unitd/unitd/internal/batchmix"
 	"github.com/unitd/unitd/internal/promtext"
+	"github.com/unitd/unitd/internal/race"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
@@ -198,10 +199,13 @@ func TestStreamItemsMatchBatch(t *testing.T) {
 // sent, is answered with a million lines in order and the meta line. Each
 // line is checked: its index, and the rest against the JSON batch's answer
 // to the same row; three are checked by value. Under the race detector,
-// which makes it thirty seconds long, it sends streamTestLines (50,000)
-// lines; `make test` also runs it without the detector, at full size.
+// which makes it thirty seconds long, it sends 50,000 lines; `make test`
+// also runs it without the detector, at full size.
 func TestStreamMillionLines(t *testing.T) {
-	const lines = streamTestLines
+	lines := 1_000_000
+	if race.Enabled {
+		lines = 50_000
+	}
 	f := newFixture(t, func(c *Config) { c.Metrics = NewMetrics(promtext.NewRegistry()) })
 	// The answer to each row, without its {"index":n, prefix, from JSON
 	// batches of 100 rows.

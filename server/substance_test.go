@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/unitd/unitd/catalog"
 )
 
 // TestContractSubstanceExamples sends the conversions of the contract's
@@ -295,12 +293,8 @@ func toText(v any) string {
 // TestSubstanceStream: an NDJSON line takes the substance fields as a
 // batch item does, and the query's are batch-wide, under each line's own.
 func TestSubstanceStream(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
 	f := newFixture(t, nil)
-	f.srv.ApplyGraph(g)
+	f.srv.ApplyGraph(shippedGraph(t))
 	body := strings.Join([]string{
 		`{"value":"100","from":"mg/dL","to":"mmol/L"}`,
 		`{"value":"1","from":"mg/dL","to":"umol/L","substance":"creatinine","precision":3}`,

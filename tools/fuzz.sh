@@ -6,12 +6,14 @@
 # as go test would, and printed here.
 #
 # It builds each package's fuzzing test binary once (`go test -c -fuzz`),
-# then runs the targets FUZZJOBS at a time (default: one per CPU core), each
-# with FUZZTIME of its own and CPU cores / FUZZJOBS workers, from its
-# package's directory and with go test's corpus cache
-# ($GOCACHE/fuzz/<import path>). Building once saves a link per target, and
-# two targets at once keep both cores busy while the other starts up (its
-# fuzz set-up, the shipped catalog compiled in each worker, is serial).
+# in the background, and runs the targets FUZZJOBS at a time (default: one
+# per CPU core) as their binaries are built, each with FUZZTIME of its own
+# and CPU cores / FUZZJOBS workers, from its package's directory and with go
+# test's corpus cache ($GOCACHE/fuzz/<import path>). Building once saves a
+# link per target; building while the first targets fuzz hides the
+# compilation that an edit since the last run brings; and two targets at
+# once keep both cores busy while the other starts up (its fuzz set-up, the
+# shipped catalog compiled in each worker, is serial).
 #
 # One failure is not the target's: with a duration for -fuzztime, Go's fuzz
 # coordinator can report "context deadline exceeded" as the time runs out
@@ -36,23 +38,41 @@ mapfile -t targets < <(grep -rHo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*(
 	sed -E 's#^\./##; s#^(.*)/[^/]*:func (Fuzz[A-Za-z0-9_]*)\(.*#\1 \2#' | sort)
 mapfile -t dirs < <(printf '%s\n' "${targets[@]}" | cut -d' ' -f1 | sort -u)
 
-echo "building the fuzzing test binaries of ${#dirs[@]} packages"
-for dir in "${dirs[@]}"; do
-	if ! out=$("$GO" test -c -fuzz . -o "$bin/${dir//\//_}.test" "./$dir" 2>&1); then
-		echo "FAIL  building ./$dir for fuzzing"
-		echo "$out"
-		exit 1
-	fi
-done
-echo "running ${#targets[@]} fuzz targets for $FUZZTIME each, $FUZZJOBS at a time with $workers worker(s) each"
+# The builder: each package's binary in turn, in the order of the targets,
+# then $bin/PKG.built, or $bin/PKG.failed with go test's output.
+(
+	for dir in "${dirs[@]}"; do
+		exe="$bin/${dir//\//_}"
+		if out=$("$GO" test -c -fuzz . -o "$exe.test" "./$dir" 2>&1); then
+			touch "$exe.built"
+		else
+			printf '%s\n' "$out" >"$exe.failed"
+		fi
+	done
+) &
+builder=$!
+echo "running ${#targets[@]} fuzz targets of ${#dirs[@]} packages for $FUZZTIME each, $FUZZJOBS at a time with $workers worker(s) each, as their packages' fuzzing binaries are built"
 
-# fuzz runs one target and writes its verdict, and what failed, to $bin/NAME.out.
+# fuzz runs one target, once its package's binary is built, and writes its
+# verdict, and what failed, to $bin/NAME.out.
 fuzz() {
-	local dir=$1 name=$2 corpus before after new out rc start took
+	local dir=$1 name=$2 exe corpus before after new out rc start took
+	exe="$bin/${dir//\//_}"
+	while [ ! -e "$exe.built" ] && [ ! -e "$exe.failed" ]; do
+		sleep 0.2
+	done
+	if [ -e "$exe.failed" ]; then
+		{
+			echo "FAIL  $name ($dir): building ./$dir for fuzzing"
+			cat "$exe.failed"
+		} >"$bin/$name.tmp"
+		mv "$bin/$name.tmp" "$bin/$name.out"
+		return
+	fi
 	corpus="$dir/testdata/fuzz/$name"
 	before=$(ls "$corpus" 2>/dev/null | sort)
 	start=$(date +%s)
-	out=$(cd "$dir" && "$bin/${dir//\//_}.test" -test.run='^$' -test.fuzz="^${name}\$" -test.fuzztime="$FUZZTIME" \
+	out=$(cd "$dir" && "$exe.test" -test.run='^$' -test.fuzz="^${name}\$" -test.fuzztime="$FUZZTIME" \
 		-test.parallel="$workers" -test.fuzzcachedir="$cache/$module/$dir" 2>&1)
 	rc=$?
 	after=$(ls "$corpus" 2>/dev/null | sort)
@@ -76,21 +96,21 @@ fuzz() {
 	mv "$bin/$name.tmp" "$bin/$name.out"
 }
 
-running=0
+declare -A running=() # the targets' jobs, by process id
 for t in "${targets[@]}"; do
-	if ((running >= FUZZJOBS)); then
-		wait -n
-		running=$((running - 1))
+	if ((${#running[@]} >= FUZZJOBS)); then
+		wait -n -p done "${!running[@]}"
+		unset "running[$done]"
 	fi
 	fuzz $t &
-	running=$((running + 1))
+	running[$!]=1
 	# Each verdict is printed as soon as its target is done.
 	for f in "$bin"/*.out; do
 		[ -e "$f" ] && [ ! -e "$f.shown" ] || continue
 		cat "$f" && touch "$f.shown"
 	done
 done
-wait
+wait "${!running[@]}" "$builder"
 failed=()
 for t in "${targets[@]}"; do
 	name=${t#* }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/locale"
 )
@@ -14,10 +13,7 @@ import (
 // catalog page's search lists the unit a text names before the units whose
 // spellings merely contain it, and keeps every match.
 func TestCatalogSearchRanksExactMatchesFirst(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	g := shippedGraph(t)
 	for _, tt := range []struct {
 		q     string
 		first []string // in any order
@@ -78,10 +74,7 @@ func TestFavicon(t *testing.T) {
 // GET /v1/units?q= lists them in too; the converter with the reader's
 // names.
 func TestSearchesRankAsTheAPI(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	g := shippedGraph(t)
 	v := newView(g)
 	de, err := locale.Match("de")
 	if err != nil {

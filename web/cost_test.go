@@ -13,8 +13,9 @@ import (
 	"github.com/unitd/unitd/engine"
 )
 
-// shippedGraph is the shipped catalog, loaded once for the tests that need
-// its size.
+// shippedGraph is the shipped catalog, compiled once for the tests of the
+// package: a graph is immutable, and compiling it takes seconds under the
+// race detector.
 func shippedGraph(t *testing.T) *engine.Graph {
 	t.Helper()
 	g, errs := loadShipped()

@@ -10,17 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/engine/substance"
 )
 
 func shippedPages(t *testing.T) (*Pages, *engine.Graph) {
 	t.Helper()
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	g := shippedGraph(t)
 	return New(Config{Graph: func() *engine.Graph { return g }, Version: "test"}), g
 }
 

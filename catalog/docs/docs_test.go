@@ -5,9 +5,11 @@ import (
 	"flag"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/want.md")
@@ -47,10 +49,7 @@ func TestGolden(t *testing.T) {
 // TestShippedReferenceIsCurrent fails when docs/units.md no longer matches
 // the shipped catalog, so that CI catches a catalog change without it.
 func TestShippedReferenceIsCurrent(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	g := shipped(t)
 	var buf bytes.Buffer
 	if err := Write(&buf, g); err != nil {
 		t.Fatal(err)
@@ -64,11 +63,13 @@ func TestShippedReferenceIsCurrent(t *testing.T) {
 	}
 }
 
+// TestDeterministic: the reference of the shipped catalog compiled twice
+// is the same.
 func TestDeterministic(t *testing.T) {
-	g, _ := catalog.Load(catalog.Embedded())
+	g := shipped(t)
 	var a, b bytes.Buffer
 	Write(&a, g)
-	g2, _ := catalog.Load(catalog.Embedded())
+	g2, _ := catalog.Load(catalog.Embedded()) // compiled again
 	Write(&b, g2)
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("two runs over the same catalog differ")
@@ -78,10 +79,7 @@ func TestDeterministic(t *testing.T) {
 // TestShippedSubstances: the reference lists every substance with its
 // values' sources, the reference conditions and the atomic weights.
 func TestShippedSubstances(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	g := shipped(t)
 	var buf bytes.Buffer
 	if err := Write(&buf, g); err != nil {
 		t.Fatal(err)
@@ -104,3 +102,16 @@ func TestShippedSubstances(t *testing.T) {
 		}
 	}
 }
+
+// shipped is the shipped catalog, compiled once for the package's tests:
+// a graph is immutable.
+func shipped(t *testing.T) *engine.Graph {
+	t.Helper()
+	g, errs := loadShipped()
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return g
+}
+
+var loadShipped = sync.OnceValues(func() (*engine.Graph, []error) { return catalog.Load(catalog.Embedded()) })

@@ -12,6 +12,7 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/internal/race"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -111,7 +112,9 @@ func commentLines(src []byte) []string {
 
 // TestShippedCatalog is the property over the shipped catalog: formatting
 // is idempotent, keeps every comment, and the catalog loads to the same
-// graph before and after.
+// graph before and after. Under the race detector it formats every fourth
+// file (the others load as they are), and make test runs it in full
+// without the detector.
 func TestShippedCatalog(t *testing.T) {
 	shipped := catalog.Embedded()
 	names, err := fs.Glob(shipped, "*.yaml")
@@ -119,10 +122,14 @@ func TestShippedCatalog(t *testing.T) {
 		t.Fatalf("no catalog files: %v", err)
 	}
 	formatted := fstest.MapFS{}
-	for _, name := range names {
+	for i, name := range names {
 		src, err := fs.ReadFile(shipped, name)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if race.Enabled && i%4 != 0 {
+			formatted[name] = &fstest.MapFile{Data: src}
+			continue
 		}
 		out, err := File(name, src)
 		if err != nil {

@@ -193,11 +193,7 @@ func FuzzSubstanceSearch(f *testing.F) {
 	for _, q := range []string{"glucose", "CO2", "glucsoe", "brown sugar", "sugar brown packed", " ", "\xff\xfe", "HCO₃⁻", strings.Repeat("ab", 40)} {
 		f.Add(q)
 	}
-	g, errs := catalog.Load(catalog.Embedded())
-	if len(errs) > 0 {
-		f.Fatal(errs)
-	}
-	x := substance.NewIndex(g.Substances())
+	x := substance.NewIndex(shipped(f).Substances())
 	f.Fuzz(func(t *testing.T, q string) {
 		ms := x.Search(q)
 		seen := map[*substance.Substance]bool{}

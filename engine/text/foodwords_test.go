@@ -1,16 +1,23 @@
 package text
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/unitd/unitd/catalog"
+	"github.com/unitd/unitd/engine"
 )
+
+// LoadShipped compiles the shipped catalog once for the test binary, for
+// this file and the package's external tests (text_test.go): a graph is
+// immutable.
+var LoadShipped = sync.OnceValues(func() (*engine.Graph, []error) { return catalog.Load(catalog.Embedded()) })
 
 // TestFoodWordsFindFoods: every word of foodwords.go finds, in the
 // shipped catalog, the foods its English name finds there, in its own
 // language only; the catalog's own names come first.
 func TestFoodWordsFindFoods(t *testing.T) {
-	g, errs := catalog.Load(catalog.Embedded())
+	g, errs := LoadShipped()
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/text"
@@ -26,7 +25,7 @@ var (
 
 func testGraph(t testing.TB) *engine.Graph {
 	graphOnce.Do(func() {
-		g, errs := catalog.Load(catalog.Embedded())
+		g, errs := text.LoadShipped()
 		if len(errs) > 0 {
 			t.Fatal(errs[0])
 		}
