@@ -102,3 +102,35 @@ func TestMulDecimal(t *testing.T) {
 		t.Errorf("mulDecimal served %d of 20,000 conversions", served)
 	}
 }
+
+// TestAdd128 compares add128 with add on operands below 2^128: random
+// words, equal magnitudes, zeros and every pair of signs.
+func TestAdd128(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	word := func() uint64 {
+		switch r.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return ^uint64(0)
+		}
+		return r.Uint64()
+	}
+	for i := range 200000 {
+		x := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
+		y := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
+		if i%10 == 0 {
+			y.m = x.m
+		}
+		if x.m.isZero() {
+			x.neg = false
+		}
+		if y.m.isZero() {
+			y.neg = false
+		}
+		want, ok := x.add(y)
+		if got := add128(x, y); !ok || got != want {
+			t.Fatalf("%v + %v: add128 %v, add %v (ok %v)", x, y, got, want, ok)
+		}
+	}
+}

@@ -523,11 +523,7 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 			if e < -19 {
 				return false, false
 			}
-			s, ok1 := s256{mul64(w.a, X), w.an != xn}.add(s256{mul64(w.b, pow10[-e]), w.bn})
-			if !ok1 {
-				return false, false
-			}
-			num, exp = s, e
+			num, exp = add128(s256{mul64(w.a, X), w.an != xn}, s256{mul64(w.b, pow10[-e]), w.bn}), e
 		}
 	default: // (x·a + b)/(x·c + d)
 		up, down := uint64(1), uint64(1)
@@ -543,9 +539,9 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		if xu[1] != 0 {
 			return false, false
 		}
-		n, ok1 := s256{mul64(w.a, xu[0]), w.an != xn}.add(s256{mul64(w.b, down), w.bn})
-		dd, ok2 := s256{mul64(w.c, xu[0]), w.cn != xn}.add(s256{mul64(w.d, down), w.dn})
-		if !ok1 || !ok2 || dd.m[1] != 0 || dd.m[0] == 0 {
+		n := add128(s256{mul64(w.a, xu[0]), w.an != xn}, s256{mul64(w.b, down), w.bn})
+		dd := add128(s256{mul64(w.c, xu[0]), w.cn != xn}, s256{mul64(w.d, down), w.dn})
+		if dd.m[2]|dd.m[1] != 0 || dd.m[0] == 0 {
 			return false, false // also the pole: At reports it
 		}
 		num, den, dneg = n, dd.m[0], dd.neg
