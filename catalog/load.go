@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/unitd/unitd/catalog/internal/yamlfast"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/engine/dimension"
 	"go.yaml.in/yaml/v3"
@@ -243,8 +244,13 @@ func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
 }
 
 // parseYAML reads a file's YAML tree and returns its top node, or nil with
-// the errors.
+// the errors. It is the one reader of the gate fastYAML.
 func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
+	if fastYAML {
+		if doc, ok := yamlfast.Parse(src); ok {
+			return &decoder{file: name}, doc.Content[0], nil
+		}
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		o := engine.Origin{File: name, Line: 1, Column: 1}

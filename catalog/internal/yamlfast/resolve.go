@@ -57,6 +57,13 @@ func number(v string) string {
 	if timestamp(v) {
 		return "!!timestamp"
 	}
+	// strconv's failures allocate: most values are no number at all.
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' ||
+			strings.IndexByte("+-._xXoO", c) >= 0) {
+			return "!!str"
+		}
+	}
 	plain := strings.ReplaceAll(v, "_", "")
 	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
 		return "!!int"
