@@ -264,7 +264,7 @@ func (p *parser) endOfLine() bool {
 	for i < len(p.src) && p.src[i] == ' ' {
 		i++
 	}
-	return i == len(p.src) || p.src[i] == '\n' || p.src[i] == '#' && i > p.pos
+	return i == len(p.src) || p.src[i] == '\n' || p.src[i] == '#' && i > 0 && p.src[i-1] == ' '
 }
 
 // blockNode reads the block collection starting at pos, the first
@@ -272,7 +272,7 @@ func (p *parser) endOfLine() bool {
 func (p *parser) blockNode(parent int) *yaml.Node {
 	indent := p.pos - p.lineStart
 	if p.src[p.pos] == '-' && p.blankAt(p.pos+1) {
-		return p.sequence(indent)
+		return p.sequence(indent, false)
 	}
 	if key := p.key(); key != nil {
 		return p.mapping(indent, key)
@@ -318,6 +318,9 @@ func (p *parser) key() *yaml.Node {
 func (p *parser) plainEnd(flow bool) (end int, colon bool) {
 	s := p.src
 	i := p.pos
+	if i >= len(s) {
+		p.fail()
+	}
 	switch c := s[i]; c {
 	case '-', '?', ':':
 		if p.blankAt(i+1) || flow && c != '-' {
@@ -393,8 +396,9 @@ func (p *parser) mapping(indent int, key *yaml.Node) *yaml.Node {
 	return m
 }
 
-// sequence reads a block sequence indented by indent.
-func (p *parser) sequence(indent int) *yaml.Node {
+// sequence reads a block sequence indented by indent; an indentless one
+// is the value of a key indented as much, and ends at the next key.
+func (p *parser) sequence(indent int, indentless bool) *yaml.Node {
 	s := p.node(yaml.SequenceNode, "!!seq", p.pos)
 	mark := len(p.stack)
 	for {
@@ -404,7 +408,13 @@ func (p *parser) sequence(indent int) *yaml.Node {
 		if !ok || next < indent {
 			break
 		}
-		if next > indent || p.src[p.pos] != '-' || !p.blankAt(p.pos+1) {
+		if next > indent {
+			p.fail()
+		}
+		if p.src[p.pos] != '-' || !p.blankAt(p.pos+1) {
+			if indentless {
+				break
+			}
 			p.fail()
 		}
 	}
@@ -423,8 +433,11 @@ func (p *parser) value(indent int, inMapping bool) *yaml.Node {
 	if p.endOfLine() {
 		p.toEOL()
 		next, ok := p.nextLine()
-		if ok && (next > indent || inMapping && next == indent && p.src[p.pos] == '-' && p.blankAt(p.pos+1)) {
+		if ok && next > indent {
 			return p.blockNode(indent)
+		}
+		if ok && inMapping && next == indent && p.src[p.pos] == '-' && p.blankAt(p.pos+1) {
+			return p.sequence(indent, true)
 		}
 		// An empty value: back to the end of its line.
 		p.rewind(mark, markLine)

@@ -175,6 +175,9 @@ func (p *parser) flow() *yaml.Node {
 // flowKey reads a scalar key of a flow mapping and the ': ' after it.
 func (p *parser) flowKey() *yaml.Node {
 	var key *yaml.Node
+	if p.pos >= len(p.src) {
+		p.fail()
+	}
 	if c := p.src[p.pos]; c == '\'' || c == '"' {
 		key = p.quoted()
 		p.spaces()
