@@ -90,4 +90,3 @@ func TestCommentsAreNotRead(t *testing.T) {
 		t.Fatalf("only %d files read", files)
 	}
 }
-
