@@ -113,6 +113,7 @@ type parser struct {
 	nodes []yaml.Node  // a slab the nodes are allocated from
 	kids  []*yaml.Node // a slab the nodes' Content is allocated from
 	stack []*yaml.Node // the children of the collections being read
+	depth int          // collections open
 	buf   []byte       // scratch for scalars that are not a slice of src
 	block strings.Builder
 }
@@ -153,8 +154,23 @@ func (p *parser) column(at int) int {
 	return len(s) + 1
 }
 
-// content gives n the children pushed on the stack since mark.
+// maxDepth bounds the nesting of collections, far below the 10,000 at
+// which yaml.v3 refuses a document.
+const maxDepth = 1000
+
+// open starts a collection, and returns the mark of its children on the
+// stack for content.
+func (p *parser) open() (mark int) {
+	if p.depth++; p.depth > maxDepth {
+		p.fail()
+	}
+	return len(p.stack)
+}
+
+// content gives n the children pushed on the stack since mark, and ends
+// the collection.
 func (p *parser) content(n *yaml.Node, mark int) {
+	p.depth--
 	kids := p.stack[mark:]
 	if len(kids) > len(p.kids) {
 		p.kids = make([]*yaml.Node, max(128, len(kids)))
@@ -175,12 +191,13 @@ func (p *parser) document() *yaml.Node {
 		p.fail()
 	}
 	doc := p.node(yaml.DocumentNode, "", p.pos)
+	mark := p.open()
 	root := p.blockNode(-1)
 	if _, ok := p.nextLine(); ok {
 		p.fail()
 	}
 	p.stack = append(p.stack, root)
-	p.content(doc, 0)
+	p.content(doc, mark)
 	return doc
 }
 
@@ -377,7 +394,7 @@ func (p *parser) plain(start, end int) *yaml.Node {
 func (p *parser) mapping(indent int, key *yaml.Node) *yaml.Node {
 	m := p.alloc()
 	m.Kind, m.Tag, m.Line, m.Column = yaml.MappingNode, "!!map", key.Line, key.Column
-	mark := len(p.stack)
+	mark := p.open()
 	for {
 		p.stack = append(p.stack, key)
 		p.stack = append(p.stack, p.value(indent, true))
@@ -400,7 +417,7 @@ func (p *parser) mapping(indent int, key *yaml.Node) *yaml.Node {
 // is the value of a key indented as much, and ends at the next key.
 func (p *parser) sequence(indent int, indentless bool) *yaml.Node {
 	s := p.node(yaml.SequenceNode, "!!seq", p.pos)
-	mark := len(p.stack)
+	mark := p.open()
 	for {
 		p.pos++ // '-'
 		p.stack = append(p.stack, p.value(indent, false))

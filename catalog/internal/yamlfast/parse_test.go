@@ -253,3 +253,20 @@ func TestNeverDiffers(t *testing.T) {
 	}
 	t.Logf("%d inputs read", accepted)
 }
+
+// TestDepth checks that deep nesting is declined, well before yaml.v3's
+// limit, and read below it.
+func TestDepth(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte("a: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n")
+	}
+	if _, ok := Parse(deep(maxDepth - 2)); !ok {
+		t.Errorf("declined %d nested flow sequences", maxDepth-2)
+	}
+	if _, ok := Parse(deep(maxDepth)); ok {
+		t.Errorf("read %d nested flow sequences", maxDepth)
+	}
+	if _, ok := Parse(deep(20000)); ok {
+		t.Error("read 20,000 nested flow sequences, which yaml.v3 refuses")
+	}
+}

@@ -138,7 +138,7 @@ func (p *parser) flow() *yaml.Node {
 	}
 	n.Style = yaml.FlowStyle
 	p.pos++
-	mark := len(p.stack)
+	mark := p.open()
 	p.spaces()
 	if p.pos < len(p.src) && p.src[p.pos] == end {
 		p.pos++
