@@ -116,6 +116,10 @@ type parser struct {
 	depth int          // collections open
 	buf   []byte       // scratch for scalars that are not a slice of src
 	block strings.Builder
+
+	// The last column given: col, at offset colAt of the line starting
+	// at colLine; 0 for none.
+	colLine, colAt, col int
 }
 
 // fail declines the input.
@@ -143,15 +147,22 @@ func (p *parser) alloc() *yaml.Node {
 }
 
 // column is yaml.v3's column, counted in characters from 1, of offset at
-// of the current line.
+// of the current line. It counts on from the last column it gave on the
+// line, so that a long line costs its length once.
 func (p *parser) column(at int) int {
-	s := p.src[p.lineStart:at]
+	if p.col == 0 || p.colLine != p.lineStart || p.colAt > at {
+		p.colLine, p.colAt, p.col = p.lineStart, p.lineStart, 1
+	}
+	s := p.src[p.colAt:at]
+	n := len(s)
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return utf8.RuneCountInString(s) + 1
+			n = utf8.RuneCountInString(s)
+			break
 		}
 	}
-	return len(s) + 1
+	p.colAt, p.col = at, p.col+n
+	return p.col
 }
 
 // maxDepth bounds the nesting of collections, far below the 10,000 at

@@ -270,3 +270,22 @@ func TestDepth(t *testing.T) {
 		t.Error("read 20,000 nested flow sequences, which yaml.v3 refuses")
 	}
 }
+
+// TestLongLine checks that a long line costs its length once, not once a
+// node: a flow sequence of 200,000 items, non-ASCII ones among them, on
+// one line is read in a few of the times its bytes are (not timed here,
+// but quadratic work would take minutes).
+func TestLongLine(t *testing.T) {
+	src := []byte("a: [" + strings.Repeat("µ, x, ", 100000) + "y]\n")
+	got, ok := Parse(src)
+	if !ok {
+		t.Fatal("declined")
+	}
+	want, err := plain(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := differ(got, want); d != "" {
+		t.Fatal(d)
+	}
+}
