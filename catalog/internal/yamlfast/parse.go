@@ -21,6 +21,11 @@
 // plain scalars included), Value, Anchor, Alias, Line, Column and Content.
 // Comments are skipped: the HeadComment, LineComment and FootComment of
 // every node are empty.
+//
+// It is fast by doing little: one pass over the bytes, no tokens or
+// events, the nodes and their Content allocated in slabs, and values
+// that need no unescaping are substrings of one copy of the input (which
+// the tree keeps alive).
 package yamlfast
 
 import (
@@ -51,10 +56,11 @@ func parse(src []byte) (doc *yaml.Node, d *decline) {
 	// mapping's entry has a ':' and two nodes, a sequence's item a "- ",
 	// a flow collection's item a ',' or its last a bracket. Those
 	// characters in text overcount by about a third: start with three
-	// quarters of the count, and go on in small slabs.
+	// quarters of the count, at most a slab's worth (input that is all
+	// colons is no reason to allocate much), and go on in slabs.
 	n := 2*bytes.Count(src, []byte(":")) + bytes.Count(src, []byte("- ")) + bytes.Count(src, []byte(",")) +
 		bytes.Count(src, []byte("[")) + bytes.Count(src, []byte("{"))
-	n = n*3/4 + 2
+	n = min(n*3/4+2, maxSlab)
 	p.nodes = make([]yaml.Node, n)
 	p.kids = make([]*yaml.Node, n)
 	defer func() {
@@ -136,10 +142,17 @@ func (p *parser) node(kind yaml.Kind, tag string, at int) *yaml.Node {
 	return n
 }
 
+// Nodes, and their Content, are allocated in slabs of at most maxSlab,
+// after the first in slabs of slab.
+const (
+	maxSlab = 16384
+	slab    = 256
+)
+
 // alloc returns a new zero node.
 func (p *parser) alloc() *yaml.Node {
 	if len(p.nodes) == 0 {
-		p.nodes = make([]yaml.Node, 128)
+		p.nodes = make([]yaml.Node, slab)
 	}
 	n := &p.nodes[0]
 	p.nodes = p.nodes[1:]
@@ -184,7 +197,7 @@ func (p *parser) content(n *yaml.Node, mark int) {
 	p.depth--
 	kids := p.stack[mark:]
 	if len(kids) > len(p.kids) {
-		p.kids = make([]*yaml.Node, max(128, len(kids)))
+		p.kids = make([]*yaml.Node, max(slab, len(kids)))
 	}
 	n.Content = p.kids[:len(kids):len(kids)]
 	p.kids = p.kids[len(kids):]
