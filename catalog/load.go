@@ -479,6 +479,9 @@ func (d *decoder) list(n *yaml.Node, subject, key string, each func(*yaml.Node))
 }
 
 func (d *decoder) strs(n *yaml.Node, subject, key string, dst *[]string) {
+	if n.Kind == yaml.SequenceNode {
+		*dst = slices.Grow(*dst, len(n.Content))
+	}
 	d.list(n, subject, key, func(item *yaml.Node) {
 		var s string
 		d.str(item, subject, key, &s)
@@ -501,10 +504,19 @@ func (d *decoder) file_(n *yaml.Node) *engine.CategorySpec {
 				us := d.unit(item)
 				// "my:" names an account's own units, whatever the
 				// catalog holds (engine.AccountPrefix).
-				for _, name := range append([]string{us.Symbol, us.Name, us.Plural}, append(us.Symbols, us.Aliases...)...) {
+				reserved := func(name string) {
 					if len(name) >= len(engine.AccountPrefix) && strings.EqualFold(name[:len(engine.AccountPrefix)], engine.AccountPrefix) {
 						d.errorf(item, fmt.Sprintf("unit %q", us.Symbol), "%q: names starting with %s are kept for the units of accounts", name, engine.AccountPrefix)
 					}
+				}
+				reserved(us.Symbol)
+				reserved(us.Name)
+				reserved(us.Plural)
+				for _, name := range us.Symbols {
+					reserved(name)
+				}
+				for _, name := range us.Aliases {
+					reserved(name)
 				}
 				cs.Units = append(cs.Units, us)
 			})
@@ -610,6 +622,9 @@ var unitKeys = map[string]func(d *decoder, v *yaml.Node, s string, us *engine.Un
 	"prefixes":   func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Prefixes = d.prefixes(v, s) },
 	"codes":      func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Codes = d.codes(v, s) },
 	"examples": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) {
+		if v.Kind == yaml.SequenceNode {
+			us.Examples = slices.Grow(us.Examples, len(v.Content))
+		}
 		d.list(v, s, "examples", func(item *yaml.Node) {
 			if ex, ok := d.example(item, s); ok {
 				us.Examples = append(us.Examples, ex)
