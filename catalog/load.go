@@ -554,25 +554,30 @@ func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
 			if v.Kind == yaml.ScalarNode && v.Value == "1" {
 				return // dimensionless
 			}
-			d.mapping(v, s, d.dimensionFields(cs.Dimension))
+			d.dimension(v, s, cs.Dimension)
 		},
 	})
 }
 
-func (d *decoder) dimensionFields(dst map[string]int) fields {
-	fs := fields{}
-	for _, dim := range dimension.Symbols() {
-		fs[dim] = func(v *yaml.Node) {
-			e, err := strconv.Atoi(v.Value)
-			if v.Kind != yaml.ScalarNode || err != nil || e == 0 {
-				d.errorf(v, "category", "dimension %s: expected a non-zero whole exponent, found %s", dim, kindName(v))
-				return
-			}
-			dst[dim] = e
+// dimension decodes a category's dimension, a mapping of base dimension
+// symbols to exponents, into dst.
+func (d *decoder) dimension(n *yaml.Node, s string, dst map[string]int) {
+	d.mappingBy(n, s, func(dim string, v *yaml.Node) bool {
+		if !slices.Contains(dimensionSymbols, dim) {
+			return false
 		}
-	}
-	return fs
+		e, err := strconv.Atoi(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || e == 0 {
+			d.errorf(v, "category", "dimension %s: expected a non-zero whole exponent, found %s", dim, kindName(v))
+			return true
+		}
+		dst[dim] = e
+		return true
+	}, func() []string { return dimension.Symbols() })
 }
+
+// dimensionSymbols are the symbols of the base dimensions.
+var dimensionSymbols = dimension.Symbols()
 
 func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
 	return d.unitWith(n, nil)
