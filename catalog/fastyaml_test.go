@@ -5,10 +5,13 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestFastYAMLMatchesPlain decodes the shipped catalog and every fixture
@@ -88,5 +91,70 @@ func TestCommentsAreNotRead(t *testing.T) {
 	}
 	if files < 10 {
 		t.Fatalf("only %d files read", files)
+	}
+}
+
+// TestDecoderMessages checks the messages of keys the decoder reads from
+// tables and switches rather than maps of closures: what each names, and
+// the keys it lists as known.
+func TestDecoderMessages(t *testing.T) {
+	src := []byte(`substances:
+  - id: w
+    name: w
+    kind: liquid
+    density: {value: [1], temperature: {}, source: x, colour: blue}
+    molar_mass: {value: 18 g/mol, temperature: 20 degC, source: ~}
+    charge: {value: x}
+    flavour: none
+`)
+	_, errs := parseSubstanceFile("s.yaml", src)
+	want := []string{
+		`s.yaml:5:22: substance "w": density value: expected a single value, found a list`,
+		`s.yaml:5:40: substance "w": density temperature: expected a single value, found a mapping`,
+		`s.yaml:5:55: substance "w": unknown key "colour" (known: source, temperature, value)`,
+		`s.yaml:6:35: substance "w": unknown key "temperature" (known: source, value)`,
+		`s.yaml:6:65: substance "w": molar_mass source: expected a single value, found the value "~"`,
+	}
+	var got []string
+	for _, err := range errs {
+		got = append(got, err.Error())
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing %s\n  got %q", w, got)
+		}
+	}
+	unknown := `s.yaml:8:5: substance "w": unknown key "flavour" (known: aliases, cas, charge, density, description, food, formula, id, kind, molar_mass, name, portions, state)`
+	if !slices.Contains(got, unknown) {
+		t.Errorf("missing %s\n  got %q", unknown, got)
+	}
+
+	fsys := fstest.MapFS{"length.yaml": {Data: []byte(`category: {id: length, name: Length, base: m, dimension: {L: 1, Q: 2, T: x}}
+units:
+  - symbol: m
+    name: metre
+    plural: metres
+    system: SI
+    exact: true
+    source: s
+    definition: {unit: m, factor: [2], per: 3}
+    codes: {ucum: [m], klingon: m}
+`)}}
+	_, errs, _ = loadSpec(fsys, nil)
+	got = got[:0]
+	for _, err := range errs {
+		got = append(got, err.Error())
+	}
+	for _, w := range []string{
+		`length.yaml:1:65: category: unknown key "Q" (known: ` + strings.Join(slices.Sorted(slices.Values(dimensionSymbols)), ", ") + `)`,
+		`length.yaml:1:74: category: dimension T: expected a non-zero whole exponent, found the value "x"`,
+		`length.yaml:9:35: unit "m": definition factor: expected a single value, found a list`,
+		`length.yaml:9:40: unit "m": unknown key "per" (known: factor, from, offset, to, unit)`,
+		`length.yaml:10:19: unit "m": codes ucum: expected a single value, found a list`,
+		`length.yaml:10:24: unit "m": unknown key "klingon" (known: ` + strings.Join(slices.Sorted(maps.Keys(codeLabels)), ", ") + `)`,
+	} {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing %s\n  got %q", w, got)
+		}
 	}
 }

@@ -235,18 +235,28 @@ func (d *decoder) substance(n *yaml.Node) engine.SubstanceSpec {
 		}
 	}
 	s := "substance " + strconv.Quote(ss.ID)
-	quantity := func(key, condKey string, dst *engine.QuantitySpec) func(v *yaml.Node) {
-		return func(v *yaml.Node) {
-			dst.Origin = d.origin(v)
-			fs := fields{
-				"value":  func(v *yaml.Node) { d.str(v, s, key+" value", &dst.Value) },
-				"source": func(v *yaml.Node) { d.str(v, s, key+" source", &dst.Source) },
+	// quantity decodes a quantity whose keys are value, source and,
+	// if not "", condKey, each named in messages by its label.
+	quantity := func(v *yaml.Node, dst *engine.QuantitySpec, condKey string, labels [3]string) {
+		dst.Origin = d.origin(v)
+		d.mappingBy(v, s, func(key string, v *yaml.Node) bool {
+			switch {
+			case key == "value":
+				d.str(v, s, labels[0], &dst.Value)
+			case key == "source":
+				d.str(v, s, labels[1], &dst.Source)
+			case condKey != "" && key == condKey:
+				d.str(v, s, labels[2], &dst.Conditions)
+			default:
+				return false
 			}
-			if condKey != "" {
-				fs[condKey] = func(v *yaml.Node) { d.str(v, s, key+" "+condKey, &dst.Conditions) }
+			return true
+		}, func() []string {
+			if condKey == "" {
+				return []string{"value", "source"}
 			}
-			d.mapping(v, s, fs)
-		}
+			return []string{"value", "source", condKey}
+		})
 	}
 	d.mappingBy(n, s, func(key string, v *yaml.Node) bool {
 		switch key {
@@ -263,9 +273,9 @@ func (d *decoder) substance(n *yaml.Node) engine.SubstanceSpec {
 		case "description":
 			d.str(v, s, "description", &ss.Description)
 		case "molar_mass":
-			quantity("molar_mass", "", &ss.MolarMass)(v)
+			quantity(v, &ss.MolarMass, "", [3]string{"molar_mass value", "molar_mass source"})
 		case "density":
-			quantity("density", "temperature", &ss.Density)(v)
+			quantity(v, &ss.Density, "temperature", [3]string{"density value", "density source", "density temperature"})
 		case "charge":
 			d.mapping(v, s, fields{
 				"value":  func(v *yaml.Node) { d.integer(v, s, "charge value", &ss.Charge) },
