@@ -216,7 +216,7 @@ func (p *parser) document() *yaml.Node {
 	}
 	doc := p.node(yaml.DocumentNode, "", p.pos)
 	mark := p.open()
-	root := p.blockNode(-1)
+	root := p.blockNode()
 	if _, ok := p.nextLine(); ok {
 		p.fail()
 	}
@@ -309,8 +309,8 @@ func (p *parser) endOfLine() bool {
 }
 
 // blockNode reads the block collection starting at pos, the first
-// character of its line, inside a collection indented by parent.
-func (p *parser) blockNode(parent int) *yaml.Node {
+// character of its line: a sequence or a mapping.
+func (p *parser) blockNode() *yaml.Node {
 	indent := p.pos - p.lineStart
 	if p.src[p.pos] == '-' && p.blankAt(p.pos+1) {
 		return p.sequence(indent, false)
@@ -475,7 +475,7 @@ func (p *parser) value(indent int, inMapping bool) *yaml.Node {
 		p.toEOL()
 		next, ok := p.nextLine()
 		if ok && next > indent {
-			return p.blockNode(indent)
+			return p.blockNode()
 		}
 		if ok && inMapping && next == indent && p.src[p.pos] == '-' && p.blankAt(p.pos+1) {
 			return p.sequence(indent, true)
