@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -47,6 +48,29 @@ func TestFastYAMLMatchesPlain(t *testing.T) {
 		}
 		if !reflect.DeepEqual(fastErrs, plainErrs) {
 			t.Errorf("%s: errors\n  fast:  %q\n  plain: %q", name, fastErrs, plainErrs)
+		}
+	}
+
+	// An account's unit documents, good and bad, in YAML and in JSON
+	// (which the fast parser leaves to yaml.v3).
+	for _, src := range []string{
+		smootYAML,
+		smootJSON,
+		"category: {id: track, name: Track lengths, dimension: {L: 1}, si_factor: 400}\nsymbol: lap\nname: lap\nplural: laps\nsystem: club\nexact: true\nsource: the club's track\n",
+		"category: length\nsymbol: x\nfactor: 2\n",
+		"category: [length]\nsymbol: x\n",
+		"category: length\nsymbol: [x\n",
+		"- x\n",
+		"category: length\nsymbol: x\nexamples: [\"one x is two m\"]\n",
+		"category: {id: k, name: K, dimension: 1, base: y}\nsymbol: x\n",
+		"symbol: 'my:x'\ncategory: length\naliases: [\"\\u00b5x\"]\nexact: yes\n",
+	} {
+		fastYAML = true
+		fast, fastErrs := ParseAccountUnit("x", []byte(src))
+		fastYAML = false
+		plain, plainErrs := ParseAccountUnit("x", []byte(src))
+		if !reflect.DeepEqual(fast, plain) || !reflect.DeepEqual(fmt.Sprint(fastErrs), fmt.Sprint(plainErrs)) {
+			t.Errorf("%q:\n  fast:  %+v %v\n  plain: %+v %v", src, fast, fastErrs, plain, plainErrs)
 		}
 	}
 }
