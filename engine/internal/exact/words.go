@@ -27,30 +27,41 @@ func (x u256) mulWord(y uint64) (z u256, ok bool) {
 	return z, carry == 0
 }
 
-// mul returns x·y, or ok=false beyond 256 bits.
+// mul returns x·y, or ok=false beyond 256 bits: schoolbook over the
+// words in use (a value times a bracket of π is two words by three).
 func (x u256) mul(y u256) (z u256, ok bool) {
-	ok = true
-	for j, w := range y {
-		if w == 0 {
-			continue
+	nx, ny := x.used(), y.used()
+	if nx+ny > 6 { // the product is at least 2^(64·(nx+ny-2)) ≥ 2^320
+		return z, false
+	}
+	var t [8]uint64
+	for i := range nx {
+		var carry uint64
+		for j := range ny {
+			hi, lo := bits.Mul64(x[i], y[j])
+			var c uint64
+			lo, c = bits.Add64(lo, t[i+j], 0)
+			hi += c
+			lo, c = bits.Add64(lo, carry, 0)
+			hi += c
+			t[i+j], carry = lo, hi
 		}
-		p, fits := x.mulWord(w)
-		if !fits {
-			return z, false
-		}
-		// Shift p up by j words; what falls off must be zero.
-		for i := 3; i >= 4-j; i-- {
-			if p[i] != 0 {
-				return z, false
-			}
-		}
-		var s u256
-		copy(s[j:], p[:4-j])
-		if z, fits = z.add(s); !fits {
-			return z, false
+		t[i+ny] = carry
+	}
+	if t[4]|t[5]|t[6]|t[7] != 0 {
+		return z, false
+	}
+	return u256{t[0], t[1], t[2], t[3]}, true
+}
+
+// used returns the number of words of x up to its highest non-zero one.
+func (x *u256) used() int {
+	for i := len(x) - 1; i >= 0; i-- {
+		if x[i] != 0 {
+			return i + 1
 		}
 	}
-	return z, ok
+	return 0
 }
 
 // divWord returns x/y and x mod y; y > 0.
