@@ -226,9 +226,11 @@ func (g *Graph) appendValue(dst []byte, req *Request, res *Result, p int) ([]byt
 		return g.appendReadable(dst, req, res, p, &v)
 	}
 	props := req.Properties
-	if pe := g.cachedAcross(req.From, req.To, props); pe != nil {
-		res.Properties = props
-		return pe.convert(dst, &v, p, req.Budget, res)
+	if props != nil {
+		if pe := g.cachedAcross(req.From, req.To, props); pe != nil {
+			res.Properties = props
+			return pe.convert(dst, &v, p, req.Budget, res)
+		}
 	}
 	if pe := g.cachedPair(req.From, req.To, nil); pe != nil {
 		return pe.convert(dst, &v, p, req.Budget, res)
