@@ -2,7 +2,9 @@ package answer
 
 import (
 	"sync"
+	"sync/atomic"
 
+	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/engine/text"
 	"github.com/unitd/unitd/locale"
 )
@@ -17,12 +19,36 @@ type reader struct {
 	o *text.Options
 }
 
-// kitchens caches each graph's foods and foreign names.
-var kitchens sync.Map // Graph → *kitchen
+// kitchens caches the foods and foreign names of the few catalogs whose
+// free text was read last, in a table of fixed size: an account's overlay,
+// even one made for a single request, reads them from its catalog's graph
+// (engine.Graph.Catalog: they are the catalog's substances and claims), and
+// a reloaded catalog takes the slot of an older one, which is then free to
+// go.
+var kitchens struct {
+	slots [4]atomic.Pointer[kitchen]
+	next  atomic.Uint32
+}
 
 type kitchen struct {
+	g       Graph // the catalog's graph they were made from
 	pantry  *text.Pantry
 	foreign *text.Foreign
+}
+
+// kitchenOf returns the foods and foreign names of g's catalog.
+func kitchenOf(g Graph) *kitchen {
+	if eg, ok := g.(*engine.Graph); ok {
+		g = eg.Catalog()
+	}
+	for i := range kitchens.slots {
+		if k := kitchens.slots[i].Load(); k != nil && k.g == g {
+			return k
+		}
+	}
+	k := &kitchen{g: g, pantry: text.NewPantry(g.Substances()), foreign: text.NewForeign(g)}
+	kitchens.slots[kitchens.next.Add(1)%uint32(len(kitchens.slots))].Store(k)
+	return k
 }
 
 var english = sync.OnceValue(func() *locale.Locale {
@@ -45,12 +71,8 @@ func options(g Graph, l *locale.Locale, tag string) *text.Options {
 	if v, ok := readers.Load(base); ok && v.(reader).g == g {
 		o = v.(reader).o
 	} else {
-		k, _ := kitchens.Load(g)
-		if k == nil {
-			k, _ = kitchens.LoadOrStore(g, &kitchen{pantry: text.NewPantry(g.Substances()), foreign: text.NewForeign(g)})
-		}
-		kk := k.(*kitchen)
-		o = text.LocaleOptions(base, g, "", "", kk.foreign, kk.pantry)
+		k := kitchenOf(g)
+		o = text.LocaleOptions(base, g, "", "", k.foreign, k.pantry)
 		readers.Store(base, reader{g, o})
 	}
 	if l == nil || tag == "" {
