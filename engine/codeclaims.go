@@ -62,9 +62,10 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			systems = append(systems, s)
 		}
 		sort.Strings(systems)
+		c := &claimant{u: u}
 		for _, system := range systems {
 			code := codeOf[system]
-			msg := b.checkCode(u, system, code, set)
+			msg := b.checkCode(c, system, code, set)
 			if msg == "" {
 				key := system + ":" + code
 				if other := claimedBy[key]; other != nil {
@@ -91,7 +92,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 const claimDigits = 12
 
 // checkCode says what is wrong with a unit's claim of a code, or "".
-func (b *builder) checkCode(u *Unit, system, code string, set *codes.Set) string {
+func (b *builder) checkCode(c *claimant, system, code string, set *codes.Set) string {
 	if code == "" || strings.TrimSpace(code) != code {
 		return fmt.Sprintf("code %s:%q is empty or has surrounding white space", system, code)
 	}
@@ -117,24 +118,53 @@ func (b *builder) checkCode(u *Unit, system, code string, set *codes.Set) string
 	if err != nil {
 		return fmt.Sprintf("code %s:%s: %v", system, code, err)
 	}
-	return claimProblem(u, system, code, m)
+	return c.problem(system, code, m, true)
 }
 
-// claimProblem says why the unit cannot claim a code whose meaning by the
-// owner's table is m, or "".
-func claimProblem(u *Unit, system, code string, m codes.Meaning) string {
+// claimant is a unit whose claims are checked, with what every check
+// reads of its map onto the coherent SI unit, found on the first check
+// that needs it: a unit checked against many codes (claimableBy) reads
+// its map once.
+type claimant struct {
+	u *Unit
+	// offset is the offset of the unit's map when affined is true and
+	// affine is too.
+	offset          *big.Rat
+	affine, affined bool
+}
+
+// affineOffset returns the offset of the unit's map onto the coherent SI
+// unit, or ok=false when the map is not affine.
+func (c *claimant) affineOffset() (o *big.Rat, ok bool) {
+	if !c.affined {
+		c.offset, c.affine = c.u.si.m.Offset()
+		c.affined = true
+	}
+	return c.offset, c.affine
+}
+
+// problem says why the unit cannot claim a code whose meaning by the
+// owner's table is m, or "". Without explain, it says only whether there
+// is a problem: "" or a word, not what the problem is.
+func (c *claimant) problem(system, code string, m codes.Meaning, explain bool) string {
 	if m.Special != nil {
-		return checkSpecial(u, code, m.Special)
+		return checkSpecial(c.u, code, m.Special)
 	}
 	digits := claimDigits
 	if m.Digits > 0 {
 		digits = min(digits, m.Digits)
 	}
-	return claimProblemTo(u, system, code, m, digits)
+	return c.problemTo(system, code, m, digits, explain)
 }
 
-// claimProblemTo is claimProblem with the factors compared to digits.
-func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) string {
+// refused is what a check that is not to explain itself says of a
+// problem.
+const refused = "refused"
+
+// problemTo is problem with the factors compared to digits, explaining
+// the problem only when explain is set.
+func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, explain bool) string {
+	u := c.u
 	if u.Category.Logarithmic {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is a level", system, code, u.Symbol)
 	}
@@ -149,6 +179,9 @@ func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) s
 		return reciprocalClaim(u, system, code, m.Factor, digits)
 	}
 	if m.Dim != dim {
+		if !explain {
+			return refused
+		}
 		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, m.Dim, dim)
 	}
 	if m.Arbitrary != "" {
@@ -157,19 +190,28 @@ func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) s
 	if u.conv.formulaUnit {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is defined by a formula", system, code, u.Symbol)
 	}
-	_, uo, ok := u.si.m.Affine()
+	uo, ok := c.affineOffset()
 	if !ok {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is not affine", system, code, u.Symbol)
 	}
 	if (uo.Sign() != 0) != (m.Offset != nil) {
+		if !explain {
+			return refused
+		}
 		return fmt.Sprintf("code %s:%s and the unit differ in offset", system, code)
 	}
 	if !exact.Agree(u.coherent, m.Factor, digits) {
+		if !explain {
+			return refused
+		}
 		want, _ := factorText(m.Factor)
 		have, _ := factorText(u.coherent)
 		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), m.Dim.SIText(), shortFactor(have), m.Dim.SIText())
 	}
 	if m.Offset != nil && !exact.Agree(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits) {
+		if !explain {
+			return refused
+		}
 		return fmt.Sprintf("code %s:%s has offset %s K, but the unit's is %s", system, code, m.Offset.FloatString(6), uo.FloatString(6))
 	}
 	return ""
