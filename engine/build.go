@@ -973,50 +973,59 @@ func (b *builder) checkInverseMaps(u *Unit, f *formula.Pair, o Origin) {
 }
 
 // checkExamples converts every worked example and compares the result.
+// The units' examples are checked in parallel (inParallel): the graph is
+// compiled by now and only read, and each unit's problems are reported in
+// the units' order.
 func (b *builder) checkExamples() {
-	for i, u := range b.g.units {
-		if i%64 == 0 && b.cancelled() {
-			return
-		}
+	units := b.g.units
+	found := make([][]error, len(units))
+	done := inParallel(b.ctx, len(units), func(i int) {
+		u := units[i]
 		us := b.specs[u]
 		if us == nil {
-			continue
+			return
 		}
-		for i, ex := range u.Examples {
-			b.checkExample(u, ex, us.Examples[i].Origin)
+		for j, ex := range u.Examples {
+			if err := b.checkExample(u, ex, us.Examples[j].Origin); err != nil {
+				found[i] = append(found[i], err)
+			}
 		}
+	})
+	for _, errs := range found[:done] {
+		b.errs = append(b.errs, errs...)
+	}
+	if done < len(units) {
+		b.cancelled()
 	}
 }
 
-func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
-	fail := func(format string, args ...any) {
+// checkExample converts one worked example of u, declared at o, and
+// returns what is wrong with it, or nil. It only reads the builder and
+// the graph.
+func (b *builder) checkExample(u *Unit, ex Example, o Origin) error {
+	fail := func(format string, args ...any) error {
 		subject := fmt.Sprintf("unit %q: example %q", u.Symbol, ex.String())
-		b.errs = append(b.errs, &SpecError{Origin: o, Subject: subject, Message: fmt.Sprintf(format, args...)})
+		return &SpecError{Origin: o, Subject: subject, Message: fmt.Sprintf(format, args...)}
 	}
 	v, err := ParseValue(ex.Value)
 	if err != nil {
-		fail("value: %v", err)
-		return
+		return fail("value: %v", err)
 	}
 	want, err := ParseValue(ex.Result)
 	if err != nil {
-		fail("result: %v", err)
-		return
+		return fail("result: %v", err)
 	}
 	from, err := b.g.resolve(ex.From)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	to, err := b.g.resolve(ex.To)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	pl, err := b.g.plan(from, to)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	p := MaxPrecision
 	if ex.Approx {
@@ -1025,18 +1034,18 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
 	var out exact.Decimal
 	inexact, err := pl.run(&out, &v, p, nil)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	gotText, wantText := out.String(), FormatDecimal(&want)
 	switch {
 	case gotText != wantText && ex.Approx:
-		fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, pl.unit)
+		return fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, pl.unit)
 	case gotText != wantText:
-		fail("wrong result: it is %s %s%s", gotText, pl.unit, map[bool]string{true: " (rounded)", false: ""}[inexact])
+		return fail("wrong result: it is %s %s%s", gotText, pl.unit, map[bool]string{true: " (rounded)", false: ""}[inexact])
 	case !ex.Approx && inexact:
-		fail("the result is rounded, not exact: write it with ≈")
+		return fail("the result is rounded, not exact: write it with ≈")
 	case ex.Approx && !inexact:
-		fail("the result is exact: write it with =")
+		return fail("the result is exact: write it with =")
 	}
+	return nil
 }
