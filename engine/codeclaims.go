@@ -49,7 +49,34 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			derived = append(derived, u)
 		}
 	}
-	for _, u := range append(declaredFirst, derived...) {
+	ordered := append(declaredFirst, derived...)
+	// What is wrong with each claim by itself, for each unit and its
+	// systems in order, found in parallel (inParallel): checkCode reads
+	// only the unit and the tables.
+	problems := make([][]string, len(ordered))
+	systemsOf := make([][]string, len(ordered))
+	if inParallel(b.ctx, len(ordered), func(i int) {
+		u := ordered[i]
+		codeOf := b.codes[u]
+		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
+			return
+		}
+		systems := make([]string, 0, len(codeOf))
+		for s := range codeOf {
+			systems = append(systems, s)
+		}
+		sort.Strings(systems)
+		c := &claimant{u: u}
+		msgs := make([]string, len(systems))
+		for j, system := range systems {
+			msgs[j] = b.checkCode(c, system, codeOf[system], set)
+		}
+		systemsOf[i], problems[i] = systems, msgs
+	}) < len(ordered) {
+		b.cancelled()
+		return
+	}
+	for i, u := range ordered {
 		codeOf := b.codes[u]
 		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
 			u.codes = codesOf(codeOf)
@@ -57,15 +84,9 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		}
 		_, byPrefix := b.prefixCodes[u]
 		declared := b.specs[u] != nil || byPrefix
-		systems := make([]string, 0, len(codeOf))
-		for s := range codeOf {
-			systems = append(systems, s)
-		}
-		sort.Strings(systems)
-		c := &claimant{u: u}
-		for _, system := range systems {
+		for j, system := range systemsOf[i] {
 			code := codeOf[system]
-			msg := b.checkCode(c, system, code, set)
+			msg := problems[i][j]
 			if msg == "" {
 				key := system + ":" + code
 				if other := claimedBy[key]; other != nil {
@@ -295,38 +316,75 @@ func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
 // code of a table, no unit claims it, it is listed once, and a unit could
 // claim it but for the entry (else the entry is stale).
 func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
-	if set == nil || len(specs) == 0 {
+	if set == nil || len(specs) == 0 || b.stopped {
 		return
 	}
 	idx := b.g.codes
 	byDim := b.g.linearUnits()
-	for _, us := range specs {
+	// Whether a unit could claim each code, found in parallel for the
+	// codes that pass the checks below but for being listed twice:
+	// claimableBy reads only the units (each unit's offset read here,
+	// before they are shared) and the tables.
+	for _, cs := range byDim {
+		for _, c := range cs {
+			c.affineOffset()
+		}
+	}
+	type listed struct {
+		us        *UnclaimedCodeSpec
+		name      string
+		system    string
+		code      string
+		problem   string // what is wrong with the entry but a repetition
+		claimable bool
+	}
+	var entries []listed
+	for i := range specs {
+		for _, name := range specs[i].Codes {
+			entries = append(entries, listed{us: &specs[i], name: name})
+		}
+	}
+	if inParallel(b.ctx, len(entries), func(i int) {
+		e := &entries[i]
+		system, code, ok := codes.Split(e.name)
+		e.system, e.code = system, code
+		switch {
+		case !ok || system != SystemUCUM && system != SystemCLDR && system != SystemQUDT:
+			e.problem = fmt.Sprintf("%q is not a ucum:, cldr: or qudt: code", e.name)
+		case !slices.Contains(set.Codes(system), code):
+			e.problem = fmt.Sprintf("%s is not a unit of the %s table", e.name, strings.ToUpper(system))
+		case idx.claimed[system][code] != nil:
+			e.problem = fmt.Sprintf("%s is claimed by unit %q", e.name, idx.claimed[system][code].Symbol)
+		default:
+			e.claimable = len(b.g.claimableBy(byDim, system, code)) > 0
+		}
+	}) < len(entries) {
+		b.cancelled()
+		return
+	}
+	k := 0
+	for i := range specs {
+		us := &specs[i]
 		subject := "unclaimed codes"
 		if strings.TrimSpace(us.Reason) == "" {
 			b.errorf(us.Origin, subject, "the entry gives no reason")
 		}
-		for _, name := range us.Codes {
-			system, code, ok := codes.Split(name)
-			switch {
-			case !ok || system != SystemUCUM && system != SystemCLDR && system != SystemQUDT:
-				b.errorf(us.Origin, subject, "%q is not a ucum:, cldr: or qudt: code", name)
-				continue
-			case !slices.Contains(set.Codes(system), code):
-				b.errorf(us.Origin, subject, "%s is not a unit of the %s table", name, strings.ToUpper(system))
-				continue
-			case idx.claimed[system][code] != nil:
-				b.errorf(us.Origin, subject, "%s is claimed by unit %q", name, idx.claimed[system][code].Symbol)
+		for range us.Codes {
+			e := &entries[k]
+			k++
+			if e.problem != "" {
+				b.errorf(us.Origin, subject, "%s", e.problem)
 				continue
 			}
-			if _, dup := idx.unclaimed[system][code]; dup {
-				b.errorf(us.Origin, subject, "%s is listed twice", name)
+			if _, dup := idx.unclaimed[e.system][e.code]; dup {
+				b.errorf(us.Origin, subject, "%s is listed twice", e.name)
 				continue
 			}
-			if len(b.g.claimableBy(byDim, system, code)) == 0 {
-				b.errorf(us.Origin, subject, "no catalog unit could claim %s (none has its meaning, or one that has it claims a code of %s already): delete it from the list", name, strings.ToUpper(system))
+			if !e.claimable {
+				b.errorf(us.Origin, subject, "no catalog unit could claim %s (none has its meaning, or one that has it claims a code of %s already): delete it from the list", e.name, strings.ToUpper(e.system))
 				continue
 			}
-			idx.unclaimed[system][code] = us.Reason
+			idx.unclaimed[e.system][e.code] = us.Reason
 		}
 	}
 }
