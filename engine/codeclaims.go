@@ -221,7 +221,7 @@ func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, e
 		}
 		return fmt.Sprintf("code %s:%s and the unit differ in offset", system, code)
 	}
-	if !exact.Agree(u.coherent, m.Factor, digits) {
+	if !exact.AgreeWords(u.coherent, m.Factor, digits, accelerated()) {
 		if !explain {
 			return refused
 		}
@@ -229,7 +229,7 @@ func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, e
 		have, _ := factorText(u.coherent)
 		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), m.Dim.SIText(), shortFactor(have), m.Dim.SIText())
 	}
-	if m.Offset != nil && !exact.Agree(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits) {
+	if m.Offset != nil && !exact.AgreeWords(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits, accelerated()) {
 		if !explain {
 			return refused
 		}

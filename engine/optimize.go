@@ -34,6 +34,8 @@ var optimize = true
 //   - the map of a catalog unit defined without an offset, made linear
 //     from its factor in lowest terms rather than normalised as an
 //     affine map (ownMap, in Build; TestBuildMatchesPlain);
+//   - the check of a catalog unit's claim on a code, the factors compared
+//     in machine words (exact.AgreeWords; claimant.problemTo);
 //   - unit preferences: decisions kept by the names of a request, parsed
 //     locales kept, and thresholds written as decimals in the source unit,
 //     so that a value clear of them is compared as it was written
