@@ -748,12 +748,19 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		b.errorf(o, unitSubject(u.Symbol), "an offset cannot be combined with a factor involving pi")
 		return false
 	}
+	rc := &ref.conv
+	if accelerated() && off.Sign() == 0 && !rc.transcendental() {
+		// A factor onto a linear map, composed in words when they fit.
+		if m, ok := exact.LinearThen(f.R, f.K, rc.m); ok {
+			u.conv = conversion{formulaUnit: rc.formulaUnit, exact: u.Exact && rc.exact, m: m}
+			return true
+		}
+	}
 	own, err := ownMap(f, off)
 	if err != nil {
 		b.errorf(o, unitSubject(u.Symbol), "definition: %v", err)
 		return false
 	}
-	rc := &ref.conv
 	u.conv = conversion{formulaUnit: rc.formulaUnit, exact: u.Exact && rc.exact}
 	if rc.transcendental() {
 		// Defined relative to a formula unit: this unit's map runs before

@@ -158,11 +158,18 @@ type claimant struct {
 // unit, or ok=false when the map is not affine.
 func (c *claimant) affineOffset() (o *big.Rat, ok bool) {
 	if !c.affined {
-		c.offset, c.affine = c.u.si.m.Offset()
+		if m := c.u.si.m; m.IsLinear() {
+			c.offset, c.affine = ratZero, true
+		} else {
+			c.offset, c.affine = m.Offset()
+		}
 		c.affined = true
 	}
 	return c.offset, c.affine
 }
+
+// ratZero is the offset of every linear unit; it is never modified.
+var ratZero = new(big.Rat)
 
 // problem says why the unit cannot claim a code whose meaning by the
 // owner's table is m, or "". Without explain, it says only whether there

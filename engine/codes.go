@@ -607,11 +607,13 @@ func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
 // unit, by dimension.
 func (g *Graph) linearUnits() map[dimension.Vector][]*claimant {
 	byDim := map[dimension.Vector][]*claimant{}
-	for _, u := range g.units {
+	all := make([]claimant, len(g.units))
+	for i, u := range g.units {
 		if u.si == nil || u.si.m == nil || u.conv.formulaUnit || u.coherent.R == nil {
 			continue
 		}
-		byDim[u.Category.dim] = append(byDim[u.Category.dim], &claimant{u: u})
+		all[i].u = u
+		byDim[u.Category.dim] = append(byDim[u.Category.dim], &all[i])
 	}
 	return byDim
 }

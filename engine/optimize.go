@@ -33,7 +33,9 @@ var optimize = true
 //     rounding of the rest in words (mixed.Unit.Split);
 //   - the map of a catalog unit defined without an offset, made linear
 //     from its factor in lowest terms rather than normalised as an
-//     affine map (ownMap, in Build; TestBuildMatchesPlain);
+//     affine map (ownMap, in Build), and composed with a linear map of
+//     the unit it refers to in machine words (exact.LinearThen;
+//     TestBuildMatchesPlain);
 //   - the check of a catalog unit's claim on a code, the factors compared
 //     in machine words (exact.AgreeWords; claimant.problemTo);
 //   - unit preferences: decisions kept by the names of a request, parsed
