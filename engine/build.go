@@ -157,7 +157,8 @@ func (b *builder) categories(specs []CategorySpec) {
 		sorted[i] = &specs[i]
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
-	switch n, names := countUnits(specs); {
+	n, names := countUnits(specs)
+	switch {
 	case n > MaxUnits:
 		b.errorf(Origin{}, "catalog", "compiles %d units, prefixed ones included; at most %d are compiled", n, MaxUnits)
 		b.stopped = true
@@ -166,6 +167,11 @@ func (b *builder) categories(specs []CategorySpec) {
 		b.errorf(Origin{}, "catalog", "gives its units %d symbols and names, prefixed ones included; at most %d are indexed", names, MaxSpellings)
 		b.stopped = true
 		return
+	}
+	// What is kept by unit is sized for every unit at once.
+	if len(b.origins) == 0 && len(b.g.units) == 0 {
+		b.origins, b.defs, b.specs = make(map[*Unit]Origin, n), make(map[*Unit]DefinitionSpec, n), make(map[*Unit]*UnitSpec, n)
+		b.g.units = make([]*Unit, 0, n)
 	}
 	for _, cs := range sorted {
 		if b.cancelled() {
@@ -579,7 +585,7 @@ func (b *builder) resolve() {
 		visiting
 		done
 	)
-	state := map[*Unit]int{}
+	state := make(map[*Unit]int, len(b.g.units))
 	failed := map[*Unit]bool{}
 	var visit func(u *Unit) bool
 	visit = func(u *Unit) bool {
