@@ -161,8 +161,9 @@ type Set struct {
 	sources map[string]string
 	// meanings remembers Table's answers (tableKey → tableAnswer): the
 	// tables never change, and every build of a catalog checks the same
-	// few hundred claims against them. It holds at most maxMeanings
-	// answers (nMeanings counts them); past that, Table reads again.
+	// few hundred claims against them. It holds about maxMeanings
+	// answers at most (nMeanings counts them; goroutines storing at once
+	// may pass it by one each); past that, Table reads again.
 	meanings  sync.Map
 	nMeanings atomic.Int64
 }
