@@ -320,7 +320,7 @@ func (pl *plan) run(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget) (
 	}
 	fast := accelerated()
 	if pl.m != nil {
-		*out, inexact, err = pl.m.Round(x, p, fast)
+		inexact, err = pl.m.RoundTo(out, x, p, fast)
 	} else {
 		inexact, err = pl.stepwise(out, x, p, budget, fast)
 	}

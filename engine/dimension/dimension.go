@@ -90,7 +90,16 @@ func (d Vector) Add(e Vector, times int) Vector {
 func (d Vector) Inverse() Vector { return Vector{}.Add(d, -1) }
 
 // IsZero reports whether d is a pure number.
-func (d Vector) IsZero() bool { return d == Vector{} }
+func (d Vector) IsZero() bool {
+	// A loop, not d == Vector{}: the comparison calls memequal, which
+	// cost a tenth of a short conversion that asks this once.
+	for i := range len(d) {
+		if d[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // MaxAbs is the largest magnitude of an exponent of d.
 func (d Vector) MaxAbs() int {

@@ -237,14 +237,9 @@ func extend(r *Decimal, qhi, qlo, rem, d uint64, n, k, exp int, neg bool, p int)
 		if rem == 0 && chunk != 0 {
 			// The division came out even: keep only the chunk's digits
 			// up to its last non-zero one.
-			for chunk%1e4 == 0 {
-				chunk /= 1e4
-				c -= 4
-			}
-			for chunk%10 == 0 {
-				chunk /= 10
-				c--
-			}
+			var z int
+			chunk, z = stripZeros(chunk)
+			c -= z
 		}
 		qhi, qlo = mulPow10(qhi, qlo, pow10[c])
 		qlo, carry = bits.Add64(qlo, chunk, 0)
@@ -260,6 +255,33 @@ func extend(r *Decimal, qhi, qlo, rem, d uint64, n, k, exp int, neg bool, p int)
 	}
 	*r = Decimal{hi: qhi, lo: qlo, Exp: exp - k + m, Neg: neg}
 	return rem != 0
+}
+
+// stripZeros divides x > 0 by the largest power of ten that divides it,
+// and returns the exponent: five steps of 8, 8, 4, 2 and 1 zeros, each
+// taken when it leaves the remaining count below its size, instead of a
+// loop of dependent divisions.
+func stripZeros(x uint64) (uint64, int) {
+	if x&1 != 0 {
+		return x, 0
+	}
+	n := 0
+	if x%1e8 == 0 {
+		x, n = x/1e8, n+8
+		if x%1e8 == 0 {
+			x, n = x/1e8, n+8
+		}
+	}
+	if x%1e4 == 0 {
+		x, n = x/1e4, n+4
+	}
+	if x%100 == 0 {
+		x, n = x/100, n+2
+	}
+	if x%10 == 0 {
+		x, n = x/10, n+1
+	}
+	return x, n
 }
 
 // div128 is divWords for a numerator of two words whose integer quotient
