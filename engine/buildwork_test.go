@@ -67,16 +67,26 @@ func TestInParallel(t *testing.T) {
 			}
 		}
 	}
+	// Cancelled before: nothing is done.
 	ctx, cancel := context.WithCancel(context.Background())
-	n := 100 * parallelChunk
+	cancel()
 	var calls atomic.Int32
-	done := inParallel(ctx, n, func(i int) {
+	if done := inParallel(ctx, 10*parallelChunk, func(int) { calls.Add(1) }); done != 0 || calls.Load() != 0 {
+		t.Errorf("cancelled before: done %d, %d calls", done, calls.Load())
+	}
+	// Cancelled during, on one goroutine: the chunk under way is finished
+	// and no other is taken.
+	runtime.GOMAXPROCS(1)
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	calls.Store(0)
+	done := inParallel(ctx, 100*parallelChunk, func(i int) {
 		if i == 3*parallelChunk {
 			cancel()
 		}
 		calls.Add(1)
 	})
-	if done >= n || int(calls.Load()) >= n || done > int(calls.Load()) {
-		t.Errorf("cancelled at index %d: done %d, %d calls of %d", 3*parallelChunk, done, calls.Load(), n)
+	if done != 4*parallelChunk || calls.Load() != 4*parallelChunk {
+		t.Errorf("cancelled at index %d: done %d, %d calls; want %d and %d", 3*parallelChunk, done, calls.Load(), 4*parallelChunk, 4*parallelChunk)
 	}
 }
