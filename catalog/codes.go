@@ -6,6 +6,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -121,16 +123,26 @@ func ReadCodeTables(fsys interface {
 // codes decodes a unit's `codes`: a mapping of code system to code.
 func (d *decoder) codes(n *yaml.Node, s string) map[string]string {
 	out := map[string]string{}
-	fs := fields{}
-	for _, system := range codes.Systems {
-		fs[system] = func(v *yaml.Node) {
-			var code string
-			d.str(v, s, "codes "+system, &code)
-			if code != "" {
-				out[system] = code
-			}
+	d.mappingBy(n, s, func(system string, v *yaml.Node) bool {
+		label, ok := codeLabels[system]
+		if !ok {
+			return false
 		}
-	}
-	d.mapping(n, s, fs)
+		var code string
+		d.str(v, s, label, &code)
+		if code != "" {
+			out[system] = code
+		}
+		return true
+	}, func() []string { return slices.Collect(maps.Keys(codeLabels)) })
 	return out
 }
+
+// codeLabels names each code system's key in messages, by the system.
+var codeLabels = func() map[string]string {
+	m := map[string]string{}
+	for _, system := range codes.Systems {
+		m[system] = "codes " + system
+	}
+	return m
+}()

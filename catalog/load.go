@@ -11,11 +11,14 @@ import (
 	"path"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
+	"github.com/unitd/unitd/catalog/internal/yamlfast"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/engine/dimension"
 	"go.yaml.in/yaml/v3"
@@ -243,8 +246,13 @@ func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
 }
 
 // parseYAML reads a file's YAML tree and returns its top node, or nil with
-// the errors.
+// the errors. It is the one reader of the gate fastYAML.
 func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
+	if fastYAML {
+		if doc, ok := yamlfast.Parse(src); ok {
+			return &decoder{file: name}, doc.Content[0], nil
+		}
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		o := engine.Origin{File: name, Line: 1, Column: 1}
@@ -359,6 +367,19 @@ type fields map[string]func(v *yaml.Node)
 // mapping decodes a mapping node, key by key. Unknown and repeated keys
 // are errors.
 func (d *decoder) mapping(n *yaml.Node, subject string, fs fields) bool {
+	return d.mappingBy(n, subject, func(key string, v *yaml.Node) bool {
+		f, ok := fs[key]
+		if ok {
+			f(v)
+		}
+		return ok
+	}, func() []string { return slices.Collect(maps.Keys(fs)) })
+}
+
+// mappingBy is mapping with the keys' decoding done by decode, which says
+// whether it knows the key, and known, the keys it knows for messages.
+// Neither is kept: a caller's closures stay on its stack.
+func (d *decoder) mappingBy(n *yaml.Node, subject string, decode func(key string, v *yaml.Node) bool, known func() []string) bool {
 	if n.Kind == yaml.AliasNode {
 		// Each alias decodes its anchor again: bound the work, or a small
 		// file could expand a million times.
@@ -374,31 +395,48 @@ func (d *decoder) mapping(n *yaml.Node, subject string, fs fields) bool {
 		d.errorf(n, subject, "expected a mapping, found %s", kindName(n))
 		return false
 	}
-	seen := map[string]bool{}
+	var seen map[string]bool // for a long mapping; a short one is searched
+	if len(n.Content) > 2*shortMapping {
+		seen = make(map[string]bool, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if seen[k.Value] {
+		if repeated(n.Content[:i], k.Value, seen) {
 			d.errorf(k, subject, "key %q repeated", k.Value)
 			continue
 		}
-		seen[k.Value] = true
-		f, ok := fs[k.Value]
-		if !ok {
-			d.errorf(k, subject, "unknown key %q (known: %s)", k.Value, knownKeys(fs))
-			continue
+		if !decode(k.Value, v) {
+			d.errorf(k, subject, "unknown key %q (known: %s)", k.Value, knownKeys(known()))
 		}
-		f(v)
 	}
 	return true
 }
 
-func knownKeys(fs fields) string {
-	keys := make([]string, 0, len(fs))
-	for k := range fs {
-		keys = append(keys, k)
+// shortMapping is the most keys a mapping has for its keys to be searched
+// rather than kept in a map, as most of the catalog's mappings are.
+const shortMapping = 24
+
+// repeated reports whether key is one of the keys of before, the entries
+// of a mapping before it, and notes it in seen when there is one.
+func repeated(before []*yaml.Node, key string, seen map[string]bool) bool {
+	if seen != nil {
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+		return false
 	}
+	for i := 0; i < len(before); i += 2 {
+		if before[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+func knownKeys(keys []string) string {
 	sort.Strings(keys)
-	return strings.Join(keys, ", ")
+	return strings.Join(slices.Compact(keys), ", ")
 }
 
 func kindName(n *yaml.Node) string {
@@ -441,6 +479,9 @@ func (d *decoder) list(n *yaml.Node, subject, key string, each func(*yaml.Node))
 }
 
 func (d *decoder) strs(n *yaml.Node, subject, key string, dst *[]string) {
+	if n.Kind == yaml.SequenceNode {
+		*dst = slices.Grow(*dst, len(n.Content))
+	}
 	d.list(n, subject, key, func(item *yaml.Node) {
 		var s string
 		d.str(item, subject, key, &s)
@@ -463,10 +504,19 @@ func (d *decoder) file_(n *yaml.Node) *engine.CategorySpec {
 				us := d.unit(item)
 				// "my:" names an account's own units, whatever the
 				// catalog holds (engine.AccountPrefix).
-				for _, name := range append([]string{us.Symbol, us.Name, us.Plural}, append(us.Symbols, us.Aliases...)...) {
+				reserved := func(name string) {
 					if len(name) >= len(engine.AccountPrefix) && strings.EqualFold(name[:len(engine.AccountPrefix)], engine.AccountPrefix) {
 						d.errorf(item, fmt.Sprintf("unit %q", us.Symbol), "%q: names starting with %s are kept for the units of accounts", name, engine.AccountPrefix)
 					}
+				}
+				reserved(us.Symbol)
+				reserved(us.Name)
+				reserved(us.Plural)
+				for _, name := range us.Symbols {
+					reserved(name)
+				}
+				for _, name := range us.Aliases {
+					reserved(name)
 				}
 				cs.Units = append(cs.Units, us)
 			})
@@ -504,25 +554,30 @@ func (d *decoder) category(n *yaml.Node, cs *engine.CategorySpec) {
 			if v.Kind == yaml.ScalarNode && v.Value == "1" {
 				return // dimensionless
 			}
-			d.mapping(v, s, d.dimensionFields(cs.Dimension))
+			d.dimension(v, s, cs.Dimension)
 		},
 	})
 }
 
-func (d *decoder) dimensionFields(dst map[string]int) fields {
-	fs := fields{}
-	for _, dim := range dimension.Symbols() {
-		fs[dim] = func(v *yaml.Node) {
-			e, err := strconv.Atoi(v.Value)
-			if v.Kind != yaml.ScalarNode || err != nil || e == 0 {
-				d.errorf(v, "category", "dimension %s: expected a non-zero whole exponent, found %s", dim, kindName(v))
-				return
-			}
-			dst[dim] = e
+// dimension decodes a category's dimension, a mapping of base dimension
+// symbols to exponents, into dst.
+func (d *decoder) dimension(n *yaml.Node, s string, dst map[string]int) {
+	d.mappingBy(n, s, func(dim string, v *yaml.Node) bool {
+		if !slices.Contains(dimensionSymbols, dim) {
+			return false
 		}
-	}
-	return fs
+		e, err := strconv.Atoi(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || e == 0 {
+			d.errorf(v, "category", "dimension %s: expected a non-zero whole exponent, found %s", dim, kindName(v))
+			return true
+		}
+		dst[dim] = e
+		return true
+	}, func() []string { return dimension.Symbols() })
 }
+
+// dimensionSymbols are the symbols of the base dimensions.
+var dimensionSymbols = dimension.Symbols()
 
 func (d *decoder) unit(n *yaml.Node) engine.UnitSpec {
 	return d.unitWith(n, nil)
@@ -541,41 +596,70 @@ func (d *decoder) unitWith(n *yaml.Node, extra fields) engine.UnitSpec {
 		}
 	}
 	s := fmt.Sprintf("unit %q", us.Symbol)
-	fs := fields{
-		"symbol":      func(v *yaml.Node) { d.str(v, s, "symbol", &us.Symbol) },
-		"name":        func(v *yaml.Node) { d.str(v, s, "name", &us.Name) },
-		"plural":      func(v *yaml.Node) { d.str(v, s, "plural", &us.Plural) },
-		"aliases":     func(v *yaml.Node) { d.strs(v, s, "aliases", &us.Aliases) },
-		"symbols":     func(v *yaml.Node) { d.strs(v, s, "symbols", &us.Symbols) },
-		"system":      func(v *yaml.Node) { d.str(v, s, "system", &us.System) },
-		"description": func(v *yaml.Node) { d.str(v, s, "description", &us.Description) },
-		"exact":       func(v *yaml.Node) { d.boolean(v, s, "exact", &us.Exact) },
-		"source":      func(v *yaml.Node) { d.str(v, s, "source", &us.Source) },
-		"definition":  func(v *yaml.Node) { us.Definition = d.definition(v, s) },
-		"prefixes":    func(v *yaml.Node) { us.Prefixes = d.prefixes(v, s) },
-		"codes":       func(v *yaml.Node) { us.Codes = d.codes(v, s) },
-		"examples": func(v *yaml.Node) {
-			d.list(v, s, "examples", func(item *yaml.Node) {
-				if ex, ok := d.example(item, s); ok {
-					us.Examples = append(us.Examples, ex)
-				}
-			})
-		},
-	}
-	maps.Copy(fs, extra)
-	d.mapping(n, s, fs)
+	d.mappingBy(n, s, func(key string, v *yaml.Node) bool {
+		if f, ok := extra[key]; ok {
+			f(v)
+			return true
+		}
+		f, ok := unitKeys[key]
+		if ok {
+			f(d, v, s, &us)
+		}
+		return ok
+	}, func() []string { return slices.AppendSeq(slices.Collect(maps.Keys(unitKeys)), maps.Keys(extra)) })
 	return us
+}
+
+// unitKeys decode the keys of a unit.
+var unitKeys = map[string]func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec){
+	"symbol":  func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.str(v, s, "symbol", &us.Symbol) },
+	"name":    func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.str(v, s, "name", &us.Name) },
+	"plural":  func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.str(v, s, "plural", &us.Plural) },
+	"aliases": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.strs(v, s, "aliases", &us.Aliases) },
+	"symbols": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.strs(v, s, "symbols", &us.Symbols) },
+	"system":  func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.str(v, s, "system", &us.System) },
+	"description": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) {
+		d.str(v, s, "description", &us.Description)
+	},
+	"exact":      func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.boolean(v, s, "exact", &us.Exact) },
+	"source":     func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { d.str(v, s, "source", &us.Source) },
+	"definition": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Definition = d.definition(v, s) },
+	"prefixes":   func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Prefixes = d.prefixes(v, s) },
+	"codes":      func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Codes = d.codes(v, s) },
+	"examples": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) {
+		if v.Kind == yaml.SequenceNode {
+			us.Examples = slices.Grow(us.Examples, len(v.Content))
+		}
+		d.list(v, s, "examples", func(item *yaml.Node) {
+			if ex, ok := d.example(item, s); ok {
+				us.Examples = append(us.Examples, ex)
+			}
+		})
+	},
 }
 
 func (d *decoder) definition(n *yaml.Node, s string) engine.DefinitionSpec {
 	def := engine.DefinitionSpec{Origin: d.origin(n)}
-	d.mapping(n, s, fields{
-		"unit":   func(v *yaml.Node) { d.str(v, s, "definition unit", &def.Unit) },
-		"factor": func(v *yaml.Node) { d.str(v, s, "definition factor", &def.Factor) },
-		"offset": func(v *yaml.Node) { d.str(v, s, "definition offset", &def.Offset) },
-		"to":     func(v *yaml.Node) { d.str(v, s, "definition to", &def.To) },
-		"from":   func(v *yaml.Node) { d.str(v, s, "definition from", &def.From) },
-	})
+	d.mappingBy(n, s, func(key string, v *yaml.Node) bool {
+		var dst *string
+		var label string
+		switch key {
+		case "unit":
+			dst, label = &def.Unit, "definition unit"
+		case "factor":
+			dst, label = &def.Factor, "definition factor"
+		case "offset":
+			dst, label = &def.Offset, "definition offset"
+		case "to":
+			dst, label = &def.To, "definition to"
+		case "from":
+			dst, label = &def.From, "definition from"
+		default:
+			return false
+		}
+		d.str(v, s, label, dst)
+		return true
+	}, func() []string { return []string{"unit", "factor", "offset", "to", "from"} })
 	return def
 }
 
@@ -631,17 +715,37 @@ func (d *decoder) example(n *yaml.Node, s string) (engine.ExampleSpec, bool) {
 			break
 		}
 	}
-	lf, rf := strings.Fields(left), strings.Fields(right)
-	if len(lf) < 1 || len(lf) > 2 || len(rf) != 2 {
+	var lf, rf [3]string // strings.Fields, up to three words
+	ln, rn := fieldsUpTo(left, lf[:]), fieldsUpTo(right, rf[:])
+	if ln < 1 || ln > 2 || rn != 2 {
 		d.errorf(n, s, "example %q: expected \"VALUE [UNIT] = RESULT UNIT\" (or ≈ for a rounded result)", text)
 		return ex, false
 	}
 	ex.Value = lf[0]
-	if len(lf) == 2 {
+	if ln == 2 {
 		ex.From = lf[1]
 	}
 	ex.Result, ex.To = rf[0], rf[1]
 	return ex, true
+}
+
+// fieldsUpTo puts the first len(dst) words of s, as strings.Fields splits
+// it, in dst, and returns how many it put.
+func fieldsUpTo(s string, dst []string) int {
+	n := 0
+	for n < len(dst) {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		if s == "" {
+			break
+		}
+		end := strings.IndexFunc(s, unicode.IsSpace)
+		if end < 0 {
+			end = len(s)
+		}
+		dst[n], s = s[:end], s[end:]
+		n++
+	}
+	return n
 }
 
 func (d *decoder) ambiguous(n *yaml.Node) engine.AmbiguousSpec {

@@ -77,8 +77,8 @@ func parsePreferences(name string, src []byte) (*engine.PreferencesSpec, []error
 					d.str(v, "regions", "likely", &text)
 					ps.Likely = map[string]string{}
 					for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
-						f := strings.Fields(line)
-						if len(f) != 2 {
+						var f [3]string
+						if fieldsUpTo(line, f[:]) != 2 {
 							d.errorf(v, "regions", "likely: line %d is not \"language region\"", i+1)
 							continue
 						}

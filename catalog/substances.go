@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -234,46 +235,73 @@ func (d *decoder) substance(n *yaml.Node) engine.SubstanceSpec {
 		}
 	}
 	s := "substance " + strconv.Quote(ss.ID)
-	quantity := func(key, condKey string, dst *engine.QuantitySpec) func(v *yaml.Node) {
-		return func(v *yaml.Node) {
-			dst.Origin = d.origin(v)
-			fs := fields{
-				"value":  func(v *yaml.Node) { d.str(v, s, key+" value", &dst.Value) },
-				"source": func(v *yaml.Node) { d.str(v, s, key+" source", &dst.Source) },
+	// quantity decodes a quantity whose keys are value, source and,
+	// if not "", condKey, each named in messages by its label.
+	quantity := func(v *yaml.Node, dst *engine.QuantitySpec, condKey string, labels [3]string) {
+		dst.Origin = d.origin(v)
+		d.mappingBy(v, s, func(key string, v *yaml.Node) bool {
+			switch {
+			case key == "value":
+				d.str(v, s, labels[0], &dst.Value)
+			case key == "source":
+				d.str(v, s, labels[1], &dst.Source)
+			case condKey != "" && key == condKey:
+				d.str(v, s, labels[2], &dst.Conditions)
+			default:
+				return false
 			}
-			if condKey != "" {
-				fs[condKey] = func(v *yaml.Node) { d.str(v, s, key+" "+condKey, &dst.Conditions) }
+			return true
+		}, func() []string {
+			if condKey == "" {
+				return []string{"value", "source"}
 			}
-			d.mapping(v, s, fs)
-		}
+			return []string{"value", "source", condKey}
+		})
 	}
-	d.mapping(n, s, fields{
-		"id":          func(v *yaml.Node) { d.str(v, s, "id", &ss.ID) },
-		"name":        func(v *yaml.Node) { d.str(v, s, "name", &ss.Name) },
-		"aliases":     func(v *yaml.Node) { d.strs(v, s, "aliases", &ss.Aliases) },
-		"formula":     func(v *yaml.Node) { d.str(v, s, "formula", &ss.Formula) },
-		"cas":         func(v *yaml.Node) { d.str(v, s, "cas", &ss.CAS) },
-		"description": func(v *yaml.Node) { d.str(v, s, "description", &ss.Description) },
-		"molar_mass":  quantity("molar_mass", "", &ss.MolarMass),
-		"density":     quantity("density", "temperature", &ss.Density),
-		"charge": func(v *yaml.Node) {
+	d.mappingBy(n, s, func(key string, v *yaml.Node) bool {
+		switch key {
+		case "id":
+			d.str(v, s, "id", &ss.ID)
+		case "name":
+			d.str(v, s, "name", &ss.Name)
+		case "aliases":
+			d.strs(v, s, "aliases", &ss.Aliases)
+		case "formula":
+			d.str(v, s, "formula", &ss.Formula)
+		case "cas":
+			d.str(v, s, "cas", &ss.CAS)
+		case "description":
+			d.str(v, s, "description", &ss.Description)
+		case "molar_mass":
+			quantity(v, &ss.MolarMass, "", [3]string{"molar_mass value", "molar_mass source"})
+		case "density":
+			quantity(v, &ss.Density, "temperature", [3]string{"density value", "density source", "density temperature"})
+		case "charge":
 			d.mapping(v, s, fields{
 				"value":  func(v *yaml.Node) { d.integer(v, s, "charge value", &ss.Charge) },
 				"source": func(v *yaml.Node) { d.str(v, s, "charge source", &ss.ChargeSource) },
 			})
-		},
-		"kind":  func(v *yaml.Node) { d.str(v, s, "kind", &ss.Kind) },
-		"food":  func(v *yaml.Node) { d.str(v, s, "food", &ss.Food) },
-		"state": func(v *yaml.Node) { d.str(v, s, "state", &ss.State) },
-		"portions": func(v *yaml.Node) {
+		case "kind":
+			d.str(v, s, "kind", &ss.Kind)
+		case "food":
+			d.str(v, s, "food", &ss.Food)
+		case "state":
+			d.str(v, s, "state", &ss.State)
+		case "portions":
 			d.list(v, s, "portions", func(item *yaml.Node) {
 				ss.Portions = append(ss.Portions, d.portion(item, s))
 			})
-		},
-	})
+		default:
+			return false
+		}
+		return true
+	}, func() []string { return slices.Clone(substanceKeys) })
 	d.food(n, s, &ss)
 	return ss
 }
+
+// substanceKeys are the keys of a substance.
+var substanceKeys = []string{"id", "name", "aliases", "formula", "cas", "description", "molar_mass", "density", "charge", "kind", "food", "state", "portions"}
 
 // substanceKinds are the kinds a substance may say it is, one for each
 // file of substances: substances-clinical.yaml holds clinical analytes,

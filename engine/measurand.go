@@ -343,7 +343,7 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 // HbA1c): the answer is the plain ratio, and the hint names the
 // measurand. Only dimensionless results are looked at.
 func (g *Graph) successHint(res *Result) {
-	if len(res.Equations) > 0 || len(res.Parts) > 0 || res.Category == nil || !res.Category.dim.IsZero() {
+	if len(res.Equations) > 0 || len(res.Parts) > 0 || res.Category == nil || !res.Category.pure {
 		return
 	}
 	hints := g.extras().measurandHints

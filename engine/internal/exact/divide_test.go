@@ -1,8 +1,12 @@
 package exact
 
 import (
+	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/cockroachdb/apd/v3"
 )
 
 // TestStripZeros compares stripZeros with a loop of single divisions by
@@ -32,6 +36,101 @@ func TestStripZeros(t *testing.T) {
 			if got != want || n != m {
 				t.Fatalf("stripZeros(%d) = %d, %d; want %d, %d", v, got, n, want, m)
 			}
+		}
+	}
+}
+
+// TestMulDecimal checks the multiplication that serves a factor whose
+// denominator has no prime factor but 2 and 5 (0.3048 = 381/1250)
+// against the division it replaces, digit for digit and in the
+// coefficient it leaves: random factors a/(2^i·5^j) at random values and
+// precisions, through Map.Round in words, in big integers, and div128.
+func TestMulDecimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 7))
+	served := 0
+	for range 20000 {
+		d := uint64(1)
+		for range r.IntN(12) {
+			d *= 2
+		}
+		for range r.IntN(12) {
+			d *= 5
+		}
+		a := r.Uint64N(1 << uint(1+r.IntN(40)))
+		if a == 0 {
+			a = 1
+		}
+		neg := r.IntN(2) == 0
+		f := new(big.Rat).SetFrac(new(big.Int).SetUint64(a), new(big.Int).SetUint64(d))
+		if neg {
+			f.Neg(f)
+		}
+		m, err := Linear(f, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := apd.New(int64(r.Uint64N(1<<uint(1+r.IntN(40)))), int32(r.IntN(30)-15))
+		if r.IntN(3) == 0 {
+			x.Negative = true
+		}
+		p := 1 + r.IntN(38)
+		words, wi, err1 := m.Round(x, p, true)
+		plain, pi, err2 := m.Round(x, p, false)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s at %s: %v, %v", f, x, err1, err2)
+		}
+		if words.String() != plain.String() || wi != pi {
+			t.Fatalf("%s at %s, p=%d: words %s (inexact %v), big %s (inexact %v)", f, x, p, words.String(), wi, plain.String(), pi)
+		}
+		// The coefficient and exponent are div128's for the same map.
+		w := &m.w
+		var got Decimal
+		if x.IsZero() || !w.dec || !mulDecimal(&got, w.da, x.Coeff.Uint64(), w.ds, int(x.Exponent), w.an != x.Negative, p) {
+			continue
+		}
+		served++
+		hi, lo := bits.Mul64(w.a, x.Coeff.Uint64())
+		var want Decimal
+		if _, ok := div128(&want, hi, lo, w.d, int(x.Exponent), w.an != x.Negative, p); !ok {
+			continue
+		}
+		if got != want {
+			t.Fatalf("%s at %s, p=%d: mulDecimal %+v, div128 %+v", f, x, p, got, want)
+		}
+	}
+	if served < 5000 {
+		t.Errorf("mulDecimal served %d of 20,000 conversions", served)
+	}
+}
+
+// TestAdd128 compares add128 with add on operands below 2^128: random
+// words, equal magnitudes, zeros and every pair of signs.
+func TestAdd128(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	word := func() uint64 {
+		switch r.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return ^uint64(0)
+		}
+		return r.Uint64()
+	}
+	for i := range 200000 {
+		x := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
+		y := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
+		if i%10 == 0 {
+			y.m = x.m
+		}
+		if x.m.isZero() {
+			x.neg = false
+		}
+		if y.m.isZero() {
+			y.neg = false
+		}
+		want, ok := x.add(y)
+		if got := add128(x, y); !ok || got != want {
+			t.Fatalf("%v + %v: add128 %v, add %v (ok %v)", x, y, got, want, ok)
 		}
 	}
 }

@@ -31,6 +31,12 @@ type wordMap struct {
 	a, b, c, d     uint64 // magnitudes
 	an, bn, cn, dn bool   // signs
 	ok             bool
+	// A d made of twos and fives only (1250 = 2·5⁴) makes a/d a
+	// decimal: da·10^-ds (381/1250 = 3048·10⁻⁴), when da fits a word.
+	// dec says so; roundWords then multiplies instead of dividing.
+	dec bool
+	da  uint64
+	ds  int
 }
 
 // MaxBits bounds every coefficient a Map may have, and so every exact
@@ -123,7 +129,30 @@ func wordsOf(a, b, c, d *big.Int) wordMap {
 		*neg[i] = x.Sign() < 0
 	}
 	w.ok = true
+	w.da, w.ds, w.dec = decimalFactor(w.a, w.d)
 	return w
+}
+
+// decimalFactor writes a/d as da·10^-ds when d > 0 has no prime factor
+// but 2 and 5, ds ≤ 19 and da fits a word; ok reports whether it could.
+func decimalFactor(a, d uint64) (da uint64, ds int, ok bool) {
+	if d == 0 {
+		return 0, 0, false
+	}
+	twos := bits.TrailingZeros64(d)
+	rest, fives := d>>twos, 0
+	for rest%5 == 0 {
+		rest, fives = rest/5, fives+1
+	}
+	ds = max(twos, fives)
+	if rest != 1 || ds > 19 {
+		return 0, 0, false
+	}
+	hi, m := bits.Mul64(pow10[ds]/d, a) // 10^ds/d = 2^(ds-twos)·5^(ds-fives)
+	if hi != 0 {
+		return 0, 0, false
+	}
+	return m, ds, true
 }
 
 // Identity returns x ↦ x.
@@ -421,6 +450,33 @@ func (m *Map) RoundTo(r *Decimal, x *apd.Decimal, p int, words bool) (inexact bo
 	return inexact, nil
 }
 
+// mulDecimal sets r to x·da·10^(e-ds), x ≠ 0, when that product has at
+// most p digits and fits a word, with the coefficient div128 gives for
+// x·a/d (a whole quotient as it is, a fraction to its last non-zero
+// digit), so that the two paths agree to the digit; ok is false
+// otherwise, and div128 rounds.
+func mulDecimal(r *Decimal, da, x uint64, ds, e int, neg bool, p int) (ok bool) {
+	hi, c := bits.Mul64(da, x)
+	if hi != 0 {
+		return false
+	}
+	exp := e
+	if ds > 0 {
+		if q := c / pow10[ds]; q*pow10[ds] == c {
+			c = q
+		} else {
+			var z int
+			c, z = stripZeros(c)
+			exp = e - ds + z
+		}
+	}
+	if digits64(c) > p {
+		return false
+	}
+	*r = Decimal{lo: c, Exp: exp, Neg: neg}
+	return true
+}
+
 // roundWords is Round in machine words: x of one word and an exponent
 // within ±19, numerators within 256 bits, a denominator below 2^59.
 func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
@@ -434,6 +490,9 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		hi, lo := bits.Mul64(w.a, X)
 		if hi|lo == 0 {
 			*r = Decimal{}
+			return false, true
+		}
+		if w.dec && mulDecimal(r, w.da, X, w.ds, e, w.an != xn, p) {
 			return false, true
 		}
 		if inexact, ok := div128(r, hi, lo, w.d, e, w.an != xn, p); ok {
@@ -464,11 +523,7 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 			if e < -19 {
 				return false, false
 			}
-			s, ok1 := s256{mul64(w.a, X), w.an != xn}.add(s256{mul64(w.b, pow10[-e]), w.bn})
-			if !ok1 {
-				return false, false
-			}
-			num, exp = s, e
+			num, exp = add128(s256{mul64(w.a, X), w.an != xn}, s256{mul64(w.b, pow10[-e]), w.bn}), e
 		}
 	default: // (x·a + b)/(x·c + d)
 		up, down := uint64(1), uint64(1)
@@ -484,9 +539,9 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		if xu[1] != 0 {
 			return false, false
 		}
-		n, ok1 := s256{mul64(w.a, xu[0]), w.an != xn}.add(s256{mul64(w.b, down), w.bn})
-		dd, ok2 := s256{mul64(w.c, xu[0]), w.cn != xn}.add(s256{mul64(w.d, down), w.dn})
-		if !ok1 || !ok2 || dd.m[1] != 0 || dd.m[0] == 0 {
+		n := add128(s256{mul64(w.a, xu[0]), w.an != xn}, s256{mul64(w.b, down), w.bn})
+		dd := add128(s256{mul64(w.c, xu[0]), w.cn != xn}, s256{mul64(w.d, down), w.dn})
+		if dd.m[2]|dd.m[1] != 0 || dd.m[0] == 0 {
 			return false, false // also the pole: At reports it
 		}
 		num, den, dneg = n, dd.m[0], dd.neg

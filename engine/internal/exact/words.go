@@ -140,6 +140,22 @@ func (x s256) add(y s256) (s256, bool) {
 	return s256{m, x.neg && !m.isZero()}, true
 }
 
+// add128 is add for x and y below 2^128 (products of two words), with
+// two words' arithmetic: the sum has at most three.
+func add128(x, y s256) s256 {
+	if x.neg == y.neg {
+		lo, c := bits.Add64(x.m[0], y.m[0], 0)
+		hi, c := bits.Add64(x.m[1], y.m[1], c)
+		return s256{u256{lo, hi, c}, x.neg}
+	}
+	if x.m[1] < y.m[1] || x.m[1] == y.m[1] && x.m[0] < y.m[0] {
+		x, y = y, x
+	}
+	lo, b := bits.Sub64(x.m[0], y.m[0], 0)
+	hi, _ := bits.Sub64(x.m[1], y.m[1], b)
+	return s256{u256{lo, hi}, x.neg && lo|hi != 0}
+}
+
 // pow10 holds 10^0 … 10^19.
 var pow10 = func() (t [20]uint64) {
 	t[0] = 1
