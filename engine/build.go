@@ -157,7 +157,8 @@ func (b *builder) categories(specs []CategorySpec) {
 		sorted[i] = &specs[i]
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
-	switch n, names := countUnits(specs); {
+	n, names := countUnits(specs)
+	switch {
 	case n > MaxUnits:
 		b.errorf(Origin{}, "catalog", "compiles %d units, prefixed ones included; at most %d are compiled", n, MaxUnits)
 		b.stopped = true
@@ -166,6 +167,11 @@ func (b *builder) categories(specs []CategorySpec) {
 		b.errorf(Origin{}, "catalog", "gives its units %d symbols and names, prefixed ones included; at most %d are indexed", names, MaxSpellings)
 		b.stopped = true
 		return
+	}
+	// What is kept by unit is sized for every unit at once.
+	if len(b.origins) == 0 && len(b.g.units) == 0 {
+		b.origins, b.defs, b.specs = make(map[*Unit]Origin, n), make(map[*Unit]DefinitionSpec, n), make(map[*Unit]*UnitSpec, n)
+		b.g.units = make([]*Unit, 0, n)
 	}
 	for _, cs := range sorted {
 		if b.cancelled() {
@@ -274,16 +280,15 @@ func countUnits(specs []CategorySpec) (units, names int) {
 
 // unit adds one declared unit and the units its prefixes generate.
 func (b *builder) unit(c *Category, us *UnitSpec) {
-	subject := unitSubject(us.Symbol)
 	if us.Symbol == "" {
 		b.errorf(us.Origin, "unit", "missing symbol")
 		return
 	}
-	for _, missing := range []struct{ field, value string }{
+	for _, missing := range [...]struct{ field, value string }{
 		{"name", us.Name}, {"plural", us.Plural}, {"system", us.System}, {"source", us.Source},
 	} {
 		if strings.TrimSpace(missing.value) == "" {
-			b.errorf(us.Origin, subject, "missing %s", missing.field)
+			b.errorf(us.Origin, unitSubject(us.Symbol), "missing %s", missing.field)
 		}
 	}
 	u := &Unit{
@@ -348,31 +353,27 @@ func definitionOf(d DefinitionSpec) Definition {
 // prefixed generates the prefixed forms of u.
 func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 	ps := us.Prefixes
-	subject := unitSubject(us.Symbol)
 	set, ok := prefixSets[ps.Set]
 	if !ok {
-		b.errorf(ps.Origin, subject, "unknown prefix set %q (known: si, binary)", ps.Set)
+		b.errorf(ps.Origin, unitSubject(us.Symbol), "unknown prefix set %q (known: si, binary)", ps.Set)
 		return
 	}
 	if len(ps.Only) > 0 && len(ps.Except) > 0 {
-		b.errorf(ps.Origin, subject, "prefixes: use only or except, not both")
+		b.errorf(ps.Origin, unitSubject(us.Symbol), "prefixes: use only or except, not both")
 		return
 	}
-	known := map[string]bool{}
-	for _, p := range set {
-		known[p.Symbol] = true
-	}
+	known := prefixKnown[ps.Set]
 	listed := map[string]bool{}
 	for _, s := range append(append([]string{}, ps.Only...), ps.Except...) {
 		if !known[s] {
-			b.errorf(ps.Origin, subject, "prefix %q is not in the %s set", s, ps.Set)
+			b.errorf(ps.Origin, unitSubject(us.Symbol), "prefix %q is not in the %s set", s, ps.Set)
 		}
 		listed[s] = true
 	}
 	for system, m := range ps.Codes {
 		for s := range m {
 			if !known[s] {
-				b.errorf(ps.Origin, subject, "prefixes codes %s: prefix %q is not in the %s set", system, s, ps.Set)
+				b.errorf(ps.Origin, unitSubject(us.Symbol), "prefixes codes %s: prefix %q is not in the %s set", system, s, ps.Set)
 			}
 		}
 	}
@@ -393,16 +394,7 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 				Kind: "linear", Unit: u.Symbol, Factor: factor,
 			},
 		}
-		for _, a := range u.Aliases {
-			pu.Aliases = append(pu.Aliases, p.Name+a)
-		}
-		for _, ps := range append([]string{p.Symbol}, p.Symbols...) {
-			for _, s := range append([]string{u.Symbol}, u.Symbols...) {
-				if ps+s != pu.Symbol {
-					pu.Symbols = append(pu.Symbols, ps+s)
-				}
-			}
-		}
+		pu.Aliases, pu.Symbols = prefixedSpellings(p, u, pu.Symbol)
 		codeOf := prefixedCodes(b.codes[u], p)
 		for system, m := range ps.Codes {
 			if code, ok := m[p.Symbol]; ok {
@@ -416,6 +408,83 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 		b.setCodes(pu, codeOf)
 		b.add(c, pu, ps.Origin, DefinitionSpec{Unit: u.Symbol, Factor: factor, Origin: ps.Origin}, nil)
 	}
+}
+
+// prefixKnown is the symbols of each prefix set.
+var prefixKnown = func() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for name, set := range prefixSets {
+		out[name] = map[string]bool{}
+		for _, p := range set {
+			out[name][p.Symbol] = true
+		}
+	}
+	return out
+}()
+
+// prefixedSpellings returns the aliases of u under the prefix p (its
+// name before each alias), and the symbols of the prefixed unit but its
+// own, symbol: every symbol of p before every symbol of u. Each is nil
+// when it has none; their strings share one allocation.
+func prefixedSpellings(p prefix, u *Unit, symbol string) (aliases, symbols []string) {
+	np, nu := 1+len(p.Symbols), 1+len(u.Symbols)
+	pair := func(i, j int) (string, string) { // the first of each is its symbol
+		ps, s := p.Symbol, u.Symbol
+		if i > 0 {
+			ps = p.Symbols[i-1]
+		}
+		if j > 0 {
+			s = u.Symbols[j-1]
+		}
+		return ps, s
+	}
+	size := len(u.Aliases) * len(p.Name)
+	for _, a := range u.Aliases {
+		size += len(a)
+	}
+	for i := range np {
+		for j := range nu {
+			ps, s := pair(i, j)
+			size += len(ps) + len(s)
+		}
+	}
+	var buf strings.Builder
+	buf.Grow(size)
+	ends := make([]int, 0, len(u.Aliases)+np*nu)
+	for _, a := range u.Aliases {
+		buf.WriteString(p.Name)
+		buf.WriteString(a)
+		ends = append(ends, buf.Len())
+	}
+	for i := range np {
+		for j := range nu {
+			ps, s := pair(i, j)
+			buf.WriteString(ps)
+			buf.WriteString(s)
+			ends = append(ends, buf.Len())
+		}
+	}
+	all, start := buf.String(), 0
+	next := func(k int) string {
+		s := all[start:ends[k]]
+		start = ends[k]
+		return s
+	}
+	if len(u.Aliases) > 0 {
+		aliases = make([]string, len(u.Aliases))
+		for k := range aliases {
+			aliases[k] = next(k)
+		}
+	}
+	for k := len(u.Aliases); k < len(ends); k++ {
+		if s := next(k); s != symbol {
+			if symbols == nil {
+				symbols = make([]string, 0, len(ends)-k)
+			}
+			symbols = append(symbols, s)
+		}
+	}
+	return aliases, symbols
 }
 
 func abs(n int) int {
@@ -517,7 +586,7 @@ func (b *builder) resolve() {
 		visiting
 		done
 	)
-	state := map[*Unit]int{}
+	state := make(map[*Unit]int, len(b.g.units))
 	failed := map[*Unit]bool{}
 	var visit func(u *Unit) bool
 	visit = func(u *Unit) bool {
@@ -620,7 +689,6 @@ func setInt(d *apd.Decimal, i *big.Int) {
 // define computes u.conv, visiting the unit it refers to first.
 func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	def := b.defs[u]
-	subject := unitSubject(u.Symbol)
 	o := def.Origin
 	if o.File == "" {
 		o = b.origins[u]
@@ -628,31 +696,31 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	c := u.Category
 	if u.Definition.Kind == "base" {
 		if c.Base != u {
-			b.errorf(o, subject, "missing definition (only the base unit %q has none)", baseSymbol(c))
+			b.errorf(o, unitSubject(u.Symbol), "missing definition (only the base unit %q has none)", baseSymbol(c))
 			return false
 		}
 		u.conv = conversion{m: exact.Identity(), exact: u.Exact}
 		return true
 	}
 	if c.Base == u {
-		b.errorf(o, subject, "is the base unit of %s and must not have a definition", c.ID)
+		b.errorf(o, unitSubject(u.Symbol), "is the base unit of %s and must not have a definition", c.ID)
 		return false
 	}
 	if def.Unit == "" {
-		b.errorf(o, subject, "definition: missing unit (the unit it is defined relative to)")
+		b.errorf(o, unitSubject(u.Symbol), "definition: missing unit (the unit it is defined relative to)")
 		return false
 	}
 	ref, ok := b.reference(def.Unit)
 	if !ok {
-		b.errorf(o, subject, "definition refers to unknown unit %q", def.Unit)
+		b.errorf(o, unitSubject(u.Symbol), "definition refers to unknown unit %q", def.Unit)
 		return false
 	}
 	if ref.Category != c {
-		b.errorf(o, subject, "definition refers to %q of category %s; a definition must stay within category %s", def.Unit, ref.Category.ID, c.ID)
+		b.errorf(o, unitSubject(u.Symbol), "definition refers to %q of category %s; a definition must stay within category %s", def.Unit, ref.Category.ID, c.ID)
 		return false
 	}
 	if ref == u {
-		b.errorf(o, subject, "definition refers to the unit itself")
+		b.errorf(o, unitSubject(u.Symbol), "definition refers to the unit itself")
 		return false
 	}
 	if !visit(ref) {
@@ -663,42 +731,49 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	}
 	f, err := b.parseFactor(def.Factor)
 	if err != nil {
-		b.errorf(o, subject, "factor: %v", err)
+		b.errorf(o, unitSubject(u.Symbol), "factor: %v", err)
 		return false
 	}
 	if f.R.Sign() <= 0 {
-		b.errorf(o, subject, "factor must be positive, not %s", def.Factor)
+		b.errorf(o, unitSubject(u.Symbol), "factor must be positive, not %s", def.Factor)
 		return false
 	}
 	off := new(big.Rat)
 	if def.Offset != "" {
 		v, err := b.parseFactor(def.Offset)
 		if err != nil {
-			b.errorf(o, subject, "offset: %v", err)
+			b.errorf(o, unitSubject(u.Symbol), "offset: %v", err)
 			return false
 		}
 		if v.K != 0 {
-			b.errorf(o, subject, "offset: %s involves pi; an offset must be a rational number", def.Offset)
+			b.errorf(o, unitSubject(u.Symbol), "offset: %s involves pi; an offset must be a rational number", def.Offset)
 			return false
 		}
 		off = v.R
 	}
 	if off.Sign() != 0 && f.K != 0 {
-		b.errorf(o, subject, "an offset cannot be combined with a factor involving pi")
-		return false
-	}
-	own, err := exact.Affine(f.R, off, f.K)
-	if err != nil {
-		b.errorf(o, subject, "definition: %v", err)
+		b.errorf(o, unitSubject(u.Symbol), "an offset cannot be combined with a factor involving pi")
 		return false
 	}
 	rc := &ref.conv
+	if accelerated() && off.Sign() == 0 && !rc.transcendental() {
+		// A factor onto a linear map, composed in words when they fit.
+		if m, ok := exact.LinearThen(f.R, f.K, rc.m); ok {
+			u.conv = conversion{formulaUnit: rc.formulaUnit, exact: u.Exact && rc.exact, m: m}
+			return true
+		}
+	}
+	own, err := ownMap(f, off)
+	if err != nil {
+		b.errorf(o, unitSubject(u.Symbol), "definition: %v", err)
+		return false
+	}
 	u.conv = conversion{formulaUnit: rc.formulaUnit, exact: u.Exact && rc.exact}
 	if rc.transcendental() {
 		// Defined relative to a formula unit: this unit's map runs before
 		// the formula.
 		if f.K != 0 {
-			b.errorf(o, subject, "a factor with pi cannot feed a formula (%s)", ref.Symbol)
+			b.errorf(o, unitSubject(u.Symbol), "a factor with pi cannot feed a formula (%s)", ref.Symbol)
 			return false
 		}
 		u.conv.pre, err = own.Then(rc.pre)
@@ -707,10 +782,21 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		u.conv.m, err = own.Then(rc.m)
 	}
 	if err != nil {
-		b.errorf(o, subject, "definition: %v", mapError(err))
+		b.errorf(o, unitSubject(u.Symbol), "definition: %v", mapError(err))
 		return false
 	}
 	return true
+}
+
+// ownMap is the map x ↦ x·f + off of a definition. Without an offset
+// the map is linear, and the accelerated way makes it as exact.Linear
+// does, from f in lowest terms, rather than normalising it through
+// exact.Affine: the same map, with none of the arithmetic.
+func ownMap(f exact.Factor, off *big.Rat) (*exact.Map, error) {
+	if accelerated() && off.Sign() == 0 {
+		return exact.Linear(f.R, f.K)
+	}
+	return exact.Affine(f.R, off, f.K)
 }
 
 // reference finds the unit a definition refers to, by symbol or word;
@@ -901,50 +987,59 @@ func (b *builder) checkInverseMaps(u *Unit, f *formula.Pair, o Origin) {
 }
 
 // checkExamples converts every worked example and compares the result.
+// The units' examples are checked in parallel (inParallel): the graph is
+// compiled by now and only read, and each unit's problems are reported in
+// the units' order.
 func (b *builder) checkExamples() {
-	for i, u := range b.g.units {
-		if i%64 == 0 && b.cancelled() {
-			return
-		}
+	units := b.g.units
+	found := make([][]error, len(units))
+	done := inParallel(b.ctx, len(units), func(i int) {
+		u := units[i]
 		us := b.specs[u]
 		if us == nil {
-			continue
+			return
 		}
-		for i, ex := range u.Examples {
-			b.checkExample(u, ex, us.Examples[i].Origin)
+		for j, ex := range u.Examples {
+			if err := b.checkExample(u, ex, us.Examples[j].Origin); err != nil {
+				found[i] = append(found[i], err)
+			}
 		}
+	})
+	for _, errs := range found[:done] {
+		b.errs = append(b.errs, errs...)
+	}
+	if done < len(units) {
+		b.cancelled()
 	}
 }
 
-func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
-	fail := func(format string, args ...any) {
+// checkExample converts one worked example of u, declared at o, and
+// returns what is wrong with it, or nil. It only reads the builder and
+// the graph.
+func (b *builder) checkExample(u *Unit, ex Example, o Origin) error {
+	fail := func(format string, args ...any) error {
 		subject := fmt.Sprintf("unit %q: example %q", u.Symbol, ex.String())
-		b.errs = append(b.errs, &SpecError{Origin: o, Subject: subject, Message: fmt.Sprintf(format, args...)})
+		return &SpecError{Origin: o, Subject: subject, Message: fmt.Sprintf(format, args...)}
 	}
 	v, err := ParseValue(ex.Value)
 	if err != nil {
-		fail("value: %v", err)
-		return
+		return fail("value: %v", err)
 	}
 	want, err := ParseValue(ex.Result)
 	if err != nil {
-		fail("result: %v", err)
-		return
+		return fail("result: %v", err)
 	}
 	from, err := b.g.resolve(ex.From)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	to, err := b.g.resolve(ex.To)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	pl, err := b.g.plan(from, to)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	p := MaxPrecision
 	if ex.Approx {
@@ -953,18 +1048,18 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) {
 	var out exact.Decimal
 	inexact, err := pl.run(&out, &v, p, nil)
 	if err != nil {
-		fail("%v", err)
-		return
+		return fail("%v", err)
 	}
 	gotText, wantText := out.String(), FormatDecimal(&want)
 	switch {
 	case gotText != wantText && ex.Approx:
-		fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, pl.unit)
+		return fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, pl.unit)
 	case gotText != wantText:
-		fail("wrong result: it is %s %s%s", gotText, pl.unit, map[bool]string{true: " (rounded)", false: ""}[inexact])
+		return fail("wrong result: it is %s %s%s", gotText, pl.unit, map[bool]string{true: " (rounded)", false: ""}[inexact])
 	case !ex.Approx && inexact:
-		fail("the result is rounded, not exact: write it with ≈")
+		return fail("the result is rounded, not exact: write it with ≈")
 	case ex.Approx && !inexact:
-		fail("the result is exact: write it with =")
+		return fail("the result is exact: write it with =")
 	}
+	return nil
 }

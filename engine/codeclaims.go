@@ -49,7 +49,34 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			derived = append(derived, u)
 		}
 	}
-	for _, u := range append(declaredFirst, derived...) {
+	ordered := append(declaredFirst, derived...)
+	// What is wrong with each claim by itself, for each unit and its
+	// systems in order, found in parallel (inParallel): checkCode reads
+	// only the unit and the tables.
+	problems := make([][]string, len(ordered))
+	systemsOf := make([][]string, len(ordered))
+	if inParallel(b.ctx, len(ordered), func(i int) {
+		u := ordered[i]
+		codeOf := b.codes[u]
+		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
+			return
+		}
+		systems := make([]string, 0, len(codeOf))
+		for s := range codeOf {
+			systems = append(systems, s)
+		}
+		sort.Strings(systems)
+		c := &claimant{u: u}
+		msgs := make([]string, len(systems))
+		for j, system := range systems {
+			msgs[j] = b.checkCode(c, system, codeOf[system], set)
+		}
+		systemsOf[i], problems[i] = systems, msgs
+	}) < len(ordered) {
+		b.cancelled()
+		return
+	}
+	for i, u := range ordered {
 		codeOf := b.codes[u]
 		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
 			u.codes = codesOf(codeOf)
@@ -57,14 +84,9 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		}
 		_, byPrefix := b.prefixCodes[u]
 		declared := b.specs[u] != nil || byPrefix
-		systems := make([]string, 0, len(codeOf))
-		for s := range codeOf {
-			systems = append(systems, s)
-		}
-		sort.Strings(systems)
-		for _, system := range systems {
+		for j, system := range systemsOf[i] {
 			code := codeOf[system]
-			msg := b.checkCode(u, system, code, set)
+			msg := problems[i][j]
 			if msg == "" {
 				key := system + ":" + code
 				if other := claimedBy[key]; other != nil {
@@ -91,7 +113,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 const claimDigits = 12
 
 // checkCode says what is wrong with a unit's claim of a code, or "".
-func (b *builder) checkCode(u *Unit, system, code string, set *codes.Set) string {
+func (b *builder) checkCode(c *claimant, system, code string, set *codes.Set) string {
 	if code == "" || strings.TrimSpace(code) != code {
 		return fmt.Sprintf("code %s:%q is empty or has surrounding white space", system, code)
 	}
@@ -117,24 +139,60 @@ func (b *builder) checkCode(u *Unit, system, code string, set *codes.Set) string
 	if err != nil {
 		return fmt.Sprintf("code %s:%s: %v", system, code, err)
 	}
-	return claimProblem(u, system, code, m)
+	return c.problem(system, code, m, true)
 }
 
-// claimProblem says why the unit cannot claim a code whose meaning by the
-// owner's table is m, or "".
-func claimProblem(u *Unit, system, code string, m codes.Meaning) string {
+// claimant is a unit whose claims are checked, with what every check
+// reads of its map onto the coherent SI unit, found on the first check
+// that needs it: a unit checked against many codes (claimableBy) reads
+// its map once.
+type claimant struct {
+	u *Unit
+	// offset is the offset of the unit's map when affined is true and
+	// affine is too.
+	offset          *big.Rat
+	affine, affined bool
+}
+
+// affineOffset returns the offset of the unit's map onto the coherent SI
+// unit, or ok=false when the map is not affine.
+func (c *claimant) affineOffset() (o *big.Rat, ok bool) {
+	if !c.affined {
+		if m := c.u.si.m; m.IsLinear() {
+			c.offset, c.affine = ratZero, true
+		} else {
+			c.offset, c.affine = m.Offset()
+		}
+		c.affined = true
+	}
+	return c.offset, c.affine
+}
+
+// ratZero is the offset of every linear unit; it is never modified.
+var ratZero = new(big.Rat)
+
+// problem says why the unit cannot claim a code whose meaning by the
+// owner's table is m, or "". Without explain, it says only whether there
+// is a problem: "" or a word, not what the problem is.
+func (c *claimant) problem(system, code string, m codes.Meaning, explain bool) string {
 	if m.Special != nil {
-		return checkSpecial(u, code, m.Special)
+		return checkSpecial(c.u, code, m.Special)
 	}
 	digits := claimDigits
 	if m.Digits > 0 {
 		digits = min(digits, m.Digits)
 	}
-	return claimProblemTo(u, system, code, m, digits)
+	return c.problemTo(system, code, m, digits, explain)
 }
 
-// claimProblemTo is claimProblem with the factors compared to digits.
-func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) string {
+// refused is what a check that is not to explain itself says of a
+// problem.
+const refused = "refused"
+
+// problemTo is problem with the factors compared to digits, explaining
+// the problem only when explain is set.
+func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, explain bool) string {
+	u := c.u
 	if u.Category.Logarithmic {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is a level", system, code, u.Symbol)
 	}
@@ -149,6 +207,9 @@ func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) s
 		return reciprocalClaim(u, system, code, m.Factor, digits)
 	}
 	if m.Dim != dim {
+		if !explain {
+			return refused
+		}
 		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, m.Dim, dim)
 	}
 	if m.Arbitrary != "" {
@@ -157,19 +218,28 @@ func claimProblemTo(u *Unit, system, code string, m codes.Meaning, digits int) s
 	if u.conv.formulaUnit {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is defined by a formula", system, code, u.Symbol)
 	}
-	_, uo, ok := u.si.m.Affine()
+	uo, ok := c.affineOffset()
 	if !ok {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is not affine", system, code, u.Symbol)
 	}
 	if (uo.Sign() != 0) != (m.Offset != nil) {
+		if !explain {
+			return refused
+		}
 		return fmt.Sprintf("code %s:%s and the unit differ in offset", system, code)
 	}
-	if !exact.Agree(u.coherent, m.Factor, digits) {
+	if !exact.AgreeWords(u.coherent, m.Factor, digits, accelerated()) {
+		if !explain {
+			return refused
+		}
 		want, _ := factorText(m.Factor)
 		have, _ := factorText(u.coherent)
 		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), m.Dim.SIText(), shortFactor(have), m.Dim.SIText())
 	}
-	if m.Offset != nil && !exact.Agree(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits) {
+	if m.Offset != nil && !exact.AgreeWords(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits, accelerated()) {
+		if !explain {
+			return refused
+		}
 		return fmt.Sprintf("code %s:%s has offset %s K, but the unit's is %s", system, code, m.Offset.FloatString(6), uo.FloatString(6))
 	}
 	return ""
@@ -253,38 +323,75 @@ func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
 // code of a table, no unit claims it, it is listed once, and a unit could
 // claim it but for the entry (else the entry is stale).
 func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
-	if set == nil || len(specs) == 0 {
+	if set == nil || len(specs) == 0 || b.stopped {
 		return
 	}
 	idx := b.g.codes
 	byDim := b.g.linearUnits()
-	for _, us := range specs {
+	// Whether a unit could claim each code, found in parallel for the
+	// codes that pass the checks below but for being listed twice:
+	// claimableBy reads only the units (each unit's offset read here,
+	// before they are shared) and the tables.
+	for _, cs := range byDim {
+		for _, c := range cs {
+			c.affineOffset()
+		}
+	}
+	type listed struct {
+		us        *UnclaimedCodeSpec
+		name      string
+		system    string
+		code      string
+		problem   string // what is wrong with the entry but a repetition
+		claimable bool
+	}
+	var entries []listed
+	for i := range specs {
+		for _, name := range specs[i].Codes {
+			entries = append(entries, listed{us: &specs[i], name: name})
+		}
+	}
+	if inParallel(b.ctx, len(entries), func(i int) {
+		e := &entries[i]
+		system, code, ok := codes.Split(e.name)
+		e.system, e.code = system, code
+		switch {
+		case !ok || system != SystemUCUM && system != SystemCLDR && system != SystemQUDT:
+			e.problem = fmt.Sprintf("%q is not a ucum:, cldr: or qudt: code", e.name)
+		case !slices.Contains(set.Codes(system), code):
+			e.problem = fmt.Sprintf("%s is not a unit of the %s table", e.name, strings.ToUpper(system))
+		case idx.claimed[system][code] != nil:
+			e.problem = fmt.Sprintf("%s is claimed by unit %q", e.name, idx.claimed[system][code].Symbol)
+		default:
+			e.claimable = len(b.g.claimableBy(byDim, system, code)) > 0
+		}
+	}) < len(entries) {
+		b.cancelled()
+		return
+	}
+	k := 0
+	for i := range specs {
+		us := &specs[i]
 		subject := "unclaimed codes"
 		if strings.TrimSpace(us.Reason) == "" {
 			b.errorf(us.Origin, subject, "the entry gives no reason")
 		}
-		for _, name := range us.Codes {
-			system, code, ok := codes.Split(name)
-			switch {
-			case !ok || system != SystemUCUM && system != SystemCLDR && system != SystemQUDT:
-				b.errorf(us.Origin, subject, "%q is not a ucum:, cldr: or qudt: code", name)
-				continue
-			case !slices.Contains(set.Codes(system), code):
-				b.errorf(us.Origin, subject, "%s is not a unit of the %s table", name, strings.ToUpper(system))
-				continue
-			case idx.claimed[system][code] != nil:
-				b.errorf(us.Origin, subject, "%s is claimed by unit %q", name, idx.claimed[system][code].Symbol)
+		for range us.Codes {
+			e := &entries[k]
+			k++
+			if e.problem != "" {
+				b.errorf(us.Origin, subject, "%s", e.problem)
 				continue
 			}
-			if _, dup := idx.unclaimed[system][code]; dup {
-				b.errorf(us.Origin, subject, "%s is listed twice", name)
+			if _, dup := idx.unclaimed[e.system][e.code]; dup {
+				b.errorf(us.Origin, subject, "%s is listed twice", e.name)
 				continue
 			}
-			if len(b.g.claimableBy(byDim, system, code)) == 0 {
-				b.errorf(us.Origin, subject, "no catalog unit could claim %s (none has its meaning, or one that has it claims a code of %s already): delete it from the list", name, strings.ToUpper(system))
+			if !e.claimable {
+				b.errorf(us.Origin, subject, "no catalog unit could claim %s (none has its meaning, or one that has it claims a code of %s already): delete it from the list", e.name, strings.ToUpper(e.system))
 				continue
 			}
-			idx.unclaimed[system][code] = us.Reason
+			idx.unclaimed[e.system][e.code] = us.Reason
 		}
 	}
 }

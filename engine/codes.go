@@ -605,25 +605,27 @@ func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
 
 // linearUnits are the units that can claim a code of a linear or affine
 // unit, by dimension.
-func (g *Graph) linearUnits() map[dimension.Vector][]*Unit {
-	byDim := map[dimension.Vector][]*Unit{}
-	for _, u := range g.units {
+func (g *Graph) linearUnits() map[dimension.Vector][]*claimant {
+	byDim := map[dimension.Vector][]*claimant{}
+	all := make([]claimant, len(g.units))
+	for i, u := range g.units {
 		if u.si == nil || u.si.m == nil || u.conv.formulaUnit || u.coherent.R == nil {
 			continue
 		}
-		byDim[u.Category.dim] = append(byDim[u.Category.dim], u)
+		all[i].u = u
+		byDim[u.Category.dim] = append(byDim[u.Category.dim], &all[i])
 	}
 	return byDim
 }
 
 // claimableBy lists the catalog units that could claim an unclaimed code:
-// those of its meaning (claimProblem) that come closest to its factor.
+// those of its meaning (claimant.problem) that come closest to its factor.
 // Where one of those already claims a code of the system, the code is a
 // synonym of that code (QUDT's ZOLL of IN), not a claim to make, and the
 // list is empty; a unit that merely agrees to the few digits a table
 // states (the survey inch to QUDT's 0.0254 m) is no counterpart when
 // another agrees to more.
-func (g *Graph) claimableBy(byDim map[dimension.Vector][]*Unit, system, code string) []string {
+func (g *Graph) claimableBy(byDim map[dimension.Vector][]*claimant, system, code string) []string {
 	m, err := g.codes.tables().Table(system, code)
 	if err != nil || m.Special != nil || m.Arbitrary != "" {
 		return nil
@@ -635,16 +637,16 @@ func (g *Graph) claimableBy(byDim map[dimension.Vector][]*Unit, system, code str
 	var best []*Unit
 	bestDigits := 0
 	for _, d := range dims {
-		for _, u := range byDim[d] {
-			if claimProblem(u, system, code, m) != "" {
+		for _, c := range byDim[d] {
+			if c.problem(system, code, m, false) != "" {
 				continue
 			}
-			n := claimCloseness(u, system, code, m)
+			n := c.closeness(system, code, m)
 			switch {
 			case n > bestDigits:
-				best, bestDigits = []*Unit{u}, n
+				best, bestDigits = []*Unit{c.u}, n
 			case n == bestDigits:
-				best = append(best, u)
+				best = append(best, c.u)
 			}
 		}
 	}
@@ -664,15 +666,15 @@ func (g *Graph) claimableBy(byDim map[dimension.Vector][]*Unit, system, code str
 // be the same: the 34 digits of a result.
 const maxClaimDigits = 34
 
-// claimCloseness is how many significant digits the unit's factor agrees
+// closeness is how many significant digits the unit's factor agrees
 // with the code's to, at most maxClaimDigits, for a unit that can claim it.
-func claimCloseness(u *Unit, system, code string, m codes.Meaning) int {
+func (c *claimant) closeness(system, code string, m codes.Meaning) int {
 	lo := claimDigits
 	if m.Digits > 0 {
 		lo = min(lo, m.Digits)
 	}
 	for d := maxClaimDigits; d > lo; d-- {
-		if claimProblemTo(u, system, code, m, d) == "" {
+		if c.problemTo(system, code, m, d, false) == "" {
 			return d
 		}
 	}

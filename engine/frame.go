@@ -166,15 +166,20 @@ func (b *builder) setCoherent(c *Category, units []*Unit) {
 		b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "its factor to the coherent SI unit: %v", err)
 		return
 	}
+	one := c.coherent.IsOne()
 	for _, u := range units {
 		cv := &u.conv
 		if cv.m == nil && cv.post == nil {
 			continue // not compiled
 		}
 		if f, _, ok := mapFactor(cv); ok {
-			u.coherent = f.Mul(c.coherent)
+			if one {
+				u.coherent = f // f is the unit's own: mapFactor made it
+			} else {
+				u.coherent = f.Mul(c.coherent)
+			}
 		}
-		if c.coherent.IsOne() {
+		if one {
 			u.si = cv
 			continue
 		}

@@ -31,6 +31,13 @@ var optimize = true
 //     mixedPairs in mixed.go), the split of a value as written in machine
 //     words (mixed.Unit.SplitWords on exact.Radix.SplitWords), and the
 //     rounding of the rest in words (mixed.Unit.Split);
+//   - the map of a catalog unit defined without an offset, made linear
+//     from its factor in lowest terms rather than normalised as an
+//     affine map (ownMap, in Build), and composed with a linear map of
+//     the unit it refers to in machine words (exact.LinearThen;
+//     TestBuildMatchesPlain);
+//   - the check of a catalog unit's claim on a code, the factors compared
+//     in machine words (exact.AgreeWords; claimant.problemTo);
 //   - unit preferences: decisions kept by the names of a request, parsed
 //     locales kept, and thresholds written as decimals in the source unit,
 //     so that a value clear of them is compared as it was written

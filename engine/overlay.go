@@ -1125,7 +1125,9 @@ func (c *overlayCompiler) examples() {
 		}
 		mark := len(b.errs)
 		for j, ex := range u.Examples {
-			b.checkExample(u, ex, us.Examples[j].Origin)
+			if err := b.checkExample(u, ex, us.Examples[j].Origin); err != nil {
+				b.errs = append(b.errs, err)
+			}
 		}
 		c.failSince(mark, u)
 	}

@@ -151,3 +151,21 @@ func TestShippedSemantics(t *testing.T) {
 		t.Errorf("-5 L/100km → mpg = %s, want VALUE_OUT_OF_RANGE", r.Value)
 	}
 }
+
+// TestBuildMatchesPlain compiles the shipped catalog with the
+// accelerators on and off and compares the two graphs through their
+// snapshots, which hold every unit's exact maps, names and claims.
+func TestBuildMatchesPlain(t *testing.T) {
+	snapshot := func(on bool) []byte {
+		defer engine.SetOptimize(on)()
+		g, errs := catalog.Load(catalog.Embedded())
+		if len(errs) > 0 || g == nil {
+			t.Fatalf("the shipped catalog does not compile (accelerated %v): %v", on, errs)
+		}
+		return g.Snapshot()
+	}
+	fast, plain := snapshot(true), snapshot(false)
+	if !slices.Equal(fast, plain) {
+		t.Errorf("the accelerated build's snapshot (%d bytes) differs from the plain build's (%d bytes)", len(fast), len(plain))
+	}
+}

@@ -20,6 +20,8 @@ package codes
 import (
 	"math/big"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
@@ -157,6 +159,25 @@ type Set struct {
 	qudt    *qudtTable
 	unece   map[string]bool
 	sources map[string]string
+	// meanings remembers Table's answers (tableKey → tableAnswer): the
+	// tables never change, and every build of a catalog checks the same
+	// few hundred claims against them. It holds about maxMeanings
+	// answers at most (nMeanings counts them; goroutines storing at once
+	// may pass it by one each); past that, Table reads again.
+	meanings  sync.Map
+	nMeanings atomic.Int64
+}
+
+// maxMeanings bounds the answers a Set remembers: several times the
+// claims and unclaimed codes of the shipped catalog and every code of the
+// tables, so that a catalog reloaded with ever new codes cannot grow it.
+const maxMeanings = 1 << 15
+
+type tableKey struct{ system, code string }
+
+type tableAnswer struct {
+	m   Meaning
+	err error
 }
 
 // Compile compiles the tables, reporting the rows it cannot read. The Set
@@ -252,7 +273,27 @@ func (s *Set) Read(system, code string, claims Claims) (Meaning, error) {
 // Table says what the owner's table makes of a code, without the
 // catalog's definitions, as a catalog claim is checked against it:
 // Meaning.Digits says to how many digits the table states the factor.
+// The Meaning is shared by every caller asking of the same code, like
+// the tables themselves: its numbers must not be modified.
 func (s *Set) Table(system, code string) (Meaning, error) {
+	k := tableKey{system, code}
+	if a, ok := s.meanings.Load(k); ok {
+		a := a.(*tableAnswer)
+		return a.m, a.err
+	}
+	m, err := s.table(system, code)
+	if s.nMeanings.Load() < maxMeanings {
+		// The key is cloned: a code is often a slice of a catalog file.
+		k = tableKey{system, strings.Clone(code)}
+		if _, loaded := s.meanings.LoadOrStore(k, &tableAnswer{m, err}); !loaded {
+			s.nMeanings.Add(1)
+		}
+	}
+	return m, err
+}
+
+// table is Table, read from the tables.
+func (s *Set) table(system, code string) (Meaning, error) {
 	switch system {
 	case SystemCLDR:
 		return s.cldr.table(code)
