@@ -74,8 +74,8 @@ TESTPROGRESS := $(RUNDIR)/testprogress
 ## (internal/race): the packages and a -run pattern of their names, which the stage after
 ## go test -race runs without the detector. internal/race's test keeps these in step with
 ## the tests that read race.Enabled.
-FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact ./catalog ./catalog/format
-FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty|TestRoundTrips|TestShippedCatalog)$$
+FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact ./catalog ./catalog/format ./catalog/internal/yamlfast
+FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty|TestRoundTrips|TestShippedCatalog|TestNeverDiffers)$$
 
 ## The packages whose tests take longest under the race detector, which go test -race starts
 ## first (it runs the packages in the order they are named; ./... then names the others).
