@@ -77,6 +77,11 @@ TESTPROGRESS := $(RUNDIR)/testprogress
 FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact ./catalog ./catalog/format ./catalog/internal/yamlfast
 FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty|TestRoundTrips|TestShippedCatalog|TestNeverDiffers)$$
 
+## The packages above the engine and the catalog that convert (the answer path, account units,
+## the server, the pages), tested once more with the accelerators of both off
+## (-tags unitd_plain; the engine's and the catalog's own tests run both ways every time).
+PLAIN_PKGS := ./engine/answer ./accountunits ./server/... ./web
+
 ## The packages whose tests take longest under the race detector, which go test -race starts
 ## first (it runs the packages in the order they are named; ./... then names the others).
 RACE_FIRST := ./cmd/unitd ./server ./catalog ./client ./locale ./catalog/format ./web ./engine
@@ -90,6 +95,7 @@ test-stages:
 	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json $(RACE_FIRST) ./... | $(TESTPROGRESS)'
 	@$(STAGE) --background "browser tests" $(MAKE) --no-print-directory e2e-run
 	@$(STAGE) "full-size tests without the race detector" $(GO) test -vet=off -count=1 -run '$(FULLSIZE_RUN)' $(FULLSIZE_PKGS)
+	@$(STAGE) "the converting packages with the accelerators off (-tags unitd_plain)" $(GO) test -vet=off -count=1 -tags unitd_plain $(PLAIN_PKGS)
 	@$(STAGE) "unitd validate and unitd fmt -l of catalog/data" sh -c 'bin/unitd validate catalog/data && bin/unitd fmt -l catalog/data'
 	@$(STAGE) "deploy/ (Dockerfile, Kubernetes manifests)" $(MAKE) --no-print-directory deploy-check
 	@$(STAGE) "every fuzz target for $(TESTFUZZTIME), niced" nice -n 19 env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
