@@ -168,3 +168,30 @@ func TestMul256(t *testing.T) {
 		}
 	}
 }
+
+// TestAddSigned128 compares addSigned128 with add128 on operands below
+// 2^128, every pair of signs, equal magnitudes and zeros among them.
+func TestAddSigned128(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 29))
+	word := func() uint64 {
+		switch r.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return ^uint64(0)
+		}
+		return r.Uint64()
+	}
+	for i := range 200000 {
+		x := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
+		y := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
+		if i%10 == 0 {
+			y.m = x.m
+		}
+		want := add128(x, y)
+		hi, lo, neg, ok := addSigned128(x.m[1], x.m[0], x.neg, y.m[1], y.m[0], y.neg)
+		if fits := want.m[2] == 0; ok != fits || ok && (hi != want.m[1] || lo != want.m[0] || neg != (want.neg && !want.m.isZero())) {
+			t.Fatalf("%v + %v: %x %x neg %v ok %v, want %v", x, y, hi, lo, neg, ok, want)
+		}
+	}
+}

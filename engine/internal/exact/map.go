@@ -500,6 +500,34 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		}
 		return divWords(r, u256{lo, hi}, w.d, e, w.an != xn, p)
 	}
+	if w.c == 0 && m.k == 0 && e <= 0 && e >= -19 && w.d < 1<<59 {
+		// (x·a + b·10^-e)/d · 10^e, the affine map, in two words when
+		// the sum fits them; else as below, which gives the same.
+		h1, l1 := bits.Mul64(w.a, X)
+		h2, l2 := bits.Mul64(w.b, pow10[-e])
+		if hi, lo, neg, ok := addSigned128(h1, l1, w.an != xn, h2, l2, w.bn); ok && hi|lo != 0 {
+			if inexact, ok := div128(r, hi, lo, w.d, e, neg, p); ok {
+				return inexact, true
+			}
+		}
+	}
+	if w.c != 0 && m.k == 0 && e <= 0 && e >= -19 {
+		// (x·a + b·10^-e)/(x·c + d·10^-e), a map with a pole, in two
+		// words when the numerator fits them and the denominator one;
+		// else as below, which gives the same.
+		down := pow10[-e]
+		h1, l1 := bits.Mul64(w.a, X)
+		h2, l2 := bits.Mul64(w.b, down)
+		h3, l3 := bits.Mul64(w.c, X)
+		h4, l4 := bits.Mul64(w.d, down)
+		nhi, nlo, nneg, ok1 := addSigned128(h1, l1, w.an != xn, h2, l2, w.bn)
+		dhi, den, dneg, ok2 := addSigned128(h3, l3, w.cn != xn, h4, l4, w.dn)
+		if ok1 && ok2 && dhi == 0 && den != 0 && den < 1<<59 && nhi|nlo != 0 {
+			if inexact, ok := div128(r, nhi, nlo, den, 0, nneg != dneg, p); ok {
+				return inexact, true
+			}
+		}
+	}
 	var num s256
 	var den uint64
 	var dneg bool

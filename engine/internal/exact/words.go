@@ -167,6 +167,25 @@ func add128(x, y s256) s256 {
 	return s256{u256{lo, hi}, x.neg && lo|hi != 0}
 }
 
+// addSigned128 returns the sum of two signed numbers of two words each
+// (magnitude hi·2^64 + lo, negated when neg), and ok=false when it does
+// not fit two words. A zero sum is not negative.
+func addSigned128(h1, l1 uint64, n1 bool, h2, l2 uint64, n2 bool) (hi, lo uint64, neg, ok bool) {
+	if n1 == n2 {
+		var c uint64
+		lo, c = bits.Add64(l1, l2, 0)
+		hi, c = bits.Add64(h1, h2, c)
+		return hi, lo, n1 && hi|lo != 0, c == 0
+	}
+	if h1 < h2 || h1 == h2 && l1 < l2 {
+		h1, l1, n1, h2, l2 = h2, l2, n2, h1, l1
+	}
+	var b uint64
+	lo, b = bits.Sub64(l1, l2, 0)
+	hi, _ = bits.Sub64(h1, h2, b)
+	return hi, lo, n1 && hi|lo != 0, true
+}
+
 // pow10 holds 10^0 … 10^19.
 var pow10 = func() (t [20]uint64) {
 	t[0] = 1
