@@ -316,6 +316,15 @@ test("converter: the suggestions show the category of each unit", { timeout: 120
   assert.match(await page.locator("#unit-status").textContent(), /^\d+ units? found/);
   await page.keyboard.press("Escape");
   assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "false");
+  // An answer that arrives after Escape fills the list but leaves it
+  // closed: Escape is pressed before the lookup (120 ms after the last
+  // keystroke) has even started.
+  await page.locator("#from").fill("");
+  await page.locator("#from").pressSequentially("bar");
+  await page.keyboard.press("Escape");
+  await page.locator('#from-list li[data-symbol="bar"]').waitFor({ state: "attached" });
+  assert.equal(await page.locator("#from").getAttribute("aria-expanded"), "false");
+  assert.equal(await page.locator("#from-list").isHidden(), true);
   // Once a unit is chosen on one side, the other lists its category first.
   const offered = async (field, text) => {
     await page.locator(field).fill("");

@@ -54,6 +54,10 @@
     let active = -1;
     let timer = 0;
     let seq = 0;
+    // dismissed is set by Escape: answers still arriving for what was
+    // typed before it fill the list, but do not open it again, until the
+    // next keystroke.
+    let dismissed = false;
 
     function close() {
       list.hidden = true;
@@ -109,7 +113,7 @@
       }
       const shown = new Set(options.map((o) => o.symbol));
       ans.data.filter((m) => !shown.has(m.symbol)).forEach(add);
-      if (options.length) open();
+      if (options.length && !dismissed) open();
       else close();
       const n = options.length;
       status.textContent = input.value.trim() === "" ? ""
@@ -139,6 +143,7 @@
       }
     }
     input.addEventListener("input", () => {
+      dismissed = false;
       box.category = "";
       clearTimeout(timer);
       timer = setTimeout(lookup, 120);
@@ -147,6 +152,7 @@
       switch (ev.key) {
         case "ArrowDown":
           ev.preventDefault();
+          dismissed = false;
           if (list.hidden) {
             open();
             if (options.length) setActive(0);
@@ -163,6 +169,7 @@
           }
           break;
         case "Escape":
+          dismissed = true;
           if (!list.hidden) {
             ev.preventDefault();
             close();
