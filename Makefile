@@ -95,10 +95,11 @@ test-stages:
 	@$(STAGE) "go test -race ./..." bash -c 'set -o pipefail; $(GO) test -race -vet=off -count=1 -timeout 20m -json $(RACE_FIRST) ./... | $(TESTPROGRESS)'
 	@$(STAGE) --background "browser tests" $(MAKE) --no-print-directory e2e-run
 	@$(STAGE) "full-size tests without the race detector" $(GO) test -vet=off -count=1 -run '$(FULLSIZE_RUN)' $(FULLSIZE_PKGS)
-	@$(STAGE) "plain paths (-tags unitd_plain)" $(GO) test -vet=off -count=1 -tags unitd_plain $(PLAIN_PKGS)
+	@$(STAGE) --background "plain paths (-tags unitd_plain)" $(GO) test -vet=off -count=1 -tags unitd_plain $(PLAIN_PKGS)
 	@$(STAGE) "unitd validate and unitd fmt -l of catalog/data" sh -c 'bin/unitd validate catalog/data && bin/unitd fmt -l catalog/data'
 	@$(STAGE) "deploy/ (Dockerfile, Kubernetes manifests)" $(MAKE) --no-print-directory deploy-check
 	@$(STAGE) "every fuzz target for $(TESTFUZZTIME), niced" nice -n 19 env GO=$(GO) FUZZTIME=$(TESTFUZZTIME) ./tools/fuzz.sh
+	@$(STAGE) --wait "plain paths (-tags unitd_plain)"
 	@$(STAGE) --wait "browser tests"
 
 ## deploy-check: Dockerfile and Kubernetes manifests, decoded strictly into the Kubernetes API types
