@@ -84,6 +84,9 @@ func TestShippedFiles(t *testing.T) {
 		}
 		if !ok {
 			declined++
+			if strings.HasPrefix(d.why, internal) {
+				t.Errorf("%s: the parser failed: %s", path, d.why)
+			}
 			if isShipped {
 				t.Errorf("%s:%d:%d: declined (%s), but it is a file of the shipped catalog", path, d.line, d.column, d.why)
 			} else {
