@@ -103,9 +103,10 @@ func TestMulDecimal(t *testing.T) {
 	}
 }
 
-// TestAdd128 compares add128 with add on operands below 2^128: random
-// words, equal magnitudes, zeros and every pair of signs.
-func TestAdd128(t *testing.T) {
+// TestAddProducts compares addProducts with the general s256.add of the
+// two products: random words, equal products, zeros and every pair of
+// signs.
+func TestAddProducts(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 13))
 	word := func() uint64 {
 		switch r.IntN(4) {
@@ -117,20 +118,22 @@ func TestAdd128(t *testing.T) {
 		return r.Uint64()
 	}
 	for i := range 200000 {
-		x := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
-		y := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
+		a, x, b, y := word(), word(), word(), word()
 		if i%10 == 0 {
-			y.m = x.m
+			b, y = a, x
 		}
-		if x.m.isZero() {
-			x.neg = false
+		an, bn := r.IntN(2) == 0, r.IntN(2) == 0
+		p, q := s256{mul64(a, x), an}, s256{mul64(b, y), bn}
+		if p.m.isZero() {
+			p.neg = false
 		}
-		if y.m.isZero() {
-			y.neg = false
+		if q.m.isZero() {
+			q.neg = false
 		}
-		want, ok := x.add(y)
-		if got := add128(x, y); !ok || got != want {
-			t.Fatalf("%v + %v: add128 %v, add %v (ok %v)", x, y, got, want, ok)
+		want, ok := p.add(q)
+		want.neg = want.neg && !want.m.isZero()
+		if got := addProducts(a, x, an, b, y, bn); !ok || got != want {
+			t.Fatalf("%d·%d (neg %v) + %d·%d (neg %v): %v, want %v (ok %v)", a, x, an, b, y, bn, got, want, ok)
 		}
 	}
 }
@@ -165,33 +168,6 @@ func TestMul256(t *testing.T) {
 		got, ok := x.mul(y)
 		if fits := want.Cmp(limit) < 0; ok != fits || ok && toBig(got).Cmp(want) != 0 {
 			t.Fatalf("%v·%v = %v (ok %v), want %s (fits %v)", x, y, got, ok, want, fits)
-		}
-	}
-}
-
-// TestAddSigned128 compares addSigned128 with add128 on operands below
-// 2^128, every pair of signs, equal magnitudes and zeros among them.
-func TestAddSigned128(t *testing.T) {
-	r := rand.New(rand.NewPCG(23, 29))
-	word := func() uint64 {
-		switch r.IntN(4) {
-		case 0:
-			return 0
-		case 1:
-			return ^uint64(0)
-		}
-		return r.Uint64()
-	}
-	for i := range 200000 {
-		x := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
-		y := s256{m: u256{word(), word()}, neg: r.IntN(2) == 0}
-		if i%10 == 0 {
-			y.m = x.m
-		}
-		want := add128(x, y)
-		hi, lo, neg, ok := addSigned128(x.m[1], x.m[0], x.neg, y.m[1], y.m[0], y.neg)
-		if fits := want.m[2] == 0; ok != fits || ok && (hi != want.m[1] || lo != want.m[0] || neg != (want.neg && !want.m.isZero())) {
-			t.Fatalf("%v + %v: %x %x neg %v ok %v, want %v", x, y, hi, lo, neg, ok, want)
 		}
 	}
 }

@@ -500,34 +500,6 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		}
 		return divWords(r, u256{lo, hi}, w.d, e, w.an != xn, p)
 	}
-	if w.c == 0 && m.k == 0 && e <= 0 && e >= -19 && w.d < 1<<59 {
-		// (x·a + b·10^-e)/d · 10^e, the affine map, in two words when
-		// the sum fits them; else as below, which gives the same.
-		h1, l1 := bits.Mul64(w.a, X)
-		h2, l2 := bits.Mul64(w.b, pow10[-e])
-		if hi, lo, neg, ok := addSigned128(h1, l1, w.an != xn, h2, l2, w.bn); ok && hi|lo != 0 {
-			if inexact, ok := div128(r, hi, lo, w.d, e, neg, p); ok {
-				return inexact, true
-			}
-		}
-	}
-	if w.c != 0 && m.k == 0 && e <= 0 && e >= -19 {
-		// (x·a + b·10^-e)/(x·c + d·10^-e), a map with a pole, in two
-		// words when the numerator fits them and the denominator one;
-		// else as below, which gives the same.
-		down := pow10[-e]
-		h1, l1 := bits.Mul64(w.a, X)
-		h2, l2 := bits.Mul64(w.b, down)
-		h3, l3 := bits.Mul64(w.c, X)
-		h4, l4 := bits.Mul64(w.d, down)
-		nhi, nlo, nneg, ok1 := addSigned128(h1, l1, w.an != xn, h2, l2, w.bn)
-		dhi, den, dneg, ok2 := addSigned128(h3, l3, w.cn != xn, h4, l4, w.dn)
-		if ok1 && ok2 && dhi == 0 && den != 0 && den < 1<<59 && nhi|nlo != 0 {
-			if inexact, ok := div128(r, nhi, nlo, den, 0, nneg != dneg, p); ok {
-				return inexact, true
-			}
-		}
-	}
 	var num s256
 	var den uint64
 	var dneg bool
@@ -537,7 +509,7 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		num, den, exp = s256{mul64(w.a, X), w.an != xn}, w.d, e
 	case w.c == 0: // (x·a + b)/d
 		den = w.d
-		if e >= 0 {
+		if e > 0 {
 			if e > 19 {
 				return false, false
 			}
@@ -548,10 +520,11 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 			}
 			num = s
 		} else {
+			// (x·a + b·10^-e)/d · 10^e, in words.
 			if e < -19 {
 				return false, false
 			}
-			num, exp = add128(s256{mul64(w.a, X), w.an != xn}, s256{mul64(w.b, pow10[-e]), w.bn}), e
+			num, exp = addProducts(w.a, X, w.an != xn, w.b, pow10[-e], w.bn), e
 		}
 	default: // (x·a + b)/(x·c + d)
 		up, down := uint64(1), uint64(1)
@@ -563,16 +536,15 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		default:
 			down = pow10[-e]
 		}
-		xu := mul64(X, up)
-		if xu[1] != 0 {
+		hx, xu := bits.Mul64(X, up)
+		if hx != 0 {
 			return false, false
 		}
-		n := add128(s256{mul64(w.a, xu[0]), w.an != xn}, s256{mul64(w.b, down), w.bn})
-		dd := add128(s256{mul64(w.c, xu[0]), w.cn != xn}, s256{mul64(w.d, down), w.dn})
+		dd := addProducts(w.c, xu, w.cn != xn, w.d, down, w.dn)
 		if dd.m[2]|dd.m[1] != 0 || dd.m[0] == 0 {
 			return false, false // also the pole: At reports it
 		}
-		num, den, dneg = n, dd.m[0], dd.neg
+		num, den, dneg = addProducts(w.a, xu, w.an != xn, w.b, down, w.bn), dd.m[0], dd.neg
 	}
 	if m.k == 0 && den < 1<<59 && num.m[2]|num.m[3] == 0 && num.m[0]|num.m[1] != 0 {
 		// A numerator of two words: the division of the linear case.

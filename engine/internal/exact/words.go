@@ -151,39 +151,23 @@ func (x s256) add(y s256) (s256, bool) {
 	return s256{m, x.neg && !m.isZero()}, true
 }
 
-// add128 is add for x and y below 2^128 (products of two words), with
-// two words' arithmetic: the sum has at most three.
-func add128(x, y s256) s256 {
-	if x.neg == y.neg {
-		lo, c := bits.Add64(x.m[0], y.m[0], 0)
-		hi, c := bits.Add64(x.m[1], y.m[1], c)
-		return s256{u256{lo, hi, c}, x.neg}
-	}
-	if x.m[1] < y.m[1] || x.m[1] == y.m[1] && x.m[0] < y.m[0] {
-		x, y = y, x
-	}
-	lo, b := bits.Sub64(x.m[0], y.m[0], 0)
-	hi, _ := bits.Sub64(x.m[1], y.m[1], b)
-	return s256{u256{lo, hi}, x.neg && lo|hi != 0}
-}
-
-// addSigned128 returns the sum of two signed numbers of two words each
-// (magnitude hi·2^64 + lo, negated when neg), and ok=false when it does
-// not fit two words. A zero sum is not negative.
-func addSigned128(h1, l1 uint64, n1 bool, h2, l2 uint64, n2 bool) (hi, lo uint64, neg, ok bool) {
-	if n1 == n2 {
-		var c uint64
-		lo, c = bits.Add64(l1, l2, 0)
-		hi, c = bits.Add64(h1, h2, c)
-		return hi, lo, n1 && hi|lo != 0, c == 0
+// addProducts returns a·x + b·y, each product negated when its flag
+// says so, in two words' arithmetic: the sum of two products of two words
+// has at most three. A zero sum is not negative.
+func addProducts(a, x uint64, an bool, b, y uint64, bn bool) s256 {
+	h1, l1 := bits.Mul64(a, x)
+	h2, l2 := bits.Mul64(b, y)
+	if an == bn {
+		lo, c := bits.Add64(l1, l2, 0)
+		hi, c := bits.Add64(h1, h2, c)
+		return s256{u256{lo, hi, c}, an && lo|hi|c != 0}
 	}
 	if h1 < h2 || h1 == h2 && l1 < l2 {
-		h1, l1, n1, h2, l2 = h2, l2, n2, h1, l1
+		h1, l1, an, h2, l2 = h2, l2, bn, h1, l1
 	}
-	var b uint64
-	lo, b = bits.Sub64(l1, l2, 0)
-	hi, _ = bits.Sub64(h1, h2, b)
-	return hi, lo, n1 && hi|lo != 0, true
+	lo, borrow := bits.Sub64(l1, l2, 0)
+	hi, _ := bits.Sub64(h1, h2, borrow)
+	return s256{u256{lo, hi}, an && lo|hi != 0}
 }
 
 // pow10 holds 10^0 … 10^19.
