@@ -196,7 +196,6 @@ func (b *builder) categories(specs []CategorySpec) {
 		}
 		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,
 			Preferred: cs.Preferred, Logarithmic: cs.Logarithmic, dim: dimension.Of(cs.Dimension)}
-		c.pure = c.dim.IsZero()
 		if cs.Logarithmic && cs.Preferred {
 			b.errorf(cs.Origin, subject, "a logarithmic category cannot be preferred: unit expressions never convert into it")
 		}

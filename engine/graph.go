@@ -163,9 +163,6 @@ type Category struct {
 	Logarithmic bool
 	minimum     *big.Rat
 	dim         dimension.Vector
-	// pure is dim.IsZero(), asked of every conversion's category
-	// (successHint).
-	pure bool
 	// coherent is the factor from the base unit to the coherent SI unit
 	// of the dimension (1 but for bases such as km/L).
 	coherent exact.Factor

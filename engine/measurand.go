@@ -342,18 +342,8 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 // is between two units that a measurand relates by one (% → mmol/mol,
 // HbA1c): the answer is the plain ratio, and the hint names the
 // measurand. Only dimensionless results are looked at.
-//
-// The test of the category is apart and small enough to be inlined into
-// every conversion, most of which it ends.
 func (g *Graph) successHint(res *Result) {
-	if c := res.Category; c != nil && c.pure {
-		g.measurandSuccessHint(res)
-	}
-}
-
-// measurandSuccessHint is successHint for a dimensionless result.
-func (g *Graph) measurandSuccessHint(res *Result) {
-	if len(res.Equations) > 0 || len(res.Parts) > 0 {
+	if c := res.Category; c == nil || !c.dim.IsZero() || len(res.Equations) > 0 || len(res.Parts) > 0 {
 		return
 	}
 	hints := g.extras().measurandHints

@@ -553,7 +553,6 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 		b.errorf(cs.Origin, subject, "an account declares no ambiguous names")
 	}
 	cat := &Category{ID: AccountPrefix + cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum, dim: dimension.Of(cs.Dimension), coherent: exact.One()}
-	cat.pure = cat.dim.IsZero()
 	for _, f := range [...]struct{ key, text string }{{"si_factor", cs.SIFactor}, {"minimum", cs.Minimum}} {
 		if f.text == "" {
 			continue

@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/cockroachdb/apd/v3"
@@ -200,23 +202,13 @@ func (g *Graph) Snapshot() []byte {
 	w.block(func() {
 		claimed, reasons := g.codes.claimedMap(), g.codes.unclaimedMap()
 		for _, system := range CodeSystems {
-			codes := make([]string, 0, len(claimed[system]))
-			for code := range claimed[system] {
-				codes = append(codes, code)
-			}
-			sort.Strings(codes)
-			w.int(len(codes))
-			for _, code := range codes {
+			w.int(len(claimed[system]))
+			for _, code := range slices.Sorted(maps.Keys(claimed[system])) {
 				w.str(code)
 				w.unit(claimed[system][code])
 			}
-			unclaimed := make([]string, 0, len(reasons[system]))
-			for code := range reasons[system] {
-				unclaimed = append(unclaimed, code)
-			}
-			sort.Strings(unclaimed)
-			w.int(len(unclaimed))
-			for _, code := range unclaimed {
+			w.int(len(reasons[system]))
+			for _, code := range slices.Sorted(maps.Keys(reasons[system])) {
 				w.str(code)
 				w.str(reasons[system][code])
 			}
@@ -328,7 +320,6 @@ func restore(data string) (*Graph, error) {
 		c.Preferred, c.Logarithmic = r.bool(), r.bool()
 		c.minimum = r.rat()
 		c.dim = r.dim()
-		c.pure = c.dim.IsZero()
 		c.coherent = r.factor()
 		if r.bool() {
 			f := r.factor()
