@@ -131,7 +131,13 @@ func roundWords(r *Decimal, u u256, neg bool, d uint64, exp, k, p int) (inexact,
 	if !br.OK {
 		return false, false
 	}
-	lo, ok1 := u.mul(u256(br.Lo))
+	var lo u256
+	var ok1 bool
+	if u[1]|u[2]|u[3] == 0 {
+		lo, ok1 = u256(br.Lo).mulWord(u[0]) // a value of one word: degrees
+	} else {
+		lo, ok1 = u.mul(u256(br.Lo))
+	}
 	w, ok2 := u.mulWord(br.Width)
 	hi, ok3 := lo.add(w)
 	if !ok1 || !ok2 || !ok3 {

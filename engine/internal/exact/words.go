@@ -15,16 +15,21 @@ func mul64(a, b uint64) u256 {
 	return u256{lo, hi}
 }
 
-// mulWord returns x·y, or ok=false beyond 256 bits.
+// mulWord returns x·y, or ok=false beyond 256 bits. It and the other
+// operations on four words are written out word by word: a loop over the
+// words costs several times the arithmetic, and these run in every
+// rounding through π.
 func (x u256) mulWord(y uint64) (z u256, ok bool) {
-	var carry uint64
-	for i, w := range x {
-		hi, lo := bits.Mul64(w, y)
-		var c uint64
-		z[i], c = bits.Add64(lo, carry, 0)
-		carry = hi + c
-	}
-	return z, carry == 0
+	h0, l0 := bits.Mul64(x[0], y)
+	h1, l1 := bits.Mul64(x[1], y)
+	h2, l2 := bits.Mul64(x[2], y)
+	h3, l3 := bits.Mul64(x[3], y)
+	var c uint64
+	z[0] = l0
+	z[1], c = bits.Add64(l1, h0, 0)
+	z[2], c = bits.Add64(l2, h1, c)
+	z[3], c = bits.Add64(l3, h2, c)
+	return z, h3|c == 0
 }
 
 // mul returns x·y, or ok=false beyond 256 bits: schoolbook over the
@@ -79,42 +84,42 @@ func (x u256) divWord(y uint64) (q u256, r uint64) {
 // add returns x + y, or ok=false beyond 256 bits.
 func (x u256) add(y u256) (z u256, ok bool) {
 	var c uint64
-	for i := range x {
-		z[i], c = bits.Add64(x[i], y[i], c)
-	}
+	z[0], c = bits.Add64(x[0], y[0], 0)
+	z[1], c = bits.Add64(x[1], y[1], c)
+	z[2], c = bits.Add64(x[2], y[2], c)
+	z[3], c = bits.Add64(x[3], y[3], c)
 	return z, c == 0
 }
 
 // sub returns x − y for x >= y.
 func (x u256) sub(y u256) (z u256) {
 	var b uint64
-	for i := range x {
-		z[i], b = bits.Sub64(x[i], y[i], b)
-	}
+	z[0], b = bits.Sub64(x[0], y[0], 0)
+	z[1], b = bits.Sub64(x[1], y[1], b)
+	z[2], b = bits.Sub64(x[2], y[2], b)
+	z[3], _ = bits.Sub64(x[3], y[3], b)
 	return z
 }
 
 // shl1 returns 2·x, or ok=false beyond 256 bits.
 func (x u256) shl1() (z u256, ok bool) {
-	for i := range x {
-		z[i] = x[i] << 1
-		if i > 0 {
-			z[i] |= x[i-1] >> 63
-		}
-	}
-	return z, x[3]>>63 == 0
+	return u256{x[0] << 1, x[1]<<1 | x[0]>>63, x[2]<<1 | x[1]>>63, x[3]<<1 | x[2]>>63}, x[3]>>63 == 0
 }
 
+// cmp returns -1, 0 or 1 as x is below, equal to or above y: the borrow
+// of x − y, and whether the difference is zero.
 func (x u256) cmp(y u256) int {
-	for i := len(x) - 1; i >= 0; i-- {
-		switch {
-		case x[i] < y[i]:
-			return -1
-		case x[i] > y[i]:
-			return 1
-		}
+	d0, b := bits.Sub64(x[0], y[0], 0)
+	d1, b := bits.Sub64(x[1], y[1], b)
+	d2, b := bits.Sub64(x[2], y[2], b)
+	d3, b := bits.Sub64(x[3], y[3], b)
+	switch {
+	case b != 0:
+		return -1
+	case d0|d1|d2|d3 == 0:
+		return 0
 	}
-	return 0
+	return 1
 }
 
 // digits counts the decimal digits of x, 0 for zero.

@@ -1,0 +1,67 @@
+package exact
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestWordOps256 compares the operations on four words, written out word
+// by word, with math/big: mulWord, add, sub, shl1 and cmp, on operands of
+// every number of words in use, all ones among them, and results that
+// overflow 256 bits.
+func TestWordOps256(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 29))
+	toBig := func(x u256) *big.Int {
+		n := new(big.Int)
+		for i := 3; i >= 0; i-- {
+			n.Lsh(n, 64).Or(n, new(big.Int).SetUint64(x[i]))
+		}
+		return n
+	}
+	word := func() uint64 {
+		switch r.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return ^uint64(0)
+		}
+		return r.Uint64() >> uint(r.IntN(64))
+	}
+	random := func() u256 {
+		var x u256
+		for i := range r.IntN(5) {
+			x[i] = word()
+		}
+		return x
+	}
+	limit := new(big.Int).Lsh(big.NewInt(1), 256)
+	fits := func(n *big.Int) bool { return n.Sign() >= 0 && n.Cmp(limit) < 0 }
+	for i := range 300000 {
+		x, y, w := random(), random(), word()
+		if i%7 == 0 {
+			y = x
+		}
+		bx, by := toBig(x), toBig(y)
+
+		want := new(big.Int).Mul(bx, new(big.Int).SetUint64(w))
+		if got, ok := x.mulWord(w); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
+			t.Fatalf("%v·%d = %v (ok %v), want %s", x, w, got, ok, want)
+		}
+		want = new(big.Int).Add(bx, by)
+		if got, ok := x.add(y); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
+			t.Fatalf("%v + %v = %v (ok %v), want %s", x, y, got, ok, want)
+		}
+		if c := bx.Cmp(by); x.cmp(y) != c {
+			t.Fatalf("cmp(%v, %v) = %d, want %d", x, y, x.cmp(y), c)
+		} else if c >= 0 {
+			if got, want := x.sub(y), new(big.Int).Sub(bx, by); toBig(got).Cmp(want) != 0 {
+				t.Fatalf("%v − %v = %v, want %s", x, y, got, want)
+			}
+		}
+		want = new(big.Int).Lsh(bx, 1)
+		if got, ok := x.shl1(); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
+			t.Fatalf("2·%v = %v (ok %v), want %s", x, got, ok, want)
+		}
+	}
+}
