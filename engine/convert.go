@@ -372,6 +372,11 @@ func (pl *plan) checkPositive(x *apd.Decimal) error {
 	if pl.positive.sign(x) > 0 {
 		return nil
 	}
+	return pl.notPositive(x)
+}
+
+// notPositive is the error of checkPositive.
+func (pl *plan) notPositive(x *apd.Decimal) error {
 	why := "outside the domain of the conversion"
 	if u := pl.reciprocal; u != nil {
 		why = "outside the domain of " + u.Symbol + ", which takes only positive values"
@@ -389,6 +394,12 @@ func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
 // root, or the sign of its constant when it does not depend on x.
 type signer struct {
 	num, den linearSign
+	// zeroRoots marks a map whose factors that depend on x all have
+	// their root at zero (100/x, the catalog's reciprocal units): its
+	// sign is then scale·sign(x)^power, power the number of such factors
+	// and scale the product of their leads and of the constants' signs.
+	zeroRoots    bool
+	scale, power int
 }
 
 // linearSign is the sign of a·x + b: of b when a is zero, else of a times
@@ -403,7 +414,19 @@ type linearSign struct {
 
 func newSigner(m *exact.Map) *signer {
 	a, b, c, d := m.Coefficients()
-	return &signer{num: newLinearSign(a, b), den: newLinearSign(c, d)}
+	s := &signer{num: newLinearSign(a, b), den: newLinearSign(c, d), zeroRoots: true, scale: 1}
+	for _, f := range [2]*linearSign{&s.num, &s.den} {
+		switch {
+		case f.lead == 0:
+			s.scale *= f.constant
+		case f.root != nil && f.root.IsZero():
+			s.scale *= f.lead
+			s.power++
+		default:
+			s.zeroRoots = false
+		}
+	}
+	return s
 }
 
 func newLinearSign(a, b *big.Int) linearSign {
@@ -437,7 +460,19 @@ func (s *linearSign) at(x *apd.Decimal) int {
 }
 
 // sign returns the sign of the map's value at x, 0 at its pole.
-func (s *signer) sign(x *apd.Decimal) int { return s.num.at(x) * s.den.at(x) }
+func (s *signer) sign(x *apd.Decimal) int {
+	if !s.zeroRoots {
+		return s.num.at(x) * s.den.at(x)
+	}
+	switch s.power {
+	case 0:
+		return s.scale
+	case 1:
+		return s.scale * x.Sign()
+	}
+	sx := x.Sign()
+	return s.scale * sx * sx
+}
 
 // exactCtx adds without rounding; it is shared and never modified.
 var exactCtx = formula.ExactContext
