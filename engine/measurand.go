@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/substance"
 )
@@ -343,7 +344,7 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 // HbA1c): the answer is the plain ratio, and the hint names the
 // measurand. Only dimensionless results are looked at.
 func (g *Graph) successHint(res *Result) {
-	if c := res.Category; c == nil || !c.dim.IsZero() || len(res.Equations) > 0 || len(res.Parts) > 0 {
+	if c := res.Category; c == nil || len(res.Equations) > 0 || len(res.Parts) > 0 || !pureNumber(&c.dim) {
 		return
 	}
 	hints := g.extras().measurandHints
@@ -363,6 +364,17 @@ func (g *Graph) successHint(res *Result) {
 			return
 		}
 	}
+}
+
+// pureNumber is d.IsZero() read in place: every conversion asks it, and
+// the method, which takes its Vector by value, copies it first.
+func pureNumber(d *dimension.Vector) bool {
+	for i := range d {
+		if d[i] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // routeUnits lists the catalog units of the scales a route of equations
