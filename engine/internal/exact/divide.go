@@ -288,7 +288,10 @@ func stripZeros(x uint64) (uint64, int) {
 // has at most p digits (the common case: a value of a few digits times a
 // factor); ok is false otherwise.
 func div128(r *Decimal, hi, lo, d uint64, exp int, neg bool, p int) (inexact, ok bool) {
-	qhi, hr := hi/d, hi%d
+	var qhi, hr uint64
+	if hi != 0 { // most numerators are one word: skip a hardware division
+		qhi, hr = hi/d, hi%d
+	}
 	qlo, rem := bits.Div64(hr, lo, d)
 	var n int
 	if qhi == 0 {

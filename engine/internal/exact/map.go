@@ -462,12 +462,13 @@ func mulDecimal(r *Decimal, da, x uint64, ds, e int, neg bool, p int) (ok bool) 
 	}
 	exp := e
 	if ds > 0 {
-		if q := c / pow10[ds]; q*pow10[ds] == c {
-			c = q
+		// One strip of c's zeros (c > 0) in place of a division by 10^ds,
+		// whose divisor the compiler cannot turn into a multiplication.
+		t, z := stripZeros(c)
+		if z >= ds {
+			c = t * pow10[z-ds] // c/10^ds, whole
 		} else {
-			var z int
-			c, z = stripZeros(c)
-			exp = e - ds + z
+			c, exp = t, e-ds+z
 		}
 	}
 	if digits64(c) > p {
