@@ -165,7 +165,12 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 		// names never reach them (overlay.go).
 		return g.appendAccountAuto(dst, req, res, p)
 	}
-	return g.appendInGraph(dst, req, res, p)
+	// appendInGraph written out: every conversion takes this step, and
+	// the compiler inlines no function of a cycle of calls.
+	if req.Exact != nil {
+		return g.appendExact(dst, req, res, p)
+	}
+	return g.appendValue(dst, req, res, p)
 }
 
 // appendCatalogConvert is appendConvert in the catalog's own graph (one
