@@ -320,10 +320,8 @@ func (pl *plan) run(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget) (
 			return false, err
 		}
 	}
-	if pl.positive != nil {
-		if err := pl.checkPositive(x); err != nil {
-			return false, err
-		}
+	if s := pl.positive; s != nil && s.sign(x) <= 0 {
+		return false, pl.notPositive(x)
 	}
 	fast := accelerated()
 	if pl.m != nil {
@@ -401,10 +399,10 @@ type signer struct {
 	num, den linearSign
 	// zeroRoots marks a map whose factors that depend on x all have
 	// their root at zero (100/x, the catalog's reciprocal units): its
-	// sign is then scale·sign(x)^power, power the number of such factors
-	// and scale the product of their leads and of the constants' signs.
-	zeroRoots    bool
-	scale, power int
+	// sign then depends on x's sign alone, and bySign holds it for x
+	// negative, zero and positive.
+	zeroRoots bool
+	bySign    [3]int8
 }
 
 // linearSign is the sign of a·x + b: of b when a is zero, else of a times
@@ -419,17 +417,28 @@ type linearSign struct {
 
 func newSigner(m *exact.Map) *signer {
 	a, b, c, d := m.Coefficients()
-	s := &signer{num: newLinearSign(a, b), den: newLinearSign(c, d), zeroRoots: true, scale: 1}
+	s := &signer{num: newLinearSign(a, b), den: newLinearSign(c, d), zeroRoots: true}
+	// The sign is scale·sign(x)^power: power counts the factors with
+	// their root at zero, scale multiplies their leads and the signs of
+	// the constant ones.
+	scale, power := 1, 0
 	for _, f := range [2]*linearSign{&s.num, &s.den} {
 		switch {
 		case f.lead == 0:
-			s.scale *= f.constant
+			scale *= f.constant
 		case f.root != nil && f.root.IsZero():
-			s.scale *= f.lead
-			s.power++
+			scale *= f.lead
+			power++
 		default:
 			s.zeroRoots = false
 		}
+	}
+	for sx := -1; sx <= 1; sx++ {
+		v := scale
+		for range power {
+			v *= sx
+		}
+		s.bySign[sx+1] = int8(v)
 	}
 	return s
 }
@@ -466,17 +475,10 @@ func (s *linearSign) at(x *apd.Decimal) int {
 
 // sign returns the sign of the map's value at x, 0 at its pole.
 func (s *signer) sign(x *apd.Decimal) int {
-	if !s.zeroRoots {
-		return s.num.at(x) * s.den.at(x)
+	if s.zeroRoots {
+		return int(s.bySign[x.Sign()+1])
 	}
-	switch s.power {
-	case 0:
-		return s.scale
-	case 1:
-		return s.scale * x.Sign()
-	}
-	sx := x.Sign()
-	return s.scale * sx * sx
+	return s.num.at(x) * s.den.at(x)
 }
 
 // exactCtx adds without rounding; it is shared and never modified.
