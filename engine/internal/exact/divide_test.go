@@ -10,14 +10,23 @@ import (
 )
 
 // TestStripZeros compares stripZeros with a loop of single divisions by
-// ten, on every count of trailing zeros a word below 10^19 can have.
+// ten, on every count of trailing zeros a word can have, and with powers
+// of two (trailing zero bits without a zero digit) among the values.
 func TestStripZeros(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for zeros := 0; zeros <= 18; zeros++ {
-		for range 2000 {
-			// A coefficient not divisible by ten, times 10^zeros, below 10^19.
-			limit := pow10[19-zeros]
+	for zeros := 0; zeros <= 19; zeros++ {
+		for i := range 4000 {
+			// A coefficient not divisible by ten, times 10^zeros: below
+			// 10^19 for half of them, up to the largest word for the rest.
+			limit := ^uint64(0) / pow10[zeros]
+			if i%2 == 0 && zeros < 19 {
+				limit = pow10[19-zeros]
+			}
+			limit = max(limit, 2) // 10^19 has room for no other coefficient
 			x := r.Uint64N(limit-1) + 1
+			if i%5 == 0 {
+				x = uint64(1) << uint(r.IntN(bits.Len64(limit-1))) // below limit
+			}
 			if x%10 == 0 {
 				x++
 				if x >= limit {
