@@ -462,13 +462,12 @@ func mulDecimal(r *Decimal, da, x uint64, ds, e int, neg bool, p int) (ok bool) 
 	}
 	exp := e
 	if ds > 0 {
-		// One strip of c's zeros (c > 0) in place of a division by 10^ds,
-		// whose divisor the compiler cannot turn into a multiplication.
-		t, z := stripZeros(c)
-		if z >= ds {
-			c = t * pow10[z-ds] // c/10^ds, whole
+		if q, whole := quoPow10(c, ds); whole {
+			c = q
 		} else {
-			c, exp = t, e-ds+z
+			var z int
+			c, z = stripZeros(c)
+			exp = e - ds + z
 		}
 	}
 	if digits64(c) > p {

@@ -208,3 +208,33 @@ func mulPow10(hi, lo, f uint64) (uint64, uint64) {
 	h, l := bits.Mul64(lo, f)
 	return hi*f + h, l
 }
+
+// quoPow10 returns c/10^k and true when 10^k divides c, 0 <= k <= 19,
+// without a division (a divisor the compiler does not know is one of the
+// slowest instructions): c must end in k zero bits, and c/2^k times the
+// inverse of 5^k modulo 2^64 is then the exact quotient by 5^k when it is
+// at most (2^64−1)/5^k, and above that bound when 5^k does not divide it.
+func quoPow10(c uint64, k int) (q uint64, ok bool) {
+	if c&(1<<k-1) != 0 {
+		return 0, false
+	}
+	q = (c >> k) * inv5[k]
+	return q, q <= maxQuo5[k]
+}
+
+// inv5 holds the inverses of 5^0 … 5^19 modulo 2^64, and maxQuo5 the
+// largest word divided by each.
+var inv5, maxQuo5 = func() (inv, lim [20]uint64) {
+	f := uint64(1)
+	for k := range inv {
+		// Newton's iteration doubles the correct low bits of an inverse
+		// each step; an odd f is its own inverse to three bits.
+		x := f
+		for range 5 {
+			x *= 2 - f*x
+		}
+		inv[k], lim[k] = x, ^uint64(0)/f
+		f *= 5
+	}
+	return inv, lim
+}()

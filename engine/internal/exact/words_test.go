@@ -65,3 +65,36 @@ func TestWordOps256(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoPow10 compares quoPow10 with the division it replaces, on
+// multiples of 10^k (the largest among them), their neighbours, and
+// random words, for every k it takes; and checks its table against
+// math/big: each inverse times 5^k is 1 modulo 2^64.
+func TestQuoPow10(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 37))
+	mod := new(big.Int).Lsh(big.NewInt(1), 64)
+	for k := range 20 {
+		p5 := new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil)
+		if prod := new(big.Int).Mul(p5, new(big.Int).SetUint64(inv5[k])); prod.Mod(prod, mod).Cmp(big.NewInt(1)) != 0 {
+			t.Fatalf("inv5[%d] = %d is not the inverse of 5^%d", k, inv5[k], k)
+		}
+		top := ^uint64(0) / pow10[k]
+		for i := range 20000 {
+			var c uint64
+			switch i % 4 {
+			case 0:
+				c = (r.Uint64N(top) + 1) * pow10[k]
+			case 1:
+				c = (r.Uint64N(top)+1)*pow10[k] + 1<<uint(r.IntN(64))
+			case 2:
+				c = r.Uint64()
+			default:
+				c = top*pow10[k] - uint64(r.IntN(3))*pow10[k]
+			}
+			q, ok := quoPow10(c, k)
+			if want := c%pow10[k] == 0; ok != want || ok && q != c/pow10[k] {
+				t.Fatalf("quoPow10(%d, %d) = %d, %v; want %d, %v", c, k, q, ok, c/pow10[k], want)
+			}
+		}
+	}
+}
