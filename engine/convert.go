@@ -325,7 +325,12 @@ func (pl *plan) run(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget) (
 	}
 	fast := accelerated()
 	if pl.m != nil {
-		inexact, err = pl.m.RoundTo(out, x, p, fast)
+		if fast {
+			if inexact, ok := pl.m.RoundWordsTo(out, x, p); ok {
+				return inexact, nil
+			}
+		}
+		inexact, err = pl.m.RoundTo(out, x, p, false)
 	} else {
 		inexact, err = pl.stepwise(out, x, p, budget, fast)
 	}

@@ -19,7 +19,7 @@ var optimize = true
 //
 //   - the word path of the kernel: a map evaluated and rounded in 64-,
 //     128- and 256-bit words instead of math/big, π through a table of
-//     brackets in words (exact.Map.Round, exact.RoundWords,
+//     brackets in words (exact.Map.Round and RoundWordsTo, exact.RoundWords,
 //     exact.RoundDecimal; plan.run, evalAt, roundValue);
 //   - the fixed-point logarithms and exponentials of package lnexp, and
 //     the shift of a decimal by a power of ten, in formulas

@@ -450,6 +450,13 @@ func (m *Map) RoundTo(r *Decimal, x *apd.Decimal, p int, words bool) (inexact bo
 	return inexact, nil
 }
 
+// RoundWordsTo is the word path of RoundTo alone, for a caller that
+// tries it first without a call in between: ok is false when the words
+// cannot serve x and p, and RoundTo then answers in big integers.
+func (m *Map) RoundWordsTo(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
+	return m.roundWords(r, x, p)
+}
+
 // mulDecimal sets r to x·da·10^(e-ds), x ≠ 0, when that product has at
 // most p digits and fits a word, with the coefficient div128 gives for
 // x·a/d (a whole quotient as it is, a fraction to its last non-zero
