@@ -112,10 +112,10 @@ func TestMulDecimal(t *testing.T) {
 	}
 }
 
-// TestAddProducts compares addProducts with the general s256.add of the
+// TestSumProducts compares sumProducts with the general s256.add of the
 // two products: random words, equal products, zeros and every pair of
 // signs.
-func TestAddProducts(t *testing.T) {
+func TestSumProducts(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 13))
 	word := func() uint64 {
 		switch r.IntN(4) {
@@ -141,7 +141,8 @@ func TestAddProducts(t *testing.T) {
 		}
 		want, ok := p.add(q)
 		want.neg = want.neg && !want.m.isZero()
-		if got := addProducts(a, x, an, b, y, bn); !ok || got != want {
+		lo, hi, top, neg := sumProducts(a, x, an, b, y, bn)
+		if got := (s256{u256{lo, hi, top}, neg}); !ok || got != want {
 			t.Fatalf("%d·%d (neg %v) + %d·%d (neg %v): %v, want %v (ok %v)", a, x, an, b, y, bn, got, want, ok)
 		}
 	}

@@ -531,7 +531,8 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 			if e < -19 {
 				return false, false
 			}
-			num, exp = addProducts(w.a, X, w.an != xn, w.b, pow10[-e], w.bn), e
+			lo, hi, top, neg := sumProducts(w.a, X, w.an != xn, w.b, pow10[-e], w.bn)
+			num, exp = s256{u256{lo, hi, top}, neg}, e
 		}
 	default: // (x·a + b)/(x·c + d)
 		up, down := uint64(1), uint64(1)
@@ -547,11 +548,12 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 		if hx != 0 {
 			return false, false
 		}
-		dd := addProducts(w.c, xu, w.cn != xn, w.d, down, w.dn)
-		if dd.m[2]|dd.m[1] != 0 || dd.m[0] == 0 {
+		dlo, dhi, dtop, dn := sumProducts(w.c, xu, w.cn != xn, w.d, down, w.dn)
+		if dtop|dhi != 0 || dlo == 0 {
 			return false, false // also the pole: At reports it
 		}
-		num, den, dneg = addProducts(w.a, xu, w.an != xn, w.b, down, w.bn), dd.m[0], dd.neg
+		lo, hi, top, neg := sumProducts(w.a, xu, w.an != xn, w.b, down, w.bn)
+		num, den, dneg = s256{u256{lo, hi, top}, neg}, dlo, dn
 	}
 	if m.k == 0 && den < 1<<59 && num.m[2]|num.m[3] == 0 && num.m[0]|num.m[1] != 0 {
 		// A numerator of two words: the division of the linear case.

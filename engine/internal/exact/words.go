@@ -156,23 +156,25 @@ func (x s256) add(y s256) (s256, bool) {
 	return s256{m, x.neg && !m.isZero()}, true
 }
 
-// addProducts returns a·x + b·y, each product negated when its flag
+// sumProducts returns a·x + b·y, each product negated when its flag
 // says so, in two words' arithmetic: the sum of two products of two words
-// has at most three. A zero sum is not negative.
-func addProducts(a, x uint64, an bool, b, y uint64, bn bool) s256 {
+// has at most three (lo, hi, top), and its sign. A zero sum is not
+// negative. The words come back in registers, where an s256 would come
+// back through memory.
+func sumProducts(a, x uint64, an bool, b, y uint64, bn bool) (lo, hi, top uint64, neg bool) {
 	h1, l1 := bits.Mul64(a, x)
 	h2, l2 := bits.Mul64(b, y)
 	if an == bn {
 		lo, c := bits.Add64(l1, l2, 0)
 		hi, c := bits.Add64(h1, h2, c)
-		return s256{u256{lo, hi, c}, an && lo|hi|c != 0}
+		return lo, hi, c, an && lo|hi|c != 0
 	}
 	if h1 < h2 || h1 == h2 && l1 < l2 {
 		h1, l1, an, h2, l2 = h2, l2, bn, h1, l1
 	}
 	lo, borrow := bits.Sub64(l1, l2, 0)
-	hi, _ := bits.Sub64(h1, h2, borrow)
-	return s256{u256{lo, hi}, an && lo|hi != 0}
+	hi, _ = bits.Sub64(h1, h2, borrow)
+	return lo, hi, 0, an && lo|hi != 0
 }
 
 // pow10 holds 10^0 … 10^19.
