@@ -520,7 +520,8 @@ func (m *Map) roundWords(r *Decimal, x *apd.Decimal, p int) (inexact, ok bool) {
 			if e > 19 {
 				return false, false
 			}
-			ax, ok1 := mul64(w.a, X).mulWord(pow10[e])
+			ax := mul64(w.a, X)
+			ax, ok1 := ax.mulWord(pow10[e])
 			s, ok2 := s256{ax, w.an != xn}.add(s256{u256{w.b}, w.bn})
 			if !ok1 || !ok2 {
 				return false, false

@@ -133,10 +133,11 @@ func roundWords(r *Decimal, u u256, neg bool, d uint64, exp, k, p int) (inexact,
 	}
 	var lo u256
 	var ok1 bool
+	bl := u256(br.Lo)
 	if u[1]|u[2]|u[3] == 0 {
-		lo, ok1 = u256(br.Lo).mulWord(u[0]) // a value of one word: degrees
+		lo, ok1 = bl.mulWord(u[0]) // a value of one word: degrees
 	} else {
-		lo, ok1 = u.mul(u256(br.Lo))
+		lo, ok1 = u.mul(bl)
 	}
 	w, ok2 := u.mulWord(br.Width)
 	hi, ok3 := lo.add(w)
