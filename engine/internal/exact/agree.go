@@ -27,10 +27,10 @@ func AgreeWords(a, b Factor, digits int, words bool) bool {
 	// q = a/b = (an·bd)/(ad·bn) = n/d, both positive.
 	n, d := mul64(an, bd), mul64(ad, bn)
 	var diff u256
-	if n.cmp(d) >= 0 {
-		diff = n.sub(d)
+	if n.cmp(&d) >= 0 {
+		diff = n.sub(&d)
 	} else {
-		diff = d.sub(n)
+		diff = d.sub(&n)
 	}
 	for k := digits; k > 0; k -= 19 {
 		var ok bool
@@ -39,7 +39,7 @@ func AgreeWords(a, b Factor, digits int, words bool) bool {
 		}
 	}
 	bound, _ := d.mulWord(5) // d < 2^128
-	return diff.cmp(bound) <= 0
+	return diff.cmp(&bound) <= 0
 }
 
 // ratWords returns the magnitudes of r's numerator and denominator when

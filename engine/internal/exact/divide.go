@@ -188,21 +188,21 @@ func divWords(r *Decimal, u u256, d uint64, exp int, neg bool, p int) (inexact, 
 			var part uint64
 			Q, part = Q.divWord(pow10[c])
 			t, _ := scale.mulWord(part)
-			R, _ = R.add(t)
+			R, _ = R.add(&t)
 			scale, _ = scale.mulWord(pow10[c])
 			left -= c
 		}
 		// Round up when R + rem/d is above half of 10^m, or exactly half
 		// and Q is odd: compare 2·(R·d + rem) with 10^m·d.
 		rd, ok1 := R.mulWord(d)
-		rd, ok2 := rd.add(u256{rem})
+		rd, ok2 := rd.add(&u256{rem})
 		twice, ok3 := rd.shl1()
 		cell, ok4 := scale.mulWord(d)
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			return false, false
 		}
 		hi, lo := Q[1], Q[0]
-		if c := twice.cmp(cell); c > 0 || c == 0 && lo&1 == 1 {
+		if c := twice.cmp(&cell); c > 0 || c == 0 && lo&1 == 1 {
 			hi, lo, m = roundUp(hi, lo, p, m)
 		}
 		*r = Decimal{hi: hi, lo: lo, Exp: exp + m, Neg: neg}
@@ -450,9 +450,9 @@ func bracketWords(r *Decimal, lo, w u256, d uint64, exp int, neg bool, p int) (o
 		R = u256{l, hi + c}
 	}
 	pos, ok1 := R.mulWord(d)
-	pos, ok2 := pos.add(u256{rem})
+	pos, ok2 := pos.add(&u256{rem})
 	cell, ok3 := pow10Words[m].mulWord(d)
-	upper, ok4 := pos.add(w)
+	upper, ok4 := pos.add(&w)
 	upper2, ok5 := upper.shl1()
 	pos2, ok6 := pos.shl1()
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
@@ -460,8 +460,8 @@ func bracketWords(r *Decimal, lo, w u256, d uint64, exp int, neg bool, p int) (o
 	}
 	hi, lo64 := Q[1], Q[0]
 	switch {
-	case upper2.cmp(cell) < 0: // both ends below the half: down
-	case pos2.cmp(cell) > 0 && upper.cmp(cell) < 0: // both above the half, inside the cell: up
+	case upper2.cmp(&cell) < 0: // both ends below the half: down
+	case pos2.cmp(&cell) > 0 && upper.cmp(&cell) < 0: // both above the half, inside the cell: up
 		hi, lo64, m = roundUp(hi, lo64, p, m)
 	default:
 		return false

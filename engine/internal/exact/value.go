@@ -140,7 +140,7 @@ func roundWords(r *Decimal, u u256, neg bool, d uint64, exp, k, p int) (inexact,
 		lo, ok1 = u.mul(bl)
 	}
 	w, ok2 := u.mulWord(br.Width)
-	hi, ok3 := lo.add(w)
+	hi, ok3 := lo.add(&w)
 	if !ok1 || !ok2 || !ok3 {
 		return false, false
 	}

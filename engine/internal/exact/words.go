@@ -4,8 +4,8 @@ import "math/bits"
 
 // u256 is an unsigned integer of four words, least significant first: the
 // numerators of the word path (a value times a coefficient, or times a
-// bracket of π^k) fit it. Its methods take it by pointer and read it word
-// by word: an array passed by value is copied through memory in 16-byte
+// bracket of π^k) fit it. Its methods take it, and a second operand, by
+// pointer and read it word by word: an array passed by value is copied through memory in 16-byte
 // moves, which stall on the 8-byte stores that just wrote it (π's
 // rounding ran a tenth slower so). The sums, shifts and comparisons are
 // written out word by word; the product by a word stays a loop, which the
@@ -82,7 +82,7 @@ func (x *u256) divWord(y uint64) (q u256, r uint64) {
 }
 
 // add returns x + y, or ok=false beyond 256 bits.
-func (x *u256) add(y u256) (z u256, ok bool) {
+func (x *u256) add(y *u256) (z u256, ok bool) {
 	var c uint64
 	z[0], c = bits.Add64(x[0], y[0], 0)
 	z[1], c = bits.Add64(x[1], y[1], c)
@@ -92,7 +92,7 @@ func (x *u256) add(y u256) (z u256, ok bool) {
 }
 
 // sub returns x − y for x >= y.
-func (x *u256) sub(y u256) (z u256) {
+func (x *u256) sub(y *u256) (z u256) {
 	var b uint64
 	z[0], b = bits.Sub64(x[0], y[0], 0)
 	z[1], b = bits.Sub64(x[1], y[1], b)
@@ -108,7 +108,7 @@ func (x *u256) shl1() (z u256, ok bool) {
 
 // cmp returns -1, 0 or 1 as x is below, equal to or above y: the borrow
 // of x − y, and whether the difference is zero.
-func (x *u256) cmp(y u256) int {
+func (x *u256) cmp(y *u256) int {
 	d0, b := bits.Sub64(x[0], y[0], 0)
 	d1, b := bits.Sub64(x[1], y[1], b)
 	d2, b := bits.Sub64(x[2], y[2], b)
@@ -131,7 +131,7 @@ func (x *u256) digits() int {
 			break
 		}
 	}
-	if x.cmp(pow10Words[n]) >= 0 {
+	if x.cmp(&pow10Words[n]) >= 0 {
 		n++
 	}
 	return n
@@ -146,13 +146,13 @@ type s256 struct {
 // add returns x + y, or ok=false on overflow.
 func (x s256) add(y s256) (s256, bool) {
 	if x.neg == y.neg {
-		m, ok := x.m.add(y.m)
+		m, ok := x.m.add(&y.m)
 		return s256{m, x.neg}, ok
 	}
-	if x.m.cmp(y.m) < 0 {
+	if x.m.cmp(&y.m) < 0 {
 		x, y = y, x
 	}
-	m := x.m.sub(y.m)
+	m := x.m.sub(&y.m)
 	return s256{m, x.neg && !m.isZero()}, true
 }
 

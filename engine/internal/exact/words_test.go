@@ -49,13 +49,13 @@ func TestWordOps256(t *testing.T) {
 			t.Fatalf("%v·%d = %v (ok %v), want %s", x, w, got, ok, want)
 		}
 		want = new(big.Int).Add(bx, by)
-		if got, ok := x.add(y); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
+		if got, ok := x.add(&y); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
 			t.Fatalf("%v + %v = %v (ok %v), want %s", x, y, got, ok, want)
 		}
-		if c := bx.Cmp(by); x.cmp(y) != c {
-			t.Fatalf("cmp(%v, %v) = %d, want %d", x, y, x.cmp(y), c)
+		if c := bx.Cmp(by); x.cmp(&y) != c {
+			t.Fatalf("cmp(%v, %v) = %d, want %d", x, y, x.cmp(&y), c)
 		} else if c >= 0 {
-			if got, want := x.sub(y), new(big.Int).Sub(bx, by); toBig(got).Cmp(want) != 0 {
+			if got, want := x.sub(&y), new(big.Int).Sub(bx, by); toBig(got).Cmp(want) != 0 {
 				t.Fatalf("%v − %v = %v, want %s", x, y, got, want)
 			}
 		}
