@@ -241,17 +241,22 @@ func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	cs := d.file_(top)
 	return cs, d.errs
 }
 
 // parseYAML reads a file's YAML tree and returns its top node, or nil with
-// the errors. It is the one reader of the gate fastYAML.
+// the errors. It is the one reader of the gate fastYAML. The caller calls
+// the decoder's done when it has decoded the tree, and keeps no node.
 func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
 	if fastYAML {
-		if doc, ok := yamlfast.Parse(src); ok {
-			return &decoder{file: name}, doc.Content[0], nil
+		yp := yamlParsers.Get().(*yamlfast.Parser)
+		if doc, ok := yp.Parse(src); ok {
+			return &decoder{file: name, tree: yp}, doc.Content[0], nil
 		}
+		yp.Release()
+		yamlParsers.Put(yp)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
@@ -325,6 +330,7 @@ func parseBridges(name string, src []byte) ([]engine.BridgeSpec, []error) {
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	var out []engine.BridgeSpec
 	d.mapping(top, "", fields{
 		"bridges": func(v *yaml.Node) {
@@ -346,11 +352,27 @@ func parseBridges(name string, src []byte) ([]engine.BridgeSpec, []error) {
 	return out, d.errs
 }
 
+// yamlParsers are the parsers of the fast path, whose memory one file's
+// tree takes after another's: files are decoded on every core, and a
+// catalog's trees together are many times the size of its files.
+var yamlParsers = sync.Pool{New: func() any { return new(yamlfast.Parser) }}
+
 // decoder walks a YAML tree, decoding known keys and reporting the rest.
 type decoder struct {
 	file    string
 	errs    []error
-	aliases int // aliases followed so far, at most MaxAliases
+	aliases int              // aliases followed so far, at most MaxAliases
+	tree    *yamlfast.Parser // that holds the tree, for done; nil for yaml.v3's
+}
+
+// done gives the memory of the tree back once it is decoded: no node may
+// be used after.
+func (d *decoder) done() {
+	if d.tree != nil {
+		d.tree.Release()
+		yamlParsers.Put(d.tree)
+		d.tree = nil
+	}
 }
 
 func (d *decoder) origin(n *yaml.Node) engine.Origin {

@@ -20,6 +20,7 @@ func parsePreferences(name string, src []byte) (*engine.PreferencesSpec, []error
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	ps := &engine.PreferencesSpec{Origin: d.origin(top)}
 	const s = "preferences"
 	d.mapping(top, "", fields{

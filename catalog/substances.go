@@ -57,6 +57,7 @@ func parseSubstanceFile(name string, src []byte) (*substanceFile, []error) {
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	out := &substanceFile{}
 	var fs fields
 	switch {
