@@ -170,6 +170,9 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 			cache.files[f.name] = results[i]
 		}
 	}
+	if n := countFunc(results, func(r decoded) bool { return r.cs != nil }); n > 0 {
+		spec.Categories = make([]engine.CategorySpec, 0, n)
+	}
 	for i, r := range results {
 		errs = append(errs, r.errs...)
 		switch files[i].name {
@@ -211,6 +214,17 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 	}
 	spec.Version = version(all)
 	return spec, errs, complete
+}
+
+// countFunc is how many of s f holds for.
+func countFunc[E any](s []E, f func(E) bool) int {
+	n := 0
+	for _, e := range s {
+		if f(e) {
+			n++
+		}
+	}
+	return n
 }
 
 type source struct {
@@ -500,10 +514,17 @@ func (d *decoder) list(n *yaml.Node, subject, key string, each func(*yaml.Node))
 	}
 }
 
-func (d *decoder) strs(n *yaml.Node, subject, key string, dst *[]string) {
+// grow makes room in s for the items of n when it is a list, so that
+// decoding them appends without copying.
+func grow[S ~[]E, E any](s S, n *yaml.Node) S {
 	if n.Kind == yaml.SequenceNode {
-		*dst = slices.Grow(*dst, len(n.Content))
+		return slices.Grow(s, len(n.Content))
 	}
+	return s
+}
+
+func (d *decoder) strs(n *yaml.Node, subject, key string, dst *[]string) {
+	*dst = grow(*dst, n)
 	d.list(n, subject, key, func(item *yaml.Node) {
 		var s string
 		d.str(item, subject, key, &s)
@@ -522,6 +543,7 @@ func (d *decoder) file_(n *yaml.Node) *engine.CategorySpec {
 			d.category(v, cs)
 		},
 		"units": func(v *yaml.Node) {
+			cs.Units = grow(cs.Units, v)
 			d.list(v, "", "units", func(item *yaml.Node) {
 				us := d.unit(item)
 				// "my:" names an account's own units, whatever the
@@ -649,9 +671,7 @@ var unitKeys = map[string]func(d *decoder, v *yaml.Node, s string, us *engine.Un
 	"prefixes":   func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Prefixes = d.prefixes(v, s) },
 	"codes":      func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Codes = d.codes(v, s) },
 	"examples": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) {
-		if v.Kind == yaml.SequenceNode {
-			us.Examples = slices.Grow(us.Examples, len(v.Content))
-		}
+		us.Examples = grow(us.Examples, v)
 		d.list(v, s, "examples", func(item *yaml.Node) {
 			if ex, ok := d.example(item, s); ok {
 				us.Examples = append(us.Examples, ex)
