@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"math/big"
+	"math/bits"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/cache"
@@ -80,10 +81,17 @@ func compilePair(A, B *conversion) *compiled {
 func (c *compiled) size() int64 {
 	n := int64(128)
 	for _, m := range [3]*exact.Map{c.m, c.link, c.preInv} {
-		if m != nil {
-			a, b, cc, d := m.Coefficients()
-			n += 64 + int64(a.BitLen()+b.BitLen()+cc.BitLen()+d.BitLen())/8
+		if m == nil {
+			continue
 		}
+		if num, den, ok := m.LinearWords(); ok && accelerated() {
+			// What Coefficients would say of a linear map (B and C are
+			// zero), without copying them.
+			n += 64 + int64(bits.Len64(num)+bits.Len64(den))/8
+			continue
+		}
+		a, b, cc, d := m.Coefficients()
+		n += 64 + int64(a.BitLen()+b.BitLen()+cc.BitLen()+d.BitLen())/8
 	}
 	return n
 }

@@ -36,6 +36,9 @@ var optimize = true
 //     affine map (ownMap, in Build), and composed with a linear map of
 //     the unit it refers to in machine words (exact.LinearThen;
 //     TestBuildMatchesPlain);
+//   - the size of a compiled pair, for the cache's budget, read from a
+//     linear map's factor in words rather than from copies of its
+//     coefficients (compiled.size);
 //   - the check of a catalog unit's claim on a code, the factors compared
 //     in machine words (exact.AgreeWords; claimant.problemTo);
 //   - unit preferences: decisions kept by the names of a request, parsed
