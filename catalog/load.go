@@ -642,7 +642,7 @@ func (d *decoder) unitWith(n *yaml.Node, extra fields) engine.UnitSpec {
 			}
 		}
 	}
-	s := fmt.Sprintf("unit %q", us.Symbol)
+	s := "unit " + strconv.Quote(us.Symbol) // fmt's %q, for every unit
 	d.mappingBy(n, s, func(key string, v *yaml.Node) bool {
 		if f, ok := extra[key]; ok {
 			f(v)
