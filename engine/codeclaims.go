@@ -29,13 +29,21 @@ import (
 // codes it keeps unclaimed.
 func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	idx := &codeIndex{resolved: cache.New[string, side](nil), set: set, claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
+	// The indexes are sized for every code claimed at once.
+	bySystem, all := map[string]int{}, 0
+	for _, codeOf := range b.codes {
+		for system := range codeOf {
+			bySystem[system]++
+		}
+		all += len(codeOf)
+	}
 	for _, s := range CodeSystems {
-		idx.claimed[s] = map[string]*Unit{}
+		idx.claimed[s] = make(map[string]*Unit, bySystem[s])
 		idx.unclaimed[s] = map[string]string{}
 	}
 	defer b.unclaimedCodes(set, unclaimed)
 	b.g.codes = idx
-	claimedBy := map[string]*Unit{}
+	claimedBy := make(map[string]*Unit, all)
 	// The codes the catalog writes first, then those derived for prefixed
 	// units: a code a unit declares is its own, and a derived one that
 	// meets it is dropped (J/cm3 declares MegaJ-PER-M3, which MJ/m3
