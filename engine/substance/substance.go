@@ -24,7 +24,9 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
@@ -253,7 +255,27 @@ func looksLikeFormula(s string) bool {
 }
 
 // fold is the key of a name: lower case, inner white space folded.
-func fold(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+func fold(s string) string {
+	if isFolded(s) {
+		return s // the common case, without allocating
+	}
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// isFolded reports whether fold would return s itself: s is ASCII
+// without upper-case letters or white space but single inner spaces.
+func isFolded(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return true
+}
 
 func (b *builder) elements(specs []ElementSpec) {
 	c := b.c
@@ -346,7 +368,11 @@ func (b *builder) conditionSets(specs []ConditionsSpec) {
 
 func (b *builder) substances(specs []SubstanceSpec) {
 	c := b.c
-	c.by = map[string]*Substance{}
+	names := 0 // the most names claimAll may claim
+	for i := range specs {
+		names += 3 + len(specs[i].Aliases)
+	}
+	c.by = make(map[string]*Substance, names)
 	c.byFormula = map[string]*Substance{}
 	for i := range specs {
 		ss := &specs[i]
@@ -399,7 +425,7 @@ const maxNames = 32
 
 func (b *builder) substance(ss *SubstanceSpec) (*Substance, bool) {
 	c := b.c
-	subject := fmt.Sprintf("substance %q", ss.ID)
+	subject := "substance " + strconv.Quote(ss.ID) // fmt's %q, for every substance
 	s := &Substance{ID: ss.ID, Name: ss.Name, Aliases: ss.Aliases, Formula: ss.Formula, CAS: ss.CAS, Description: ss.Description,
 		Kind: ss.Kind, Food: ss.Food, State: ss.State}
 	for _, p := range ss.Portions {
