@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -122,11 +123,19 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 		defer cache.mu.Unlock()
 		known = cache.files
 	}
-	// Files are independent: decode them in parallel, collect in order.
+	// Files are independent: decode them in parallel, the largest first
+	// so that no core is left with a large one at the end, and collect
+	// them in order.
 	results := make([]decoded, len(files))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, f := range files {
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(files[b].src), len(files[a].src)) })
+	for _, i := range order {
+		f := files[i]
 		var sum [sha256.Size]byte // for the cache only
 		if cache != nil {
 			sum = sha256.Sum256(f.src)
