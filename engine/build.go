@@ -887,7 +887,11 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		b.errorf(o, subject, "formula refers to %q, whose factor involves pi; refer to a unit without pi", ref.Symbol)
 		return false
 	}
-	f, errTo, errFrom := formula.Compile(b.ctx, def.To, def.From)
+	compile := formula.Compile
+	if accelerated() && b.ov == nil {
+		compile = formula.CompileRemembering // a catalog's formulas, not an account's
+	}
+	f, errTo, errFrom := compile(b.ctx, def.To, def.From)
 	if errTo != nil {
 		b.errorf(o, subject, "formula to: %v", oneLine(errTo))
 	}
