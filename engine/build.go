@@ -171,6 +171,9 @@ func (b *builder) categories(specs []CategorySpec) {
 	// What is kept by unit is sized for every unit at once.
 	if len(b.origins) == 0 && len(b.g.units) == 0 {
 		b.origins, b.defs, b.specs = make(map[*Unit]Origin, n), make(map[*Unit]DefinitionSpec, n), make(map[*Unit]*UnitSpec, n)
+		if b.codes == nil {
+			b.codes = make(map[*Unit]map[string]string, n)
+		}
 		b.g.units = make([]*Unit, 0, n)
 	}
 	for _, cs := range sorted {
