@@ -29,21 +29,12 @@ import (
 // codes it keeps unclaimed.
 func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	idx := &codeIndex{resolved: cache.New[string, side](nil), set: set, claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
-	// The indexes are sized for every code claimed at once.
-	bySystem, all := map[string]int{}, 0
-	for _, codeOf := range b.codes {
-		for system := range codeOf {
-			bySystem[system]++
-		}
-		all += len(codeOf)
-	}
 	for _, s := range CodeSystems {
-		idx.claimed[s] = make(map[string]*Unit, bySystem[s])
+		idx.claimed[s] = map[string]*Unit{}
 		idx.unclaimed[s] = map[string]string{}
 	}
 	defer b.unclaimedCodes(set, unclaimed)
 	b.g.codes = idx
-	claimedBy := make(map[string]*Unit, all)
 	// The codes the catalog writes first, then those derived for prefixed
 	// units: a code a unit declares is its own, and a derived one that
 	// meets it is dropped (J/cm3 declares MegaJ-PER-M3, which MJ/m3
@@ -84,6 +75,19 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		b.cancelled()
 		return
 	}
+	// The indexes of claims, still empty, sized for every code claimed.
+	claims := make([]int, len(CodeSystems))
+	for _, systems := range systemsOf {
+		for _, s := range systems {
+			if k := slices.Index(CodeSystems, s); k >= 0 {
+				claims[k]++
+			}
+		}
+	}
+	for k, s := range CodeSystems {
+		idx.claimed[s] = make(map[string]*Unit, claims[k])
+	}
+	claimedBy := make(map[string]*Unit, sum(claims))
 	for i, u := range ordered {
 		codeOf := b.codes[u]
 		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
@@ -112,6 +116,14 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		}
 		u.codes = codesOf(codeOf)
 	}
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }
 
 // claimDigits is the precision a claim of a UCUM or CLDR code is checked
