@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math/big"
 	"sort"
 	"strings"
@@ -300,7 +299,7 @@ func (b *builder) unit(c *Category, us *UnitSpec) {
 		Exact: us.Exact, Source: us.Source,
 		Definition: definitionOf(us.Definition),
 	}
-	b.setCodes(u, maps.Clone(us.Codes))
+	b.setCodes(u, us.Codes) // the spec's own map: compileCodes copies it before it drops a code
 	if len(us.Examples) > 0 {
 		u.Examples = make([]Example, 0, len(us.Examples))
 	}

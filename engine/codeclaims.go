@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -96,6 +97,9 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		}
 		_, byPrefix := b.prefixCodes[u]
 		declared := b.specs[u] != nil || byPrefix
+		// A declared unit's codes are its spec's map, which a build
+		// never writes: copied before a code is dropped.
+		owned := b.specs[u] == nil
 		for j, system := range systemsOf[i] {
 			code := codeOf[system]
 			msg := problems[i][j]
@@ -111,6 +115,10 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			}
 			if declared {
 				b.errorf(b.origins[u], unitSubject(u.Symbol), "%s", msg)
+			}
+			if !owned {
+				codeOf, owned = maps.Clone(codeOf), true
+				b.codes[u] = codeOf
 			}
 			delete(codeOf, system)
 		}
