@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine/dimension"
@@ -152,12 +153,17 @@ type Conditions struct {
 // Catalog is the compiled substance catalog: immutable, safe for
 // concurrent use.
 type Catalog struct {
-	q           Quantities
-	elements    []*Element
-	elementBy   map[string]*Element
-	substances  []*Substance
-	by          map[string]*Substance // folded ID, name, alias, CAS
-	byFormula   map[string]*Substance // formulas, case-sensitive
+	q          Quantities
+	elements   []*Element
+	elementBy  map[string]*Element
+	substances []*Substance
+	by         map[string]*Substance // folded ID, name, alias, CAS
+	byFormula  map[string]*Substance // formulas, case-sensitive
+	// names are the names claimed, with the ID of each one's substance,
+	// in the order claimed: what suggester indexes, on the first unknown
+	// name (a catalog that is never asked of one never pays for it).
+	names       []claimedName
+	suggestOnce sync.Once
 	suggester   suggest.Index
 	conditions  []*Conditions
 	conditionBy map[string]*Conditions
@@ -217,7 +223,15 @@ func (c *Catalog) Unknown(name, why string) *fault.Error {
 	return e
 }
 
+// claimedName is a name of a substance, as claimed.
+type claimedName struct{ name, id string }
+
 func (c *Catalog) suggest(e *fault.Error, name string) {
+	c.suggestOnce.Do(func() {
+		for _, n := range c.names {
+			c.suggester.Add(n.name, n.id)
+		}
+	})
 	e.Suggestions = c.suggester.Suggest(name, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
@@ -373,6 +387,7 @@ func (b *builder) substances(specs []SubstanceSpec) {
 		names += 3 + len(specs[i].Aliases)
 	}
 	c.by = make(map[string]*Substance, names)
+	c.names = slices.Grow(c.names, names)
 	c.byFormula = map[string]*Substance{}
 	for i := range specs {
 		ss := &specs[i]
@@ -417,7 +432,7 @@ func (b *builder) claim(s *Substance, o fault.Origin, name string) {
 		return
 	}
 	c.by[k] = s
-	c.suggester.Add(name, s.ID)
+	c.names = append(c.names, claimedName{name, s.ID})
 }
 
 // maxNames bounds the aliases of one substance.
