@@ -1016,6 +1016,11 @@ func (b *builder) checkInverseMaps(u *Unit, f *formula.Pair, o Origin) {
 // compiled by now and only read, and each unit's problems are reported in
 // the units' order.
 func (b *builder) checkExamples() {
+	if accelerated() {
+		// The examples' pairs share their targets' inverses (compiled.go).
+		b.g.compiledPairs.inverses = new(inverses)
+		defer func() { b.g.compiledPairs.inverses = nil }()
+	}
 	units := b.g.units
 	found := make([][]error, len(units))
 	done := inParallel(b.ctx, len(units), func(i int) {

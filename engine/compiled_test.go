@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"math/big"
+	"sync"
 	"testing"
 
 	"github.com/unitd/unitd/engine/internal/exact"
@@ -69,5 +71,58 @@ func TestCompiledSize(t *testing.T) {
 		if tc.c.m != nil && sizes[0] <= 128 {
 			t.Errorf("%s: size %d counts nothing for the map", tc.name, sizes[0])
 		}
+	}
+}
+
+// TestInversesMatchPair compiles every pair of units of a category of the
+// test graph, and every unit's pair with itself, with one store of
+// inverses shared by all of them, from goroutines at once: each pair's
+// maps are those exact.Pair composes, and its errors the same.
+func TestInversesMatchPair(t *testing.T) {
+	g := testGraph(t)
+	type pair struct{ a, b *Unit }
+	var pairs []pair
+	for _, c := range g.categories {
+		for _, a := range c.Units {
+			for _, b := range c.Units {
+				pairs = append(pairs, pair{a, b})
+			}
+		}
+	}
+	if len(pairs) < 100 {
+		t.Fatalf("only %d pairs", len(pairs))
+	}
+	describe := func(c *compiled) string {
+		out := ""
+		for _, m := range [3]*exact.Map{c.m, c.link, c.preInv} {
+			if m == nil {
+				out += "-; "
+				continue
+			}
+			a, b, cc, d := m.Coefficients()
+			out += fmt.Sprintf("%v %v %v %v π^%d; ", a, b, cc, d, m.K())
+		}
+		return fmt.Sprintf("%s err %v, positive %v", out, c.err, c.positive != nil)
+	}
+	inv := new(inverses)
+	got := make([]string, len(pairs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(pairs); i += 4 {
+				got[i] = describe(compilePairWith(&pairs[i].a.conv, &pairs[i].b.conv, inv))
+			}
+		})
+	}
+	wg.Wait()
+	hits := 0
+	inv.m.Range(func(any, any) bool { hits++; return true })
+	for i, p := range pairs {
+		if want := describe(compilePair(&p.a.conv, &p.b.conv)); got[i] != want {
+			t.Errorf("%s → %s: %s, want %s", p.a.Symbol, p.b.Symbol, got[i], want)
+		}
+	}
+	if hits == 0 || hits >= len(pairs) {
+		t.Errorf("%d inverses kept for %d pairs: none shared", hits, len(pairs))
 	}
 }

@@ -38,6 +38,8 @@ var optimize = true
 //     TestBuildMatchesPlain);
 //   - the programs of a catalog's formulas remembered by their text from
 //     one build to the next (formula.CompileRemembering, in Build);
+//   - the inverse of each map the worked examples convert to, computed
+//     once while Build checks them (inverses, compiled.go);
 //   - the size of a compiled pair, for the cache's budget, read from a
 //     linear map's factor in words rather than from copies of its
 //     coefficients (compiled.size);
