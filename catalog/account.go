@@ -63,6 +63,7 @@ func ParseAccountUnit(name string, src []byte) (AccountUnit, []error) {
 	if top == nil {
 		return au, errs
 	}
+	defer d.done()
 	if top.Kind != yaml.MappingNode {
 		d.errorf(top, "", "expected a mapping of the unit's keys, found %s", kindName(top))
 		return au, d.errs

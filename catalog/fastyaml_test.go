@@ -11,8 +11,11 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/unitd/unitd/engine"
 )
 
 // TestFastYAMLMatchesPlain decodes the shipped catalog and every fixture
@@ -71,6 +74,35 @@ func TestFastYAMLMatchesPlain(t *testing.T) {
 		plain, plainErrs := ParseAccountUnit("x", []byte(src))
 		if !reflect.DeepEqual(fast, plain) || !reflect.DeepEqual(fmt.Sprint(fastErrs), fmt.Sprint(plainErrs)) {
 			t.Errorf("%q:\n  fast:  %+v %v\n  plain: %+v %v", src, fast, fastErrs, plain, plainErrs)
+		}
+	}
+}
+
+// TestFastYAMLConcurrentDecodes decodes the shipped catalog in several
+// loads at once, whose files share the pool of fast parsers (each file's
+// tree released once decoded): every load gives the spec yaml.v3 gives.
+func TestFastYAMLConcurrentDecodes(t *testing.T) {
+	defer func(open bool) { fastYAML = open }(fastYAML)
+	fastYAML = false
+	want, errs, _ := loadSpec(Embedded(), nil)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	fastYAML = true
+	const loads = 4
+	got := make([]engine.Spec, loads)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			for range 2 {
+				got[i], _, _ = loadSpec(Embedded(), nil)
+			}
+		})
+	}
+	wg.Wait()
+	for i, spec := range got {
+		if !reflect.DeepEqual(spec, want) {
+			t.Errorf("load %d: the decoded catalog differs from yaml.v3's", i)
 		}
 	}
 }

@@ -19,6 +19,7 @@ func parseHints(name string, src []byte) ([]engine.HintSpec, []error) {
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	var out []engine.HintSpec
 	d.mapping(top, "", fields{
 		"hints": func(v *yaml.Node) {

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -81,7 +82,7 @@ func readSources(fsys fs.FS) ([]source, []error) {
 			errs = append(errs, &FileError{File: name, Kind: "catalog larger than " + sizeText(MaxCatalogSize)})
 			break
 		}
-		src, err := readAtMost(fsys, name, MaxFileSize)
+		src, err := readAtMost(fsys, name, fi.Size(), MaxFileSize)
 		if err != nil {
 			errs = append(errs, &FileError{File: name, Kind: "cannot read", Err: err})
 			continue
@@ -122,21 +123,23 @@ func regularFile(fsys fs.FS, name string) (fs.FileInfo, *FileError) {
 }
 
 // readAtMost reads name, failing rather than reading more than limit bytes
-// (a file may grow after it was stat'ed).
-func readAtMost(fsys fs.FS, name string, limit int64) ([]byte, error) {
+// (a file may grow after it was stat'ed). size, the size it was stat'ed
+// at, is room enough for the whole file read at once.
+func readAtMost(fsys fs.FS, name string, size, limit int64) ([]byte, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Grow(int(min(max(size, 0), limit)) + bytes.MinRead) // ReadFrom wants MinRead free
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
-	if int64(len(b)) > limit {
+	if int64(buf.Len()) > limit {
 		return nil, errors.New("file grew past the size limit while being read")
 	}
-	return b, nil
+	return buf.Bytes(), nil
 }
 
 func sizeText(n int) string {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -122,12 +123,23 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 		defer cache.mu.Unlock()
 		known = cache.files
 	}
-	// Files are independent: decode them in parallel, collect in order.
+	// Files are independent: decode them in parallel, the largest first
+	// so that no core is left with a large one at the end, and collect
+	// them in order.
 	results := make([]decoded, len(files))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, f := range files {
-		sum := sha256.Sum256(f.src)
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(files[b].src), len(files[a].src)) })
+	for _, i := range order {
+		f := files[i]
+		var sum [sha256.Size]byte // for the cache only
+		if cache != nil {
+			sum = sha256.Sum256(f.src)
+		}
 		if d, ok := known[f.name]; ok && d.sum == sum {
 			results[i] = d
 			continue
@@ -169,6 +181,9 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 		for i, f := range files {
 			cache.files[f.name] = results[i]
 		}
+	}
+	if n := countFunc(results, func(r decoded) bool { return r.cs != nil }); n > 0 {
+		spec.Categories = make([]engine.CategorySpec, 0, n)
 	}
 	for i, r := range results {
 		errs = append(errs, r.errs...)
@@ -213,6 +228,17 @@ func loadSpecOf(fsys fs.FS, cache *decodeCache, keep func(name string) bool) (sp
 	return spec, errs, complete
 }
 
+// countFunc is how many of s f holds for.
+func countFunc[E any](s []E, f func(E) bool) int {
+	n := 0
+	for _, e := range s {
+		if f(e) {
+			n++
+		}
+	}
+	return n
+}
+
 type source struct {
 	name string
 	src  []byte
@@ -241,17 +267,22 @@ func ParseFile(name string, src []byte) (*engine.CategorySpec, []error) {
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	cs := d.file_(top)
 	return cs, d.errs
 }
 
 // parseYAML reads a file's YAML tree and returns its top node, or nil with
-// the errors. It is the one reader of the gate fastYAML.
+// the errors. It is the one reader of the gate fastYAML. The caller calls
+// the decoder's done when it has decoded the tree, and keeps no node.
 func parseYAML(name string, src []byte) (*decoder, *yaml.Node, []error) {
 	if fastYAML {
-		if doc, ok := yamlfast.Parse(src); ok {
-			return &decoder{file: name}, doc.Content[0], nil
+		yp := yamlParsers.Get().(*yamlfast.Parser)
+		if doc, ok := yp.Parse(src); ok {
+			return &decoder{file: name, tree: yp}, doc.Content[0], nil
 		}
+		yp.Release()
+		yamlParsers.Put(yp)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
@@ -325,6 +356,7 @@ func parseBridges(name string, src []byte) ([]engine.BridgeSpec, []error) {
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	var out []engine.BridgeSpec
 	d.mapping(top, "", fields{
 		"bridges": func(v *yaml.Node) {
@@ -346,11 +378,27 @@ func parseBridges(name string, src []byte) ([]engine.BridgeSpec, []error) {
 	return out, d.errs
 }
 
+// yamlParsers are the parsers of the fast path, whose memory one file's
+// tree takes after another's: files are decoded on every core, and a
+// catalog's trees together are many times the size of its files.
+var yamlParsers = sync.Pool{New: func() any { return new(yamlfast.Parser) }}
+
 // decoder walks a YAML tree, decoding known keys and reporting the rest.
 type decoder struct {
 	file    string
 	errs    []error
-	aliases int // aliases followed so far, at most MaxAliases
+	aliases int              // aliases followed so far, at most MaxAliases
+	tree    *yamlfast.Parser // that holds the tree, for done; nil for yaml.v3's
+}
+
+// done gives the memory of the tree back once it is decoded: no node may
+// be used after.
+func (d *decoder) done() {
+	if d.tree != nil {
+		d.tree.Release()
+		yamlParsers.Put(d.tree)
+		d.tree = nil
+	}
 }
 
 func (d *decoder) origin(n *yaml.Node) engine.Origin {
@@ -478,10 +526,17 @@ func (d *decoder) list(n *yaml.Node, subject, key string, each func(*yaml.Node))
 	}
 }
 
-func (d *decoder) strs(n *yaml.Node, subject, key string, dst *[]string) {
+// grow makes room in s for the items of n when it is a list, so that
+// decoding them appends without copying.
+func grow[S ~[]E, E any](s S, n *yaml.Node) S {
 	if n.Kind == yaml.SequenceNode {
-		*dst = slices.Grow(*dst, len(n.Content))
+		return slices.Grow(s, len(n.Content))
 	}
+	return s
+}
+
+func (d *decoder) strs(n *yaml.Node, subject, key string, dst *[]string) {
+	*dst = grow(*dst, n)
 	d.list(n, subject, key, func(item *yaml.Node) {
 		var s string
 		d.str(item, subject, key, &s)
@@ -500,6 +555,7 @@ func (d *decoder) file_(n *yaml.Node) *engine.CategorySpec {
 			d.category(v, cs)
 		},
 		"units": func(v *yaml.Node) {
+			cs.Units = grow(cs.Units, v)
 			d.list(v, "", "units", func(item *yaml.Node) {
 				us := d.unit(item)
 				// "my:" names an account's own units, whatever the
@@ -595,7 +651,7 @@ func (d *decoder) unitWith(n *yaml.Node, extra fields) engine.UnitSpec {
 			}
 		}
 	}
-	s := fmt.Sprintf("unit %q", us.Symbol)
+	s := "unit " + strconv.Quote(us.Symbol) // fmt's %q, for every unit
 	d.mappingBy(n, s, func(key string, v *yaml.Node) bool {
 		if f, ok := extra[key]; ok {
 			f(v)
@@ -627,9 +683,7 @@ var unitKeys = map[string]func(d *decoder, v *yaml.Node, s string, us *engine.Un
 	"prefixes":   func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Prefixes = d.prefixes(v, s) },
 	"codes":      func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) { us.Codes = d.codes(v, s) },
 	"examples": func(d *decoder, v *yaml.Node, s string, us *engine.UnitSpec) {
-		if v.Kind == yaml.SequenceNode {
-			us.Examples = slices.Grow(us.Examples, len(v.Content))
-		}
+		us.Examples = grow(us.Examples, v)
 		d.list(v, s, "examples", func(item *yaml.Node) {
 			if ex, ok := d.example(item, s); ok {
 				us.Examples = append(us.Examples, ex)

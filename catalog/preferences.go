@@ -20,6 +20,7 @@ func parsePreferences(name string, src []byte) (*engine.PreferencesSpec, []error
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	ps := &engine.PreferencesSpec{Origin: d.origin(top)}
 	const s = "preferences"
 	d.mapping(top, "", fields{
@@ -75,14 +76,20 @@ func parsePreferences(name string, src []byte) (*engine.PreferencesSpec, []error
 				"likely": func(v *yaml.Node) {
 					var text string
 					d.str(v, "regions", "likely", &text)
-					ps.Likely = map[string]string{}
-					for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
+					text = strings.TrimSpace(text)
+					ps.Likely = make(map[string]string, strings.Count(text, "\n")+1)
+					for i := 1; ; i++ {
+						line, rest, more := strings.Cut(text, "\n")
 						var f [3]string
 						if fieldsUpTo(line, f[:]) != 2 {
-							d.errorf(v, "regions", "likely: line %d is not \"language region\"", i+1)
-							continue
+							d.errorf(v, "regions", "likely: line %d is not \"language region\"", i)
+						} else {
+							ps.Likely[f[0]] = f[1]
 						}
-						ps.Likely[f[0]] = f[1]
+						if !more {
+							break
+						}
+						text = rest
 					}
 				},
 			})

@@ -57,6 +57,7 @@ func parseSubstanceFile(name string, src []byte) (*substanceFile, []error) {
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	out := &substanceFile{}
 	var fs fields
 	switch {
@@ -66,6 +67,7 @@ func parseSubstanceFile(name string, src []byte) (*substanceFile, []error) {
 			"source":   func(v *yaml.Node) { d.str(v, "", "source", &source) },
 			"upstream": func(v *yaml.Node) { d.upstream(v) },
 			"elements": func(v *yaml.Node) {
+				out.elements = grow(out.elements, v)
 				d.list(v, "", "elements", func(item *yaml.Node) {
 					out.elements = append(out.elements, d.element(item))
 				})
@@ -82,6 +84,7 @@ func parseSubstanceFile(name string, src []byte) (*substanceFile, []error) {
 	case name == measurandsFile:
 		fs = fields{
 			"measurands": func(v *yaml.Node) {
+				out.measurands = grow(out.measurands, v)
 				d.list(v, "", "measurands", func(item *yaml.Node) {
 					out.measurands = append(out.measurands, d.measurand(item))
 				})
@@ -109,6 +112,7 @@ func parseSubstanceFile(name string, src []byte) (*substanceFile, []error) {
 			"source":   func(v *yaml.Node) { d.str(v, "", "source", &source) },
 			"upstream": func(v *yaml.Node) { d.upstream(v) },
 			"substances": func(v *yaml.Node) {
+				out.substances = grow(out.substances, v)
 				d.list(v, "", "substances", func(item *yaml.Node) {
 					out.substances = append(out.substances, d.substance(item))
 				})

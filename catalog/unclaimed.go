@@ -19,6 +19,7 @@ func parseUnclaimed(name string, src []byte) ([]engine.UnclaimedCodeSpec, []erro
 	if top == nil {
 		return nil, errs
 	}
+	defer d.done()
 	var out []engine.UnclaimedCodeSpec
 	d.mapping(top, "", fields{
 		"unclaimed": func(v *yaml.Node) {

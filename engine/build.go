@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math/big"
 	"sort"
 	"strings"
@@ -171,6 +170,9 @@ func (b *builder) categories(specs []CategorySpec) {
 	// What is kept by unit is sized for every unit at once.
 	if len(b.origins) == 0 && len(b.g.units) == 0 {
 		b.origins, b.defs, b.specs = make(map[*Unit]Origin, n), make(map[*Unit]DefinitionSpec, n), make(map[*Unit]*UnitSpec, n)
+		if b.codes == nil {
+			b.codes = make(map[*Unit]map[string]string, n)
+		}
 		b.g.units = make([]*Unit, 0, n)
 	}
 	for _, cs := range sorted {
@@ -297,7 +299,10 @@ func (b *builder) unit(c *Category, us *UnitSpec) {
 		Exact: us.Exact, Source: us.Source,
 		Definition: definitionOf(us.Definition),
 	}
-	b.setCodes(u, maps.Clone(us.Codes))
+	b.setCodes(u, us.Codes) // the spec's own map: compileCodes copies it before it drops a code
+	if len(us.Examples) > 0 {
+		u.Examples = make([]Example, 0, len(us.Examples))
+	}
 	for _, ex := range us.Examples {
 		from := ex.From
 		if from == "" {
@@ -495,19 +500,28 @@ func abs(n int) int {
 
 // spellings indexes every symbol and word, reporting clashes.
 func (b *builder) spellings() {
-	n := len(b.g.units)
-	bySymbol, byWord := make(map[string]*Unit, 2*n), make(map[string]*Unit, 3*n)
-	b.g.bySymbol, b.g.byWord = unitNames{m: bySymbol}, unitNames{m: byWord}
-	b.g.spellings = make([]spelling, 0, 5*n)
+	// Size the maps and the list for every spelling at once: at most a
+	// unit's symbols, and its name, plural and aliases.
+	symbols, words := 0, 0
 	for _, u := range b.g.units {
-		o := b.origins[u]
-		for _, s := range append([]string{u.Symbol}, u.Symbols...) {
+		symbols += 1 + len(u.Symbols)
+		words += 2 + len(u.Aliases)
+	}
+	bySymbol, byWord := make(map[string]*Unit, symbols), make(map[string]*Unit, words)
+	b.g.bySymbol, b.g.byWord = unitNames{m: bySymbol}, unitNames{m: byWord}
+	b.g.spellings = make([]spelling, 0, symbols+words)
+	for _, u := range b.g.units {
+		for i := -1; i < len(u.Symbols); i++ {
+			s := u.Symbol
+			if i >= 0 {
+				s = u.Symbols[i]
+			}
 			if s == "" || strings.TrimSpace(s) != s {
-				b.errorf(o, unitSubject(u.Symbol), "symbol %q is empty or has surrounding white space", s)
+				b.errorf(b.origins[u], unitSubject(u.Symbol), "symbol %q is empty or has surrounding white space", s)
 				continue
 			}
 			if other, dup := bySymbol[s]; dup && other != u {
-				b.errorf(o, unitSubject(u.Symbol), "symbol %q is already used by unit %q (%s)", s, other.Symbol, describeOrigin(other, b.origins[other]))
+				b.errorf(b.origins[u], unitSubject(u.Symbol), "symbol %q is already used by unit %q (%s)", s, other.Symbol, describeOrigin(other, b.origins[other]))
 				if s == u.Symbol {
 					b.dropped[u] = true
 				}
@@ -518,25 +532,33 @@ func (b *builder) spellings() {
 		}
 	}
 	for _, u := range b.g.units {
-		o := b.origins[u]
-		words := append([]string{u.Name, u.Plural}, u.Aliases...)
-		for _, w := range words {
+		for i := -2; i < len(u.Aliases); i++ {
+			var w string
+			switch i {
+			case -2:
+				w = u.Name
+			case -1:
+				w = u.Plural
+			default:
+				w = u.Aliases[i]
+			}
 			key := foldWord(w)
 			if key == "" {
 				continue
 			}
-			if other, dup := byWord[key]; dup && other != u {
-				b.errorf(o, unitSubject(u.Symbol), "name %q is already used by unit %q (%s); word names are compared case-insensitively", w, other.Symbol, b.origins[other])
+			other, seen := byWord[key]
+			if seen && other != u {
+				b.errorf(b.origins[u], unitSubject(u.Symbol), "name %q is already used by unit %q (%s); word names are compared case-insensitively", w, other.Symbol, b.origins[other])
 				continue
 			}
 			if other, clash := bySymbol[w]; clash && other != u {
-				b.errorf(o, unitSubject(u.Symbol), "name %q is the symbol of unit %q (%s)", w, other.Symbol, b.origins[other])
+				b.errorf(b.origins[u], unitSubject(u.Symbol), "name %q is the symbol of unit %q (%s)", w, other.Symbol, b.origins[other])
 				continue
 			}
-			if _, seen := byWord[key]; !seen {
+			if !seen {
 				b.g.spellings = append(b.g.spellings, spelling{w, u})
+				byWord[key] = u
 			}
-			byWord[key] = u
 		}
 	}
 }
@@ -867,7 +889,11 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		b.errorf(o, subject, "formula refers to %q, whose factor involves pi; refer to a unit without pi", ref.Symbol)
 		return false
 	}
-	f, errTo, errFrom := formula.Compile(b.ctx, def.To, def.From)
+	compile := formula.Compile
+	if accelerated() && b.ov == nil {
+		compile = formula.CompileRemembering // a catalog's formulas, not an account's
+	}
+	f, errTo, errFrom := compile(b.ctx, def.To, def.From)
 	if errTo != nil {
 		b.errorf(o, subject, "formula to: %v", oneLine(errTo))
 	}
@@ -990,6 +1016,11 @@ func (b *builder) checkInverseMaps(u *Unit, f *formula.Pair, o Origin) {
 // compiled by now and only read, and each unit's problems are reported in
 // the units' order.
 func (b *builder) checkExamples() {
+	if accelerated() {
+		// The examples' pairs share their targets' inverses (compiled.go).
+		b.g.compiledPairs.inverses = new(inverses)
+		defer func() { b.g.compiledPairs.inverses = nil }()
+	}
 	units := b.g.units
 	found := make([][]error, len(units))
 	done := inParallel(b.ctx, len(units), func(i int) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -35,7 +36,6 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	}
 	defer b.unclaimedCodes(set, unclaimed)
 	b.g.codes = idx
-	claimedBy := map[string]*Unit{}
 	// The codes the catalog writes first, then those derived for prefixed
 	// units: a code a unit declares is its own, and a derived one that
 	// meets it is dropped (J/cm3 declares MegaJ-PER-M3, which MJ/m3
@@ -76,6 +76,19 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		b.cancelled()
 		return
 	}
+	// The indexes of claims, still empty, sized for every code claimed.
+	claims := make([]int, len(CodeSystems))
+	for _, systems := range systemsOf {
+		for _, s := range systems {
+			if k := slices.Index(CodeSystems, s); k >= 0 {
+				claims[k]++
+			}
+		}
+	}
+	for k, s := range CodeSystems {
+		idx.claimed[s] = make(map[string]*Unit, claims[k])
+	}
+	claimedBy := make(map[string]*Unit, sum(claims))
 	for i, u := range ordered {
 		codeOf := b.codes[u]
 		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
@@ -84,6 +97,9 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		}
 		_, byPrefix := b.prefixCodes[u]
 		declared := b.specs[u] != nil || byPrefix
+		// A declared unit's codes are its spec's map, which a build
+		// never writes: copied before a code is dropped.
+		owned := b.specs[u] == nil
 		for j, system := range systemsOf[i] {
 			code := codeOf[system]
 			msg := problems[i][j]
@@ -100,10 +116,22 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			if declared {
 				b.errorf(b.origins[u], unitSubject(u.Symbol), "%s", msg)
 			}
+			if !owned {
+				codeOf, owned = maps.Clone(codeOf), true
+				b.codes[u] = codeOf
+			}
 			delete(codeOf, system)
 		}
 		u.codes = codesOf(codeOf)
 	}
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }
 
 // claimDigits is the precision a claim of a UCUM or CLDR code is checked

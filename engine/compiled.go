@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"math/big"
+	"math/bits"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/cache"
@@ -27,6 +29,42 @@ type compiled struct {
 // the process's cache budget.
 type pairCompiler struct {
 	m *cache.Map[[2]*conversion, *compiled]
+	// inverses, while Build checks the worked examples, keeps the inverse
+	// of each map a pair converts to (most examples convert to a few
+	// units), as an accelerator; nil the rest of the time.
+	inverses *inverses
+}
+
+// inverses remembers the inverses of maps, each computed once: safe for
+// concurrent use.
+type inverses struct{ m sync.Map } // *exact.Map → inverse
+
+type inverse struct {
+	m   *exact.Map
+	err error
+}
+
+// of returns m's inverse, as m.Inverse does.
+func (x *inverses) of(m *exact.Map) (*exact.Map, error) {
+	if v, ok := x.m.Load(m); ok {
+		inv := v.(inverse)
+		return inv.m, inv.err
+	}
+	inv, err := m.Inverse()
+	x.m.Store(m, inverse{inv, err})
+	return inv, err
+}
+
+// pair is exact.Pair, taking to's inverse from x when there is one.
+func (x *inverses) pair(from, to *exact.Map) (*exact.Map, error) {
+	if x == nil {
+		return exact.Pair(from, to)
+	}
+	inv, err := x.of(to)
+	if err != nil {
+		return nil, err
+	}
+	return from.Then(inv) // exact.Pair's own steps
 }
 
 func newPairCompiler() *pairCompiler {
@@ -41,18 +79,22 @@ func (g *Graph) compiledPair(from, to *conversion) *compiled {
 	if c, ok := g.compiledPairs.m.Get(key); ok {
 		return c
 	}
-	c := compilePair(from, to)
+	c := compilePairWith(from, to, g.compiledPairs.inverses)
 	g.compiledPairs.m.Put(key, c, c.size())
 	return c
 }
 
 // compilePair composes the maps of a pair.
-func compilePair(A, B *conversion) *compiled {
+func compilePair(A, B *conversion) *compiled { return compilePairWith(A, B, nil) }
+
+// compilePairWith is compilePair with the inverses of inv, when it is
+// not nil.
+func compilePairWith(A, B *conversion, inv *inverses) *compiled {
 	c := &compiled{}
 	var err error
 	switch {
 	case A.m != nil && B.m != nil:
-		c.m, err = exact.Pair(A.m, B.m)
+		c.m, err = inv.pair(A.m, B.m)
 	default:
 		from, to := A.m, B.m
 		if from == nil {
@@ -61,7 +103,7 @@ func compilePair(A, B *conversion) *compiled {
 		if to == nil {
 			to = B.post
 		}
-		c.link, err = exact.Pair(from, to)
+		c.link, err = inv.pair(from, to)
 		if err == nil && B.pre != nil {
 			c.preInv, err = B.pre.Inverse()
 		}
@@ -80,10 +122,17 @@ func compilePair(A, B *conversion) *compiled {
 func (c *compiled) size() int64 {
 	n := int64(128)
 	for _, m := range [3]*exact.Map{c.m, c.link, c.preInv} {
-		if m != nil {
-			a, b, cc, d := m.Coefficients()
-			n += 64 + int64(a.BitLen()+b.BitLen()+cc.BitLen()+d.BitLen())/8
+		if m == nil {
+			continue
 		}
+		if num, den, ok := m.LinearWords(); ok && accelerated() {
+			// What Coefficients would say of a linear map (B and C are
+			// zero), without copying them.
+			n += 64 + int64(bits.Len64(num)+bits.Len64(den))/8
+			continue
+		}
+		a, b, cc, d := m.Coefficients()
+		n += 64 + int64(a.BitLen()+b.BitLen()+cc.BitLen()+d.BitLen())/8
 	}
 	return n
 }

@@ -36,6 +36,13 @@ var optimize = true
 //     affine map (ownMap, in Build), and composed with a linear map of
 //     the unit it refers to in machine words (exact.LinearThen;
 //     TestBuildMatchesPlain);
+//   - the programs of a catalog's formulas remembered by their text from
+//     one build to the next (formula.CompileRemembering, in Build);
+//   - the inverse of each map the worked examples convert to, computed
+//     once while Build checks them (inverses, compiled.go);
+//   - the size of a compiled pair, for the cache's budget, read from a
+//     linear map's factor in words rather than from copies of its
+//     coefficients (compiled.size);
 //   - the check of a catalog unit's claim on a code, the factors compared
 //     in machine words (exact.AgreeWords; claimant.problemTo);
 //   - unit preferences: decisions kept by the names of a request, parsed

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/cockroachdb/apd/v3"
@@ -388,6 +389,58 @@ func Programs(to, from *vm.Program, toSrc, fromSrc string) *Pair {
 // Compile compiles a pair: into exact maps when both formulas are
 // Möbius maps, else into decimal programs.
 func Compile(ctx context.Context, to, from string) (*Pair, error, error) {
+	return compilePair(ctx, to, from, compile)
+}
+
+// CompileRemembering is Compile that takes the programs of formulas it
+// compiled before, in any pair, from memory, and remembers those it
+// compiles, up to maxRemembered of them: a catalog reloaded compiles its
+// formulas once per process. What compile makes of a formula depends on
+// its text alone, and programs are immutable, so a remembered one is
+// what compiling again would give. It is the engine's accelerator of
+// Compile (fast, as the engine's gate says).
+func CompileRemembering(ctx context.Context, to, from string) (*Pair, error, error) {
+	return compilePair(ctx, to, from, compileRemembered)
+}
+
+// remembered holds what compile made of each formula's text, for
+// CompileRemembering.
+var remembered struct {
+	sync.Mutex
+	m map[string]compiled
+}
+
+type compiled struct {
+	prog *vm.Program
+	err  error
+}
+
+// maxRemembered bounds the formulas remembered: many times a catalog's,
+// so that formulas of no catalog (an account's) cannot grow it further.
+const maxRemembered = 1024
+
+// compileRemembered is compile, remembered.
+func compileRemembered(src string) (*vm.Program, error) {
+	remembered.Lock()
+	c, ok := remembered.m[src]
+	remembered.Unlock()
+	if ok {
+		return c.prog, c.err
+	}
+	prog, err := compile(src)
+	remembered.Lock()
+	defer remembered.Unlock()
+	if remembered.m == nil {
+		remembered.m = map[string]compiled{}
+	}
+	if len(remembered.m) < maxRemembered {
+		remembered.m[strings.Clone(src)] = compiled{prog, err}
+	}
+	return prog, err
+}
+
+// compilePair is Compile with the programs compiled by compile.
+func compilePair(ctx context.Context, to, from string, compile func(string) (*vm.Program, error)) (*Pair, error, error) {
 	f := &Pair{ToSrc: to, FromSrc: from}
 	for _, src := range []string{to, from} {
 		if err := checkLiterals(src); err != nil {

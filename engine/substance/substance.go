@@ -24,7 +24,10 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
@@ -150,12 +153,17 @@ type Conditions struct {
 // Catalog is the compiled substance catalog: immutable, safe for
 // concurrent use.
 type Catalog struct {
-	q           Quantities
-	elements    []*Element
-	elementBy   map[string]*Element
-	substances  []*Substance
-	by          map[string]*Substance // folded ID, name, alias, CAS
-	byFormula   map[string]*Substance // formulas, case-sensitive
+	q          Quantities
+	elements   []*Element
+	elementBy  map[string]*Element
+	substances []*Substance
+	by         map[string]*Substance // folded ID, name, alias, CAS
+	byFormula  map[string]*Substance // formulas, case-sensitive
+	// names are the names claimed, with the ID of each one's substance,
+	// in the order claimed: what suggester indexes, on the first unknown
+	// name (a catalog that is never asked of one never pays for it).
+	names       []claimedName
+	suggestOnce sync.Once
 	suggester   suggest.Index
 	conditions  []*Conditions
 	conditionBy map[string]*Conditions
@@ -215,7 +223,15 @@ func (c *Catalog) Unknown(name, why string) *fault.Error {
 	return e
 }
 
+// claimedName is a name of a substance, as claimed.
+type claimedName struct{ name, id string }
+
 func (c *Catalog) suggest(e *fault.Error, name string) {
+	c.suggestOnce.Do(func() {
+		for _, n := range c.names {
+			c.suggester.Add(n.name, n.id)
+		}
+	})
 	e.Suggestions = c.suggester.Suggest(name, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
@@ -253,7 +269,27 @@ func looksLikeFormula(s string) bool {
 }
 
 // fold is the key of a name: lower case, inner white space folded.
-func fold(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+func fold(s string) string {
+	if isFolded(s) {
+		return s // the common case, without allocating
+	}
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// isFolded reports whether fold would return s itself: s is ASCII
+// without upper-case letters or white space but single inner spaces.
+func isFolded(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return true
+}
 
 func (b *builder) elements(specs []ElementSpec) {
 	c := b.c
@@ -346,7 +382,12 @@ func (b *builder) conditionSets(specs []ConditionsSpec) {
 
 func (b *builder) substances(specs []SubstanceSpec) {
 	c := b.c
-	c.by = map[string]*Substance{}
+	names := 0 // the most names claimAll may claim
+	for i := range specs {
+		names += 3 + len(specs[i].Aliases)
+	}
+	c.by = make(map[string]*Substance, names)
+	c.names = slices.Grow(c.names, names)
 	c.byFormula = map[string]*Substance{}
 	for i := range specs {
 		ss := &specs[i]
@@ -391,7 +432,7 @@ func (b *builder) claim(s *Substance, o fault.Origin, name string) {
 		return
 	}
 	c.by[k] = s
-	c.suggester.Add(name, s.ID)
+	c.names = append(c.names, claimedName{name, s.ID})
 }
 
 // maxNames bounds the aliases of one substance.
@@ -399,7 +440,7 @@ const maxNames = 32
 
 func (b *builder) substance(ss *SubstanceSpec) (*Substance, bool) {
 	c := b.c
-	subject := fmt.Sprintf("substance %q", ss.ID)
+	subject := "substance " + strconv.Quote(ss.ID) // fmt's %q, for every substance
 	s := &Substance{ID: ss.ID, Name: ss.Name, Aliases: ss.Aliases, Formula: ss.Formula, CAS: ss.CAS, Description: ss.Description,
 		Kind: ss.Kind, Food: ss.Food, State: ss.State}
 	for _, p := range ss.Portions {

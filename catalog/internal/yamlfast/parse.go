@@ -42,37 +42,89 @@ import (
 // Parse returns the document node yaml.Unmarshal would fill for src, and
 // true; or nil and false when src is outside the subset the package reads.
 func Parse(src []byte) (doc *yaml.Node, ok bool) {
-	doc, d := parse(src)
+	return new(Parser).Parse(src)
+}
+
+// A Parser parses one file after another into the same memory, so that a
+// program reading many files allocates nodes for the largest of them
+// rather than for all: the tree Parse returns lives until the next call
+// of Parse or Release, which clear it, and must not be kept past that.
+// The values of its scalars are ordinary strings and may be kept. A
+// Parser is for one goroutine at a time; its zero value is ready.
+type Parser struct {
+	nodes []yaml.Node  // the slab the nodes are allocated from first
+	kids  []*yaml.Node // the slab their Content is allocated from first
+	used  int          // nodes of the slab the last tree holds
+	kidsN int          // Content entries of the slab the last tree holds
+	stack []*yaml.Node // scratch, kept empty
+	buf   []byte       // scratch
+}
+
+// Parse is the package's Parse, into r's memory.
+func (r *Parser) Parse(src []byte) (doc *yaml.Node, ok bool) {
+	doc, d := r.parse(src)
 	return doc, d == nil
+}
+
+// Release clears the tree of the last Parse, which must no longer be
+// used, so that the memory it holds keeps nothing else alive.
+func (r *Parser) Release() {
+	clear(r.nodes[:r.used])
+	clear(r.kids[:r.kidsN])
+	r.used, r.kidsN = 0, 0
 }
 
 // parse is Parse that says where and why it declined.
 func parse(src []byte) (doc *yaml.Node, d *decline) {
+	return new(Parser).parse(src)
+}
+
+// parse is Parser.Parse that says where and why it declined.
+func (r *Parser) parse(src []byte) (doc *yaml.Node, d *decline) {
+	r.Release()
 	if !allowed(src) {
 		return nil, &decline{why: "a character outside the subset"}
 	}
-	p := &parser{src: string(src)}
 	// Allocate most of the nodes, and of their Content, at once: a
 	// mapping's entry has a ':' and two nodes, a sequence's item a "- ",
 	// a flow collection's item a ',' or its last a bracket. Those
 	// characters in text overcount by about a third: start with three
 	// quarters of the count, at most a slab's worth (input that is all
-	// colons is no reason to allocate much), and go on in slabs.
+	// colons is no reason to allocate much), and go on in slabs. A slab
+	// too small for the estimate is replaced by one a quarter larger, so
+	// that files of growing sizes replace it seldom.
 	n := 2*bytes.Count(src, []byte(":")) + bytes.Count(src, []byte("- ")) + bytes.Count(src, []byte(",")) +
 		bytes.Count(src, []byte("[")) + bytes.Count(src, []byte("{"))
 	n = min(n*3/4+2, maxSlab)
-	p.nodes = make([]yaml.Node, n)
-	p.kids = make([]*yaml.Node, n)
+	if len(r.nodes) < n {
+		r.nodes = make([]yaml.Node, n+n/4)
+	}
+	if len(r.kids) < n {
+		r.kids = make([]*yaml.Node, n+n/4)
+	}
+	p := &parser{src: string(src), nodes: r.nodes, kids: r.kids, stack: r.stack[:0], buf: r.buf[:0]}
 	defer func() {
-		if r := recover(); r != nil {
-			dr, ok := r.(decline)
+		// What the tree holds of r's slabs, for Release: all of a slab
+		// once the parser went on to another.
+		r.used, r.kidsN = len(r.nodes), len(r.kids)
+		if !p.moreNodes {
+			r.used -= len(p.nodes)
+		}
+		if !p.moreKids {
+			r.kidsN -= len(p.kids)
+		}
+		clear(p.stack) // left full by a decline
+		r.stack, r.buf = p.stack[:0], p.buf[:0]
+		if rec := recover(); rec != nil {
+			dr, ok := rec.(decline)
 			if !ok {
 				// A fault of the parser itself, never of the input: the
 				// file is read by yaml.v3 instead, and the tests fail on
 				// such a decline (internal).
-				dr = decline{why: fmt.Sprintf("%s %v", internal, r)}
+				dr = decline{why: fmt.Sprintf("%s %v", internal, rec)}
 			}
 			doc, d = nil, &dr
+			r.Release() // the nodes of a tree no one gets
 		}
 	}()
 	return p.document(), nil
@@ -125,10 +177,13 @@ type parser struct {
 
 	nodes []yaml.Node  // a slab the nodes are allocated from
 	kids  []*yaml.Node // a slab the nodes' Content is allocated from
-	stack []*yaml.Node // the children of the collections being read
-	depth int          // collections open
-	buf   []byte       // scratch for scalars that are not a slice of src
-	block strings.Builder
+	// Whether the parser went on from the Parser's slabs to slabs of its
+	// own.
+	moreNodes, moreKids bool
+	stack               []*yaml.Node // the children of the collections being read
+	depth               int          // collections open
+	buf                 []byte       // scratch for scalars that are not a slice of src
+	block               strings.Builder
 
 	// The last column given: col, at offset colAt of the line starting
 	// at colLine; 0 for none.
@@ -159,7 +214,7 @@ const (
 // alloc returns a new zero node.
 func (p *parser) alloc() *yaml.Node {
 	if len(p.nodes) == 0 {
-		p.nodes = make([]yaml.Node, slab)
+		p.nodes, p.moreNodes = make([]yaml.Node, slab), true
 	}
 	n := &p.nodes[0]
 	p.nodes = p.nodes[1:]
@@ -204,7 +259,7 @@ func (p *parser) content(n *yaml.Node, mark int) {
 	p.depth--
 	kids := p.stack[mark:]
 	if len(kids) > len(p.kids) {
-		p.kids = make([]*yaml.Node, max(slab, len(kids)))
+		p.kids, p.moreKids = make([]*yaml.Node, max(slab, len(kids))), true
 	}
 	n.Content = p.kids[:len(kids):len(kids)]
 	p.kids = p.kids[len(kids):]

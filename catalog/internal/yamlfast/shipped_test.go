@@ -2,9 +2,12 @@ package yamlfast
 
 import (
 	"bytes"
+	"cmp"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -106,4 +109,45 @@ func TestShippedFiles(t *testing.T) {
 		t.Errorf("only %d files of the shipped catalog found", shipped)
 	}
 	t.Logf("%d YAML files, %d of the shipped catalog; %d declined", len(files), shipped, declined)
+}
+
+// TestParserReuse reads every YAML file of the catalog package with one
+// Parser, from the smallest to the largest and back, with an input it
+// declines after each: every tree equals yaml.v3's, whatever the slabs
+// held before, and the next Parse clears the tree before, even when it
+// declines.
+func TestParserReuse(t *testing.T) {
+	files := yamlFiles(t)
+	paths := slices.SortedFunc(maps.Keys(files), func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(files[a]), len(files[b])), strings.Compare(a, b))
+	})
+	order := slices.Concat(paths, paths)
+	slices.Reverse(order[len(paths):])
+	var r Parser
+	read := 0
+	for _, path := range order {
+		src := files[path]
+		want, err := plain(src)
+		fast, ok := r.Parse(src)
+		if !ok {
+			continue // declined, as parse does (TestShippedFiles)
+		}
+		read++
+		if err != nil {
+			t.Fatalf("%s: accepted, but yaml.v3 fails: %v", path, err)
+		}
+		if d := differ(fast, want); d != "" {
+			t.Fatalf("%s: %s", path, d)
+		}
+		first := fast.Content[0]
+		if _, ok := r.Parse([]byte("a: [b\n")); ok {
+			t.Fatal("read an unterminated flow sequence")
+		}
+		if fast.Kind != 0 || first.Kind != 0 || first.Content != nil || first.Line != 0 {
+			t.Fatalf("%s: the tree is still there after the next Parse declined: %+v", path, first)
+		}
+	}
+	if read < 200 {
+		t.Errorf("only %d files read", read)
+	}
 }
