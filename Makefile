@@ -75,7 +75,7 @@ TESTPROGRESS := $(RUNDIR)/testprogress
 ## go test -race runs without the detector. internal/race's test keeps these in step with
 ## the tests that read race.Enabled.
 FULLSIZE_PKGS := ./server ./engine/internal/lnexp ./engine/internal/exact ./catalog ./catalog/format ./catalog/internal/yamlfast
-FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty|TestRoundTrips|TestShippedCatalog|TestNeverDiffers)$$
+FULLSIZE_RUN  := ^(TestStreamMillionLines|TestCorrectlyRoundedProperty|TestRoundProperty|TestRoundTrips|TestShippedCatalog|TestNeverDiffers|TestResolveNumbers)$$
 
 ## The packages above the engine and the catalog that convert (the answer path, account units,
 ## the server, the pages), tested once more with the accelerators of both off
