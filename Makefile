@@ -198,7 +198,8 @@ bench-ndjson: build
 
 ## bench-start: the built binary timed as a whole process: `unitd serve` with a fresh SQLite store
 ## from exec to its first 200 of /v1/health (target ≤ 100 ms), and `unitd convert 1 m ft` against
-## GNU units (`units -t 1m ft`, Debian package units, installed here when missing), pair by pair,
+## GNU units (`units -t 1m ft`, Debian package units, installed here when missing) and `unitd version`
+## (the binary's floor: exec and package inits, no catalog), pair by pair,
 ## wall time and peak memory; BASE=OLD_BINARY times an older build's serve in turn
 bench-start: build
 	@command -v units >/dev/null 2>&1 || { echo ">> installing units (Debian package)"; \

@@ -16,10 +16,15 @@
 //     ratio stays meaningful when the machine's speed drifts: wall time
 //     from exec to exit and the peak resident memory of each process, as
 //     the kernel accounts it. Skipped with a note when units is not
-//     installed.
+//     installed. `unitd version` runs in the same turn: it execs the
+//     same binary and runs its package initialisation but opens no
+//     catalog, so its time is the floor any command of this binary
+//     starts from, and convert's time less it is what the catalog's
+//     restore and the conversion cost.
 //
-// Both commands' answers are checked (health 200; 3.280839… ft from each
-// converter), so the bench cannot end up timing an error. A figure beyond
+// Every command's answer is checked (health 200; 3.280839… ft from each
+// converter; unitd's name from version), so the bench cannot end up
+// timing an error. A figure beyond
 // its target is marked but does not change the exit status; only a
 // failure to run does.
 //
@@ -186,45 +191,54 @@ func freeAddr() (string, error) {
 func benchConvert(bin string, n int) error {
 	a := []string{bin, "convert", "1", "m", "ft"}
 	b := []string{"units", "-t", "1m", "ft"}
+	floor := []string{bin, "version"}
 	if _, err := exec.LookPath("units"); err != nil {
 		fmt.Println("convert: GNU units is not installed (Debian package units); unitd alone")
 		b = nil
 	}
-	var aw, bw, ratio []time.Duration
+	var aw, bw, fw, ratio, floorRatio []time.Duration
 	var am, bm []int64
 	for i := 0; i <= n; i++ {
-		w, m, err := runOnce(a)
+		w, m, err := runOnce(a, "3.280839")
+		if err != nil {
+			return err
+		}
+		wf, _, err := runOnce(floor, "unitd ")
 		if err != nil {
 			return err
 		}
 		if i > 0 {
 			aw, am = append(aw, w), append(am, m)
+			fw = append(fw, wf)
 		}
 		if b == nil {
 			continue
 		}
-		w2, m2, err := runOnce(b)
+		w2, m2, err := runOnce(b, "3.280839")
 		if err != nil {
 			return err
 		}
 		if i > 0 {
 			bw, bm = append(bw, w2), append(bm, m2)
-			// the ratio is kept in thousandths, as a duration
+			// ratios are kept in thousandths, as durations
 			ratio = append(ratio, time.Duration(float64(w)/float64(w2)*1000))
+			floorRatio = append(floorRatio, time.Duration(float64(wf)/float64(w2)*1000))
 		}
 	}
 	fmt.Printf("convert: whole process, exec to exit (%d runs, paired)\n", n)
 	fmt.Printf("  %-28s wall %s  peak RSS %s\n", "unitd convert 1 m ft", spread(aw), mib(am))
+	fmt.Printf("  %-28s wall %s\n", "unitd version (the floor)", spread(fw))
 	if b != nil {
 		fmt.Printf("  %-28s wall %s  peak RSS %s\n", "units -t 1m ft", spread(bw), mib(bm))
-		fmt.Printf("  %-28s %s\n", "ratio unitd/units (wall)", ratioText(ratio))
+		fmt.Printf("  %-28s %s%s\n", "ratio unitd/units (wall)", ratioText(ratio), mark(median(ratio) > 2000, "target ≤ 2×"))
+		fmt.Printf("  %-28s %s\n", "ratio floor/units (wall)", ratioText(floorRatio))
 	}
 	return nil
 }
 
-// runOnce runs argv to its end, checks it printed 3.280839… and returns its
-// wall time and peak resident memory in bytes.
-func runOnce(argv []string) (time.Duration, int64, error) {
+// runOnce runs argv to its end, checks that its output holds want and
+// returns its wall time and peak resident memory in bytes.
+func runOnce(argv []string, want string) (time.Duration, int64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -234,8 +248,8 @@ func runOnce(argv []string) (time.Duration, int64, error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 	}
-	if !strings.Contains(string(out), "3.280839") {
-		return 0, 0, fmt.Errorf("%s printed %q, not 3.280839…", strings.Join(argv, " "), out)
+	if !strings.Contains(string(out), want) {
+		return 0, 0, fmt.Errorf("%s printed %q, not %q", strings.Join(argv, " "), out, want)
 	}
 	var rss int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
