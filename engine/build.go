@@ -12,6 +12,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/fold"
 )
 
 // Build checks spec as a whole and compiles it into a Graph. It reports
@@ -542,7 +543,7 @@ func (b *builder) spellings() {
 			default:
 				w = u.Aliases[i]
 			}
-			key := foldWord(w)
+			key := fold.Key(w)
 			if key == "" {
 				continue
 			}
@@ -568,7 +569,7 @@ func (b *builder) ambiguities(specs []CategorySpec) {
 	for _, cs := range specs {
 		for _, as := range cs.Ambiguous {
 			subject := fmt.Sprintf("ambiguous name %q", as.Name)
-			key := foldWord(as.Name)
+			key := fold.Key(as.Name)
 			if key == "" {
 				b.errorf(as.Origin, "ambiguous name", "missing name")
 				continue
@@ -829,7 +830,7 @@ func (b *builder) reference(name string) (*Unit, bool) {
 	if u, ok := b.g.bySymbol.get(name); ok {
 		return u, true
 	}
-	u, ok := b.g.byWord.get(foldWord(name))
+	u, ok := b.g.byWord.get(fold.Key(name))
 	return u, ok
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/prefs"
 	"github.com/unitd/unitd/engine/substance"
@@ -324,7 +325,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 	if u, ok := g.bySymbol.get(name); ok {
 		return u, nil
 	}
-	key := foldWord(name)
+	key := fold.Key(name)
 	if a, ok := g.ambiguous[key]; ok {
 		e := errorf(CodeAmbiguousUnit, "%q is ambiguous: it could mean %s; name one by its symbol", name, candidateList(a.Candidates))
 		for _, c := range a.Candidates {
@@ -363,7 +364,7 @@ func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
 	if u, ok := g.bySymbol.get(name); ok {
 		return u, nil
 	}
-	key := foldWord(name)
+	key := fold.Key(name)
 	if a, ok := g.ambiguous[key]; ok {
 		return nil, a
 	}
@@ -377,27 +378,4 @@ func candidateList(us []*Unit) string {
 		parts[i] = u.Symbol + " (" + u.Name + ")"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// foldWord is the key of a word alias: lower case, inner white space folded.
-func foldWord(s string) string {
-	if isFolded(s) {
-		return s // the common case, without allocating
-	}
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
-}
-
-// isFolded reports whether s is ASCII without upper case letters and with
-// single inner spaces only.
-func isFolded(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z', c >= 0x80, c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
-			return false
-		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
-			return false
-		}
-	}
-	return true
 }

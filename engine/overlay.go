@@ -16,6 +16,7 @@ import (
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/mixed"
 	"github.com/unitd/unitd/engine/substance"
@@ -134,7 +135,7 @@ type overlay struct {
 	categories []*Category
 	catByID    map[string]*Category // own categories by plain id
 	// bySymbol and byWord index the units' plain spellings: symbols as
-	// written, words folded (foldWord).
+	// written, words folded (fold.Key).
 	bySymbol, byWord map[string]*Unit
 	// clashSym and clashWord are the plain spellings the catalog (or the
 	// parent overlay) has too: ambiguous, by symbol and by folded word.
@@ -810,7 +811,7 @@ func (c *overlayCompiler) index(report bool) {
 			c.clash(u, s, false, report)
 		}
 		for _, w := range append([]string{u.Name, u.Plural}, u.Aliases...) {
-			key := foldWord(w)
+			key := fold.Key(w)
 			if key == "" {
 				continue
 			}
@@ -870,7 +871,7 @@ func (c *overlayCompiler) clash(u *Unit, s string, word, report bool) {
 	}
 	a := &Ambiguity{Name: s, Candidates: append(cands, u), Note: "The catalog has added this name since your account defined it; your unit stays " + AccountPrefix + c.plain[u][0]}
 	if word {
-		c.ov.clashWord[foldWord(s)] = a
+		c.ov.clashWord[fold.Key(s)] = a
 	} else {
 		c.ov.clashSym[s] = a
 	}
@@ -1219,7 +1220,7 @@ func (ov *overlay) find(name string) *Unit {
 	if len(ov.byWord) == 0 {
 		return nil
 	}
-	return ov.byWord[foldWord(name)]
+	return ov.byWord[fold.Key(name)]
 }
 
 // clash returns the ambiguity of a plain spelling the catalog has too,
@@ -1231,7 +1232,7 @@ func (ov *overlay) clash(name string) *Ambiguity {
 	if a, ok := ov.clashSym[name]; ok {
 		return a
 	}
-	return ov.clashWord[foldWord(name)]
+	return ov.clashWord[fold.Key(name)]
 }
 
 // brokenWhy says why a unit left out by a lenient overlay is.
@@ -1242,7 +1243,7 @@ func (ov *overlay) brokenWhy(name string) (string, bool) {
 	if why, ok := ov.broken[name]; ok {
 		return why, true
 	}
-	why, ok := ov.broken[foldWord(name)]
+	why, ok := ov.broken[fold.Key(name)]
 	return why, ok
 }
 
@@ -1269,7 +1270,7 @@ func (ov *overlay) reference(g *Graph, name string) (*Unit, bool) {
 	if u, ok := root.bySymbol.get(name); ok {
 		return u, true
 	}
-	u, ok := root.byWord.get(foldWord(name))
+	u, ok := root.byWord.get(fold.Key(name))
 	return u, ok
 }
 
@@ -1407,7 +1408,7 @@ func (g *Graph) definitionRef(u *Unit) *Unit {
 	if r, ok := root.bySymbol.get(name); ok {
 		return r
 	}
-	r, _ := root.byWord.get(foldWord(name))
+	r, _ := root.byWord.get(fold.Key(name))
 	return r
 }
 

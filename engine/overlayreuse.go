@@ -3,6 +3,8 @@ package engine
 import (
 	"maps"
 	"slices"
+
+	"github.com/unitd/unitd/engine/internal/fold"
 )
 
 // Compiling an account's units again after a change
@@ -199,7 +201,7 @@ func (c *overlayCompiler) indexReused() {
 			ov.bySymbol[s] = u
 		}
 		for _, w := range append([]string{u.Name, u.Plural}, u.Aliases...) {
-			if key := foldWord(w); key != "" {
+			if key := fold.Key(w); key != "" {
 				ov.byWord[key] = u
 			}
 		}

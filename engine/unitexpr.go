@@ -8,6 +8,7 @@ import (
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/fold"
 )
 
 // Unit expressions
@@ -576,7 +577,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 			return nil, nil, false
 		}
 	}
-	key := foldWord(name)
+	key := fold.Key(name)
 	if u, ok := g.byWord.get(key); ok {
 		return u, nil, true
 	}

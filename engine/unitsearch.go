@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/unitd/unitd/engine/internal/fold"
 )
 
 // Unit search: how well a text someone typed names each unit of the
@@ -127,7 +129,7 @@ func (g *Graph) SearchUnits(q string, words UnitWords) []UnitMatch {
 	}
 	// A declared ambiguous name is a word of each of its candidates.
 	var ambiguous *Ambiguity
-	if a, ok := g.ambiguous[foldWord(q)]; ok {
+	if a, ok := g.ambiguous[fold.Key(q)]; ok {
 		ambiguous = a
 	}
 	x := g.unitSearchIndex()

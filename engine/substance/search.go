@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/unitd/unitd/engine/internal/fold"
 )
 
 // Substance search: how well a text someone typed names each substance of
@@ -95,7 +97,7 @@ func NewIndex(subs []*Substance) *Index {
 			if text == "" {
 				return
 			}
-			f := foldSearch(text)
+			f := fold.Key(text)
 			r := []rune(f)
 			x.spellings[i] = append(x.spellings[i], substanceSpelling{text: text, folded: f, runes: r, sig: runeSig(r), field: field, order: order})
 			x.longest = max(x.longest, len(r))
@@ -112,12 +114,6 @@ func NewIndex(subs []*Substance) *Index {
 	return x
 }
 
-// foldSearch folds a text for comparison: lower case, white space trimmed
-// and each inner run of it one space.
-func foldSearch(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
-}
-
 // Search returns the substances that q names, best first: exact matches,
 // then prefixes, then parts, then all words; within a rank a match by a
 // shorter spelling first (it leaves less of the spelling unsaid), then by
@@ -129,7 +125,7 @@ func (x *Index) Search(q string) []Match {
 	if x == nil {
 		return nil
 	}
-	fq := foldSearch(q)
+	fq := fold.Key(q)
 	if fq == "" {
 		return nil
 	}

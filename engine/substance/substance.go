@@ -27,11 +27,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/suggest"
 )
 
@@ -209,7 +209,7 @@ func (c *Catalog) Find(name string) *Substance {
 	if s, ok := c.byFormula[name]; ok {
 		return s
 	}
-	return c.by[fold(name)]
+	return c.by[fold.Key(name)]
 }
 
 // Unknown is UNKNOWN_SUBSTANCE for name, with why it is none (or ""), and
@@ -266,29 +266,6 @@ func looksLikeFormula(s string) bool {
 	}
 	c := s[0]
 	return c >= 'A' && c <= 'Z' || c == '(' || c == '[' || c >= '0' && c <= '9' && strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) > 0
-}
-
-// fold is the key of a name: lower case, inner white space folded.
-func fold(s string) string {
-	if isFolded(s) {
-		return s // the common case, without allocating
-	}
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
-}
-
-// isFolded reports whether fold would return s itself: s is ASCII
-// without upper-case letters or white space but single inner spaces.
-func isFolded(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z', c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
-			return false
-		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
-			return false
-		}
-	}
-	return true
 }
 
 func (b *builder) elements(specs []ElementSpec) {
@@ -369,7 +346,7 @@ func (b *builder) conditionSets(specs []ConditionsSpec) {
 		set.temperature.Source, set.pressure.Source = cs.Source, cs.Source
 		set.temperature.Conditions, set.pressure.Conditions = cs.Name, cs.Name
 		for _, n := range append([]string{cs.Name}, cs.Aliases...) {
-			k := fold(n)
+			k := fold.Key(n)
 			if _, dup := c.conditionBy[k]; dup {
 				b.errorf(cs.Origin, subject, "name %q is used twice", n)
 				continue
@@ -421,7 +398,7 @@ func (b *builder) claimAll(s *Substance, o fault.Origin) {
 // claim makes name find s, unless it finds another substance already.
 func (b *builder) claim(s *Substance, o fault.Origin, name string) {
 	c := b.c
-	k := fold(name)
+	k := fold.Key(name)
 	if k == "" {
 		return
 	}
@@ -617,7 +594,7 @@ func (c *Catalog) Property(field, text string, want dimension.Vector) (*Property
 // Conditions reads a named set (STP) or "TEMPERATURE, PRESSURE" in either
 // order, as a request states them.
 func (c *Catalog) Conditions(text string) (*Property, *Property, error) {
-	if set, ok := c.conditionBy[fold(text)]; ok {
+	if set, ok := c.conditionBy[fold.Key(text)]; ok {
 		return set.temperature, set.pressure, nil
 	}
 	a, b, ok := strings.Cut(text, ",")

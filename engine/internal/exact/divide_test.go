@@ -152,13 +152,6 @@ func TestSumProducts(t *testing.T) {
 // of words in use, products that overflow 256 bits among them.
 func TestMul256(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 19))
-	toBig := func(x u256) *big.Int {
-		n := new(big.Int)
-		for i := 3; i >= 0; i-- {
-			n.Lsh(n, 64).Or(n, new(big.Int).SetUint64(x[i]))
-		}
-		return n
-	}
 	random := func() u256 {
 		var x u256
 		for i := range r.IntN(5) {
@@ -174,9 +167,9 @@ func TestMul256(t *testing.T) {
 	limit := new(big.Int).Lsh(big.NewInt(1), 256)
 	for range 200000 {
 		x, y := random(), random()
-		want := new(big.Int).Mul(toBig(x), toBig(y))
+		want := new(big.Int).Mul(bigOf256(x), bigOf256(y))
 		got, ok := x.mul(y)
-		if fits := want.Cmp(limit) < 0; ok != fits || ok && toBig(got).Cmp(want) != 0 {
+		if fits := want.Cmp(limit) < 0; ok != fits || ok && bigOf256(got).Cmp(want) != 0 {
 			t.Fatalf("%v·%v = %v (ok %v), want %s (fits %v)", x, y, got, ok, want, fits)
 		}
 	}

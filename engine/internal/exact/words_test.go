@@ -12,13 +12,6 @@ import (
 // overflow 256 bits.
 func TestWordOps256(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 29))
-	toBig := func(x u256) *big.Int {
-		n := new(big.Int)
-		for i := 3; i >= 0; i-- {
-			n.Lsh(n, 64).Or(n, new(big.Int).SetUint64(x[i]))
-		}
-		return n
-	}
 	word := func() uint64 {
 		switch r.IntN(4) {
 		case 0:
@@ -42,25 +35,25 @@ func TestWordOps256(t *testing.T) {
 		if i%7 == 0 {
 			y = x
 		}
-		bx, by := toBig(x), toBig(y)
+		bx, by := bigOf256(x), bigOf256(y)
 
 		want := new(big.Int).Mul(bx, new(big.Int).SetUint64(w))
-		if got, ok := x.mulWord(w); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
+		if got, ok := x.mulWord(w); ok != fits(want) || ok && bigOf256(got).Cmp(want) != 0 {
 			t.Fatalf("%v·%d = %v (ok %v), want %s", x, w, got, ok, want)
 		}
 		want = new(big.Int).Add(bx, by)
-		if got, ok := x.add(&y); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
+		if got, ok := x.add(&y); ok != fits(want) || ok && bigOf256(got).Cmp(want) != 0 {
 			t.Fatalf("%v + %v = %v (ok %v), want %s", x, y, got, ok, want)
 		}
 		if c := bx.Cmp(by); x.cmp(&y) != c {
 			t.Fatalf("cmp(%v, %v) = %d, want %d", x, y, x.cmp(&y), c)
 		} else if c >= 0 {
-			if got, want := x.sub(&y), new(big.Int).Sub(bx, by); toBig(got).Cmp(want) != 0 {
+			if got, want := x.sub(&y), new(big.Int).Sub(bx, by); bigOf256(got).Cmp(want) != 0 {
 				t.Fatalf("%v − %v = %v, want %s", x, y, got, want)
 			}
 		}
 		want = new(big.Int).Lsh(bx, 1)
-		if got, ok := x.shl1(); ok != fits(want) || ok && toBig(got).Cmp(want) != 0 {
+		if got, ok := x.shl1(); ok != fits(want) || ok && bigOf256(got).Cmp(want) != 0 {
 			t.Fatalf("2·%v = %v (ok %v), want %s", x, got, ok, want)
 		}
 	}
@@ -97,4 +90,13 @@ func TestQuoPow10(t *testing.T) {
 			}
 		}
 	}
+}
+
+// bigOf256 is x as a big integer.
+func bigOf256(x u256) *big.Int {
+	n := new(big.Int)
+	for i := 3; i >= 0; i-- {
+		n.Lsh(n, 64).Or(n, new(big.Int).SetUint64(x[i]))
+	}
+	return n
 }
