@@ -105,9 +105,9 @@ func TestCodeClaimants(t *testing.T) {
 			continue
 		}
 		got := res.Value + " " + res.Unit
-		if len(res.Parts) > 0 {
+		if len(res.Parts()) > 0 {
 			var parts []string
-			for _, p := range res.Parts {
+			for _, p := range res.Parts() {
 				if p.Value != "0" {
 					parts = append(parts, p.Value+" "+p.Unit.Symbol)
 				}

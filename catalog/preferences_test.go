@@ -115,7 +115,7 @@ func TestShippedPreferenceThresholds(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s %s %s/%s/%s: %v", value, unit, l.Quantity, l.Usage, region, err)
 				}
-				p := res.Preference
+				p := res.Preference()
 				if p == nil || p.Quantity != l.Quantity || p.MatchedUsage != l.Usage || p.MatchedRegion != region {
 					t.Fatalf("%s %s %s/%s/%s: preference %+v", value, unit, l.Quantity, l.Usage, region, p)
 				}
@@ -196,9 +196,9 @@ func TestShippedPreferenceRegions(t *testing.T) {
 			t.Errorf("%+v: %v", tt, err)
 			continue
 		}
-		if res.Unit != tt.want || res.Preference.Region != tt.region2 || res.Preference.MatchedRegion != tt.matched {
+		if res.Unit != tt.want || res.Preference().Region != tt.region2 || res.Preference().MatchedRegion != tt.matched {
 			t.Errorf("%s %s %s/%s/%s: %s region %s matched %s; want %s %s %s", tt.value, tt.from, tt.usage, tt.region, tt.locale,
-				res.Unit, res.Preference.Region, res.Preference.MatchedRegion, tt.want, tt.region2, tt.matched)
+				res.Unit, res.Preference().Region, res.Preference().MatchedRegion, tt.want, tt.region2, tt.matched)
 		}
 	}
 }

@@ -52,7 +52,7 @@ func TestSnapshotRestoresTheLoadersGraph(t *testing.T) {
 			return err.Error()
 		}
 		parts := ""
-		for _, p := range res.Parts {
+		for _, p := range res.Parts() {
 			parts += " " + p.Value + " " + p.Unit.Symbol
 		}
 		return fmt.Sprintf("%s %s %s %v%s", res.Value, res.Unit, res.CategoryID, res.Exact, parts)
@@ -222,7 +222,7 @@ func TestDeferredExtras(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		return fmt.Sprintf("%s %s %v %q", res.Value, res.Unit, res.Exact, res.Hint)
+		return fmt.Sprintf("%s %s %v %q", res.Value, res.Unit, res.Exact, res.Hint())
 	}
 	want := make([]string, len(reqs))
 	for i, req := range reqs {

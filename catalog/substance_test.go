@@ -174,14 +174,14 @@ func TestSubstanceConversions(t *testing.T) {
 		if r.Value != c.want {
 			t.Errorf("%+v %s %s → %s = %s, want %s", c.q, c.value, c.from, c.to, r.Value, c.want)
 		}
-		if r.Exact || len(r.Used) == 0 {
-			t.Errorf("%+v %s → %s: exact %v, %d values used", c.q, c.from, c.to, r.Exact, len(r.Used))
+		if r.Exact || len(r.Used()) == 0 {
+			t.Errorf("%+v %s → %s: exact %v, %d values used", c.q, c.from, c.to, r.Exact, len(r.Used()))
 		}
 	}
 	// Nm3 is an amount: Nm3 → mol needs nothing and stays exact in its
 	// arithmetic; a substance given with a same-kind pair is unused.
 	r, err := convertWith(t, g, engine.PropertyQuery{Substance: "glucose"}, "1", "kg", "g", 10)
-	if err != nil || r.Value != "1000" || !r.Exact || len(r.Used) != 0 {
+	if err != nil || r.Value != "1000" || !r.Exact || len(r.Used()) != 0 {
 		t.Errorf("kg → g with a substance: %+v, %v", r, err)
 	}
 }

@@ -199,6 +199,7 @@ func (b *builder) categories(specs []CategorySpec) {
 		}
 		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,
 			Preferred: cs.Preferred, Logarithmic: cs.Logarithmic, dim: dimension.Of(cs.Dimension)}
+		c.dimensionless = c.dim.IsZero()
 		if cs.Logarithmic && cs.Preferred {
 			b.errorf(cs.Origin, subject, "a logarithmic category cannot be preferred: unit expressions never convert into it")
 		}

@@ -265,7 +265,7 @@ func checkCLDR(g *engine.Graph, units map[string]cldrUnit, req engine.Request, w
 	if err != nil {
 		return fmt.Sprintf("error %v", err)
 	}
-	p := res.Preference
+	p := res.Preference()
 	if p == nil {
 		return "no preference in the answer"
 	}
@@ -290,11 +290,11 @@ func checkCLDR(g *engine.Graph, units map[string]cldrUnit, req engine.Request, w
 	}
 	got := []string{res.Value}
 	if len(want) > 1 {
-		if len(res.Parts) != len(want) {
-			return fmt.Sprintf("%d parts, CLDR %d", len(res.Parts), len(want))
+		if len(res.Parts()) != len(want) {
+			return fmt.Sprintf("%d parts, CLDR %d", len(res.Parts()), len(want))
 		}
 		got = got[:0]
-		for _, part := range res.Parts {
+		for _, part := range res.Parts() {
 			got = append(got, part.Value)
 		}
 	}
@@ -391,7 +391,7 @@ func TestCLDRTestUnitsAgreeWithCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release, _, _ := strings.Cut(res.Preference.Source, ",") // "Unicode CLDR 48"
+	release, _, _ := strings.Cut(res.Preference().Source, ",") // "Unicode CLDR 48"
 	if !strings.HasPrefix(release, "Unicode CLDR ") || !strings.Contains(string(readme), release+"'s test data") {
 		t.Errorf("the preferences are of %q, the test data's README says:\n%s", release, readme)
 	}

@@ -72,14 +72,18 @@ type Request struct {
 	Exact []*big.Rat
 }
 
-// Result is a successful conversion.
+// Result is a successful conversion. What only some conversions have (an
+// expression's side, a bridge, a substance's properties or a measurand's
+// equations, a hint, a mixed unit's parts, a chosen unit's reasons) is
+// read through its methods, so that the struct a conversion returns stays
+// small: Convert copies it out, and most conversions need none of them.
 type Result struct {
 	// Value is the converted value, formatted by FormatDecimal.
 	Value string
 	// From and To are the catalog units converted between; nil for a
-	// unit expression, which FromExpression or ToExpression hold instead.
-	From, To                     *Unit
-	FromExpression, ToExpression *Expression
+	// unit expression, which FromExpression or ToExpression return
+	// instead.
+	From, To *Unit
 	// Unit is the canonical symbol of the target unit or expression.
 	Unit string
 	// Category is the category of the result, nil for an expression of a
@@ -91,30 +95,173 @@ type Result struct {
 	// every definition used is exact (Explanation.Inexact names those
 	// that are not).
 	Exact bool
-	// Bridge is the catalog bridge the conversion went through, or nil.
-	Bridge *Bridge
-	// Used are the substance properties the conversion used, in order;
-	// Properties is what the request said (for Explain). An answer that
-	// used any is not exact.
-	Used       []*Property
+	// Properties is what the request said was measured, when the
+	// conversion went across kinds through it (for Explain), else nil.
 	Properties *Properties
-	// Equations are the route of a measurand's published equations the
-	// conversion followed (HbA1c % → mmol/mol with the measurand named),
-	// or nil; an answer through an equation fitted to data is not exact.
-	Equations []EquationStep
-	// Hint, on an answer that followed no equation, names a measurand
-	// whose equation relates the two units differently from the plain
-	// ratio answered (% → mmol/mol: HbA1c); "" for most answers.
-	Hint string
-	// Parts is the result in a mixed unit (Unit is then "ft+in" and Value
-	// empty): whole numbers of each part but the last, which carries the
-	// precision. To is then the last part. It is empty for any other
-	// result.
-	Parts []Part
-	// Preference says how the unit was chosen when To was Auto, else nil.
-	Preference *Preference
+	// route is what the pair converted along holds beyond its units (its
+	// expressions, bridge, properties used, equations), shared by every
+	// conversion of the pair and never written through; nil when it
+	// holds none of them.
+	route *route
+	// hint is the text Hint returns, the graph's, or nil.
+	hint *string
+	// more is storage of the result's own for what few conversions
+	// have, kept by a Result that is reused (see AppendConvert); nil
+	// until a conversion needs it.
+	more *resultMore
+}
+
+// route is what a conversion went along beyond its two catalog units.
+type route struct {
+	fromExpr, toExpr *Expression
+	bridge           *Bridge
+	used             []*Property
+	equations        []EquationStep
+}
+
+// newRoute returns the route of a conversion between the sides from and
+// to along pl, or nil when it has nothing to say.
+func newRoute(from, to side, pl *plan) *route {
+	if from.expr == nil && to.expr == nil && pl.bridge == nil && pl.used == nil && pl.equations == nil {
+		return nil
+	}
+	return &route{fromExpr: from.expr, toExpr: to.expr, bridge: pl.bridge, used: pl.used, equations: pl.equations}
+}
+
+// resultMore is what a result has beyond its route in a few conversions.
+type resultMore struct {
+	parts []Part
+	// preference points to pref when To was Auto, else is nil.
+	preference *Preference
+	pref       Preference
 	mixed      *mixedUnit
-	pref       *Preference // what Preference points to, kept for reuse
+	// route is the route of a mixed result, which names no target
+	// expression and no properties or equations.
+	route route
+	// partsBuf is the parts' first storage: a mixed unit has few.
+	partsBuf [3]Part
+}
+
+// FromExpression is the unit expression converted from, or nil for a
+// catalog unit (From).
+func (r *Result) FromExpression() *Expression {
+	if r.route == nil {
+		return nil
+	}
+	return r.route.fromExpr
+}
+
+// ToExpression is the unit expression converted to, or nil for a catalog
+// unit (To).
+func (r *Result) ToExpression() *Expression {
+	if r.route == nil {
+		return nil
+	}
+	return r.route.toExpr
+}
+
+// Bridge is the catalog bridge the conversion went through, or nil.
+func (r *Result) Bridge() *Bridge {
+	if r.route == nil {
+		return nil
+	}
+	return r.route.bridge
+}
+
+// Used are the substance properties the conversion used, in order (the
+// request's are Properties). An answer that used any is not exact.
+func (r *Result) Used() []*Property {
+	if r.route == nil {
+		return nil
+	}
+	return r.route.used
+}
+
+// Equations are the route of a measurand's published equations the
+// conversion followed (HbA1c % → mmol/mol with the measurand named), or
+// nil; an answer through an equation fitted to data is not exact.
+func (r *Result) Equations() []EquationStep {
+	if r.route == nil {
+		return nil
+	}
+	return r.route.equations
+}
+
+// Hint, on an answer that followed no equation, names a measurand whose
+// equation relates the two units differently from the plain ratio
+// answered (% → mmol/mol: HbA1c); "" for most answers.
+func (r *Result) Hint() string {
+	if r.hint == nil {
+		return ""
+	}
+	return *r.hint
+}
+
+// Parts is the result in a mixed unit (Unit is then "ft+in" and Value
+// empty): whole numbers of each part but the last, which carries the
+// precision. To is then the last part. It is empty for any other result.
+// It is storage of r's, which the next conversion into r overwrites.
+func (r *Result) Parts() []Part {
+	if r.more == nil {
+		return nil
+	}
+	return r.more.parts
+}
+
+// Preference says how the unit was chosen when To was Auto, else nil. It
+// is storage of r's, which the next conversion into r overwrites.
+func (r *Result) Preference() *Preference {
+	if r.more == nil {
+		return nil
+	}
+	return r.more.preference
+}
+
+// mixedUnit is the mixed unit of a result in one, else nil.
+func (r *Result) mixedUnit() *mixedUnit {
+	if r.more == nil {
+		return nil
+	}
+	return r.more.mixed
+}
+
+// setMixed records a result in the mixed unit m, split into parts,
+// converted along pe: its route names the source expression and the
+// bridge, no target expression.
+func (r *Result) setMixed(m *mixedUnit, parts *mixed.Parts, pe *pairEntry) {
+	x := r.extra()
+	x.parts, x.mixed = m.partsOf(x.parts, parts), m
+	x.route = route{fromExpr: pe.fromSide.expr, bridge: pe.plan.bridge}
+	r.route = nil
+	if x.route.fromExpr != nil || x.route.bridge != nil {
+		r.route = &x.route
+	}
+}
+
+// setFrom makes s the side r was converted from.
+func (r *Result) setFrom(s side) {
+	r.From = s.unit
+	if r.FromExpression() == s.expr {
+		return
+	}
+	x := r.extra()
+	if r.route == nil {
+		x.route = route{}
+	} else if r.route != &x.route {
+		x.route = *r.route
+	}
+	x.route.fromExpr = s.expr
+	r.route = &x.route
+}
+
+// extra returns r's storage for what few conversions have, made on first
+// use.
+func (r *Result) extra() *resultMore {
+	if r.more == nil {
+		r.more = new(resultMore)
+		r.more.parts = r.more.partsBuf[:0]
+	}
+	return r.more
 }
 
 // Convert converts req.Value from req.From to req.To. Errors are *Error
@@ -126,7 +273,7 @@ func (g *Graph) Convert(req Request) (res Result, err error) {
 		return Result{}, g.withHint(err, &req)
 	}
 	g.successHint(&res)
-	if len(res.Parts) == 0 {
+	if len(res.Parts()) == 0 {
 		res.Value = string(text)
 	}
 	return res, nil
@@ -190,9 +337,11 @@ func (g *Graph) appendCatalogConvert(dst []byte, req *Request, res *Result) ([]b
 // startConvert clears what a reused res holds from an earlier conversion
 // and returns the precision of req.
 func startConvert(req *Request, res *Result) (int, error) {
-	// A caller may reuse res: keep the parts' storage, drop the rest.
-	res.Parts, res.Preference, res.mixed, res.Properties = res.Parts[:0], nil, nil, nil
-	res.Equations, res.Hint = nil, ""
+	// A caller may reuse res: keep its storage, drop the rest.
+	res.Properties, res.route, res.hint = nil, nil, nil
+	if m := res.more; m != nil {
+		m.parts, m.preference, m.mixed, m.route = m.parts[:0], nil, nil, route{}
+	}
 	p := req.Precision
 	if p == 0 {
 		p = DefaultPrecision
@@ -301,10 +450,9 @@ func (pe *pairEntry) convert(dst []byte, x *apd.Decimal, p int, budget *Budget, 
 		return dst, err
 	}
 	from, to, pl := &pe.fromSide, &pe.toSide, &pe.plan
-	res.From, res.To, res.FromExpression, res.ToExpression = from.unit, to.unit, from.expr, to.expr
+	res.From, res.To, res.route = from.unit, to.unit, pe.route
 	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
-	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
-	res.Used, res.Equations = pl.used, pl.equations
+	res.Exact = !inexact && pl.exact
 	return out.Append(dst), nil
 }
 

@@ -326,11 +326,12 @@ func (g *Graph) resolveCross(e *pairEntry, fromName, toName string, p *Propertie
 		return err
 	}
 	e.fromSide, e.toSide, e.plan = from, to, pl
+	e.setRoute()
 	switch {
 	case p != nil && (p.shared || p.interned) && g.pairs != nil:
 		g.pairs.putWith(fromName, toName, from, to, &pl, p)
 	case p != nil:
-		g.cross.put(newCrossKey(fromName, toName, p), &pairEntry{fromSide: from, toSide: to, plan: pl})
+		g.cross.put(newCrossKey(fromName, toName, p), &pairEntry{fromSide: from, toSide: to, plan: pl, route: e.route})
 	}
 	return nil
 }

@@ -41,10 +41,7 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 	var pref *Preference
 	switch {
 	case req.To == Auto:
-		if res.pref == nil {
-			res.pref = new(Preference)
-		}
-		pref = res.pref
+		pref = &res.extra().pref
 		if t, err = g.choose(from, nil, r, req, pref); err != nil {
 			return dst, err
 		}
@@ -57,7 +54,7 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 		if err := g.convertMixedExact(r, from, t.mixed, p, res); err != nil {
 			return dst, err
 		}
-		res.Preference = pref
+		res.more.preference = pref
 		return dst, nil
 	}
 	to := req.To
@@ -81,7 +78,9 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 	if err != nil {
 		return dst, err
 	}
-	res.Preference = pref
+	if pref != nil {
+		res.more.preference = pref
+	}
 	return out, nil
 }
 
@@ -146,10 +145,10 @@ func (g *Graph) convertMixedExact(r *big.Rat, from string, m *mixedUnit, p int, 
 	var parts mixed.Parts
 	inexact := m.Split(&parts, &val, p, accelerated())
 	pl := &pe.plan
-	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, last, pe.fromSide.expr, nil
+	res.From, res.To = pe.fromSide.unit, last
 	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.category, pl.categoryID
-	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
-	res.Parts, res.mixed = m.partsOf(res.Parts, &parts), m
+	res.Exact = !inexact && pl.exact
+	res.setMixed(m, &parts, pe)
 	return nil
 }
 
@@ -175,11 +174,17 @@ func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, r
 		}
 		inexact = true
 	}
-	from, to := &pe.fromSide, &pe.toSide
-	res.From, res.To, res.FromExpression, res.ToExpression = from.unit, to.unit, from.expr, to.expr
+	res.From, res.To, res.route = pe.fromSide.unit, pe.toSide.unit, pe.route
+	if rt := pe.route; rt != nil && rt.equations != nil {
+		// A rational converts along the pair's map without naming the
+		// equations it follows.
+		m := res.extra()
+		m.route = *rt
+		m.route.equations = nil
+		res.route = &m.route
+	}
 	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
-	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
-	res.Used = pl.used
+	res.Exact = !inexact && pl.exact
 	return out.Append(dst), nil
 }
 

@@ -56,7 +56,7 @@ func TestExactValueTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := engine.PartsText(res.Parts); got != "0 h 20 min" || !res.Exact {
+	if got := engine.PartsText(res.Parts()); got != "0 h 20 min" || !res.Exact {
 		t.Errorf("⅓ h → h+min: %s (exact %v), want 0 h 20 min exactly", got, res.Exact)
 	}
 	// ⅓ mi in the US is 586.666… yd, where a mile is chosen from 1 mi up.
@@ -64,7 +64,7 @@ func TestExactValueTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Preference == nil || res.Value == "" {
+	if res.Preference() == nil || res.Value == "" {
 		t.Fatalf("⅓ mi → auto: %+v", res)
 	}
 	plain, err := g.Convert(engine.Request{Value: "0.33333333333333333333333333333333333333333", From: "mi", To: res.Unit, Precision: 5})

@@ -98,20 +98,20 @@ type Step struct {
 
 // Explain explains a successful conversion of this graph.
 func (g *Graph) Explain(r *Result) Explanation {
-	ex := Explanation{CatalogVersion: g.version, Preference: r.Preference, Mixed: r.mixedExplanation()}
-	if (r.From == nil) == (r.FromExpression == nil) || (r.To == nil) == (r.ToExpression == nil) {
+	ex := Explanation{CatalogVersion: g.version, Preference: r.Preference(), Mixed: r.mixedExplanation()}
+	if (r.From == nil) == (r.FromExpression() == nil) || (r.To == nil) == (r.ToExpression() == nil) {
 		return ex // not a result of a conversion
 	}
-	from, to := side{r.From, r.FromExpression}, side{r.To, r.ToExpression}
+	from, to := side{r.From, r.FromExpression()}, side{r.To, r.ToExpression()}
 	var pl plan
 	var err error
 	// A measurand's pair plans as the conversion did (cachedAcross).
 	measured := false
-	if p := r.Properties; p != nil && p.measurand != nil && (len(r.Equations) > 0 || len(r.Used) > 0) {
+	if p := r.Properties; p != nil && p.measurand != nil && (len(r.Equations()) > 0 || len(r.Used()) > 0) {
 		pl, measured = g.measurandPlan(from, to, p)
 	}
 	if !measured {
-		if pl, err = g.plan(from, to); err != nil && len(r.Used) > 0 {
+		if pl, err = g.plan(from, to); err != nil && len(r.Used()) > 0 {
 			pl, err = g.crossPlan(from, to, r.Properties)
 		}
 	}
@@ -156,12 +156,12 @@ func (g *Graph) Explain(r *Result) Explanation {
 			ex.Steps = append(ex.Steps, g.codeStep(e))
 		}
 	}
-	side(r.From, r.FromExpression)
+	side(r.From, r.FromExpression())
 	// The units the equations are written in, between the two.
 	for _, u := range g.routeUnits(r.Properties, pl.equations) {
 		ex.Steps = append(ex.Steps, g.chain(u, 0, seen)...)
 	}
-	side(r.To, r.ToExpression)
+	side(r.To, r.ToExpression())
 	// The same definition twice (m for both operands of ft*ft) says
 	// nothing new.
 	kept := ex.Steps[:0]

@@ -164,6 +164,9 @@ type Category struct {
 	Logarithmic bool
 	minimum     *big.Rat
 	dim         dimension.Vector
+	// dimensionless is dim.IsZero(), which every conversion asks
+	// (successHint).
+	dimensionless bool
 	// coherent is the factor from the base unit to the coherent SI unit
 	// of the dimension (1 but for bases such as km/L).
 	coherent exact.Factor

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/substance"
 )
@@ -249,6 +248,7 @@ func (g *Graph) measurandPair(from, to string, p *Properties) *pairEntry {
 		return nil
 	}
 	e := &pairEntry{fromSide: fs, toSide: ts, plan: pl}
+	e.setRoute()
 	switch {
 	case pl.err != nil:
 	case (p.shared || p.interned) && g.pairs != nil:
@@ -339,12 +339,20 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 	}
 }
 
-// successHint sets res.Hint when a conversion that followed no equation
+// successHint sets res.Hint() when a conversion that followed no equation
 // is between two units that a measurand relates by one (% → mmol/mol,
 // HbA1c): the answer is the plain ratio, and the hint names the
-// measurand. Only dimensionless results are looked at.
+// measurand. Only dimensionless results are looked at: every conversion
+// asks, and the test inlines where it is asked.
 func (g *Graph) successHint(res *Result) {
-	if c := res.Category; c == nil || len(res.Equations) > 0 || len(res.Parts) > 0 || !pureNumber(&c.dim) {
+	if c := res.Category; c != nil && c.dimensionless {
+		g.measurandHint(res)
+	}
+}
+
+// measurandHint is successHint for a dimensionless result.
+func (g *Graph) measurandHint(res *Result) {
+	if len(res.Equations()) > 0 || len(res.Parts()) > 0 {
 		return
 	}
 	hints := g.extras().measurandHints
@@ -355,26 +363,15 @@ func (g *Graph) successHint(res *Result) {
 	switch {
 	case res.From != nil:
 		from = res.From.Symbol
-	case res.FromExpression != nil:
-		from = res.FromExpression.Symbol
+	case res.FromExpression() != nil:
+		from = res.FromExpression().Symbol
 	}
 	for i := range hints {
 		if h := &hints[i]; h.to == res.Unit && h.from == from {
-			res.Hint = h.text
+			res.hint = &h.text
 			return
 		}
 	}
-}
-
-// pureNumber is d.IsZero() read in place: every conversion asks it, and
-// the method, which takes its Vector by value, copies it first.
-func pureNumber(d *dimension.Vector) bool {
-	for i := range d {
-		if d[i] != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // routeUnits lists the catalog units of the scales a route of equations

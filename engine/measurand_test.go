@@ -67,7 +67,7 @@ func TestShippedMeasurandEquations(t *testing.T) {
 					res, err := g.Convert(engine.Request{Value: c.value, From: c.from, To: c.to, Precision: p, Properties: props})
 					if c.want == nil {
 						// 0.07 is no unit of a scale: the plain ratio.
-						if err != nil || res.Value != "70" || len(res.Equations) > 0 || !res.Exact {
+						if err != nil || res.Value != "70" || len(res.Equations()) > 0 || !res.Exact {
 							t.Errorf("%s → %s: %+v, %v; want the plain 70", c.from, c.to, res, err)
 						}
 						continue
@@ -77,12 +77,12 @@ func TestShippedMeasurandEquations(t *testing.T) {
 					}
 					digits, exp := roundRat(c.want, p)
 					var names []string
-					for _, st := range res.Equations {
+					for _, st := range res.Equations() {
 						names = append(names, st.Equation.Name)
 					}
-					if !sameDecimal(res.Value, digits, exp) || res.Exact || strings.Join(names, ",") != strings.Join(c.equations, ",") || res.Hint != "" {
+					if !sameDecimal(res.Value, digits, exp) || res.Exact || strings.Join(names, ",") != strings.Join(c.equations, ",") || res.Hint() != "" {
 						t.Errorf("accelerated %v, pass %d: %s %s %s → %s at %d = %s (exact %v, equations %v, hint %q), want %se%d by %v",
-							on, pass, c.name, c.value, c.from, c.to, p, res.Value, res.Exact, names, res.Hint, digits, exp, c.equations)
+							on, pass, c.name, c.value, c.from, c.to, p, res.Value, res.Exact, names, res.Hint(), digits, exp, c.equations)
 					}
 				}
 			}
@@ -162,17 +162,20 @@ func TestMeasurandHint(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s → %s: %v", c.from, c.to, err)
 				}
-				if has := strings.Contains(res.Hint, "hemoglobin A1c (substance \"hba1c\")") && strings.Contains(res.Hint, "IFCC–NGSP master equation"); has != c.hint || !c.hint && res.Hint != "" {
-					t.Errorf("%s → %s: hint %q", c.from, c.to, res.Hint)
+				if has := strings.Contains(res.Hint(), "hemoglobin A1c (substance \"hba1c\")") && strings.Contains(res.Hint(), "IFCC–NGSP master equation"); has != c.hint || !c.hint && res.Hint() != "" {
+					t.Errorf("%s → %s: hint %q", c.from, c.to, res.Hint())
 				}
-				if c.hint && (!res.Exact || len(res.Equations) > 0) {
+				if c.hint && (!res.Exact || len(res.Equations()) > 0) {
 					t.Errorf("%s → %s without the measurand: %+v", c.from, c.to, res)
 				}
-				// AppendConvert answers alike, into a reused result.
+				// AppendConvert answers alike, into a reused result that
+				// held a hint.
 				var r engine.Result
-				r.Hint = "stale"
-				if _, err := g.AppendConvert(nil, &engine.Request{Value: "7", From: c.from, To: c.to, Properties: c.props}, &r); err != nil || r.Hint != res.Hint {
-					t.Errorf("AppendConvert %s → %s: hint %q, %v", c.from, c.to, r.Hint, err)
+				if _, err := g.AppendConvert(nil, &engine.Request{Value: "7", From: "%", To: "mmol/mol"}, &r); err != nil || r.Hint() == "" {
+					t.Fatalf("AppendConvert %% → mmol/mol: hint %q, %v", r.Hint(), err)
+				}
+				if _, err := g.AppendConvert(nil, &engine.Request{Value: "7", From: c.from, To: c.to, Properties: c.props}, &r); err != nil || r.Hint() != res.Hint() {
+					t.Errorf("AppendConvert %s → %s: hint %q, %v", c.from, c.to, r.Hint(), err)
 				}
 			}
 			restore()

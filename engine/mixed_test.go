@@ -56,16 +56,16 @@ func TestMixedTarget(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.want == "" {
-				if len(res.Parts) > 0 || res.Value != "161.29" {
-					t.Fatalf("got %q %v", res.Value, res.Parts)
+				if len(res.Parts()) > 0 || res.Value != "161.29" {
+					t.Fatalf("got %q %v", res.Value, res.Parts())
 				}
 				return
 			}
-			got := PartsText(res.Parts)
+			got := PartsText(res.Parts())
 			if got != tt.want || res.Exact != tt.exact || res.Value != "" {
 				t.Fatalf("got %q exact=%v value=%q, want %q exact=%v", got, res.Exact, res.Value, tt.want, tt.exact)
 			}
-			if want := strings.ReplaceAll(strings.Join(symbols(res.Parts), "+"), " ", ""); res.Unit != want {
+			if want := strings.ReplaceAll(strings.Join(symbols(res.Parts()), "+"), " ", ""); res.Unit != want {
 				t.Fatalf("unit %s, want %s", res.Unit, want)
 			}
 		})
@@ -167,12 +167,12 @@ func TestMixedSplitProperty(t *testing.T) {
 			}
 			exact, _ := new(big.Rat).SetString(value)
 			sum := new(big.Rat)
-			for i, part := range res.Parts {
+			for i, part := range res.Parts() {
 				v, ok := new(big.Rat).SetString(part.Value)
 				if !ok || v.Sign() < 0 {
 					t.Fatalf("%s s at %d: part %q", value, p, part.Value)
 				}
-				if i < len(res.Parts)-1 && !v.IsInt() {
+				if i < len(res.Parts())-1 && !v.IsInt() {
 					t.Fatalf("%s s at %d: part %d is %s, not whole", value, p, i, part.Value)
 				}
 				if i > 0 && v.Cmp(new(big.Rat).Quo(perLast(m, i-1), perLast(m, i))) >= 0 {
@@ -180,7 +180,7 @@ func TestMixedSplitProperty(t *testing.T) {
 				}
 				sum.Add(sum, new(big.Rat).Mul(v, perLast(m, i)))
 			}
-			last := res.Parts[len(res.Parts)-1].Value
+			last := res.Parts()[len(res.Parts())-1].Value
 			var d apd.Decimal
 			if _, _, err := d.SetString(last); err != nil {
 				t.Fatal(err)
@@ -197,7 +197,7 @@ func TestMixedSplitProperty(t *testing.T) {
 			bound := new(big.Rat).SetFrac(big.NewInt(60), big.NewInt(1))
 			bound.Mul(bound, ratPow10(2-p))
 			if diff.Cmp(bound) > 0 {
-				t.Fatalf("%s s at %d: parts %s sum to %s", value, p, PartsText(res.Parts), sum.FloatString(20))
+				t.Fatalf("%s s at %d: parts %s sum to %s", value, p, PartsText(res.Parts()), sum.FloatString(20))
 			}
 			if res.Exact && diff.Sign() != 0 {
 				t.Fatalf("%s s at %d: exact but off by %s", value, p, diff.RatString())
@@ -327,8 +327,8 @@ func TestMixedCaches(t *testing.T) {
 					from := u1 + "*" + u2 + "/" + u3 + "*" + u4 + "/m"
 					to := targets[n%len(targets)]
 					res, err := g.Convert(Request{Value: "1.5", From: from, To: to})
-					if err != nil || len(res.Parts) < 2 {
-						t.Fatalf("%s → %s: %v %v", from, to, res.Parts, err)
+					if err != nil || len(res.Parts()) < 2 {
+						t.Fatalf("%s → %s: %v %v", from, to, res.Parts(), err)
 					}
 					n++
 				}
@@ -365,7 +365,7 @@ func TestReadableConcurrent(t *testing.T) {
 	want := make([]string, len(reqs))
 	for i, r := range reqs {
 		res, err := g.Convert(r)
-		want[i] = fmt.Sprint(res.Unit, PartsText(res.Parts), res.Value, res.Exact, err)
+		want[i] = fmt.Sprint(res.Unit, PartsText(res.Parts()), res.Value, res.Exact, err)
 	}
 	errs := make(chan string, 4)
 	for w := range 4 {
@@ -374,7 +374,7 @@ func TestReadableConcurrent(t *testing.T) {
 				for i := range reqs {
 					i := (i*(w+1) + round) % len(reqs)
 					res, err := g.Convert(reqs[i])
-					if got := fmt.Sprint(res.Unit, PartsText(res.Parts), res.Value, res.Exact, err); got != want[i] {
+					if got := fmt.Sprint(res.Unit, PartsText(res.Parts()), res.Value, res.Exact, err); got != want[i] {
 						errs <- fmt.Sprintf("%+v: %s, want %s", reqs[i], got, want[i])
 						return
 					}

@@ -554,6 +554,7 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 		b.errorf(cs.Origin, subject, "an account declares no ambiguous names")
 	}
 	cat := &Category{ID: AccountPrefix + cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum, dim: dimension.Of(cs.Dimension), coherent: exact.One()}
+	cat.dimensionless = cat.dim.IsZero()
 	for _, f := range [...]struct{ key, text string }{{"si_factor", cs.SIFactor}, {"minimum", cs.Minimum}} {
 		if f.text == "" {
 			continue
@@ -1484,7 +1485,7 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 		if err != nil {
 			return dst, err
 		}
-		res.From, res.FromExpression = s.unit, s.expr
+		res.setFrom(s)
 		res.Exact = res.Exact && pl.exact
 		return out, nil
 	}

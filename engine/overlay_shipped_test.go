@@ -64,8 +64,8 @@ func TestAccountAuto(t *testing.T) {
 			if got := res.Value + " " + res.Unit; got != tt.want {
 				t.Errorf("1 %s → auto = %s, want %s", tt.from, got, tt.want)
 			}
-			if tt.from != "m" && (res.From == nil || res.From.Symbol != "my:smoot" || res.Preference == nil) {
-				t.Errorf("1 %s → auto: from %v, preference %v", tt.from, res.From, res.Preference)
+			if tt.from != "m" && (res.From == nil || res.From.Symbol != "my:smoot" || res.Preference() == nil) {
+				t.Errorf("1 %s → auto: from %v, preference %v", tt.from, res.From, res.Preference())
 			}
 		}
 		_, err := base.Convert(engine.Request{Value: "1", From: "smoot", To: engine.Auto})
@@ -76,7 +76,7 @@ func TestAccountAuto(t *testing.T) {
 	}
 	// US person heights come in feet and inches.
 	res, err := a.Convert(engine.Request{Value: "1", From: "smoot", To: engine.Auto, Usage: "person-height", Region: "US"})
-	if err != nil || res.Unit != "ft+in" || len(res.Parts) != 2 || res.Parts[0].Value != "5" {
+	if err != nil || res.Unit != "ft+in" || len(res.Parts()) != 2 || res.Parts()[0].Value != "5" {
 		t.Errorf("1 smoot → auto (person-height, US) = %+v, %v", res, err)
 	}
 }

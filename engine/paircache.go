@@ -46,7 +46,13 @@ type pairEntry struct {
 	// props are the catalog substance's properties a pair across kinds
 	// was planned with (crosskind.go), nil for a plain pair.
 	props *Properties
+	// route is what a Result of the pair holds beyond its units (see
+	// setRoute).
+	route *route
 }
+
+// setRoute sets e.route from its sides and plan, once they are final.
+func (e *pairEntry) setRoute() { e.route = newRoute(e.fromSide, e.toSide, &e.plan) }
 
 func newPairCache() *pairCache {
 	return &pairCache{k0: rand.Uint64(), k1: rand.Uint64()}
@@ -122,6 +128,7 @@ func (c *pairCache) putWith(from, to string, fs, ts side, pl *plan, p *Propertie
 		return
 	}
 	e := &pairEntry{from: strings.Clone(from), to: strings.Clone(to), fromSide: fs, toSide: ts, plan: *pl, props: p}
+	e.setRoute()
 	h := c.hash(from, to) ^ p.hashSeed()
 	set := &c.sets[h%pairSets]
 	for i := range set {
@@ -148,6 +155,7 @@ func (g *Graph) resolvePair(e *pairEntry, fromName, toName string) error {
 		return err
 	}
 	e.fromSide, e.toSide, e.plan = from, to, pl
+	e.setRoute()
 	if g.pairs != nil {
 		g.pairs.put(fromName, toName, from, to, &pl)
 	}

@@ -32,8 +32,8 @@ func TestPairCacheHitsMatchPlain(t *testing.T) {
 		}
 		plain := withOptimize(false, func() Result { r, _ := g.Convert(req); return r })
 		for _, r := range []Result{first, second} {
-			if fmt.Sprint(r) != fmt.Sprint(plain) {
-				t.Errorf("%v: %+v, plain path %+v", pc, r, plain)
+			if resultText(r) != resultText(plain) {
+				t.Errorf("%v: %s, plain path %s", pc, resultText(r), resultText(plain))
 			}
 		}
 	}
@@ -124,7 +124,7 @@ func TestPairCacheConcurrent(t *testing.T) {
 		var w []string
 		for _, req := range reqs {
 			r, err := g.Convert(req)
-			w = append(w, fmt.Sprint(r, err))
+			w = append(w, resultText(r)+" "+fmt.Sprint(err))
 		}
 		return w
 	})
@@ -135,7 +135,7 @@ func TestPairCacheConcurrent(t *testing.T) {
 				for i := range reqs {
 					i := (i*(w+1) + round) % len(reqs)
 					r, err := g.Convert(reqs[i])
-					if got := fmt.Sprint(r, err); got != want[i] {
+					if got := resultText(r) + " " + fmt.Sprint(err); got != want[i] {
 						errs <- fmt.Sprintf("%s → %s: %s, want %s", reqs[i].From, reqs[i].To, got, want[i])
 						return
 					}
@@ -178,4 +178,23 @@ func TestPairCacheSpreads(t *testing.T) {
 			t.Errorf("seed %x: ft → m and m → ft hash alike", seed)
 		}
 	}
+}
+
+// resultText prints r with what its pointers to storage of its own or of
+// its pair hold, which two equal results of two pairs planned apart share
+// in value only.
+func resultText(r Result) string {
+	rt, m, hint := r.route, r.more, r.Hint()
+	r.route, r.more, r.hint = nil, nil, nil
+	s := fmt.Sprintf("%+v hint %q", r, hint)
+	if rt != nil {
+		s += fmt.Sprintf(" route %+v", *rt)
+	}
+	if m != nil {
+		s += fmt.Sprintf(" parts %v mixed %p", m.parts, m.mixed)
+		if m.preference != nil {
+			s += fmt.Sprintf(" preference %+v", *m.preference)
+		}
+	}
+	return s
 }

@@ -138,8 +138,8 @@ func TestPreferenceThresholds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Unit != tt.want || res.Preference == nil || res.Preference.Reached != tt.reached {
-				t.Fatalf("got %s (%+v), want %s reached=%v", res.Unit, res.Preference, tt.want, tt.reached)
+			if res.Unit != tt.want || res.Preference() == nil || res.Preference().Reached != tt.reached {
+				t.Fatalf("got %s (%+v), want %s reached=%v", res.Unit, res.Preference(), tt.want, tt.reached)
 			}
 		})
 	}
@@ -173,8 +173,8 @@ func TestPreferenceThresholdBrackets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Preference.Chosen != tt.chosen {
-			t.Errorf("%s sevenm: chose %d (%s), want %d", tt.value, res.Preference.Chosen, res.Unit, tt.chosen)
+		if res.Preference().Chosen != tt.chosen {
+			t.Errorf("%s sevenm: chose %d (%s), want %d", tt.value, res.Preference().Chosen, res.Unit, tt.chosen)
 		}
 	}
 }
@@ -222,7 +222,7 @@ func TestPreferenceFallBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := res.Preference
+			p := res.Preference()
 			if tt.usage != "" && !strings.HasPrefix(tt.usage, p.MatchedUsage) && !strings.Contains(p.Reason(), "has no usage "+tt.usage) {
 				t.Fatalf("the reason does not say how the usage fell back: %s", p.Reason())
 			}

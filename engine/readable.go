@@ -99,14 +99,11 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	var t target
 	var pref *Preference
 	if req.To == Auto {
-		// The choice is written into storage res keeps, which a caller
-		// may reuse: no allocation per request. (Not a field of res
-		// itself: a pointer from res into res would move every Result
-		// to the heap, auto or not.)
-		if res.pref == nil {
-			res.pref = new(Preference)
-		}
-		pref = res.pref
+		// The choice is written into storage res keeps (Result.more),
+		// which a caller may reuse: no allocation per request. (Not a
+		// field of res itself: a pointer from res into res would move
+		// every Result to the heap, auto or not.)
+		pref = &res.extra().pref
 		var err error
 		if t, err = g.choose(from, &v, nil, req, pref); err != nil {
 			return dst, err
@@ -130,7 +127,9 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 		if err != nil {
 			return dst, err
 		}
-		res.Preference = pref
+		if pref != nil {
+			res.more.preference = pref
+		}
 		return out, nil
 	}
 	to := req.To
@@ -140,7 +139,7 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 	if err := g.convertMixed(&v, from, to, t.mixed, p, res); err != nil {
 		return dst, err
 	}
-	res.Preference = pref
+	res.more.preference = pref
 	return dst, nil
 }
 
@@ -330,10 +329,10 @@ func (g *Graph) splitMixed(v *apd.Decimal, mp *mixedPair, p int, res *Result) er
 		inexact = m.Split(&parts, &val, p, accelerated())
 	}
 	pl := &pe.plan
-	res.From, res.To, res.FromExpression, res.ToExpression = pe.fromSide.unit, m.parts[len(m.parts)-1], pe.fromSide.expr, nil
+	res.From, res.To = pe.fromSide.unit, m.parts[len(m.parts)-1]
 	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.category, pl.categoryID
-	res.Exact, res.Bridge = !inexact && pl.exact, pl.bridge
-	res.Parts, res.mixed = m.partsOf(res.Parts, &parts), m
+	res.Exact = !inexact && pl.exact
+	res.setMixed(m, &parts, pe)
 	return nil
 }
 
@@ -365,7 +364,7 @@ type MixedPart struct {
 }
 
 func (r *Result) mixedExplanation() *MixedExplanation {
-	m := r.mixed
+	m := r.mixedUnit()
 	if m == nil {
 		return nil
 	}

@@ -40,24 +40,24 @@ func FuzzReadable(f *testing.F) {
 			}
 			return
 		}
-		if len(res.Parts) == 0 {
+		if len(res.Parts()) == 0 {
 			return
 		}
-		if res.Value != "" || len(res.Parts) < 2 || strings.Count(res.Unit, "+")+1 != len(res.Parts) {
+		if res.Value != "" || len(res.Parts()) < 2 || strings.Count(res.Unit, "+")+1 != len(res.Parts()) {
 			t.Fatalf("%q %q → %q: %+v", value, from, to, res)
 		}
 		signs := 0
-		for i, part := range res.Parts {
+		for i, part := range res.Parts() {
 			v := strings.TrimPrefix(part.Value, "-")
 			if v != part.Value {
 				signs++
 			}
-			if i < len(res.Parts)-1 && strings.Contains(v, ".") && !strings.Contains(v, "e") {
+			if i < len(res.Parts())-1 && strings.Contains(v, ".") && !strings.Contains(v, "e") {
 				t.Fatalf("%q %q → %q: part %d is %s", value, from, to, i, part.Value)
 			}
 		}
 		if signs > 1 {
-			t.Fatalf("%q %q → %q: parts %s", value, from, to, PartsText(res.Parts))
+			t.Fatalf("%q %q → %q: parts %s", value, from, to, PartsText(res.Parts()))
 		}
 	})
 }

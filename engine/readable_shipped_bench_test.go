@@ -37,8 +37,8 @@ func fixedFor(b *testing.B, g *engine.Graph, req engine.Request) engine.Request 
 		b.Fatal(err)
 	}
 	to := res.Unit
-	if len(res.Parts) > 0 {
-		to = res.Parts[len(res.Parts)-1].Unit.Symbol
+	if len(res.Parts()) > 0 {
+		to = res.Parts()[len(res.Parts())-1].Unit.Symbol
 	}
 	return engine.Request{Value: req.Value, From: req.From, To: to}
 }

@@ -39,8 +39,8 @@ func TestReadableAcceleratorsMatchPlain(t *testing.T) {
 		if on && err == nil {
 			answered++
 		}
-		s := fmt.Sprint(res.Unit, " ", res.Value, " ", engine.PartsText(res.Parts), " ", res.Exact, " ", err)
-		if p := res.Preference; p != nil {
+		s := fmt.Sprint(res.Unit, " ", res.Value, " ", engine.PartsText(res.Parts()), " ", res.Exact, " ", err)
+		if p := res.Preference(); p != nil {
 			s += fmt.Sprint(" ", p.MatchedUsage, " ", p.Region, " ", p.MatchedRegion, " ", p.Chosen, " ", p.Reached)
 		}
 		return s

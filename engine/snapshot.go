@@ -320,6 +320,7 @@ func restore(data string) (*Graph, error) {
 		c.Preferred, c.Logarithmic = r.bool(), r.bool()
 		c.minimum = r.rat()
 		c.dim = r.dim()
+		c.dimensionless = c.dim.IsZero()
 		c.coherent = r.factor()
 		if r.bool() {
 			f := r.factor()

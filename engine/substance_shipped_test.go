@@ -99,9 +99,9 @@ func TestShippedSubstanceFactor(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%+v %s %s → %s: %v", c.q, c.value, c.from, c.to, err)
 					}
-					if !sameDecimal(res.Value, digits, exp) || res.Exact || len(res.Used) == 0 {
+					if !sameDecimal(res.Value, digits, exp) || res.Exact || len(res.Used()) == 0 {
 						t.Errorf("accelerated %v, pass %d: %s %s → %s (%+v) at %d = %s (exact %v, %d values used), want %se%d, not exact",
-							on, pass, c.value, c.from, c.to, c.q, p, res.Value, res.Exact, len(res.Used), digits, exp)
+							on, pass, c.value, c.from, c.to, c.q, p, res.Value, res.Exact, len(res.Used()), digits, exp)
 					}
 				}
 			}
@@ -198,8 +198,8 @@ func TestAutoAcrossKinds(t *testing.T) {
 				t.Fatalf("%s: %v", c.region, err)
 			}
 			used := ""
-			if len(res.Used) > 0 {
-				used = res.Used[0].Value
+			if len(res.Used()) > 0 {
+				used = res.Used()[0].Value
 			}
 			if res.Value != c.value || res.Unit != c.unit || used != c.used || (used != "") == res.Exact {
 				t.Errorf("%s (%v), pass %d: %s %s, used %q, exact %v; want %s %s through %q", c.region, c.props != nil, pass, res.Value, res.Unit, used, res.Exact, c.value, c.unit, c.used)

@@ -111,7 +111,7 @@ func appendSuccessMembers(b []byte, conv *conversion, a *answer.Answer) ([]byte,
 		b = appendString(b, a.Input.Unit)
 	}
 	b = append(b, `},"result":{`...)
-	if len(res.Parts) > 0 {
+	if len(res.Parts()) > 0 {
 		b = appendResultParts(b, res)
 		b = appendText(b, a.Text)
 	} else {
@@ -127,11 +127,11 @@ func appendSuccessMembers(b []byte, conv *conversion, a *answer.Answer) ([]byte,
 		b = appendCodeMembers(b, conv, a.To, res, value)
 	}
 	b = append(b, '}')
-	if res.Hint != "" {
+	if res.Hint() != "" {
 		// A measurand relates the two units by an equation, not by the
 		// ratio answered (% → mmol/mol: HbA1c).
 		b = append(b, `,"hint":`...)
-		b = appendString(b, res.Hint)
+		b = appendString(b, res.Hint())
 	}
 	b = append(b, `,"category":`...)
 	b = appendString(b, res.CategoryID)

@@ -139,7 +139,7 @@ func appendResultParts(b []byte, res *engine.Result) []byte {
 	b = append(b, `"unit":`...)
 	b = appendString(b, res.Unit)
 	b = append(b, `,"parts":[`...)
-	for i, p := range res.Parts {
+	for i, p := range res.Parts() {
 		if i > 0 {
 			b = append(b, ',')
 		}

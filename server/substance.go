@@ -108,7 +108,7 @@ type propertyValueJSON struct {
 }
 
 func substanceExplain(res *engine.Result, used []engine.Property) *substanceExplainJSON {
-	if len(used) == 0 && len(res.Equations) == 0 {
+	if len(used) == 0 && len(res.Equations()) == 0 {
 		return nil
 	}
 	j := &substanceExplainJSON{Values: []propertyValueJSON{}}

@@ -150,8 +150,8 @@ func runConvert(c *call) int {
 	switch {
 	case lc != nil:
 		fmt.Fprintln(stdout, a.Text)
-	case len(a.Result.Parts) > 0:
-		fmt.Fprintln(stdout, engine.PartsText(a.Result.Parts))
+	case len(a.Result.Parts()) > 0:
+		fmt.Fprintln(stdout, engine.PartsText(a.Result.Parts()))
 	default:
 		fmt.Fprintln(stdout, string(a.Digits)+" "+a.Result.Unit)
 	}
@@ -289,8 +289,8 @@ func streamFields(line string) []string {
 
 // resultText prints a result: "2.54 cm", or its parts, "5 ft 3.5 in".
 func resultText(r *engine.Result) string {
-	if len(r.Parts) > 0 {
-		return engine.PartsText(r.Parts)
+	if len(r.Parts()) > 0 {
+		return engine.PartsText(r.Parts())
 	}
 	return r.Value + " " + r.Unit
 }

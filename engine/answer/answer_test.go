@@ -148,8 +148,8 @@ func TestRun(t *testing.T) {
 				continue
 			}
 			value := string(a.Digits)
-			if len(a.Result.Parts) > 0 {
-				value = engine.PartsText(a.Result.Parts)
+			if len(a.Result.Parts()) > 0 {
+				value = engine.PartsText(a.Result.Parts())
 				if len(a.Digits) > 0 {
 					t.Errorf("%s: a mixed result with digits %q", c.name, a.Digits)
 				}
@@ -287,7 +287,7 @@ func TestRunConcurrently(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		return string(a.Digits) + " " + engine.PartsText(a.Result.Parts) + " " + a.Result.Unit + " " + a.Text + " " + a.Input.Assumed
+		return string(a.Digits) + " " + engine.PartsText(a.Result.Parts()) + " " + a.Result.Unit + " " + a.Text + " " + a.Input.Assumed
 	}
 	want := make([]string, len(queries))
 	for i := range queries {

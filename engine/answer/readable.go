@@ -15,13 +15,13 @@ func resultText(g Graph, q *Query, req *engine.Request, a *Answer) string {
 	lc := q.Locale.In(g)
 	readable := req.Precision == 0
 	sig := inputFigures(req.Value)
-	if parts := a.Result.Parts; len(parts) > 0 {
+	if parts := a.Result.Parts(); len(parts) > 0 {
 		if last := parts[len(parts)-1].Value; readable {
 			if r, ok := locale.Readable(last, sig, a.Exact); !ok || r != last {
 				// Converted again at the readable precision, so that a
 				// carry lands in the part before.
-				if again, err := convertAt(g, req, locale.ReadablePrecision(last, sig)); err == nil && len(again.Parts) == len(parts) {
-					parts = again.Parts
+				if again, err := convertAt(g, req, locale.ReadablePrecision(last, sig)); err == nil && len(again.Parts()) == len(parts) {
+					parts = again.Parts()
 				}
 			}
 		}
