@@ -12,6 +12,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 )
 
 // The catalog's claims on the standard codes
@@ -58,7 +59,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	if inParallel(b.ctx, len(ordered), func(i int) {
 		u := ordered[i]
 		codeOf := b.codes[u]
-		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
+		if len(codeOf) == 0 || u.Conv.Map == nil && u.Conv.Post == nil {
 			return
 		}
 		systems := make([]string, 0, len(codeOf))
@@ -91,8 +92,8 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	claimedBy := make(map[string]*Unit, sum(claims))
 	for i, u := range ordered {
 		codeOf := b.codes[u]
-		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
-			u.codes = codesOf(codeOf)
+		if len(codeOf) == 0 || u.Conv.Map == nil && u.Conv.Post == nil {
+			u.Codes = graph.CodesOf(codeOf)
 			continue
 		}
 		_, byPrefix := b.prefixCodes[u]
@@ -122,7 +123,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			}
 			delete(codeOf, system)
 		}
-		u.codes = codesOf(codeOf)
+		u.Codes = graph.CodesOf(codeOf)
 	}
 }
 
@@ -186,7 +187,7 @@ type claimant struct {
 // unit, or ok=false when the map is not affine.
 func (c *claimant) affineOffset() (o *big.Rat, ok bool) {
 	if !c.affined {
-		if m := c.u.si.m; m.IsLinear() {
+		if m := c.u.SI.Map; m.IsLinear() {
 			c.offset, c.affine = ratZero, true
 		} else {
 			c.offset, c.affine = m.Offset()
@@ -224,13 +225,13 @@ func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, e
 	if u.Category.Logarithmic {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is a level", system, code, u.Symbol)
 	}
-	if lo := u.Category.minimum; lo != nil && lo.Sign() != 0 {
+	if lo := u.Category.MinimumRat; lo != nil && lo.Sign() != 0 {
 		// The codes of the tables count from absolute zero; a category
 		// whose zero is elsewhere (gauge pressure, from the standard
 		// atmosphere) reads its units as differences from it.
 		return fmt.Sprintf("code %s:%s counts from zero, but %s is of %s, which counts from %s %s", system, code, u.Symbol, u.Category.Name, lo.FloatString(0), u.Category.Base.Symbol)
 	}
-	dim := u.Category.dim
+	dim := u.Category.Dim
 	if m.Dim != dim && m.Dim == dim.Inverse() && m.Offset == nil && m.Arbitrary == "" {
 		return reciprocalClaim(u, system, code, m.Factor, digits)
 	}
@@ -243,7 +244,7 @@ func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, e
 	if m.Arbitrary != "" {
 		return fmt.Sprintf("code %s:%s is an arbitrary unit, which no catalog unit is", system, code)
 	}
-	if u.conv.formulaUnit {
+	if u.Conv.FormulaUnit {
 		return fmt.Sprintf("code %s:%s is a linear unit, but %s is defined by a formula", system, code, u.Symbol)
 	}
 	uo, ok := c.affineOffset()
@@ -256,12 +257,12 @@ func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, e
 		}
 		return fmt.Sprintf("code %s:%s and the unit differ in offset", system, code)
 	}
-	if !exact.AgreeWords(u.coherent, m.Factor, digits, accelerated()) {
+	if !exact.AgreeWords(u.Coherent, m.Factor, digits, accelerated()) {
 		if !explain {
 			return refused
 		}
 		want, _ := factorText(m.Factor)
-		have, _ := factorText(u.coherent)
+		have, _ := factorText(u.Coherent)
 		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), m.Dim.SIText(), shortFactor(have), m.Dim.SIText())
 	}
 	if m.Offset != nil && !exact.AgreeWords(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits, accelerated()) {
@@ -281,11 +282,11 @@ func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, e
 // unit's map onto its reference is k/x with k = 1/f, f the code's factor.
 func reciprocalClaim(u *Unit, system, code string, f exact.Factor, digits int) string {
 	var m *exact.Map
-	if u.si != nil {
-		m = u.si.m
+	if u.SI != nil {
+		m = u.SI.Map
 	}
 	if m == nil || m.K() != 0 || f.K != 0 || f.R.Sign() == 0 {
-		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, u.Category.dim.Inverse(), u.Category.dim)
+		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, u.Category.Dim.Inverse(), u.Category.Dim)
 	}
 	a, b, c, d := m.Coefficients()
 	if a.Sign() != 0 || d.Sign() != 0 || b.Sign() == 0 || c.Sign() == 0 {
@@ -312,10 +313,10 @@ func checkSpecial(u *Unit, code string, s *codes.Special) string {
 	if u.Category.Logarithmic && dim == (dimension.Vector{}) {
 		return ""
 	}
-	if dim != u.Category.dim {
-		return fmt.Sprintf("code ucum:%s (special unit, function %s) has dimension %s, but the unit's is %s", code, s.Function, dim, u.Category.dim)
+	if dim != u.Category.Dim {
+		return fmt.Sprintf("code ucum:%s (special unit, function %s) has dimension %s, but the unit's is %s", code, s.Function, dim, u.Category.Dim)
 	}
-	if !u.conv.formulaUnit && u.conv.m.IsLinear() {
+	if !u.Conv.FormulaUnit && u.Conv.Map.IsLinear() {
 		return fmt.Sprintf("code ucum:%s is a special unit (function %s), but %s is linear", code, s.Function, u.Symbol)
 	}
 	return ""

@@ -15,6 +15,7 @@ import (
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/suggest"
 )
 
@@ -117,59 +118,16 @@ func (c *codeIndex) remember(name string, s side) {
 // Claim says what the catalog unit claiming a code is (codes.Claims).
 func (g *Graph) Claim(system, code string) (codes.Claim, bool) {
 	u := g.codes.claimedMap()[system][code]
-	if u == nil || u.si == nil {
+	if u == nil || u.SI == nil {
 		return codes.Claim{}, false
 	}
 	hasOffset := false
-	if u.si.m != nil {
-		if _, o, ok := u.si.m.Affine(); ok && o.Sign() != 0 {
+	if u.SI.Map != nil {
+		if _, o, ok := u.SI.Map.Affine(); ok && o.Sign() != 0 {
 			hasOffset = true
 		}
 	}
-	return codes.Claim{Symbol: u.Symbol, Factor: u.coherent, Dim: u.Category.dim, Exact: u.Exact && u.conv.exact, Offset: hasOffset}, true
-}
-
-// CodeOf returns the unit's code in a standard code system (ucum, cldr,
-// unece, qudt), as checked against its table, or "".
-func (u *Unit) CodeOf(system string) string { return u.codes.get(system) }
-
-// unitCodes are a unit's codes in the standard code systems, in the order
-// of CodeSystems, "" where it has none: four strings in the unit rather
-// than a map of its own, which two thousand units of a restored catalog
-// each made.
-type unitCodes [4]string
-
-// codeSlot is the index of a system in unitCodes, or -1.
-func codeSlot(system string) int {
-	switch system {
-	case SystemUCUM:
-		return 0
-	case SystemCLDR:
-		return 1
-	case SystemUNECE:
-		return 2
-	case SystemQUDT:
-		return 3
-	}
-	return -1
-}
-
-func (c *unitCodes) get(system string) string {
-	if i := codeSlot(system); i >= 0 {
-		return c[i]
-	}
-	return ""
-}
-
-// codesOf keeps the codes of m in the standard systems.
-func codesOf(m map[string]string) unitCodes {
-	var c unitCodes
-	for system, code := range m {
-		if i := codeSlot(system); i >= 0 {
-			c[i] = code
-		}
-	}
-	return c
+	return codes.Claim{Symbol: u.Symbol, Factor: u.Coherent, Dim: u.Category.Dim, Exact: u.Exact && u.Conv.Exact, Offset: hasOffset}, true
 }
 
 // CodeSource says where the graph's table of a code system comes from,
@@ -308,7 +266,7 @@ func (g *Graph) codeExpression(symbol, code string, m codes.Meaning) (*Expressio
 	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
 		e.Category = c
 	}
-	e.conv = conversion{m: lin, exact: m.Exact}
+	e.conv = graph.Conversion{Map: lin, Exact: m.Exact}
 	return e, nil
 }
 
@@ -334,7 +292,7 @@ func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
 	// lands on the reference, which maps onto the category's base (conv)
 	// and onto the coherent SI unit (si).
 	pre, err1 := exact.Linear(s.Scale, 0)
-	base, err2 := exact.Linear(new(big.Rat).Quo(s.Ref.R, c.coherent.R), s.Ref.K-c.coherent.K)
+	base, err2 := exact.Linear(new(big.Rat).Quo(s.Ref.R, c.Coherent.R), s.Ref.K-c.Coherent.K)
 	si, err3 := exact.Linear(s.Ref.R, s.Ref.K)
 	if err1 != nil || err2 != nil || err3 != nil {
 		return nil, errorf(CodeInvalidUnitExpression, "%s: its prefix or reference is too large", fault.Truncate(code, 64))
@@ -351,10 +309,10 @@ func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
 		Symbol: code, Name: s.Name, Plural: s.Name,
 		Category: c, System: "UCUM", Exact: true,
 		Source:     "UCUM, special unit " + s.Atom + " (function " + s.Function + "); " + g.codes.tables().Source(SystemUCUM),
-		Definition: Definition{Kind: "formula", Unit: c.dim.SIText(), To: s.To, From: s.From},
-		codes:      codesOf(map[string]string{SystemUCUM: strings.TrimPrefix(code, SystemUCUM+":")}),
+		Definition: Definition{Kind: "formula", Unit: c.Dim.SIText(), To: s.To, From: s.From},
+		Codes:      graph.CodesOf(map[string]string{SystemUCUM: strings.TrimPrefix(code, SystemUCUM+":")}),
 	}
-	u.conv, u.si, u.coherent = conv, &siConv, s.Ref
+	u.Conv, u.SI, u.Coherent = conv, &siConv, s.Ref
 	return u, nil
 }
 
@@ -381,17 +339,17 @@ func ucumFormula(name string) (*formula.Pair, error) {
 // f: pre, then f, then post onto the reference. A pair of Möbius maps
 // (Cel's x + 273.15) joins pre and post into one exact map, as a catalog
 // formula does (defineFormula); any other runs stepwise in decimals.
-func formulaConversion(pre *exact.Map, f *formula.Pair, post *exact.Map) (conversion, error) {
-	c := conversion{formulaUnit: true, exact: true}
+func formulaConversion(pre *exact.Map, f *formula.Pair, post *exact.Map) (graph.Conversion, error) {
+	c := graph.Conversion{FormulaUnit: true, Exact: true}
 	if f.ToMap == nil {
-		c.pre, c.fn, c.post = pre, f, post
+		c.Pre, c.Formula, c.Post = pre, f, post
 		return c, nil
 	}
 	m, err := pre.Then(f.ToMap)
 	if err == nil {
 		m, err = m.Then(post)
 	}
-	c.m = m
+	c.Map = m
 	return c, err
 }
 
@@ -409,14 +367,14 @@ func (g *Graph) prefixedScale(written, system string, m codes.Meaning) (*Unit, e
 		return nil, err
 	}
 	var f, o *big.Rat
-	ok := u.si != nil && u.si.m != nil
+	ok := u.SI != nil && u.SI.Map != nil
 	if ok {
-		f, o, ok = u.si.m.Affine()
+		f, o, ok = u.SI.Map.Affine()
 	}
 	if !ok || m.Offset == nil || f.Cmp(m.Factor.R) != 0 || m.Factor.K != 0 || o.Cmp(m.Offset) != 0 {
 		return nil, errorf(CodeIncompatibleUnits, "%s is %s under a prefix, but its factor and offset are not %s's under that prefix", fault.Truncate(written, 64), m.ScaleOf, base.Symbol)
 	}
-	u.codes = codesOf(map[string]string{system: strings.TrimPrefix(written, system+":")})
+	u.Codes = graph.CodesOf(map[string]string{system: strings.TrimPrefix(written, system+":")})
 	u.Source = "QUDT: " + m.Note + "; " + g.codes.tables().Source(system)
 	return u, nil
 }
@@ -431,35 +389,35 @@ func scaledUnit(u *Unit, symbol string, scale *big.Rat) (*Unit, error) {
 	}
 	nu := *u
 	nu.Symbol, nu.Prefixed, nu.Aliases, nu.Symbols, nu.Examples = symbol, u, nil, nil, nil
-	scaleConv := func(c conversion) (conversion, error) {
+	scaleConv := func(c graph.Conversion) (graph.Conversion, error) {
 		var err error
 		switch {
-		case c.transcendental() && c.pre == nil:
-			c.pre = m
-		case c.transcendental():
-			c.pre, err = m.Then(c.pre)
+		case c.Transcendental() && c.Pre == nil:
+			c.Pre = m
+		case c.Transcendental():
+			c.Pre, err = m.Then(c.Pre)
 		default:
-			c.m, err = m.Then(c.m)
+			c.Map, err = m.Then(c.Map)
 		}
-		if c.minimum != nil && err == nil {
-			c.minimum = minimumOf(u.Category, c.m)
+		if c.Bound != nil && err == nil {
+			c.Bound = minimumOf(u.Category, c.Map)
 		}
 		return c, err
 	}
-	if nu.conv, err = scaleConv(u.conv); err != nil {
+	if nu.Conv, err = scaleConv(u.Conv); err != nil {
 		return nil, errorf(CodeInvalidUnitExpression, "%s: %v", fault.Truncate(symbol, 64), mapError(err))
 	}
-	if u.si != nil {
-		s, err := scaleConv(*u.si)
+	if u.SI != nil {
+		s, err := scaleConv(*u.SI)
 		if err != nil {
 			return nil, errorf(CodeInvalidUnitExpression, "%s: %v", fault.Truncate(symbol, 64), mapError(err))
 		}
-		nu.si = &s
+		nu.SI = &s
 	}
-	if u.coherent.R != nil {
-		nu.coherent = u.coherent.Mul(exact.Factor{R: scale})
+	if u.Coherent.R != nil {
+		nu.Coherent = u.Coherent.Mul(exact.Factor{R: scale})
 	}
-	nu.asInterval = nil
+	nu.AsInterval = nil
 	return &nu, nil
 }
 
@@ -467,18 +425,18 @@ func scaledUnit(u *Unit, symbol string, scale *big.Rat) (*Unit, error) {
 // map is m, (x·a + b)/d with d > 0: x is in range when x·a + b >=
 // minimum·d. It is nil when there is nothing to bound or the bound is no
 // exact decimal (Build refuses such catalog units).
-func minimumOf(c *Category, m *exact.Map) *bound {
-	if c.minimum == nil || m == nil || m.HasPole() || m.K() != 0 {
+func minimumOf(c *Category, m *exact.Map) *graph.Bound {
+	if c.MinimumRat == nil || m == nil || m.HasPole() || m.K() != 0 {
 		return nil
 	}
 	a, bo, _, d := m.Coefficients()
-	md, ok := exact.ToDecimal(new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d)))
+	md, ok := exact.ToDecimal(new(big.Rat).Mul(c.MinimumRat, new(big.Rat).SetInt(d)))
 	if !ok {
 		return nil
 	}
-	bd := &bound{min: md}
-	setInt(&bd.a, a)
-	setInt(&bd.b, bo)
+	bd := &graph.Bound{Min: md}
+	setInt(&bd.A, a)
+	setInt(&bd.B, bo)
 	return bd
 }
 
@@ -609,11 +567,11 @@ func (g *Graph) linearUnits() map[dimension.Vector][]*claimant {
 	byDim := map[dimension.Vector][]*claimant{}
 	all := make([]claimant, len(g.units))
 	for i, u := range g.units {
-		if u.si == nil || u.si.m == nil || u.conv.formulaUnit || u.coherent.R == nil {
+		if u.SI == nil || u.SI.Map == nil || u.Conv.FormulaUnit || u.Coherent.R == nil {
 			continue
 		}
 		all[i].u = u
-		byDim[u.Category.dim] = append(byDim[u.Category.dim], &all[i])
+		byDim[u.Category.Dim] = append(byDim[u.Category.Dim], &all[i])
 	}
 	return byDim
 }
@@ -689,13 +647,13 @@ func (c *claimant) closeness(system, code string, m codes.Meaning) int {
 func (g *Graph) codeStep(e *Expression) Step {
 	system, code, _ := codes.Split(e.code)
 	f, ok := factorText(e.factor)
-	s := Step{Unit: e.code, Exact: ok && e.conv.exact, Source: g.codes.tables().Source(system),
+	s := Step{Unit: e.code, Exact: ok && e.conv.Exact, Source: g.codes.tables().Source(system),
 		Definition: "1 " + e.code + " = " + f + " " + e.dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
 	if e.note != "" {
 		s.Definition += "; " + e.note
 	}
-	if u, ok := g.bySymbol.get(code); ok && u.Category.dim == e.dim && u.coherent.R != nil && u.coherent.R.Cmp(e.factor.R) != 0 {
-		uf, _ := factorText(u.coherent)
+	if u, ok := g.bySymbol.Get(code); ok && u.Category.Dim == e.dim && u.Coherent.R != nil && u.Coherent.R.Cmp(e.factor.R) != 0 {
+		uf, _ := factorText(u.Coherent)
 		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
 	}
 	return s
@@ -706,7 +664,7 @@ func (g *Graph) codeStep(e *Expression) Step {
 // of that symbol: the one mapping between CLDR and the catalog, which
 // locale data reads.
 func (g *Graph) CLDRClaim(symbol string) (string, bool) {
-	u, ok := g.bySymbol.get(symbol)
+	u, ok := g.bySymbol.Get(symbol)
 	if !ok || u.Symbol != symbol {
 		return "", false
 	}

@@ -233,7 +233,7 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 	mixing := false
 	for _, s := range [2]side{from, to} {
 		if s.dim().IsZero() {
-			if cat := s.category(); cat == nil || !cat.mixingRatio {
+			if cat := s.category(); cat == nil || !cat.MixingRatio {
 				return pl, errNotAcrossKinds
 			}
 			mixing = true

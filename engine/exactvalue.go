@@ -193,10 +193,10 @@ func (pl *plan) valueAtRat(r *big.Rat) (exact.Value, error) {
 		return exact.Value{}, errNotExactMap
 	}
 	x := approximate(r) // for messages only
-	if b := pl.from.minimum; b != nil {
-		t := new(big.Rat).Mul(decimalRat(&b.a), r)
-		t.Add(t, decimalRat(&b.b))
-		if t.Cmp(decimalRat(&b.min)) < 0 {
+	if b := pl.from.Bound; b != nil {
+		t := new(big.Rat).Mul(decimalRat(&b.A), r)
+		t.Add(t, decimalRat(&b.B))
+		if t.Cmp(decimalRat(&b.Min)) < 0 {
 			u := pl.fromUnit
 			return exact.Value{}, outOfRange(&x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
 		}
@@ -304,7 +304,7 @@ func (g *Graph) CompareUnits(a, b *Unit) (int, error) {
 	if a.Category != b.Category {
 		return 0, errorf(CodeIncompatibleUnits, "%s (%s) and %s (%s) are of different categories", a.Symbol, a.Category.ID, b.Symbol, b.Category.ID)
 	}
-	ma, mb := a.conv.m, b.conv.m
+	ma, mb := a.Conv.Map, b.Conv.Map
 	if ma == nil || mb == nil || !ma.IsLinear() || !mb.IsLinear() {
 		return 0, errorf(CodeIncompatibleUnits, "%s and %s are not plain multiples of %s", a.Symbol, b.Symbol, a.Category.Base.Symbol)
 	}

@@ -125,7 +125,7 @@ func (g *Graph) Explain(r *Result) Explanation {
 	A, B := pl.from, pl.to
 	f, o, affine := pl.affine()
 	switch {
-	case A.formulaUnit || B.formulaUnit || !affine:
+	case A.FormulaUnit || B.FormulaUnit || !affine:
 		ex.Kind = "formula"
 		for _, u := range []*Unit{r.From, r.To} {
 			if u != nil && u.Definition.Kind == "formula" {
@@ -215,9 +215,9 @@ func (g *Graph) chain(u *Unit, exponent int, seen map[*Unit]bool) []Step {
 		steps = append(steps, s)
 		exponent = 0 // the exponent belongs to the operand itself
 		if u.Definition.Kind == "base" {
-			if c := u.Category; !c.coherent.IsOne() {
-				f, _ := factorText(c.coherent)
-				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
+			if c := u.Category; !c.Coherent.IsOne() {
+				f, _ := factorText(c.Coherent)
+				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.Dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
 			}
 			break
 		}

@@ -105,7 +105,7 @@ func (b *builder) hintSide(o Origin, name string, s HintSide, dst *hintSide) boo
 	}
 	switch {
 	case s.Unit != "":
-		if dst.unit, _ = b.g.bySymbol.get(s.Unit); dst.unit == nil || dst.unit.Symbol != s.Unit {
+		if dst.unit, _ = b.g.bySymbol.Get(s.Unit); dst.unit == nil || dst.unit.Symbol != s.Unit {
 			b.errorf(o, "hint", "%s: %q is not the symbol of a unit", name, s.Unit)
 			return false
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -90,7 +91,7 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 			ok = false
 			continue
 		}
-		if c := si.side.conversion(); c == nil || c.m == nil || c.formulaUnit || c.m.K() != 0 || c.m.HasPole() {
+		if c := si.side.conversion(); c == nil || c.Map == nil || c.FormulaUnit || c.Map.K() != 0 || c.Map.HasPole() {
 			b.errorf(sc.Origin, subject, "scale %s: unit %s is not linear or affine: an equation needs a unit with one exact map", sc.Name, sc.Unit)
 			ok = false
 			continue
@@ -116,9 +117,9 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 }
 
 // conversion is the side's map onto its reference unit.
-func (s side) conversion() *conversion {
+func (s side) conversion() *graph.Conversion {
 	if s.unit != nil {
-		return &s.unit.conv
+		return &s.unit.Conv
 	}
 	return &s.expr.conv
 }
@@ -344,7 +345,7 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 // HbA1c): the answer is the plain ratio, and the hint names the
 // measurand. Only dimensionless results are looked at.
 func (g *Graph) successHint(res *Result) {
-	if c := res.Category; c == nil || len(res.Equations) > 0 || len(res.Parts) > 0 || !pureNumber(&c.dim) {
+	if c := res.Category; c == nil || len(res.Equations) > 0 || len(res.Parts) > 0 || !pureNumber(&c.Dim) {
 		return
 	}
 	hints := g.extras().measurandHints

@@ -1,200 +1,28 @@
 package engine
 
 import (
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"sort"
+	"github.com/unitd/unitd/engine/internal/graph"
 )
 
-// unitNames indexes units by their spellings (Graph.bySymbol, byWord):
-// the map Build fills, or, in a restored graph, a hash table that lies in
-// the snapshot itself (nameTable), which a restore neither copies nor
-// builds: fifteen thousand names were a sixth of what a restore allocated.
-type unitNames struct {
-	m map[string]*Unit
-	t *nameTable
-}
-
-// get returns the unit of a spelling.
-func (n unitNames) get(name string) (*Unit, bool) {
-	if n.t != nil {
-		return n.t.get(name)
-	}
-	u, ok := n.m[name]
-	return u, ok
-}
-
-// getBytes is get of a spelling held in a buffer, which it does not keep.
-func (n unitNames) getBytes(name []byte) (*Unit, bool) {
-	if n.t != nil {
-		return n.t.get(string(name))
-	}
-	u, ok := n.m[string(name)]
-	return u, ok
-}
-
-// len is the number of spellings.
-func (n unitNames) len() int {
-	if n.t != nil {
-		return n.t.n
-	}
-	return len(n.m)
-}
-
-// all calls yield with each spelling and its unit, in no order.
-func (n unitNames) all(yield func(string, *Unit)) {
-	if n.t != nil {
-		n.t.all(yield)
-		return
-	}
-	for k, u := range n.m {
-		yield(k, u)
-	}
-}
-
-// nameTable is an open-addressing hash table of spellings written in a
-// snapshot: slots of 4 bytes, each 0 (empty) or 1 + the offset in recs of
-// a record (the spelling's length as a uvarint, the spelling, the unit's
-// index + 1 as a varint). The table is at most half full, and a name is
-// looked for from the slot of its hash (nameHash) on.
-type nameTable struct {
-	n     int
-	slots string
-	recs  string
-	units []*Unit
-}
-
-// nameHash is 64-bit FNV-1a: fixed, since the snapshot holds its slots.
-func nameHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
-
-func (t *nameTable) slot(i int) int {
-	s := t.slots[4*i : 4*i+4]
-	return int(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
-}
-
-// record returns the spelling and the unit of the record at offset.
-func (t *nameTable) record(offset int) (string, *Unit) {
-	r := t.recs[offset:]
-	n, k := uvarint(r)
-	name := r[k : k+int(n)]
-	i, _ := varint(r[k+int(n):])
-	return name, t.units[i-1]
-}
-
-func (t *nameTable) get(name string) (*Unit, bool) {
-	if t.n == 0 {
-		return nil, false
-	}
-	mask := len(t.slots)/4 - 1
-	for i := int(nameHash(name)) & mask; ; i = (i + 1) & mask {
-		o := t.slot(i)
-		if o == 0 {
-			return nil, false
-		}
-		if k, u := t.record(o - 1); k == name {
-			return u, true
-		}
-	}
-}
-
-func (t *nameTable) all(yield func(string, *Unit)) {
-	for i := range len(t.slots) / 4 {
-		if o := t.slot(i); o != 0 {
-			yield(t.record(o - 1))
-		}
-	}
-}
-
-// nameTable writes the names as a nameTable: the number of names, the
-// number of slots, the records (in sorted order) and the slots.
-func (w *snapWriter) nameTable(names unitNames) {
-	keys := make([]string, 0, names.len())
-	units := make(map[string]*Unit, names.len())
-	names.all(func(k string, u *Unit) {
-		keys = append(keys, k)
-		units[k] = u
-	})
-	sort.Strings(keys)
-	size := 0
-	if len(keys) > 0 {
-		size = 1
-		for size < 2*len(keys) {
-			size *= 2
-		}
-	}
-	var recs []byte
-	slots := make([]byte, 4*size)
-	for _, k := range keys {
-		o := len(recs) + 1
-		recs = binary.AppendUvarint(recs, uint64(len(k)))
-		recs = append(recs, k...)
-		recs = binary.AppendVarint(recs, int64(w.units[units[k]]+1))
-		i := int(nameHash(k)) & (size - 1)
-		for slots[4*i]|slots[4*i+1]|slots[4*i+2]|slots[4*i+3] != 0 {
-			i = (i + 1) & (size - 1)
-		}
-		slots[4*i], slots[4*i+1], slots[4*i+2], slots[4*i+3] = byte(o), byte(o>>8), byte(o>>16), byte(o>>24)
-	}
-	w.int(len(keys))
+// nameTable writes the names as a table (graph.Names.Encode).
+func (w *snapWriter) nameTable(names graph.Names) {
+	count, size, recs, slots := names.Encode(func(u *Unit) int { return w.units[u] })
+	w.int(count)
 	w.int(size)
 	w.str(string(recs))
 	w.str(string(slots))
 }
 
-// nameTable reads a nameTable, checking every slot and record, so that a
-// look-up in a snapshot that restored never reads out of bounds or
-// probes forever.
-func (r *snapReader) nameTable() unitNames {
-	t := &nameTable{n: r.count(), units: r.units}
-	size := r.int()
-	t.recs, t.slots = r.str(), r.str()
+// nameTable reads a table of names (graph.NamesOfTable).
+func (r *snapReader) nameTable() graph.Names {
+	count, size := r.count(), r.int()
+	recs, slots := r.str(), r.str()
 	if r.err != nil {
-		return unitNames{}
+		return graph.Names{}
 	}
-	if err := t.check(size); err != nil {
+	names, err := graph.NamesOfTable(count, size, recs, slots, r.units)
+	if err != nil {
 		r.fail("a table of names: %v", err)
-		return unitNames{}
 	}
-	return unitNames{t: t}
-}
-
-func (t *nameTable) check(size int) error {
-	switch {
-	case size < 0 || size&(size-1) != 0 || len(t.slots) != 4*size:
-		return fmt.Errorf("%d slots in %d bytes", size, len(t.slots))
-	case 2*t.n > size:
-		return fmt.Errorf("%d names in %d slots", t.n, size)
-	}
-	used := 0
-	for i := range size {
-		o := t.slot(i)
-		if o == 0 {
-			continue
-		}
-		used++
-		if o > len(t.recs) {
-			return fmt.Errorf("slot %d points past the records", i)
-		}
-		r := t.recs[o-1:]
-		n, k := uvarint(r)
-		if k <= 0 || n > uint64(len(r)-k) {
-			return errors.New("a record is cut short")
-		}
-		u, m := varint(r[k+int(n):])
-		if m <= 0 || u < 1 || u > int64(len(t.units)) {
-			return fmt.Errorf("record of %q names unit %d", r[k:k+int(n)], u)
-		}
-	}
-	if used != t.n {
-		return fmt.Errorf("%d names in the slots, %d said", used, t.n)
-	}
-	return nil
+	return names
 }

@@ -5,11 +5,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/unitd/unitd/engine/internal/graph"
 )
 
 // writeNames writes names as a snapshot's table and returns the bytes,
 // with the graph's units indexed as Snapshot indexes them.
-func writeNames(g *Graph, names unitNames) string {
+func writeNames(g *Graph, names graph.Names) string {
 	w := &snapWriter{units: map[*Unit]int{}}
 	for i, u := range g.units {
 		w.units[u] = i
@@ -23,41 +25,41 @@ func writeNames(g *Graph, names unitNames) string {
 // extension or the empty string of a name find nothing.
 func TestNameTable(t *testing.T) {
 	g := testGraph(t)
-	for _, names := range []unitNames{g.bySymbol, g.byWord, {m: map[string]*Unit{}}} {
+	for _, names := range []graph.Names{g.bySymbol, g.byWord, {Map: map[string]*Unit{}}} {
 		r := &snapReader{b: writeNames(g, names), units: g.units}
 		table := r.nameTable()
 		if r.err != nil || len(r.b) != 0 {
 			t.Fatalf("read back: %v, %d bytes left", r.err, len(r.b))
 		}
-		if table.len() != names.len() {
-			t.Errorf("%d names, want %d", table.len(), names.len())
+		if table.Len() != names.Len() {
+			t.Errorf("%d names, want %d", table.Len(), names.Len())
 		}
-		names.all(func(name string, want *Unit) {
-			if got, ok := table.get(name); !ok || got != want {
+		names.All(func(name string, want *Unit) {
+			if got, ok := table.Get(name); !ok || got != want {
 				t.Errorf("%q: %v, want %s", name, got, want.Symbol)
 			}
-			if got, ok := table.getBytes([]byte(name)); !ok || got != want {
+			if got, ok := table.GetBytes([]byte(name)); !ok || got != want {
 				t.Errorf("%q as bytes: %v, want %s", name, got, want.Symbol)
 			}
 			for _, other := range []string{strings.ToUpper(name) + "x", name + " ", "x" + name, name[:len(name)-1]} {
-				if want, known := names.get(other); known {
-					if got, _ := table.get(other); got != want {
+				if want, known := names.Get(other); known {
+					if got, _ := table.Get(other); got != want {
 						t.Errorf("%q: %v, want %s", other, got, want.Symbol)
 					}
-				} else if got, ok := table.get(other); ok {
+				} else if got, ok := table.Get(other); ok {
 					t.Errorf("%q, not a name, found %s", other, got.Symbol)
 				}
 			}
 		})
 		seen := 0
-		table.all(func(name string, u *Unit) {
+		table.All(func(name string, u *Unit) {
 			seen++
-			if want, _ := names.get(name); want != u {
+			if want, _ := names.Get(name); want != u {
 				t.Errorf("all: %q is %v, want %v", name, u, want)
 			}
 		})
-		if seen != names.len() {
-			t.Errorf("all: %d names, want %d", seen, names.len())
+		if seen != names.Len() {
+			t.Errorf("all: %d names, want %d", seen, names.Len())
 		}
 	}
 }
@@ -86,7 +88,7 @@ func TestNameTableRefusesCorruption(t *testing.T) {
 		return string(b)
 	}
 	one := write(1, 2, string(binary.AppendVarint([]byte("\x01x"), int64(len(g.units)))), "\x01\x00\x00\x00\x00\x00\x00\x00")
-	if r := (&snapReader{b: one, units: g.units}); r.nameTable().len() != 1 || r.err != nil {
+	if r := (&snapReader{b: one, units: g.units}); r.nameTable().Len() != 1 || r.err != nil {
 		t.Fatalf("a table of one name: %v", r.err)
 	}
 	for _, tt := range []struct {
@@ -104,24 +106,8 @@ func TestNameTableRefusesCorruption(t *testing.T) {
 	} {
 		r := &snapReader{b: tt.data, units: g.units}
 		if names := r.nameTable(); r.err == nil {
-			t.Errorf("%s: read as a table of %d names", tt.name, names.len())
+			t.Errorf("%s: read as a table of %d names", tt.name, names.Len())
 		}
-	}
-}
-
-// TestCodeSlotsFollowCodeSystems: a unit keeps its codes in the order of
-// CodeSystems, and no other system has a slot.
-func TestCodeSlotsFollowCodeSystems(t *testing.T) {
-	if len(CodeSystems) != len(unitCodes{}) {
-		t.Fatalf("%d code systems, %d slots", len(CodeSystems), len(unitCodes{}))
-	}
-	for i, s := range CodeSystems {
-		if codeSlot(s) != i {
-			t.Errorf("%s in slot %d, want %d", s, codeSlot(s), i)
-		}
-	}
-	if codeSlot("") != -1 || codeSlot("UCUM") != -1 || codeSlot("iso") != -1 {
-		t.Error("a slot for what is no code system")
 	}
 }
 
@@ -155,8 +141,8 @@ func TestRestoreDecodesSpellingsOnFirstUse(t *testing.T) {
 		t.Fatalf("%d spellings decoded, %d built", len(g.spellings), len(built.spellings))
 	}
 	for i, s := range g.spellings {
-		if b := built.spellings[i]; s.text != b.text || s.unit.Symbol != b.unit.Symbol {
-			t.Errorf("spelling %d: %q of %s, built %q of %s", i, s.text, s.unit.Symbol, b.text, b.unit.Symbol)
+		if b := built.spellings[i]; s.Text != b.Text || s.Unit.Symbol != b.Unit.Symbol {
+			t.Errorf("spelling %d: %q of %s, built %q of %s", i, s.Text, s.Unit.Symbol, b.Text, b.Unit.Symbol)
 		}
 	}
 	claimed := g.codes.claimedMap()

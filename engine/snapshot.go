@@ -16,6 +16,8 @@ import (
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/varint"
 )
 
 // Snapshots
@@ -59,12 +61,12 @@ func (g *Graph) Snapshot() []byte {
 		w.str(c.Minimum)
 		w.bool(c.Preferred)
 		w.bool(c.Logarithmic)
-		w.rat(c.minimum)
-		w.dim(c.dim)
-		w.factor(c.coherent)
-		w.bool(c.siFactor != nil)
-		if c.siFactor != nil {
-			w.factor(*c.siFactor)
+		w.rat(c.MinimumRat)
+		w.dim(c.Dim)
+		w.factor(c.Coherent)
+		w.bool(c.SIFactor != nil)
+		if c.SIFactor != nil {
+			w.factor(*c.SIFactor)
 		}
 	}
 	w.int(len(g.units))
@@ -82,26 +84,26 @@ func (g *Graph) Snapshot() []byte {
 		w.bool(u.Exact)
 		w.str(u.Source)
 		w.unit(u.Prefixed)
-		w.codes(&u.codes)
+		w.codes(&u.Codes)
 		w.int(len(u.Examples))
 		for _, e := range u.Examples {
 			w.strs([]string{e.Value, e.From, e.To, e.Result})
 			w.bool(e.Approx)
 		}
-		w.conversion(&u.conv)
+		w.conversion(&u.Conv)
 		switch {
-		case u.si == nil:
+		case u.SI == nil:
 			w.int(0)
-		case u.si == &u.conv:
+		case u.SI == &u.Conv:
 			w.int(1)
 		default:
 			w.int(2)
-			w.conversion(u.si)
+			w.conversion(u.SI)
 		}
-		w.factor(u.coherent)
-		w.bool(u.asInterval != nil)
-		if u.asInterval != nil {
-			w.conversion(u.asInterval)
+		w.factor(u.Coherent)
+		w.bool(u.AsInterval != nil)
+		if u.AsInterval != nil {
+			w.conversion(u.AsInterval)
 		}
 	}
 	// Each category's units, base and intervals, now that every unit has
@@ -112,12 +114,12 @@ func (g *Graph) Snapshot() []byte {
 		for _, u := range c.Units {
 			w.unit(u)
 		}
-		if c.interval != nil {
-			w.int(w.cats[c.interval] + 1)
+		if c.Interval != nil {
+			w.int(w.cats[c.Interval] + 1)
 		} else {
 			w.int(0)
 		}
-		w.bool(c.mixingRatio)
+		w.bool(c.MixingRatio)
 	}
 	w.nameTable(g.bySymbol)
 	w.nameTable(g.byWord)
@@ -126,8 +128,8 @@ func (g *Graph) Snapshot() []byte {
 		spellings := g.spellingList()
 		w.int(len(spellings))
 		for _, s := range spellings {
-			w.str(s.text)
-			w.unit(s.unit)
+			w.str(s.Text)
+			w.unit(s.Unit)
 		}
 	})
 	names := make([]string, 0, len(g.ambiguous))
@@ -159,44 +161,44 @@ func (g *Graph) Snapshot() []byte {
 	// Bridges, by the ordered pair of categories they join (each in both
 	// directions: the way back holds the inverse factor), and the units'
 	// maps across them.
-	keys := make([]categoryPair, 0, len(g.bridges))
+	keys := make([]graph.CategoryPair, 0, len(g.bridges))
 	for k := range g.bridges {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
-		if a.from.ID != b.from.ID {
-			return a.from.ID < b.from.ID
+		if a.From.ID != b.From.ID {
+			return a.From.ID < b.From.ID
 		}
-		return a.to.ID < b.to.ID
+		return a.To.ID < b.To.ID
 	})
 	index := map[*Bridge]int{}
 	w.int(len(keys))
 	for i, k := range keys {
 		br := g.bridges[k]
 		index[br] = i
-		w.int(w.cats[k.from])
-		w.int(w.cats[k.to])
+		w.int(w.cats[k.From])
+		w.int(w.cats[k.To])
 		w.unit(br.From)
 		w.unit(br.To)
 		w.strs([]string{br.Factor, br.Source, br.Note})
 		w.bool(br.Exact)
-		w.factor(br.si)
+		w.factor(br.SI)
 	}
-	crossings := make([]unitBridge, 0, len(g.bridged))
+	crossings := make([]graph.UnitBridge, 0, len(g.bridged))
 	for k := range g.bridged {
 		crossings = append(crossings, k)
 	}
 	sort.Slice(crossings, func(i, j int) bool {
-		if a, b := w.units[crossings[i].u], w.units[crossings[j].u]; a != b {
+		if a, b := w.units[crossings[i].Unit], w.units[crossings[j].Unit]; a != b {
 			return a < b
 		}
-		return index[crossings[i].br] < index[crossings[j].br]
+		return index[crossings[i].Bridge] < index[crossings[j].Bridge]
 	})
 	w.int(len(crossings))
 	for _, k := range crossings {
-		w.unit(k.u)
-		w.int(index[k.br])
+		w.unit(k.Unit)
+		w.int(index[k.Bridge])
 		w.conversion(g.bridged[k])
 	}
 	w.block(func() {
@@ -302,8 +304,8 @@ func restore(data string) (*Graph, error) {
 		version:       r.str(),
 		byID:          map[string]*Category{},
 		byDimension:   map[dimension.Vector]*Category{},
-		bridges:       map[categoryPair]*Bridge{},
-		bridged:       map[unitBridge]*conversion{},
+		bridges:       map[graph.CategoryPair]*Bridge{},
+		bridged:       map[graph.UnitBridge]*graph.Conversion{},
 		pairs:         newPairCache(),
 		mixed:         newMixedCache(),
 		mixedPairs:    newMixedPairs(),
@@ -318,12 +320,12 @@ func restore(data string) (*Graph, error) {
 		c := &cats[i]
 		c.ID, c.Name, c.Description, c.Minimum = r.str(), r.str(), r.str(), r.str()
 		c.Preferred, c.Logarithmic = r.bool(), r.bool()
-		c.minimum = r.rat()
-		c.dim = r.dim()
-		c.coherent = r.factor()
+		c.MinimumRat = r.rat()
+		c.Dim = r.dim()
+		c.Coherent = r.factor()
 		if r.bool() {
 			f := r.factor()
-			c.siFactor = &f
+			c.SIFactor = &f
 		}
 		g.categories[i] = c
 		g.byID[c.ID] = c
@@ -347,7 +349,7 @@ func restore(data string) (*Graph, error) {
 		u.Exact = r.bool()
 		u.Source = r.str()
 		u.Prefixed = r.unit()
-		u.codes = r.codes()
+		u.Codes = r.codes()
 		if n := r.count(); n > 0 {
 			u.Examples = r.examples(n)
 			for j := range u.Examples {
@@ -358,18 +360,18 @@ func restore(data string) (*Graph, error) {
 				u.Examples[j] = Example{Value: r.str(), From: r.str(), To: r.str(), Result: r.str(), Approx: r.bool()}
 			}
 		}
-		r.conversion(&u.conv)
+		r.conversion(&u.Conv)
 		switch r.int() {
 		case 1:
-			u.si = &u.conv
+			u.SI = &u.Conv
 		case 2:
-			u.si = new(conversion)
-			r.conversion(u.si)
+			u.SI = new(graph.Conversion)
+			r.conversion(u.SI)
 		}
-		u.coherent = r.factor()
+		u.Coherent = r.factor()
 		if r.bool() {
-			u.asInterval = new(conversion)
-			r.conversion(u.asInterval)
+			u.AsInterval = new(graph.Conversion)
+			r.conversion(u.AsInterval)
 		}
 		if r.err != nil {
 			return nil, r.err
@@ -382,9 +384,9 @@ func restore(data string) (*Graph, error) {
 			c.Units[j] = r.unit()
 		}
 		if i := r.int(); i > 0 && i <= len(g.categories) {
-			c.interval = g.categories[i-1]
+			c.Interval = g.categories[i-1]
 		}
-		c.mixingRatio = r.bool()
+		c.MixingRatio = r.bool()
 	}
 	g.bySymbol, g.byWord = r.nameTable(), r.nameTable()
 	g.maxName = r.int()
@@ -392,7 +394,7 @@ func restore(data string) (*Graph, error) {
 	// unknown name (spellingList).
 	unitRefs, catRefs := r.units, r.cats
 	if spellings := r.block(func(b *snapReader) { b.spellings(false) }); r.err == nil {
-		g.decodeSpellings = func() []spelling { return subReader(spellings, unitRefs, catRefs).spellings(true) }
+		g.decodeSpellings = func() []graph.Spelling { return subReader(spellings, unitRefs, catRefs).spellings(true) }
 	}
 	g.ambiguous = make(map[string]*Ambiguity)
 	for range r.count() {
@@ -417,17 +419,17 @@ func restore(data string) (*Graph, error) {
 			br.Factor, br.Source, br.Note = s[0], s[1], s[2]
 		}
 		br.Exact = r.bool()
-		br.si = r.factor()
+		br.SI = r.factor()
 		bridges[i] = br
-		g.bridges[categoryPair{from, to}] = br
+		g.bridges[graph.CategoryPair{From: from, To: to}] = br
 	}
 	for range r.count() {
 		u := r.unit()
 		i := r.int()
-		c := new(conversion)
+		c := new(graph.Conversion)
 		r.conversion(c)
 		if i >= 0 && i < len(bridges) {
-			g.bridged[unitBridge{u, bridges[i]}] = c
+			g.bridged[graph.UnitBridge{Unit: u, Bridge: bridges[i]}] = c
 		}
 	}
 	// The claims on the code tables: checked now, decoded on the first
@@ -513,16 +515,16 @@ func (w *snapWriter) dim(d dimension.Vector) {
 	}
 }
 
-func (w *snapWriter) codes(c *unitCodes) {
+func (w *snapWriter) codes(c *graph.UnitCodes) {
 	n := 0
 	for _, s := range CodeSystems {
-		if c.get(s) != "" {
+		if c.Get(s) != "" {
 			n++
 		}
 	}
 	w.int(n)
 	for _, s := range CodeSystems {
-		if code := c.get(s); code != "" {
+		if code := c.Get(s); code != "" {
 			w.str(s)
 			w.str(code)
 		}
@@ -544,23 +546,23 @@ func (w *snapWriter) exactMap(m *exact.Map) {
 
 func (w *snapWriter) decimal(d *apd.Decimal) { w.str(d.String()) }
 
-func (w *snapWriter) conversion(c *conversion) {
-	w.exactMap(c.m)
-	w.exactMap(c.pre)
-	w.exactMap(c.post)
-	w.bool(c.fn != nil)
-	if c.fn != nil {
-		w.str(c.fn.ToSrc)
-		w.str(c.fn.FromSrc)
+func (w *snapWriter) conversion(c *graph.Conversion) {
+	w.exactMap(c.Map)
+	w.exactMap(c.Pre)
+	w.exactMap(c.Post)
+	w.bool(c.Formula != nil)
+	if c.Formula != nil {
+		w.str(c.Formula.ToSrc)
+		w.str(c.Formula.FromSrc)
 	}
-	w.bool(c.formulaUnit)
-	w.bool(c.exact)
-	w.bool(c.anySign)
-	w.bool(c.minimum != nil)
-	if b := c.minimum; b != nil {
-		w.decimal(&b.a)
-		w.decimal(&b.b)
-		w.decimal(&b.min)
+	w.bool(c.FormulaUnit)
+	w.bool(c.Exact)
+	w.bool(c.AnySign)
+	w.bool(c.Bound != nil)
+	if b := c.Bound; b != nil {
+		w.decimal(&b.A)
+		w.decimal(&b.B)
+		w.decimal(&b.Min)
 	}
 }
 
@@ -629,14 +631,14 @@ func subReader(b string, units []*Unit, cats []*Category) *snapReader {
 
 // spellings reads the spellings; with keep false it only reads them
 // through, allocating nothing.
-func (r *snapReader) spellings(keep bool) []spelling {
+func (r *snapReader) spellings(keep bool) []graph.Spelling {
 	n := r.count()
-	var out []spelling
+	var out []graph.Spelling
 	if keep {
-		out = make([]spelling, n)
+		out = make([]graph.Spelling, n)
 	}
 	for i := range n {
-		s := spelling{text: r.str(), unit: r.unit()}
+		s := graph.Spelling{Text: r.str(), Unit: r.unit()}
 		if keep {
 			out[i] = s
 		}
@@ -687,7 +689,7 @@ func (r *snapReader) fail(format string, args ...any) {
 }
 
 func (r *snapReader) int() int {
-	v, n := varint(r.b)
+	v, n := varint.Signed(r.b)
 	if n <= 0 {
 		r.fail("truncated")
 		return 0
@@ -717,7 +719,7 @@ func (r *snapReader) bool() bool {
 }
 
 func (r *snapReader) str() string {
-	n, k := uvarint(r.b)
+	n, k := varint.Unsigned(r.b)
 	if k <= 0 || n > uint64(len(r.b)-k) {
 		r.fail("truncated")
 		return ""
@@ -725,31 +727,6 @@ func (r *snapReader) str() string {
 	s := r.b[k : k+int(n)]
 	r.b = r.b[k+int(n):]
 	return s
-}
-
-// uvarint is binary.Uvarint of a string.
-func uvarint(s string) (uint64, int) {
-	var x uint64
-	var shift uint
-	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
-		b := s[i]
-		if b < 0x80 {
-			return x | uint64(b)<<shift, i + 1
-		}
-		x |= uint64(b&0x7f) << shift
-		shift += 7
-	}
-	return 0, 0
-}
-
-// varint is binary.Varint of a string.
-func varint(s string) (int64, int) {
-	ux, n := uvarint(s)
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
-	}
-	return x, n
 }
 
 func (r *snapReader) strs() []string {
@@ -884,16 +861,14 @@ func (r *snapReader) dim() dimension.Vector {
 	return d
 }
 
-func (r *snapReader) codes() unitCodes {
-	var c unitCodes
+func (r *snapReader) codes() graph.UnitCodes {
+	var c graph.UnitCodes
 	for range r.count() {
 		system, code := r.str(), r.str()
-		i := codeSlot(system)
-		if i < 0 || code == "" {
+		if code == "" || !c.Set(system, code) {
 			r.fail("a code %q of system %q", code, system)
 			break
 		}
-		c[i] = code
 	}
 	return c
 }
@@ -920,8 +895,8 @@ func (r *snapReader) decimal(d *apd.Decimal) {
 	}
 }
 
-func (r *snapReader) conversion(c *conversion) {
-	c.m, c.pre, c.post = r.exactMap(), r.exactMap(), r.exactMap()
+func (r *snapReader) conversion(c *graph.Conversion) {
+	c.Map, c.Pre, c.Post = r.exactMap(), r.exactMap(), r.exactMap()
 	if r.bool() {
 		key := [2]string{r.str(), r.str()}
 		p, ok := r.pairs[key]
@@ -929,13 +904,13 @@ func (r *snapReader) conversion(c *conversion) {
 			p = formula.Deferred(key[0], key[1])
 			r.pairs[key] = p
 		}
-		c.fn = p
+		c.Formula = p
 	}
-	c.formulaUnit, c.exact, c.anySign = r.bool(), r.bool(), r.bool()
+	c.FormulaUnit, c.Exact, c.AnySign = r.bool(), r.bool(), r.bool()
 	if r.bool() {
-		c.minimum = new(bound)
-		r.decimal(&c.minimum.a)
-		r.decimal(&c.minimum.b)
-		r.decimal(&c.minimum.min)
+		c.Bound = new(graph.Bound)
+		r.decimal(&c.Bound.A)
+		r.decimal(&c.Bound.B)
+		r.decimal(&c.Bound.Min)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/internal/graph"
 )
 
 // Unit expressions
@@ -66,7 +67,7 @@ type Expression struct {
 
 	dim    dimension.Vector
 	factor exact.Factor // onto the coherent SI unit of dim
-	conv   conversion
+	conv   graph.Conversion
 	// arbitrary names the arbitrary units (UCUM's [IU], …) of a code, which
 	// convert only among themselves; "" for every other expression.
 	arbitrary string
@@ -154,8 +155,8 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 		if term.Unit == nil {
 			continue // the number 1
 		}
-		e.dim = e.dim.Add(term.Unit.Category.dim, term.Exponent)
-		f := term.Unit.coherent
+		e.dim = e.dim.Add(term.Unit.Category.Dim, term.Exponent)
+		f := term.Unit.Coherent
 		n, d := f.R.Num(), f.R.Denom()
 		if term.Exponent < 0 {
 			n, d = d, n
@@ -177,18 +178,18 @@ func (g *Graph) parseExpressionExcluding(s string, exclude *Unit) (*Expression, 
 	if err != nil {
 		return nil, errorf(CodeInvalidUnitExpression, "unit expression %q: its factor is %v", shorten(s), err)
 	}
-	e.conv = conversion{m: lin, exact: true}
+	e.conv = graph.Conversion{Map: lin, Exact: true}
 	for _, t := range terms {
 		if t.Unit != nil {
-			e.conv.exact = e.conv.exact && t.Unit.conv.exact
+			e.conv.Exact = e.conv.Exact && t.Unit.Conv.Exact
 		}
 	}
-	if len(terms) == 1 && terms[0].Unit != nil && terms[0].Exponent == 1 && !p.powered && terms[0].Unit.si != nil {
+	if len(terms) == 1 && terms[0].Unit != nil && terms[0].Exponent == 1 && !p.powered && terms[0].Unit.SI != nil {
 		// A lone unit in parentheses keeps its own map: (degC) is a point
 		// on the Celsius scale, not an interval, while it converts, as an
 		// expression, to any unit of its dimension.
 		e.point = true
-		e.conv = *terms[0].Unit.si
+		e.conv = *terms[0].Unit.SI
 	}
 	return e, nil
 }
@@ -500,14 +501,14 @@ func (p *exprParser) operand() (Term, error) {
 		if err != nil {
 			return Term{}, err
 		}
-		if u.conv.formulaUnit {
+		if u.Conv.FormulaUnit {
 			return Term{}, p.fail("%s at position %d is defined by a formula and cannot be part of a unit expression", u.Symbol, p.position(start))
 		}
 		if u.Category.Logarithmic {
 			return Term{}, p.fail("%s at position %d is a level on a logarithmic scale and cannot be part of a unit expression", u.Symbol, p.position(start))
 		}
 		if p.afterSlash && name == "mK" && start > 0 && src[start-1] == '/' {
-			if _, ok := p.g.bySymbol.get("m"); ok {
+			if _, ok := p.g.bySymbol.Get("m"); ok {
 				p.trap = len(p.canon)
 			}
 		}
@@ -557,7 +558,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 			return nil, nil, false // a shorter operand may be one
 		}
 	}
-	if u, ok := g.bySymbol.get(name); ok {
+	if u, ok := g.bySymbol.Get(name); ok {
 		return u, nil, true
 	}
 	if len(name) <= 64 && isASCIIWord(name) {
@@ -570,7 +571,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 			}
 			buf[i] = c
 		}
-		if u, ok := g.byWord.getBytes(buf[:len(name)]); ok {
+		if u, ok := g.byWord.GetBytes(buf[:len(name)]); ok {
 			return u, nil, true
 		}
 		if _, ok := g.ambiguous[string(buf[:len(name)])]; !ok {
@@ -578,7 +579,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 		}
 	}
 	key := fold.Key(name)
-	if u, ok := g.byWord.get(key); ok {
+	if u, ok := g.byWord.Get(key); ok {
 		return u, nil, true
 	}
 	if _, ok := g.ambiguous[key]; ok {
