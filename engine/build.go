@@ -709,7 +709,7 @@ func setInt(d *apd.Decimal, i *big.Int) {
 	d.Form = apd.Finite
 }
 
-// define computes u.conv, visiting the unit it refers to first.
+// define computes u.Conv, visiting the unit it refers to first.
 func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	def := b.defs[u]
 	o := def.Origin

@@ -289,7 +289,7 @@ func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
 		return nil, err
 	}
 	// The prefix scales the value the function reads (pre); the function
-	// lands on the reference, which maps onto the category's base (conv)
+	// lands on the reference, which maps onto the category's base (Conv)
 	// and onto the coherent SI unit (si).
 	pre, err1 := exact.Linear(s.Scale, 0)
 	base, err2 := exact.Linear(new(big.Rat).Quo(s.Ref.R, c.Coherent.R), s.Ref.K-c.Coherent.K)

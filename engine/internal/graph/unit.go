@@ -72,8 +72,8 @@ func CodesOf(m map[string]string) UnitCodes {
 
 // Conversion maps a unit's values onto a reference unit (its category's
 // base, or the coherent SI unit of its dimension). Every unit but one
-// defined through a transcendental formula has one exact map, m; such a
-// formula unit maps as ref = post(f(pre(x))), f its formula in decimals.
+// defined through a transcendental formula has one exact map, Map; such a
+// formula unit maps as ref = Post(f(Pre(x))), f its Formula in decimals.
 type Conversion struct {
 	Map       *exact.Map
 	Pre, Post *exact.Map
@@ -184,18 +184,19 @@ type Unit struct {
 	Source      string
 	// Prefixed is the unit this one was generated from by a prefix, or nil.
 	Prefixed *Unit
-	// Codes are the unit's Codes in the standard code systems, as
+	// Codes are the unit's codes in the standard code systems, as
 	// checked against their tables (CodeOf).
 	Codes    UnitCodes
 	Examples []Example
 
+	// Conv maps the unit onto its category's base unit.
 	Conv Conversion
 	// SI maps the unit onto the coherent SI unit of its dimension, and
-	// coherent is that map's factor without any offset (the unit as an
+	// Coherent is that map's factor without any offset (the unit as an
 	// interval, or an operand of an expression).
 	SI       *Conversion
 	Coherent exact.Factor
-	// AsInterval is si without the category minimum, for a unit of a
+	// AsInterval is SI without the category minimum, for a unit of a
 	// scale without offset (K) read as an interval; nil otherwise.
 	AsInterval *Conversion
 }

@@ -21,4 +21,3 @@ func TestCodeSlotsFollowCodeSystems(t *testing.T) {
 		t.Error("a slot for what is no code system")
 	}
 }
-
