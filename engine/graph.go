@@ -13,6 +13,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/prefs"
 	"github.com/unitd/unitd/engine/substance"
+	"github.com/unitd/unitd/engine/unitsearch"
 )
 
 // Graph is a compiled catalog: categories, units and the exact map of every
@@ -40,7 +41,7 @@ type Graph struct {
 	maxName       int // length in bytes of the longest spelling
 	// unitIndex holds the units' spellings for SearchUnits, built on
 	// the first search.
-	unitIndex     *unitIndex
+	unitIndex     *unitsearch.Index
 	unitIndexOnce sync.Once
 
 	// byDimension is the category of each dimension that several
