@@ -261,8 +261,8 @@ func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, e
 		if !explain {
 			return refused
 		}
-		want, _ := factorText(m.Factor)
-		have, _ := factorText(u.Coherent)
+		want, _ := exact.FactorText(m.Factor)
+		have, _ := exact.FactorText(u.Coherent)
 		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), m.Dim.SIText(), shortFactor(have), m.Dim.SIText())
 	}
 	if m.Offset != nil && !exact.AgreeWords(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits, accelerated()) {

@@ -262,11 +262,11 @@ func (g *Graph) codeExpression(symbol, code string, m codes.Meaning) (*Expressio
 	if err != nil {
 		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit unitd can convert: its factor is %v", fault.Truncate(code, 64), err)
 	}
-	e := &Expression{Symbol: symbol, dim: m.Dim, factor: m.Factor, arbitrary: m.Arbitrary, code: code, note: m.Note, reciprocal: m.Reciprocal}
-	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
+	e := &Expression{Symbol: symbol, Dim: m.Dim, Coherent: m.Factor, Arbitrary: m.Arbitrary, Code: code, Note: m.Note, Reciprocal: m.Reciprocal}
+	if c := g.byDimension[e.Dim]; c != nil && e.Arbitrary == "" {
 		e.Category = c
 	}
-	e.conv = graph.Conversion{Map: lin, Exact: m.Exact}
+	e.Conv = graph.Conversion{Map: lin, Exact: m.Exact}
 	return e, nil
 }
 
@@ -446,10 +446,10 @@ func minimumOf(c *Category, m *exact.Map) *graph.Bound {
 func checkArbitrary(from, to side) *Error {
 	fa, ta := "", ""
 	if from.expr != nil {
-		fa = from.expr.arbitrary
+		fa = from.expr.Arbitrary
 	}
 	if to.expr != nil {
-		ta = to.expr.arbitrary
+		ta = to.expr.Arbitrary
 	}
 	if fa == ta {
 		return nil
@@ -645,16 +645,16 @@ func (c *claimant) closeness(system, code string, m codes.Meaning) int {
 // spelling but another factor, that the two differ (UCUM's eV goes
 // through an older value of the elementary charge).
 func (g *Graph) codeStep(e *Expression) Step {
-	system, code, _ := codes.Split(e.code)
-	f, ok := factorText(e.factor)
-	s := Step{Unit: e.code, Exact: ok && e.conv.Exact, Source: g.codes.tables().Source(system),
-		Definition: "1 " + e.code + " = " + f + " " + e.dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
-	if e.note != "" {
-		s.Definition += "; " + e.note
+	system, code, _ := codes.Split(e.Code)
+	f, ok := exact.FactorText(e.Coherent)
+	s := Step{Unit: e.Code, Exact: ok && e.Conv.Exact, Source: g.codes.tables().Source(system),
+		Definition: "1 " + e.Code + " = " + f + " " + e.Dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
+	if e.Note != "" {
+		s.Definition += "; " + e.Note
 	}
-	if u, ok := g.bySymbol.Get(code); ok && u.Category.Dim == e.dim && u.Coherent.R != nil && u.Coherent.R.Cmp(e.factor.R) != 0 {
-		uf, _ := factorText(u.Coherent)
-		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
+	if u, ok := g.bySymbol.Get(code); ok && u.Category.Dim == e.Dim && u.Coherent.R != nil && u.Coherent.R.Cmp(e.Coherent.R) != 0 {
+		uf, _ := exact.FactorText(u.Coherent)
+		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.Dim.SIText() + ", another value"
 	}
 	return s
 }

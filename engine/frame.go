@@ -7,6 +7,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/unitexpr"
 )
 
 // Across categories
@@ -106,26 +107,26 @@ func (b *builder) coherentFactors() {
 	for range 3 {
 		changed := false
 		for _, c := range g.categories {
-			if c.Base == nil || !isExpressionSyntax(c.Base.Symbol) {
+			if c.Base == nil || !unitexpr.IsExpressionSyntax(c.Base.Symbol) {
 				continue
 			}
 			e, err := g.parseExpressionExcluding(c.Base.Symbol, c.Base)
 			if err != nil {
 				continue // not an expression of other units: coherent
 			}
-			if e.dim != c.Dim {
-				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "base unit %s reads as a unit expression of dimension %s, but the category's dimension is %s", c.Base.Symbol, e.dim, c.Dim)
+			if e.Dim != c.Dim {
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "base unit %s reads as a unit expression of dimension %s, but the category's dimension is %s", c.Base.Symbol, e.Dim, c.Dim)
 				c.Base = nil // reported; stop here
 				break
 			}
-			if f := c.SIFactor; f != nil && (f.R.Cmp(e.factor.R) != 0 || f.K != e.factor.K) {
-				text, _ := factorText(e.factor)
+			if f := c.SIFactor; f != nil && (f.R.Cmp(e.Coherent.R) != 0 || f.K != e.Coherent.K) {
+				text, _ := exact.FactorText(e.Coherent)
 				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", siFactorText(c), c.Base.Symbol, text, c.Dim.SIText())
 				c.Base = nil
 				break
 			}
-			if e.factor.R.Cmp(c.Coherent.R) != 0 || e.factor.K != c.Coherent.K {
-				c.Coherent = e.factor
+			if e.Coherent.R.Cmp(c.Coherent.R) != 0 || e.Coherent.K != c.Coherent.K {
+				c.Coherent = e.Coherent
 				setUnits(c)
 				changed = true
 			}
@@ -229,6 +230,6 @@ func (b *builder) bridges(specs []BridgeSpec) {
 // siFactorText is the factor from the category's base unit to the
 // coherent SI unit of its dimension, as declared.
 func siFactorText(c *Category) string {
-	t, _ := factorText(*c.SIFactor)
+	t, _ := exact.FactorText(*c.SIFactor)
 	return t
 }

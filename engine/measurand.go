@@ -121,7 +121,7 @@ func (s side) conversion() *graph.Conversion {
 	if s.unit != nil {
 		return &s.unit.Conv
 	}
-	return &s.expr.conv
+	return &s.expr.Conv
 }
 
 // overlap reports whether a unit could be in both scales.

@@ -20,6 +20,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/mixed"
 	"github.com/unitd/unitd/engine/substance"
+	"github.com/unitd/unitd/engine/unitexpr"
 )
 
 // Units of an account
@@ -1329,7 +1330,7 @@ func (g *Graph) resolveAccount(name string) (side, error, bool) {
 		return side{}, nil, false
 	case err == nil:
 		return side{unit: u}, nil, true
-	case !hasAccountPrefix(name) || !isExpressionSyntax(name):
+	case !hasAccountPrefix(name) || !unitexpr.IsExpressionSyntax(name):
 		return side{}, err, true
 	}
 	if e, ok := g.exprs.get(name); ok {

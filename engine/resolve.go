@@ -7,6 +7,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/unitexpr"
 )
 
 // exprCache holds parsed expressions by their text, white space folded.
@@ -74,7 +75,7 @@ func (s side) dim() dimension.Vector {
 	if s.unit != nil {
 		return s.unit.Category.Dim
 	}
-	return s.expr.dim
+	return s.expr.Dim
 }
 
 // category is the side's catalog category, or nil.
@@ -117,7 +118,7 @@ func (g *Graph) resolve(name string) (side, error) {
 	if s, err, ok := g.resolveCode(name); ok {
 		return s, err
 	}
-	if !isExpressionSyntax(name) {
+	if !unitexpr.IsExpressionSyntax(name) {
 		_, err := g.Lookup(name) // the error, with suggestions
 		return side{}, err
 	}
@@ -278,13 +279,13 @@ func (g *Graph) finish(pl *plan, from, to side) {
 // interval: K and degR, which have no offset, can; degC cannot.
 func frameOf(s, other side) (*graph.Conversion, *Category, error) {
 	if s.unit == nil {
-		return &s.expr.conv, s.expr.Category, nil
+		return &s.expr.Conv, s.expr.Category, nil
 	}
 	u := s.unit
 	c := u.Category
 	// An expression is an interval, unless it is a lone unit in
 	// parentheses, which keeps its own map ((degC) is a point).
-	otherInterval := other.unit == nil && !other.expr.point || other.unit != nil && other.unit.Category == c.Interval
+	otherInterval := other.unit == nil && !other.expr.Point || other.unit != nil && other.unit.Category == c.Interval
 	asInterval := c.Interval != nil && otherInterval
 	if !asInterval {
 		return u.SI, c, nil
@@ -296,7 +297,7 @@ func frameOf(s, other side) (*graph.Conversion, *Category, error) {
 }
 
 // isReciprocal reports whether the side is a code defined as an inverse.
-func (s side) isReciprocal() bool { return s.expr != nil && s.expr.reciprocal }
+func (s side) isReciprocal() bool { return s.expr != nil && s.expr.Reciprocal }
 
 // inverted returns c followed by x ↦ 1/x: a value of the reciprocal
 // dimension. It takes either sign (a diverging lens has a negative

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/substance"
 )
@@ -108,7 +109,7 @@ func (g *Graph) catalogSubstance(name string) *Substance { return g.extras().sub
 
 // quantity reads "VALUE UNIT" exactly into coherent SI units.
 func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
-	shown := func() string { return shorten(text) }
+	shown := func() string { return fault.Shorten(text) }
 	text = strings.TrimSpace(text)
 	num, unit, ok := strings.Cut(text, " ")
 	if !ok {
@@ -138,7 +139,7 @@ func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, e
 	case s.unit != nil && s.unit.SI != nil:
 		m = s.unit.SI.Map
 	case s.expr != nil:
-		m = s.expr.conv.Map
+		m = s.expr.Conv.Map
 	}
 	if m == nil {
 		return nil, substance.FieldErrorf(field, "%q: %s converts through a formula; name a linear unit", shown(), s.symbol())
