@@ -130,7 +130,7 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 	if q.Charge != "" {
 		z, err := strconv.Atoi(strings.TrimPrefix(q.Charge, "+"))
 		if err != nil || z == 0 || z < -99 || z > 99 || len(q.Charge) > 4 {
-			return nil, substance.FieldErrorf("charge", "expected a non-zero whole number from -99 to 99, found %q", fault.Shorten(q.Charge))
+			return nil, substance.FieldErrorf("charge", "expected a non-zero whole number from -99 to 99, found %q", fault.Truncate(q.Charge, 64))
 		}
 		p.Charge = substance.ChargeProperty(z, "the request")
 	}

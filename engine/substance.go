@@ -109,7 +109,7 @@ func (g *Graph) catalogSubstance(name string) *Substance { return g.extras().sub
 
 // quantity reads "VALUE UNIT" exactly into coherent SI units.
 func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
-	shown := func() string { return fault.Shorten(text) }
+	shown := func() string { return fault.Truncate(text, 64) }
 	text = strings.TrimSpace(text)
 	num, unit, ok := strings.Cut(text, " ")
 	if !ok {

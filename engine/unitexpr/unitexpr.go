@@ -194,13 +194,13 @@ func Parse(c Catalog, s string, exclude *graph.Unit) (*Expression, error) {
 	e.Coherent = exact.Factor{R: new(big.Rat).SetFrac(num, den), K: k}
 	for _, x := range e.Dim {
 		if x > 99 || x < -99 {
-			return nil, fault.Errorf(fault.InvalidUnitExpression, "unit expression %q: its dimension %s has an exponent beyond ±99", fault.Shorten(s), e.Dim)
+			return nil, fault.Errorf(fault.InvalidUnitExpression, "unit expression %q: its dimension %s has an exponent beyond ±99", fault.Truncate(s, 64), e.Dim)
 		}
 	}
 	e.Category = c.CategoryOf(e.Dim)
 	lin, err := exact.Linear(e.Coherent.R, e.Coherent.K)
 	if err != nil {
-		return nil, fault.Errorf(fault.InvalidUnitExpression, "unit expression %q: its factor is %v", fault.Shorten(s), err)
+		return nil, fault.Errorf(fault.InvalidUnitExpression, "unit expression %q: its factor is %v", fault.Truncate(s, 64), err)
 	}
 	e.Conv = graph.Conversion{Map: lin, Exact: true}
 	for _, t := range terms {
@@ -239,7 +239,7 @@ func (p *exprParser) millikelvinTrap() *fault.Error {
 		}
 	}
 	parsed := b.String()
-	e := fault.Errorf(fault.AmbiguousUnit, "%q is ambiguous: mK is the millikelvin, so it reads as %s (per millikelvin, a thousand times per kelvin), but it is usually meant as %s (per metre kelvin); write one of them", fault.Shorten(p.src), parsed, meant)
+	e := fault.Errorf(fault.AmbiguousUnit, "%q is ambiguous: mK is the millikelvin, so it reads as %s (per millikelvin, a thousand times per kelvin), but it is usually meant as %s (per metre kelvin); write one of them", fault.Truncate(p.src, 64), parsed, meant)
 	e.Candidates = []string{meant, parsed}
 	return e
 }
@@ -249,7 +249,7 @@ func (p *exprParser) position(i int) int { return utf8.RuneCountInString(p.src[:
 
 func (p *exprParser) fail(format string, args ...any) *fault.Error {
 	e := fault.Errorf(fault.InvalidUnitExpression, format, args...)
-	e.Message = "invalid unit expression " + strconv.Quote(fault.Shorten(p.src)) + ": " + e.Message
+	e.Message = "invalid unit expression " + strconv.Quote(fault.Truncate(p.src, 64)) + ": " + e.Message
 	return e
 }
 
@@ -420,7 +420,7 @@ func (p *exprParser) exponent(text string, at int) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(text, "+"))
 	if err != nil || n < -9 || n > 9 || n == 0 {
-		return 0, p.fail("exponent %s at position %d is out of range: use a whole number from -9 to 9 other than 0", fault.Shorten(text), p.position(at))
+		return 0, p.fail("exponent %s at position %d is out of range: use a whole number from -9 to 9 other than 0", fault.Truncate(text, 64), p.position(at))
 	}
 	p.canon = append(p.canon, '^')
 	p.canon = strconv.AppendInt(p.canon, int64(n), 10)
@@ -555,7 +555,7 @@ func (p *exprParser) operand() (Term, error) {
 	}
 	_, err := p.c.Lookup(name)
 	if e, ok := err.(*fault.Error); ok && e.Code == fault.UnknownUnit {
-		e.Message += " (in unit expression " + strconv.Quote(fault.Shorten(src)) + " at position " + strconv.Itoa(p.position(start)) + ")"
+		e.Message += " (in unit expression " + strconv.Quote(fault.Truncate(src, 64)) + " at position " + strconv.Itoa(p.position(start)) + ")"
 	}
 	return Term{}, err
 }
