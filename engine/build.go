@@ -29,21 +29,14 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	b := &builder{
 		ctx: ctx,
 		g: &Graph{
-			version:       spec.Version,
-			byID:          map[string]*Category{},
-			bySymbol:      graph.Names{Map: map[string]*Unit{}},
-			byWord:        graph.Names{Map: map[string]*Unit{}},
-			ambiguous:     map[string]*Ambiguity{},
-			byDimension:   map[dimension.Vector]*Category{},
-			bridges:       map[graph.CategoryPair]*Bridge{},
-			bridged:       map[graph.UnitBridge]*graph.Conversion{},
-			pairs:         newPairCache(),
-			mixed:         newMixedCache(),
-			mixedPairs:    newMixedPairs(),
-			compiledPairs: newPairCompiler(),
-			exprs:         newExprCache(),
-			cross:         newCrossCache(),
-			resolved:      newPropertiesCache(),
+			version:     spec.Version,
+			byID:        map[string]*Category{},
+			bySymbol:    graph.Names{Map: map[string]*Unit{}},
+			byWord:      graph.Names{Map: map[string]*Unit{}},
+			ambiguous:   map[string]*Ambiguity{},
+			byDimension: map[dimension.Vector]*Category{},
+			bridges:     map[graph.CategoryPair]*Bridge{},
+			bridged:     map[graph.UnitBridge]*graph.Conversion{},
 		},
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},
@@ -56,6 +49,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		exacts:          map[string]exact.Factor{},
 		x:               new(extras),
 	}
+	b.g.newCaches()
 	// The extras fill in as they compile, before the graph is shared.
 	b.g.x.Store(b.x)
 	b.categories(spec.Categories)

@@ -93,6 +93,17 @@ type Graph struct {
 	deferredErrs atomic.Pointer[[]error]
 }
 
+// newCaches gives a new graph, built or restored, its empty caches.
+func (g *Graph) newCaches() {
+	g.pairs = newPairCache()
+	g.mixed = newMixedCache()
+	g.mixedPairs = newMixedPairs()
+	g.compiledPairs = newPairCompiler()
+	g.exprs = newExprCache()
+	g.cross = newCrossCache()
+	g.resolved = newPropertiesCache()
+}
+
 // extras are the parts of a catalog beyond its units and categories.
 type extras struct {
 	// hints is the catalog's table of hints for failed conversions (hint.go).

@@ -113,15 +113,9 @@ func restore(data string) (*Graph, error) {
 		byDimension:     t.ByDimension,
 		bridges:         t.Bridges,
 		bridged:         t.Bridged,
-		pairs:           newPairCache(),
-		mixed:           newMixedCache(),
-		mixedPairs:      newMixedPairs(),
-		compiledPairs:   newPairCompiler(),
-		exprs:           newExprCache(),
-		cross:           newCrossCache(),
-		resolved:        newPropertiesCache(),
 		codes:           &codeIndex{resolved: cache.New[string, side](nil), decodeClaims: t.Claims},
 	}
+	g.newCaches()
 	for _, c := range t.Categories {
 		g.byID[c.ID] = c
 	}
