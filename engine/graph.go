@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/hint"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/suggest"
@@ -107,7 +108,7 @@ func (g *Graph) newCaches() {
 // extras are the parts of a catalog beyond its units and categories.
 type extras struct {
 	// hints is the catalog's table of hints for failed conversions (hint.go).
-	hints []hint
+	hints hint.Table
 	// prefs are the unit preferences (package prefs), or nil.
 	prefs *prefs.Data
 	// The substance catalog (package substance) and each substance's own
