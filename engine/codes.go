@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
@@ -562,81 +562,19 @@ func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
 }
 
 // linearUnits are the units that can claim a code of a linear or affine
-// unit, by dimension.
-func (g *Graph) linearUnits() map[dimension.Vector][]*claimant {
-	byDim := map[dimension.Vector][]*claimant{}
-	all := make([]claimant, len(g.units))
-	for i, u := range g.units {
-		if u.SI == nil || u.SI.Map == nil || u.Conv.FormulaUnit || u.Coherent.R == nil {
-			continue
-		}
-		all[i].u = u
-		byDim[u.Category.Dim] = append(byDim[u.Category.Dim], &all[i])
-	}
-	return byDim
+// unit, by dimension (claim.ByDimension).
+func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {
+	return claim.ByDimension(g.units, accelerated())
 }
 
-// claimableBy lists the catalog units that could claim an unclaimed code:
-// those of its meaning (claimant.problem) that come closest to its factor.
-// Where one of those already claims a code of the system, the code is a
-// synonym of that code (QUDT's ZOLL of IN), not a claim to make, and the
-// list is empty; a unit that merely agrees to the few digits a table
-// states (the survey inch to QUDT's 0.0254 m) is no counterpart when
-// another agrees to more.
-func (g *Graph) claimableBy(byDim map[dimension.Vector][]*claimant, system, code string) []string {
+// claimableBy lists the catalog units that could claim an unclaimed code
+// (claim.Claimable).
+func (g *Graph) claimableBy(byDim map[dimension.Vector][]*claim.Claimant, system, code string) []string {
 	m, err := g.codes.tables().Table(system, code)
 	if err != nil || m.Special != nil || m.Arbitrary != "" {
 		return nil
 	}
-	dims := []dimension.Vector{m.Dim}
-	if inv := m.Dim.Inverse(); inv != m.Dim {
-		dims = append(dims, inv)
-	}
-	var best []*Unit
-	bestDigits := 0
-	for _, d := range dims {
-		for _, c := range byDim[d] {
-			if c.problem(system, code, m, false) != "" {
-				continue
-			}
-			n := c.closeness(system, code, m)
-			switch {
-			case n > bestDigits:
-				best, bestDigits = []*Unit{c.u}, n
-			case n == bestDigits:
-				best = append(best, c.u)
-			}
-		}
-	}
-	var units []string
-	for _, u := range best {
-		if u.CodeOf(system) != "" {
-			return nil
-		}
-		if !slices.Contains(units, u.Symbol) {
-			units = append(units, u.Symbol)
-		}
-	}
-	return units
-}
-
-// maxClaimDigits is the precision beyond which two factors are taken to
-// be the same: the 34 digits of a result.
-const maxClaimDigits = 34
-
-// closeness is how many significant digits the unit's factor agrees
-// with the code's to, at most maxClaimDigits, for a unit that can claim it.
-func (c *claimant) closeness(system, code string, m codes.Meaning) int {
-	lo := claimDigits
-	if m.Digits > 0 {
-		lo = min(lo, m.Digits)
-	}
-	for d := maxClaimDigits; d > lo; d-- {
-		if c.problemTo(system, code, m, d, false) == "" {
-			return d
-		}
-	}
-	return lo
+	return claim.Claimable(byDim, system, code, m)
 }
 
 // codeStep says what a code that no catalog unit claims means: its
