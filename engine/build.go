@@ -664,8 +664,8 @@ func (b *builder) setMinimum(u *Unit) {
 		return
 	}
 	bd := &graph.Bound{Min: md}
-	setInt(&bd.A, a)
-	setInt(&bd.B, bo)
+	exact.SetInt(&bd.A, a)
+	exact.SetInt(&bd.B, bo)
 	u.Conv.Bound = bd
 }
 
@@ -693,14 +693,6 @@ func (b *builder) checkPi(c *Category, failed map[*Unit]bool) {
 	if withPi != nil && other != nil {
 		b.errorf(b.origins[withPi], unitSubject(withPi.Symbol), "a factor with pi cannot share category %s with %s, which has an offset or a formula", c.ID, other.Symbol)
 	}
-}
-
-// setInt sets d to the integer i.
-func setInt(d *apd.Decimal, i *big.Int) {
-	d.Coeff.SetMathBigInt(new(big.Int).Abs(i))
-	d.Negative = i.Sign() < 0
-	d.Exponent = 0
-	d.Form = apd.Finite
 }
 
 // define computes u.Conv, visiting the unit it refers to first.
@@ -799,7 +791,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		u.Conv.Map, err = own.Then(rc.Map)
 	}
 	if err != nil {
-		b.errorf(o, unitSubject(u.Symbol), "definition: %v", mapError(err))
+		b.errorf(o, unitSubject(u.Symbol), "definition: %v", exact.DescribeMapError(err))
 		return false
 	}
 	return true
@@ -827,14 +819,6 @@ func (b *builder) reference(name string) (*Unit, bool) {
 	}
 	u, ok := b.g.byWord.Get(fold.Key(name))
 	return u, ok
-}
-
-// mapError says what a failed composition of maps means for a catalog.
-func mapError(err error) string {
-	if errors.Is(err, exact.ErrPiInside) {
-		return "an offset or a formula cannot be combined with a factor involving pi"
-	}
-	return err.Error()
 }
 
 // parseFactor is exact.ParseFactor remembering what it read: the factors of a
@@ -905,7 +889,7 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		// A Möbius map (100 / x): one exact map, like any other unit.
 		m, err := f.ToMap.Then(rc.Map)
 		if err != nil {
-			b.errorf(o, subject, "formula: %v", mapError(err))
+			b.errorf(o, subject, "formula: %v", exact.DescribeMapError(err))
 			return false
 		}
 		u.Conv.Map = m

@@ -426,8 +426,8 @@ func newLinearSign(a, b *big.Int) linearSign {
 		return s
 	}
 	s.a, s.b = new(apd.Decimal), new(apd.Decimal)
-	setInt(s.a, a)
-	setInt(s.b, b)
+	exact.SetInt(s.a, a)
+	exact.SetInt(s.b, b)
 	return s
 }
 
