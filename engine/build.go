@@ -13,6 +13,7 @@ import (
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/internal/graph"
 )
 
 // Build checks spec as a whole and compiles it into a Graph. It reports
@@ -28,21 +29,14 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	b := &builder{
 		ctx: ctx,
 		g: &Graph{
-			version:       spec.Version,
-			byID:          map[string]*Category{},
-			bySymbol:      unitNames{m: map[string]*Unit{}},
-			byWord:        unitNames{m: map[string]*Unit{}},
-			ambiguous:     map[string]*Ambiguity{},
-			byDimension:   map[dimension.Vector]*Category{},
-			bridges:       map[categoryPair]*Bridge{},
-			bridged:       map[unitBridge]*conversion{},
-			pairs:         newPairCache(),
-			mixed:         newMixedCache(),
-			mixedPairs:    newMixedPairs(),
-			compiledPairs: newPairCompiler(),
-			exprs:         newExprCache(),
-			cross:         newCrossCache(),
-			resolved:      newPropertiesCache(),
+			version:     spec.Version,
+			byID:        map[string]*Category{},
+			bySymbol:    graph.Names{Map: map[string]*Unit{}},
+			byWord:      graph.Names{Map: map[string]*Unit{}},
+			ambiguous:   map[string]*Ambiguity{},
+			byDimension: map[dimension.Vector]*Category{},
+			bridges:     map[graph.CategoryPair]*Bridge{},
+			bridged:     map[graph.UnitBridge]*graph.Conversion{},
 		},
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},
@@ -55,6 +49,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 		exacts:          map[string]exact.Factor{},
 		x:               new(extras),
 	}
+	b.g.newCaches()
 	// The extras fill in as they compile, before the graph is shared.
 	b.g.x.Store(b.x)
 	b.categories(spec.Categories)
@@ -64,7 +59,7 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	b.spellings()
 	b.ambiguities(spec.Categories)
 	for _, s := range b.g.spellings {
-		b.g.maxName = max(b.g.maxName, len(s.text))
+		b.g.maxName = max(b.g.maxName, len(s.Text))
 	}
 	for name := range b.g.ambiguous {
 		b.g.maxName = max(b.g.maxName, len(name))
@@ -198,8 +193,8 @@ func (b *builder) categories(specs []CategorySpec) {
 			}
 		}
 		c := &Category{ID: cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum,
-			Preferred: cs.Preferred, Logarithmic: cs.Logarithmic, dim: dimension.Of(cs.Dimension)}
-		c.dimensionless = c.dim.IsZero()
+			Preferred: cs.Preferred, Logarithmic: cs.Logarithmic, Dim: dimension.Of(cs.Dimension)}
+		c.Dimensionless = c.Dim.IsZero()
 		if cs.Logarithmic && cs.Preferred {
 			b.errorf(cs.Origin, subject, "a logarithmic category cannot be preferred: unit expressions never convert into it")
 		}
@@ -212,7 +207,7 @@ func (b *builder) categories(specs []CategorySpec) {
 			case f.R.Sign() <= 0:
 				b.errorf(cs.Origin, subject, "si_factor must be positive, not %s", cs.SIFactor)
 			default:
-				c.siFactor = &f
+				c.SIFactor = &f
 			}
 		}
 		if cs.Minimum != "" {
@@ -223,7 +218,7 @@ func (b *builder) categories(specs []CategorySpec) {
 			case m.K != 0:
 				b.errorf(cs.Origin, subject, "minimum: %s involves pi, which no decimal can state exactly", cs.Minimum)
 			default:
-				c.minimum = m.R
+				c.MinimumRat = m.R
 			}
 		}
 		b.g.byID[c.ID] = c
@@ -510,8 +505,8 @@ func (b *builder) spellings() {
 		words += 2 + len(u.Aliases)
 	}
 	bySymbol, byWord := make(map[string]*Unit, symbols), make(map[string]*Unit, words)
-	b.g.bySymbol, b.g.byWord = unitNames{m: bySymbol}, unitNames{m: byWord}
-	b.g.spellings = make([]spelling, 0, symbols+words)
+	b.g.bySymbol, b.g.byWord = graph.Names{Map: bySymbol}, graph.Names{Map: byWord}
+	b.g.spellings = make([]graph.Spelling, 0, symbols+words)
 	for _, u := range b.g.units {
 		for i := -1; i < len(u.Symbols); i++ {
 			s := u.Symbol
@@ -530,7 +525,7 @@ func (b *builder) spellings() {
 				continue
 			}
 			bySymbol[s] = u
-			b.g.spellings = append(b.g.spellings, spelling{s, u})
+			b.g.spellings = append(b.g.spellings, graph.Spelling{Text: s, Unit: u})
 		}
 	}
 	for _, u := range b.g.units {
@@ -558,7 +553,7 @@ func (b *builder) spellings() {
 				continue
 			}
 			if !seen {
-				b.g.spellings = append(b.g.spellings, spelling{w, u})
+				b.g.spellings = append(b.g.spellings, graph.Spelling{Text: w, Unit: u})
 				byWord[key] = u
 			}
 		}
@@ -579,10 +574,10 @@ func (b *builder) ambiguities(specs []CategorySpec) {
 				b.errorf(as.Origin, subject, "declared twice")
 				continue
 			}
-			if u, ok := b.g.byWord.get(key); ok {
+			if u, ok := b.g.byWord.Get(key); ok {
 				b.errorf(as.Origin, subject, "is also a name of unit %q (%s); an ambiguous name must not be an alias", u.Symbol, b.origins[u])
 			}
-			if u, ok := b.g.bySymbol.get(as.Name); ok {
+			if u, ok := b.g.bySymbol.Get(as.Name); ok {
 				b.errorf(as.Origin, subject, "is the symbol of unit %q; symbols keep their one meaning", u.Symbol)
 			}
 			if len(as.Candidates) < 2 {
@@ -590,7 +585,7 @@ func (b *builder) ambiguities(specs []CategorySpec) {
 			}
 			a := &Ambiguity{Name: as.Name, Note: as.Note}
 			for _, c := range as.Candidates {
-				u, ok := b.g.bySymbol.get(c)
+				u, ok := b.g.bySymbol.Get(c)
 				if !ok {
 					b.errorf(as.Origin, subject, "candidate %q is not a unit symbol", c)
 					continue
@@ -637,7 +632,7 @@ func (b *builder) resolve() {
 	}
 	for _, c := range b.g.categories {
 		b.checkPi(c, failed)
-		if c.minimum == nil {
+		if c.MinimumRat == nil {
 			continue
 		}
 		for _, u := range c.Units {
@@ -652,7 +647,7 @@ func (b *builder) resolve() {
 // minimum (absolute zero), or reports why it cannot.
 func (b *builder) setMinimum(u *Unit) {
 	c := u.Category
-	m := u.conv.m
+	m := u.Conv.Map
 	if m == nil || m.HasPole() {
 		return
 	}
@@ -663,16 +658,16 @@ func (b *builder) setMinimum(u *Unit) {
 	// The map is (x·a + bo)/d with d > 0, so x is in range when
 	// x·a + bo >= minimum·d, which must be an exact decimal.
 	a, bo, _, d := m.Coefficients()
-	min := new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d))
+	min := new(big.Rat).Mul(c.MinimumRat, new(big.Rat).SetInt(d))
 	md, ok := exact.ToDecimal(min)
 	if !ok {
 		b.errorf(b.origins[u], unitSubject(u.Symbol), "the minimum %s of %s cannot be enforced exactly in this unit: %s is not a terminating decimal", c.Minimum, c.ID, min.RatString())
 		return
 	}
-	bd := &bound{min: md}
-	setInt(&bd.a, a)
-	setInt(&bd.b, bo)
-	u.conv.minimum = bd
+	bd := &graph.Bound{Min: md}
+	exact.SetInt(&bd.A, a)
+	exact.SetInt(&bd.B, bo)
+	u.Conv.Bound = bd
 }
 
 // checkPi refuses a category that has both a unit whose map carries π and
@@ -680,19 +675,19 @@ func (b *builder) setMinimum(u *Unit) {
 // apply the offset or formula to a multiple of π, which no exact map can
 // state.
 func (b *builder) checkPi(c *Category, failed map[*Unit]bool) {
-	if c.minimum != nil {
+	if c.MinimumRat != nil {
 		return // a unit with pi is refused against the minimum
 	}
 	var withPi, other *Unit
 	for _, u := range c.Units {
-		cv := &u.conv
-		if failed[u] || cv.m == nil && cv.post == nil {
+		cv := &u.Conv
+		if failed[u] || cv.Map == nil && cv.Post == nil {
 			continue
 		}
 		switch {
-		case cv.m != nil && cv.m.K() != 0 || cv.post != nil && cv.post.K() != 0:
+		case cv.Map != nil && cv.Map.K() != 0 || cv.Post != nil && cv.Post.K() != 0:
 			withPi = u
-		case cv.formulaUnit || !cv.m.IsLinear():
+		case cv.FormulaUnit || !cv.Map.IsLinear():
 			other = u
 		}
 	}
@@ -701,15 +696,7 @@ func (b *builder) checkPi(c *Category, failed map[*Unit]bool) {
 	}
 }
 
-// setInt sets d to the integer i.
-func setInt(d *apd.Decimal, i *big.Int) {
-	d.Coeff.SetMathBigInt(new(big.Int).Abs(i))
-	d.Negative = i.Sign() < 0
-	d.Exponent = 0
-	d.Form = apd.Finite
-}
-
-// define computes u.conv, visiting the unit it refers to first.
+// define computes u.Conv, visiting the unit it refers to first.
 func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 	def := b.defs[u]
 	o := def.Origin
@@ -722,7 +709,7 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 			b.errorf(o, unitSubject(u.Symbol), "missing definition (only the base unit %q has none)", baseSymbol(c))
 			return false
 		}
-		u.conv = conversion{m: exact.Identity(), exact: u.Exact}
+		u.Conv = graph.Conversion{Map: exact.Identity(), Exact: u.Exact}
 		return true
 	}
 	if c.Base == u {
@@ -778,11 +765,11 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		b.errorf(o, unitSubject(u.Symbol), "an offset cannot be combined with a factor involving pi")
 		return false
 	}
-	rc := &ref.conv
-	if accelerated() && off.Sign() == 0 && !rc.transcendental() {
+	rc := &ref.Conv
+	if accelerated() && off.Sign() == 0 && !rc.Transcendental() {
 		// A factor onto a linear map, composed in words when they fit.
-		if m, ok := exact.LinearThen(f.R, f.K, rc.m); ok {
-			u.conv = conversion{formulaUnit: rc.formulaUnit, exact: u.Exact && rc.exact, m: m}
+		if m, ok := exact.LinearThen(f.R, f.K, rc.Map); ok {
+			u.Conv = graph.Conversion{FormulaUnit: rc.FormulaUnit, Exact: u.Exact && rc.Exact, Map: m}
 			return true
 		}
 	}
@@ -791,21 +778,21 @@ func (b *builder) define(u *Unit, visit func(*Unit) bool) bool {
 		b.errorf(o, unitSubject(u.Symbol), "definition: %v", err)
 		return false
 	}
-	u.conv = conversion{formulaUnit: rc.formulaUnit, exact: u.Exact && rc.exact}
-	if rc.transcendental() {
+	u.Conv = graph.Conversion{FormulaUnit: rc.FormulaUnit, Exact: u.Exact && rc.Exact}
+	if rc.Transcendental() {
 		// Defined relative to a formula unit: this unit's map runs before
 		// the formula.
 		if f.K != 0 {
 			b.errorf(o, unitSubject(u.Symbol), "a factor with pi cannot feed a formula (%s)", ref.Symbol)
 			return false
 		}
-		u.conv.pre, err = own.Then(rc.pre)
-		u.conv.fn, u.conv.post = rc.fn, rc.post
+		u.Conv.Pre, err = own.Then(rc.Pre)
+		u.Conv.Formula, u.Conv.Post = rc.Formula, rc.Post
 	} else {
-		u.conv.m, err = own.Then(rc.m)
+		u.Conv.Map, err = own.Then(rc.Map)
 	}
 	if err != nil {
-		b.errorf(o, unitSubject(u.Symbol), "definition: %v", mapError(err))
+		b.errorf(o, unitSubject(u.Symbol), "definition: %v", exact.DescribeMapError(err))
 		return false
 	}
 	return true
@@ -828,19 +815,11 @@ func (b *builder) reference(name string) (*Unit, bool) {
 	if b.ov != nil {
 		return b.ov.reference(b.g, name)
 	}
-	if u, ok := b.g.bySymbol.get(name); ok {
+	if u, ok := b.g.bySymbol.Get(name); ok {
 		return u, true
 	}
-	u, ok := b.g.byWord.get(fold.Key(name))
+	u, ok := b.g.byWord.Get(fold.Key(name))
 	return u, ok
-}
-
-// mapError says what a failed composition of maps means for a catalog.
-func mapError(err error) string {
-	if errors.Is(err, exact.ErrPiInside) {
-		return "an offset or a formula cannot be combined with a factor involving pi"
-	}
-	return err.Error()
 }
 
 // parseFactor is exact.ParseFactor remembering what it read: the factors of a
@@ -882,12 +861,12 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 		b.errorf(o, subject, "definition: a formula needs both to (into %s) and from (out of %s)", def.Unit, def.Unit)
 		return false
 	}
-	rc := &ref.conv
-	if rc.formulaUnit {
+	rc := &ref.Conv
+	if rc.FormulaUnit {
 		b.errorf(o, subject, "formula refers to %q, which is itself defined by a formula; refer to a linear or affine unit", ref.Symbol)
 		return false
 	}
-	if rc.m.K() != 0 {
+	if rc.Map.K() != 0 {
 		b.errorf(o, subject, "formula refers to %q, whose factor involves pi; refer to a unit without pi", ref.Symbol)
 		return false
 	}
@@ -905,19 +884,19 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 	if errTo != nil || errFrom != nil {
 		return false
 	}
-	u.conv = conversion{formulaUnit: true, exact: u.Exact && rc.exact}
+	u.Conv = graph.Conversion{FormulaUnit: true, Exact: u.Exact && rc.Exact}
 	b.formulas[u] = f
 	if f.ToMap != nil {
 		// A Möbius map (100 / x): one exact map, like any other unit.
-		m, err := f.ToMap.Then(rc.m)
+		m, err := f.ToMap.Then(rc.Map)
 		if err != nil {
-			b.errorf(o, subject, "formula: %v", mapError(err))
+			b.errorf(o, subject, "formula: %v", exact.DescribeMapError(err))
 			return false
 		}
-		u.conv.m = m
+		u.Conv.Map = m
 		return true
 	}
-	u.conv.pre, u.conv.fn, u.conv.post = exact.Identity(), f, rc.m
+	u.Conv.Pre, u.Conv.Formula, u.Conv.Post = exact.Identity(), f, rc.Map
 	return true
 }
 

@@ -3,28 +3,15 @@ package engine
 import (
 	"fmt"
 	"maps"
-	"math/big"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/codes"
-	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/cache"
-	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 )
-
-// The catalog's claims on the standard codes
-//
-// A unit claims a code with UnitSpec.Codes; Build checks every claim
-// against the owner's table (codes.Set.Table): the code exists, has the
-// unit's dimension (or the reciprocal one, for a unit defined as k/x of
-// its reference), means the unit's factor and offset to the precision the
-// table states them in, and is claimed by one unit only. A level claims
-// no linear code, and a unit of a category that counts from elsewhere
-// than zero (gauge pressure) no code at all: the tables' codes are
-// absolute. Codes generated for prefixed units are kept only when the
-// table confirms them.
 
 // compileCodes checks the catalog's claims on the code tables, and the
 // codes it keeps unclaimed.
@@ -58,7 +45,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	if inParallel(b.ctx, len(ordered), func(i int) {
 		u := ordered[i]
 		codeOf := b.codes[u]
-		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
+		if len(codeOf) == 0 || u.Conv.Map == nil && u.Conv.Post == nil {
 			return
 		}
 		systems := make([]string, 0, len(codeOf))
@@ -66,7 +53,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			systems = append(systems, s)
 		}
 		sort.Strings(systems)
-		c := &claimant{u: u}
+		c := &claim.Claimant{Unit: u, Words: accelerated()}
 		msgs := make([]string, len(systems))
 		for j, system := range systems {
 			msgs[j] = b.checkCode(c, system, codeOf[system], set)
@@ -91,8 +78,8 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	claimedBy := make(map[string]*Unit, sum(claims))
 	for i, u := range ordered {
 		codeOf := b.codes[u]
-		if len(codeOf) == 0 || u.conv.m == nil && u.conv.post == nil {
-			u.codes = codesOf(codeOf)
+		if len(codeOf) == 0 || u.Conv.Map == nil && u.Conv.Post == nil {
+			u.Codes = graph.CodesOf(codeOf)
 			continue
 		}
 		_, byPrefix := b.prefixCodes[u]
@@ -122,7 +109,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			}
 			delete(codeOf, system)
 		}
-		u.codes = codesOf(codeOf)
+		u.Codes = graph.CodesOf(codeOf)
 	}
 }
 
@@ -134,14 +121,8 @@ func sum(xs []int) int {
 	return n
 }
 
-// claimDigits is the precision a claim of a UCUM or CLDR code is checked
-// to: their factors are exact by definition, but for a few that go
-// through a rounded constant (UCUM's eV through an older elementary
-// charge), which twelve digits let pass.
-const claimDigits = 12
-
 // checkCode says what is wrong with a unit's claim of a code, or "".
-func (b *builder) checkCode(c *claimant, system, code string, set *codes.Set) string {
+func (b *builder) checkCode(c *claim.Claimant, system, code string, set *codes.Set) string {
 	if code == "" || strings.TrimSpace(code) != code {
 		return fmt.Sprintf("code %s:%q is empty or has surrounding white space", system, code)
 	}
@@ -167,158 +148,7 @@ func (b *builder) checkCode(c *claimant, system, code string, set *codes.Set) st
 	if err != nil {
 		return fmt.Sprintf("code %s:%s: %v", system, code, err)
 	}
-	return c.problem(system, code, m, true)
-}
-
-// claimant is a unit whose claims are checked, with what every check
-// reads of its map onto the coherent SI unit, found on the first check
-// that needs it: a unit checked against many codes (claimableBy) reads
-// its map once.
-type claimant struct {
-	u *Unit
-	// offset is the offset of the unit's map when affined is true and
-	// affine is too.
-	offset          *big.Rat
-	affine, affined bool
-}
-
-// affineOffset returns the offset of the unit's map onto the coherent SI
-// unit, or ok=false when the map is not affine.
-func (c *claimant) affineOffset() (o *big.Rat, ok bool) {
-	if !c.affined {
-		if m := c.u.si.m; m.IsLinear() {
-			c.offset, c.affine = ratZero, true
-		} else {
-			c.offset, c.affine = m.Offset()
-		}
-		c.affined = true
-	}
-	return c.offset, c.affine
-}
-
-// ratZero is the offset of every linear unit; it is never modified.
-var ratZero = new(big.Rat)
-
-// problem says why the unit cannot claim a code whose meaning by the
-// owner's table is m, or "". Without explain, it says only whether there
-// is a problem: "" or a word, not what the problem is.
-func (c *claimant) problem(system, code string, m codes.Meaning, explain bool) string {
-	if m.Special != nil {
-		return checkSpecial(c.u, code, m.Special)
-	}
-	digits := claimDigits
-	if m.Digits > 0 {
-		digits = min(digits, m.Digits)
-	}
-	return c.problemTo(system, code, m, digits, explain)
-}
-
-// refused is what a check that is not to explain itself says of a
-// problem.
-const refused = "refused"
-
-// problemTo is problem with the factors compared to digits, explaining
-// the problem only when explain is set.
-func (c *claimant) problemTo(system, code string, m codes.Meaning, digits int, explain bool) string {
-	u := c.u
-	if u.Category.Logarithmic {
-		return fmt.Sprintf("code %s:%s is a linear unit, but %s is a level", system, code, u.Symbol)
-	}
-	if lo := u.Category.minimum; lo != nil && lo.Sign() != 0 {
-		// The codes of the tables count from absolute zero; a category
-		// whose zero is elsewhere (gauge pressure, from the standard
-		// atmosphere) reads its units as differences from it.
-		return fmt.Sprintf("code %s:%s counts from zero, but %s is of %s, which counts from %s %s", system, code, u.Symbol, u.Category.Name, lo.FloatString(0), u.Category.Base.Symbol)
-	}
-	dim := u.Category.dim
-	if m.Dim != dim && m.Dim == dim.Inverse() && m.Offset == nil && m.Arbitrary == "" {
-		return reciprocalClaim(u, system, code, m.Factor, digits)
-	}
-	if m.Dim != dim {
-		if !explain {
-			return refused
-		}
-		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, m.Dim, dim)
-	}
-	if m.Arbitrary != "" {
-		return fmt.Sprintf("code %s:%s is an arbitrary unit, which no catalog unit is", system, code)
-	}
-	if u.conv.formulaUnit {
-		return fmt.Sprintf("code %s:%s is a linear unit, but %s is defined by a formula", system, code, u.Symbol)
-	}
-	uo, ok := c.affineOffset()
-	if !ok {
-		return fmt.Sprintf("code %s:%s is a linear unit, but %s is not affine", system, code, u.Symbol)
-	}
-	if (uo.Sign() != 0) != (m.Offset != nil) {
-		if !explain {
-			return refused
-		}
-		return fmt.Sprintf("code %s:%s and the unit differ in offset", system, code)
-	}
-	if !exact.AgreeWords(u.coherent, m.Factor, digits, accelerated()) {
-		if !explain {
-			return refused
-		}
-		want, _ := factorText(m.Factor)
-		have, _ := factorText(u.coherent)
-		return fmt.Sprintf("code %s:%s means %s %s, but the unit is %s %s", system, code, shortFactor(want), m.Dim.SIText(), shortFactor(have), m.Dim.SIText())
-	}
-	if m.Offset != nil && !exact.AgreeWords(exact.Factor{R: uo}, exact.Factor{R: m.Offset}, digits, accelerated()) {
-		if !explain {
-			return refused
-		}
-		return fmt.Sprintf("code %s:%s has offset %s K, but the unit's is %s", system, code, m.Offset.FloatString(6), uo.FloatString(6))
-	}
-	return ""
-}
-
-// reciprocalClaim checks a claim across reciprocal dimensions: a code of
-// volume per distance (CLDR's liter-per-100-kilometer, a consumption) on
-// a unit of fuel economy defined as its reciprocal (L/100km = 100/x
-// km/L). CLDR converts consumption and its inverse into each other by
-// the reciprocal, and so does the catalog: the claim holds when the
-// unit's map onto its reference is k/x with k = 1/f, f the code's factor.
-func reciprocalClaim(u *Unit, system, code string, f exact.Factor, digits int) string {
-	var m *exact.Map
-	if u.si != nil {
-		m = u.si.m
-	}
-	if m == nil || m.K() != 0 || f.K != 0 || f.R.Sign() == 0 {
-		return fmt.Sprintf("code %s:%s has dimension %s, but the unit's is %s", system, code, u.Category.dim.Inverse(), u.Category.dim)
-	}
-	a, b, c, d := m.Coefficients()
-	if a.Sign() != 0 || d.Sign() != 0 || b.Sign() == 0 || c.Sign() == 0 {
-		return fmt.Sprintf("code %s:%s has the reciprocal dimension of %s, which is not defined as k/x of its reference", system, code, u.Symbol)
-	}
-	k := new(big.Rat).SetFrac(b, c)
-	if !exact.Agree(exact.Factor{R: k}, exact.Factor{R: new(big.Rat).Inv(f.R)}, digits) {
-		return fmt.Sprintf("code %s:%s is the reciprocal of %s, but the factors differ", system, code, u.Symbol)
-	}
-	return ""
-}
-
-func shortFactor(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
-
-// checkSpecial checks a claim of a UCUM special unit: the unit must be an
-// affine scale or a formula unit of the special unit's dimension.
-func checkSpecial(u *Unit, code string, s *codes.Special) string {
-	dim := s.RefDim
-	if u.Category.Logarithmic && dim == (dimension.Vector{}) {
-		return ""
-	}
-	if dim != u.Category.dim {
-		return fmt.Sprintf("code ucum:%s (special unit, function %s) has dimension %s, but the unit's is %s", code, s.Function, dim, u.Category.dim)
-	}
-	if !u.conv.formulaUnit && u.conv.m.IsLinear() {
-		return fmt.Sprintf("code ucum:%s is a special unit (function %s), but %s is linear", code, s.Function, u.Symbol)
-	}
-	return ""
+	return c.Problem(system, code, m, true)
 }
 
 // prefixedCodes derives a prefixed unit's codes from its unit's: UCUM
@@ -362,7 +192,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 	// before they are shared) and the tables.
 	for _, cs := range byDim {
 		for _, c := range cs {
-			c.affineOffset()
+			c.AffineOffset()
 		}
 	}
 	type listed struct {

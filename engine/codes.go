@@ -1,18 +1,15 @@
 package engine
 
 import (
-	"context"
-	"fmt"
-	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/codes"
+	"github.com/unitd/unitd/engine/codeunit"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
-	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/suggest"
@@ -117,59 +114,16 @@ func (c *codeIndex) remember(name string, s side) {
 // Claim says what the catalog unit claiming a code is (codes.Claims).
 func (g *Graph) Claim(system, code string) (codes.Claim, bool) {
 	u := g.codes.claimedMap()[system][code]
-	if u == nil || u.si == nil {
+	if u == nil || u.SI == nil {
 		return codes.Claim{}, false
 	}
 	hasOffset := false
-	if u.si.m != nil {
-		if _, o, ok := u.si.m.Affine(); ok && o.Sign() != 0 {
+	if u.SI.Map != nil {
+		if _, o, ok := u.SI.Map.Affine(); ok && o.Sign() != 0 {
 			hasOffset = true
 		}
 	}
-	return codes.Claim{Symbol: u.Symbol, Factor: u.coherent, Dim: u.Category.dim, Exact: u.Exact && u.conv.exact, Offset: hasOffset}, true
-}
-
-// CodeOf returns the unit's code in a standard code system (ucum, cldr,
-// unece, qudt), as checked against its table, or "".
-func (u *Unit) CodeOf(system string) string { return u.codes.get(system) }
-
-// unitCodes are a unit's codes in the standard code systems, in the order
-// of CodeSystems, "" where it has none: four strings in the unit rather
-// than a map of its own, which two thousand units of a restored catalog
-// each made.
-type unitCodes [4]string
-
-// codeSlot is the index of a system in unitCodes, or -1.
-func codeSlot(system string) int {
-	switch system {
-	case SystemUCUM:
-		return 0
-	case SystemCLDR:
-		return 1
-	case SystemUNECE:
-		return 2
-	case SystemQUDT:
-		return 3
-	}
-	return -1
-}
-
-func (c *unitCodes) get(system string) string {
-	if i := codeSlot(system); i >= 0 {
-		return c[i]
-	}
-	return ""
-}
-
-// codesOf keeps the codes of m in the standard systems.
-func codesOf(m map[string]string) unitCodes {
-	var c unitCodes
-	for system, code := range m {
-		if i := codeSlot(system); i >= 0 {
-			c[i] = code
-		}
-	}
-	return c
+	return codes.Claim{Symbol: u.Symbol, Factor: u.Coherent, Dim: u.Category.Dim, Exact: u.Exact && u.Conv.Exact, Offset: hasOffset}, true
 }
 
 // CodeSource says where the graph's table of a code system comes from,
@@ -259,18 +213,18 @@ func (g *Graph) readCode(name, system, code string) (side, error) {
 	}
 	written := system + ":" + code
 	if m.Special != nil {
-		u, err := g.specialUnit(written, m.Special)
+		u, err := codeunit.Special(codeCatalog{g}, written, m.Special)
 		return side{unit: u}, err
 	}
 	if m.ScaleOf != "" {
-		u, err := g.prefixedScale(written, system, m)
+		u, err := codeunit.PrefixedScale(codeCatalog{g}, written, system, m)
 		return side{unit: u}, err
 	}
 	symbol := m.Symbol
 	if symbol == "" {
 		symbol = written
 	}
-	e, err := g.codeExpression(symbol, written, m)
+	e, err := codeunit.Expression(codeCatalog{g}, symbol, written, m)
 	return side{expr: e}, err
 }
 
@@ -295,192 +249,7 @@ func (g *Graph) unknownCode(system, code string) *Error {
 	return e
 }
 
-// codeExpression makes a unit expression of what a code means.
-func (g *Graph) codeExpression(symbol, code string, m codes.Meaning) (*Expression, error) {
-	if m.Factor.R == nil || m.Factor.R.Sign() <= 0 {
-		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit: its factor is not positive", fault.Truncate(code, 64))
-	}
-	lin, err := exact.Linear(m.Factor.R, m.Factor.K)
-	if err != nil {
-		return nil, errorf(CodeInvalidUnitExpression, "%s is not a unit unitd can convert: its factor is %v", fault.Truncate(code, 64), err)
-	}
-	e := &Expression{Symbol: symbol, dim: m.Dim, factor: m.Factor, arbitrary: m.Arbitrary, code: code, note: m.Note, reciprocal: m.Reciprocal}
-	if c := g.byDimension[e.dim]; c != nil && e.arbitrary == "" {
-		e.Category = c
-	}
-	e.conv = conversion{m: lin, exact: m.Exact}
-	return e, nil
-}
-
-// specialUnit is the unit of a lone UCUM special unit: the catalog unit
-// claiming its atom, under the code's prefix, or else a unit made of its
-// UCUM function over its reference.
-func (g *Graph) specialUnit(code string, s *codes.Special) (*Unit, error) {
-	if u := g.codes.claimedMap()[SystemUCUM][s.Atom]; u != nil && s.Scale.Cmp(exact.One().R) != 0 {
-		return scaledUnit(u, code, s.Scale)
-	}
-	if s.To == "" {
-		return nil, errorf(CodeInvalidUnitExpression, "UCUM special unit %s uses the function %q, which unitd does not implement", s.Atom, s.Function)
-	}
-	c := g.byDimension[s.RefDim]
-	if c == nil {
-		return nil, errorf(CodeIncompatibleUnits, "UCUM special unit %s refers to dimension %s, of which unitd has no category", s.Atom, s.RefDim)
-	}
-	f, err := ucumFormula(s.Function)
-	if err != nil {
-		return nil, err
-	}
-	// The prefix scales the value the function reads (pre); the function
-	// lands on the reference, which maps onto the category's base (conv)
-	// and onto the coherent SI unit (si).
-	pre, err1 := exact.Linear(s.Scale, 0)
-	base, err2 := exact.Linear(new(big.Rat).Quo(s.Ref.R, c.coherent.R), s.Ref.K-c.coherent.K)
-	si, err3 := exact.Linear(s.Ref.R, s.Ref.K)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return nil, errorf(CodeInvalidUnitExpression, "%s: its prefix or reference is too large", fault.Truncate(code, 64))
-	}
-	conv, err := formulaConversion(pre, f, base)
-	if err != nil {
-		return nil, fmt.Errorf("UCUM special unit %s: %w", s.Atom, err)
-	}
-	siConv, err := formulaConversion(pre, f, si)
-	if err != nil {
-		return nil, fmt.Errorf("UCUM special unit %s: %w", s.Atom, err)
-	}
-	u := &Unit{
-		Symbol: code, Name: s.Name, Plural: s.Name,
-		Category: c, System: "UCUM", Exact: true,
-		Source:     "UCUM, special unit " + s.Atom + " (function " + s.Function + "); " + g.codes.tables().Source(SystemUCUM),
-		Definition: Definition{Kind: "formula", Unit: c.dim.SIText(), To: s.To, From: s.From},
-		codes:      codesOf(map[string]string{SystemUCUM: strings.TrimPrefix(code, SystemUCUM+":")}),
-	}
-	u.conv, u.si, u.coherent = conv, &siConv, s.Ref
-	return u, nil
-}
-
-// ucumFormulas holds the compiled formula pair of each UCUM function, so
-// that a special unit under each of its prefixes compiles its function
-// once per process.
-var ucumFormulas sync.Map // function name → *formula.Pair
-
-// ucumFormula is the compiled pair of a UCUM function.
-func ucumFormula(name string) (*formula.Pair, error) {
-	if f, ok := ucumFormulas.Load(name); ok {
-		return f.(*formula.Pair), nil
-	}
-	to, from, _ := codes.Function(name)
-	f, errTo, errFrom := formula.Compile(context.Background(), to, from)
-	if errTo != nil || errFrom != nil {
-		return nil, fmt.Errorf("UCUM function %s: %v %v", name, errTo, errFrom)
-	}
-	v, _ := ucumFormulas.LoadOrStore(name, f)
-	return v.(*formula.Pair), nil
-}
-
-// formulaConversion is the conversion of a unit defined by a formula pair
-// f: pre, then f, then post onto the reference. A pair of Möbius maps
-// (Cel's x + 273.15) joins pre and post into one exact map, as a catalog
-// formula does (defineFormula); any other runs stepwise in decimals.
-func formulaConversion(pre *exact.Map, f *formula.Pair, post *exact.Map) (conversion, error) {
-	c := conversion{formulaUnit: true, exact: true}
-	if f.ToMap == nil {
-		c.pre, c.fn, c.post = pre, f, post
-		return c, nil
-	}
-	m, err := pre.Then(f.ToMap)
-	if err == nil {
-		m, err = m.Then(post)
-	}
-	c.m = m
-	return c, err
-}
-
-// prefixedScale is a code that is the scale another code names, which a
-// catalog unit claims, under a prefix (QUDT's MilliDEG_C): that unit under
-// the prefix, checked against the factor and offset the owner's table
-// gives the code.
-func (g *Graph) prefixedScale(written, system string, m codes.Meaning) (*Unit, error) {
-	base := g.codes.claimedMap()[system][m.ScaleOf]
-	if base == nil {
-		return nil, errorf(CodeUnknownUnit, "%s is %s:%s under a prefix, which no catalog unit claims", fault.Truncate(written, 64), system, m.ScaleOf)
-	}
-	u, err := scaledUnit(base, written, m.Scale)
-	if err != nil {
-		return nil, err
-	}
-	var f, o *big.Rat
-	ok := u.si != nil && u.si.m != nil
-	if ok {
-		f, o, ok = u.si.m.Affine()
-	}
-	if !ok || m.Offset == nil || f.Cmp(m.Factor.R) != 0 || m.Factor.K != 0 || o.Cmp(m.Offset) != 0 {
-		return nil, errorf(CodeIncompatibleUnits, "%s is %s under a prefix, but its factor and offset are not %s's under that prefix", fault.Truncate(written, 64), m.ScaleOf, base.Symbol)
-	}
-	u.codes = codesOf(map[string]string{system: strings.TrimPrefix(written, system+":")})
-	u.Source = "QUDT: " + m.Note + "; " + g.codes.tables().Source(system)
-	return u, nil
-}
-
-// scaledUnit is u under a prefix: the prefix scales the value the unit's
-// map, or its formula, reads (UCUM's mCel is a thousandth of a degree on
-// the Celsius scale's own reading, cNp a hundredth of a neper).
-func scaledUnit(u *Unit, symbol string, scale *big.Rat) (*Unit, error) {
-	m, err := exact.Linear(scale, 0)
-	if err != nil {
-		return nil, errorf(CodeInvalidUnitExpression, "%s: its prefix is %v", fault.Truncate(symbol, 64), err)
-	}
-	nu := *u
-	nu.Symbol, nu.Prefixed, nu.Aliases, nu.Symbols, nu.Examples = symbol, u, nil, nil, nil
-	scaleConv := func(c conversion) (conversion, error) {
-		var err error
-		switch {
-		case c.transcendental() && c.pre == nil:
-			c.pre = m
-		case c.transcendental():
-			c.pre, err = m.Then(c.pre)
-		default:
-			c.m, err = m.Then(c.m)
-		}
-		if c.minimum != nil && err == nil {
-			c.minimum = minimumOf(u.Category, c.m)
-		}
-		return c, err
-	}
-	if nu.conv, err = scaleConv(u.conv); err != nil {
-		return nil, errorf(CodeInvalidUnitExpression, "%s: %v", fault.Truncate(symbol, 64), mapError(err))
-	}
-	if u.si != nil {
-		s, err := scaleConv(*u.si)
-		if err != nil {
-			return nil, errorf(CodeInvalidUnitExpression, "%s: %v", fault.Truncate(symbol, 64), mapError(err))
-		}
-		nu.si = &s
-	}
-	if u.coherent.R != nil {
-		nu.coherent = u.coherent.Mul(exact.Factor{R: scale})
-	}
-	nu.asInterval = nil
-	return &nu, nil
-}
-
-// minimumOf is the bound that the category minimum sets on a unit whose
-// map is m, (x·a + b)/d with d > 0: x is in range when x·a + b >=
-// minimum·d. It is nil when there is nothing to bound or the bound is no
-// exact decimal (Build refuses such catalog units).
-func minimumOf(c *Category, m *exact.Map) *bound {
-	if c.minimum == nil || m == nil || m.HasPole() || m.K() != 0 {
-		return nil
-	}
-	a, bo, _, d := m.Coefficients()
-	md, ok := exact.ToDecimal(new(big.Rat).Mul(c.minimum, new(big.Rat).SetInt(d)))
-	if !ok {
-		return nil
-	}
-	bd := &bound{min: md}
-	setInt(&bd.a, a)
-	setInt(&bd.b, bo)
-	return bd
-}
+// function name → *formula.Pair
 
 // checkArbitrary refuses a conversion between arbitrary units that are
 // not the same unit (under another prefix), and between an arbitrary unit
@@ -488,10 +257,10 @@ func minimumOf(c *Category, m *exact.Map) *bound {
 func checkArbitrary(from, to side) *Error {
 	fa, ta := "", ""
 	if from.expr != nil {
-		fa = from.expr.arbitrary
+		fa = from.expr.Arbitrary
 	}
 	if to.expr != nil {
-		ta = to.expr.arbitrary
+		ta = to.expr.Arbitrary
 	}
 	if fa == ta {
 		return nil
@@ -604,81 +373,19 @@ func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
 }
 
 // linearUnits are the units that can claim a code of a linear or affine
-// unit, by dimension.
-func (g *Graph) linearUnits() map[dimension.Vector][]*claimant {
-	byDim := map[dimension.Vector][]*claimant{}
-	all := make([]claimant, len(g.units))
-	for i, u := range g.units {
-		if u.si == nil || u.si.m == nil || u.conv.formulaUnit || u.coherent.R == nil {
-			continue
-		}
-		all[i].u = u
-		byDim[u.Category.dim] = append(byDim[u.Category.dim], &all[i])
-	}
-	return byDim
+// unit, by dimension (claim.ByDimension).
+func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {
+	return claim.ByDimension(g.units, accelerated())
 }
 
-// claimableBy lists the catalog units that could claim an unclaimed code:
-// those of its meaning (claimant.problem) that come closest to its factor.
-// Where one of those already claims a code of the system, the code is a
-// synonym of that code (QUDT's ZOLL of IN), not a claim to make, and the
-// list is empty; a unit that merely agrees to the few digits a table
-// states (the survey inch to QUDT's 0.0254 m) is no counterpart when
-// another agrees to more.
-func (g *Graph) claimableBy(byDim map[dimension.Vector][]*claimant, system, code string) []string {
+// claimableBy lists the catalog units that could claim an unclaimed code
+// (claim.Claimable).
+func (g *Graph) claimableBy(byDim map[dimension.Vector][]*claim.Claimant, system, code string) []string {
 	m, err := g.codes.tables().Table(system, code)
 	if err != nil || m.Special != nil || m.Arbitrary != "" {
 		return nil
 	}
-	dims := []dimension.Vector{m.Dim}
-	if inv := m.Dim.Inverse(); inv != m.Dim {
-		dims = append(dims, inv)
-	}
-	var best []*Unit
-	bestDigits := 0
-	for _, d := range dims {
-		for _, c := range byDim[d] {
-			if c.problem(system, code, m, false) != "" {
-				continue
-			}
-			n := c.closeness(system, code, m)
-			switch {
-			case n > bestDigits:
-				best, bestDigits = []*Unit{c.u}, n
-			case n == bestDigits:
-				best = append(best, c.u)
-			}
-		}
-	}
-	var units []string
-	for _, u := range best {
-		if u.CodeOf(system) != "" {
-			return nil
-		}
-		if !slices.Contains(units, u.Symbol) {
-			units = append(units, u.Symbol)
-		}
-	}
-	return units
-}
-
-// maxClaimDigits is the precision beyond which two factors are taken to
-// be the same: the 34 digits of a result.
-const maxClaimDigits = 34
-
-// closeness is how many significant digits the unit's factor agrees
-// with the code's to, at most maxClaimDigits, for a unit that can claim it.
-func (c *claimant) closeness(system, code string, m codes.Meaning) int {
-	lo := claimDigits
-	if m.Digits > 0 {
-		lo = min(lo, m.Digits)
-	}
-	for d := maxClaimDigits; d > lo; d-- {
-		if c.problemTo(system, code, m, d, false) == "" {
-			return d
-		}
-	}
-	return lo
+	return claim.Claimable(byDim, system, code, m)
 }
 
 // codeStep says what a code that no catalog unit claims means: its
@@ -687,16 +394,16 @@ func (c *claimant) closeness(system, code string, m codes.Meaning) int {
 // spelling but another factor, that the two differ (UCUM's eV goes
 // through an older value of the elementary charge).
 func (g *Graph) codeStep(e *Expression) Step {
-	system, code, _ := codes.Split(e.code)
-	f, ok := factorText(e.factor)
-	s := Step{Unit: e.code, Exact: ok && e.conv.exact, Source: g.codes.tables().Source(system),
-		Definition: "1 " + e.code + " = " + f + " " + e.dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
-	if e.note != "" {
-		s.Definition += "; " + e.note
+	system, code, _ := codes.Split(e.Code)
+	f, ok := exact.FactorText(e.Coherent)
+	s := Step{Unit: e.Code, Exact: ok && e.Conv.Exact, Source: g.codes.tables().Source(system),
+		Definition: "1 " + e.Code + " = " + f + " " + e.Dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
+	if e.Note != "" {
+		s.Definition += "; " + e.Note
 	}
-	if u, ok := g.bySymbol.get(code); ok && u.Category.dim == e.dim && u.coherent.R != nil && u.coherent.R.Cmp(e.factor.R) != 0 {
-		uf, _ := factorText(u.coherent)
-		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.dim.SIText() + ", another value"
+	if u, ok := g.bySymbol.Get(code); ok && u.Category.Dim == e.Dim && u.Coherent.R != nil && u.Coherent.R.Cmp(e.Coherent.R) != 0 {
+		uf, _ := exact.FactorText(u.Coherent)
+		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.Dim.SIText() + ", another value"
 	}
 	return s
 }
@@ -706,7 +413,7 @@ func (g *Graph) codeStep(e *Expression) Step {
 // of that symbol: the one mapping between CLDR and the catalog, which
 // locale data reads.
 func (g *Graph) CLDRClaim(symbol string) (string, bool) {
-	u, ok := g.bySymbol.get(symbol)
+	u, ok := g.bySymbol.Get(symbol)
 	if !ok || u.Symbol != symbol {
 		return "", false
 	}
@@ -721,3 +428,15 @@ func (g *Graph) CLDRClaimant(id string) string {
 	}
 	return ""
 }
+
+// codeCatalog is a graph as the catalog the units of codes are made of
+// (package codeunit).
+type codeCatalog struct{ g *Graph }
+
+func (c codeCatalog) Claimant(system, code string) *Unit {
+	return c.g.codes.claimedMap()[system][code]
+}
+
+func (c codeCatalog) CategoryOf(d dimension.Vector) *Category { return c.g.byDimension[d] }
+
+func (c codeCatalog) Source(system string) string { return c.g.codes.tables().Source(system) }

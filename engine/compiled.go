@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 )
 
 // compiled is what a pair of conversions compiles into: one exact map
@@ -28,7 +29,7 @@ type compiled struct {
 // pairCompiler caches compiled pairs by their two conversions, against
 // the process's cache budget.
 type pairCompiler struct {
-	m *cache.Map[[2]*conversion, *compiled]
+	m *cache.Map[[2]*graph.Conversion, *compiled]
 	// inverses, while Build checks the worked examples, keeps the inverse
 	// of each map a pair converts to (most examples convert to a few
 	// units), as an accelerator; nil the rest of the time.
@@ -68,14 +69,14 @@ func (x *inverses) pair(from, to *exact.Map) (*exact.Map, error) {
 }
 
 func newPairCompiler() *pairCompiler {
-	return &pairCompiler{m: cache.New[[2]*conversion, *compiled](nil)}
+	return &pairCompiler{m: cache.New[[2]*graph.Conversion, *compiled](nil)}
 }
 
 // compiledPair returns the pair's compiled maps: composed once per pair
 // of conversions and graph, the compiled form of a conversion, which the
 // caches of names (paircache.go) and of expressions then share.
-func (g *Graph) compiledPair(from, to *conversion) *compiled {
-	key := [2]*conversion{from, to}
+func (g *Graph) compiledPair(from, to *graph.Conversion) *compiled {
+	key := [2]*graph.Conversion{from, to}
 	if c, ok := g.compiledPairs.m.Get(key); ok {
 		return c
 	}
@@ -85,35 +86,35 @@ func (g *Graph) compiledPair(from, to *conversion) *compiled {
 }
 
 // compilePair composes the maps of a pair.
-func compilePair(A, B *conversion) *compiled { return compilePairWith(A, B, nil) }
+func compilePair(A, B *graph.Conversion) *compiled { return compilePairWith(A, B, nil) }
 
 // compilePairWith is compilePair with the inverses of inv, when it is
 // not nil.
-func compilePairWith(A, B *conversion, inv *inverses) *compiled {
+func compilePairWith(A, B *graph.Conversion, inv *inverses) *compiled {
 	c := &compiled{}
 	var err error
 	switch {
-	case A.m != nil && B.m != nil:
-		c.m, err = inv.pair(A.m, B.m)
+	case A.Map != nil && B.Map != nil:
+		c.m, err = inv.pair(A.Map, B.Map)
 	default:
-		from, to := A.m, B.m
+		from, to := A.Map, B.Map
 		if from == nil {
-			from = A.post
+			from = A.Post
 		}
 		if to == nil {
-			to = B.post
+			to = B.Post
 		}
 		c.link, err = inv.pair(from, to)
-		if err == nil && B.pre != nil {
-			c.preInv, err = B.pre.Inverse()
+		if err == nil && B.Pre != nil {
+			c.preInv, err = B.Pre.Inverse()
 		}
 	}
 	if err != nil {
 		c.err = errors.New("the units' maps cannot be composed: " + err.Error())
 		return c
 	}
-	if A.m != nil && (A.m.HasPole() && !A.anySign || B.m != nil && B.m.HasPole() && !B.anySign) {
-		c.positive = newSigner(A.m)
+	if A.Map != nil && (A.Map.HasPole() && !A.AnySign || B.Map != nil && B.Map.HasPole() && !B.AnySign) {
+		c.positive = newSigner(A.Map)
 	}
 	return c
 }
@@ -145,12 +146,12 @@ func (c *compiled) size() int64 {
 // not be zero.
 func (pl plan) withFactor(r *big.Rat, k int) (plan, error) {
 	A, B := pl.from, pl.to
-	from, to := A.m, B.m
+	from, to := A.Map, B.Map
 	if from == nil {
-		from = A.post
+		from = A.Post
 	}
 	if to == nil {
-		to = B.post
+		to = B.Post
 	}
 	scaled, err := from.Scale(r, k)
 	if err != nil {
@@ -161,12 +162,12 @@ func (pl plan) withFactor(r *big.Rat, k int) (plan, error) {
 	if err != nil {
 		return pl, err
 	}
-	if A.m != nil && B.m != nil {
+	if A.Map != nil && B.Map != nil {
 		c.m = m
 	} else {
 		c.link = m
-		if B.pre != nil {
-			if c.preInv, err = B.pre.Inverse(); err != nil {
+		if B.Pre != nil {
+			if c.preInv, err = B.Pre.Inverse(); err != nil {
 				return pl, err
 			}
 		}
@@ -192,7 +193,7 @@ func (pl *plan) valueAt(x *apd.Decimal) (exact.Value, error) {
 	if pl.m == nil {
 		return exact.Value{}, errNotExactMap
 	}
-	if b := pl.from.minimum; b != nil {
+	if b := pl.from.Bound; b != nil {
 		if err := checkMinimum(x, b, pl.fromUnit); err != nil {
 			return exact.Value{}, err
 		}

@@ -110,7 +110,7 @@ func TestInversesMatchPair(t *testing.T) {
 	for w := range 4 {
 		wg.Go(func() {
 			for i := w; i < len(pairs); i += 4 {
-				got[i] = describe(compilePairWith(&pairs[i].a.conv, &pairs[i].b.conv, inv))
+				got[i] = describe(compilePairWith(&pairs[i].a.Conv, &pairs[i].b.Conv, inv))
 			}
 		})
 	}
@@ -118,7 +118,7 @@ func TestInversesMatchPair(t *testing.T) {
 	hits := 0
 	inv.m.Range(func(any, any) bool { hits++; return true })
 	for i, p := range pairs {
-		if want := describe(compilePair(&p.a.conv, &p.b.conv)); got[i] != want {
+		if want := describe(compilePair(&p.a.Conv, &p.b.Conv)); got[i] != want {
 			t.Errorf("%s → %s: %s, want %s", p.a.Symbol, p.b.Symbol, got[i], want)
 		}
 	}

@@ -8,44 +8,12 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/mixed"
 )
 
 // ErrPrecision reports a precision outside 1..MaxPrecision.
 var ErrPrecision = fmt.Errorf("precision must be a whole number from 1 to %d", MaxPrecision)
-
-// conversion maps a unit's values onto a reference unit (its category's
-// base, or the coherent SI unit of its dimension). Every unit but one
-// defined through a transcendental formula has one exact map, m; such a
-// formula unit maps as ref = post(f(pre(x))), f its formula in decimals.
-type conversion struct {
-	m         *exact.Map
-	pre, post *exact.Map
-	fn        *formula.Pair
-	// formulaUnit marks a unit defined by a formula, or relative to one:
-	// it is no operand of an expression, no interval, no bridge.
-	formulaUnit bool
-	// exact is false when a definition the map was built from is not
-	// exact (a measured constant): a result through it is never exact.
-	exact bool
-	// minimum bounds the values of a unit of a category with a minimum
-	// (absolute zero), or is nil.
-	minimum *bound
-	// anySign marks a map with a pole that takes values of either sign
-	// (an inversion, 1/x): only the pole is refused, where a reciprocal
-	// unit of the catalog (L/100km) takes only positive values.
-	anySign bool
-}
-
-// transcendental reports whether the unit maps through a formula in
-// decimals rather than one exact map.
-func (c *conversion) transcendental() bool { return c.m == nil }
-
-// bound is the domain a category minimum sets on a unit whose map is
-// (a·x + b)/d with d > 0: x is in range when a·x + b >= min·d.
-type bound struct {
-	a, b, min apd.Decimal
-}
 
 // Request asks for a conversion of Value (decimal text) from one unit to
 // another, rounded to Precision significant digits (0 means the default).
@@ -463,7 +431,7 @@ func (pl *plan) run(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget) (
 	if pl.err != nil {
 		return false, pl.err
 	}
-	if b := pl.from.minimum; b != nil {
+	if b := pl.from.Bound; b != nil {
 		if err := checkMinimum(x, b, pl.fromUnit); err != nil {
 			return false, err
 		}
@@ -508,14 +476,14 @@ func (pl *plan) convertError(x *apd.Decimal, err error) error {
 
 // checkMinimum refuses x below the category minimum of the source unit
 // (absolute zero).
-func checkMinimum(x *apd.Decimal, b *bound, u *Unit) error {
-	if b.min.Sign() <= 0 && !x.Negative && !b.a.Negative && !b.b.Negative {
+func checkMinimum(x *apd.Decimal, b *graph.Bound, u *Unit) error {
+	if b.Min.Sign() <= 0 && !x.Negative && !b.A.Negative && !b.B.Negative {
 		return nil // a·x + b >= 0 >= min at a glance
 	}
 	var t apd.Decimal
-	mulExact(&t, x, &b.a)
-	exactCtx.Add(&t, &t, &b.b) //nolint:errcheck // finite operands of bounded size
-	if t.Cmp(&b.min) < 0 {
+	mulExact(&t, x, &b.A)
+	exactCtx.Add(&t, &t, &b.B) //nolint:errcheck // finite operands of bounded size
+	if t.Cmp(&b.Min) < 0 {
 		return outOfRange(x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
 	}
 	return nil
@@ -606,8 +574,8 @@ func newLinearSign(a, b *big.Int) linearSign {
 		return s
 	}
 	s.a, s.b = new(apd.Decimal), new(apd.Decimal)
-	setInt(s.a, a)
-	setInt(s.b, b)
+	exact.SetInt(s.a, a)
+	exact.SetInt(s.b, b)
 	return s
 }
 
@@ -658,8 +626,8 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 	A, B := pl.from, pl.to
 	var inexact bool
 	src := x
-	if f := A.fn; f != nil {
-		in, i, err := evalAt(A.pre, x, work, fast)
+	if f := A.Formula; f != nil {
+		in, i, err := evalAt(A.Pre, x, work, fast)
 		if err != nil {
 			return false, err
 		}
@@ -674,7 +642,7 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 		return false, err
 	}
 	inexact = inexact || i
-	if f := B.fn; f != nil {
+	if f := B.Formula; f != nil {
 		r, i, err := f.RunFrom(&y, work, env)
 		if err != nil {
 			return false, err

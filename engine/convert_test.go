@@ -12,6 +12,7 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 	piref "github.com/unitd/unitd/engine/internal/pi"
 )
 
@@ -221,8 +222,8 @@ func exactRational(t *testing.T, from, to *Unit, v string) (*big.Rat, int) {
 	if !ok {
 		t.Fatalf("bad value %q", v)
 	}
-	fa, oa, _ := mapFactor(&from.conv)
-	fb, ob, _ := mapFactor(&to.conv)
+	fa, oa, _ := graph.MapFactor(&from.Conv)
+	fb, ob, _ := graph.MapFactor(&to.Conv)
 	base := new(big.Rat).Mul(x, fa.R)
 	base.Add(base, oa)
 	y := base.Sub(base, ob)
@@ -286,10 +287,10 @@ func TestRunInternalError(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := testGraph(t)
-	ft, _ := g.bySymbol.get("ft")
-	bad := conversion{pre: exact.Identity(), post: ft.conv.m, formulaUnit: true,
-		fn: formula.Programs(prog, prog, "text", "text")}
-	pl := plan{from: &bad, to: &ft.conv, fromName: "bad", unit: "ft", compiled: compilePair(&bad, &ft.conv)}
+	ft, _ := g.bySymbol.Get("ft")
+	bad := graph.Conversion{Pre: exact.Identity(), Post: ft.Conv.Map, FormulaUnit: true,
+		Formula: formula.Programs(prog, prog, "text", "text")}
+	pl := plan{from: &bad, to: &ft.Conv, fromName: "bad", unit: "ft", compiled: compilePair(&bad, &ft.Conv)}
 	var out exact.Decimal
 	_, err = pl.run(&out, apd.New(1, 0), 10, nil)
 	var e *Error

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/substance"
 )
@@ -129,7 +130,7 @@ func (g *Graph) ResolveProperties(q PropertyQuery) (*Properties, error) {
 	if q.Charge != "" {
 		z, err := strconv.Atoi(strings.TrimPrefix(q.Charge, "+"))
 		if err != nil || z == 0 || z < -99 || z > 99 || len(q.Charge) > 4 {
-			return nil, substance.FieldErrorf("charge", "expected a non-zero whole number from -99 to 99, found %q", shorten(q.Charge))
+			return nil, substance.FieldErrorf("charge", "expected a non-zero whole number from -99 to 99, found %q", fault.Truncate(q.Charge, 64))
 		}
 		p.Charge = substance.ChargeProperty(z, "the request")
 	}
@@ -233,7 +234,7 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 	mixing := false
 	for _, s := range [2]side{from, to} {
 		if s.dim().IsZero() {
-			if cat := s.category(); cat == nil || !cat.mixingRatio {
+			if cat := s.category(); cat == nil || !cat.MixingRatio {
 				return pl, errNotAcrossKinds
 			}
 			mixing = true

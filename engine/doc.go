@@ -113,7 +113,8 @@
 // is linear in the catalog (miles per US gallon, a length over a volume), so
 // it may be an operand; L/100km, a reciprocal, may not. Expressions are
 // limited in length (256 bytes), operands (32) and nesting (8), and cached
-// per graph, at most 4096 of them.
+// per graph, at most 4096 of them. Package engine/unitexpr reads them
+// against the graph's names.
 //
 // Two units convert when their dimensions match, except that two catalog
 // units of different categories do not (J and N*m, Hz and Bq): a category

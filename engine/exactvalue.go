@@ -168,7 +168,7 @@ func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, r
 		out, inexact = roundValue(&v, p)
 	} else {
 		// Through a formula: in decimals at the working precision.
-		x := ratDecimal(r, int(formula.Work(p).Precision)+10)
+		x := exact.TruncateRat(r, int(formula.Work(p).Precision)+10)
 		if _, err := pl.run(&out, &x, p, budget); err != nil {
 			return dst, err
 		}
@@ -198,10 +198,10 @@ func (pl *plan) valueAtRat(r *big.Rat) (exact.Value, error) {
 		return exact.Value{}, errNotExactMap
 	}
 	x := approximate(r) // for messages only
-	if b := pl.from.minimum; b != nil {
-		t := new(big.Rat).Mul(decimalRat(&b.a), r)
-		t.Add(t, decimalRat(&b.b))
-		if t.Cmp(decimalRat(&b.min)) < 0 {
+	if b := pl.from.Bound; b != nil {
+		t := new(big.Rat).Mul(exact.DecimalRat(&b.A), r)
+		t.Add(t, exact.DecimalRat(&b.B))
+		if t.Cmp(exact.DecimalRat(&b.Min)) < 0 {
 			u := pl.fromUnit
 			return exact.Value{}, outOfRange(&x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
 		}
@@ -224,80 +224,14 @@ func (s *linearSign) atRat(r *big.Rat) int {
 	case s.lead == 0:
 		return s.constant
 	case s.root == nil:
-		t := new(big.Rat).Mul(decimalRat(s.a), r)
-		return t.Add(t, decimalRat(s.b)).Sign()
+		t := new(big.Rat).Mul(exact.DecimalRat(s.a), r)
+		return t.Add(t, exact.DecimalRat(s.b)).Sign()
 	}
-	return s.lead * r.Cmp(decimalRat(s.root))
-}
-
-// decimalRat returns a finite decimal as a rational.
-func decimalRat(d *apd.Decimal) *big.Rat {
-	n := d.Coeff.MathBigInt()
-	if d.Negative {
-		n.Neg(n)
-	}
-	r := new(big.Rat).SetInt(n)
-	if e := int64(d.Exponent); e >= 0 {
-		return r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(e), nil)))
-	} else {
-		return r.Quo(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(-e), nil)))
-	}
+	return s.lead * r.Cmp(exact.DecimalRat(s.root))
 }
 
 // approximate is r to 20 significant digits, for messages.
-func approximate(r *big.Rat) apd.Decimal { return ratDecimal(r, 20) }
-
-// ratDecimal returns r rounded toward zero to n significant digits.
-func ratDecimal(r *big.Rat, n int) apd.Decimal {
-	lo, hi := ratBracket(r, n)
-	if r.Sign() < 0 {
-		return hi
-	}
-	return lo
-}
-
-// ratBracket returns the decimals of n significant digits just below and
-// just above r, one unit of the last digit apart (r strictly between them
-// when its decimal does not terminate within n digits).
-func ratBracket(r *big.Rat, n int) (lo, hi apd.Decimal) {
-	a := new(big.Rat).Abs(r)
-	if a.Sign() == 0 {
-		hi.SetFinite(1, -int32(n))
-		lo.Set(&hi)
-		lo.Negative = true
-		return lo, hi
-	}
-	// e with 10^(n-1) <= a·10^e < 10^n.
-	num, den := a.Num(), a.Denom()
-	e := n - (len(num.String()) - len(den.String()))
-	scaled := func(e int) *big.Int {
-		x, y := new(big.Int).Set(num), new(big.Int).Set(den)
-		if e >= 0 {
-			x.Mul(x, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
-		} else {
-			y.Mul(y, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-e)), nil))
-		}
-		return x.Quo(x, y)
-	}
-	f := scaled(e)
-	for len(f.String()) > n {
-		e--
-		f = scaled(e)
-	}
-	for len(f.String()) < n {
-		e++
-		f = scaled(e)
-	}
-	lo.Coeff.SetMathBigInt(f)
-	lo.Exponent = -int32(e)
-	hi.Coeff.SetMathBigInt(new(big.Int).Add(f, big.NewInt(1)))
-	hi.Exponent = -int32(e)
-	if r.Sign() < 0 {
-		lo.Negative, hi.Negative = true, true
-		lo, hi = hi, lo
-	}
-	return lo, hi
-}
+func approximate(r *big.Rat) apd.Decimal { return exact.TruncateRat(r, 20) }
 
 // CompareUnits compares the sizes of one a and one b, units of one
 // category: -1 when one a is less than one b, 0 when equal, +1 when more.
@@ -309,7 +243,7 @@ func (g *Graph) CompareUnits(a, b *Unit) (int, error) {
 	if a.Category != b.Category {
 		return 0, errorf(CodeIncompatibleUnits, "%s (%s) and %s (%s) are of different categories", a.Symbol, a.Category.ID, b.Symbol, b.Category.ID)
 	}
-	ma, mb := a.conv.m, b.conv.m
+	ma, mb := a.Conv.Map, b.Conv.Map
 	if ma == nil || mb == nil || !ma.IsLinear() || !mb.IsLinear() {
 		return 0, errorf(CodeIncompatibleUnits, "%s and %s are not plain multiples of %s", a.Symbol, b.Symbol, a.Category.Base.Symbol)
 	}

@@ -7,35 +7,6 @@ import (
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
-// factorDigits is how many significant digits an irrational factor is
-// written with.
-const factorDigits = 50
-
-// factorText writes an exact factor as a decimal when it terminates, as
-// p/q in lowest terms when it is rational, and otherwise (through π)
-// correctly rounded to 50 significant digits, with exact false.
-func factorText(f exact.Factor) (string, bool) {
-	if f.K == 0 {
-		return ratText(f.R), true
-	}
-	v := exact.NewValue(f.R, f.K)
-	d, _ := exact.Round(&v, factorDigits)
-	return d.String(), false
-}
-
-// ratText writes r as a terminating decimal, or as p/q.
-func ratText(r *big.Rat) string {
-	if d, ok := exact.ToDecimal(r); ok {
-		return FormatDecimal(&d)
-	}
-	return r.RatString()
-}
-
-// Factor is the exact factor from the expression to the coherent SI unit
-// of its dimension, written as factorText does, and whether it is exact
-// as written.
-func (e *Expression) Factor() (string, bool) { return factorText(e.factor) }
-
 // Explanation says where the digits of a conversion come from.
 type Explanation struct {
 	// CatalogVersion is the version of the catalog the graph was built
@@ -125,7 +96,7 @@ func (g *Graph) Explain(r *Result) Explanation {
 	A, B := pl.from, pl.to
 	f, o, affine := pl.affine()
 	switch {
-	case A.formulaUnit || B.formulaUnit || !affine:
+	case A.FormulaUnit || B.FormulaUnit || !affine:
 		ex.Kind = "formula"
 		for _, u := range []*Unit{r.From, r.To} {
 			if u != nil && u.Definition.Kind == "formula" {
@@ -134,11 +105,11 @@ func (g *Graph) Explain(r *Result) Explanation {
 		}
 	default:
 		// y = x·f + o, times π^k.
-		ex.Factor, ex.FactorExact = factorText(f)
+		ex.Factor, ex.FactorExact = exact.FactorText(f)
 		ex.Kind = "linear"
 		if o.Sign() != 0 {
 			ex.Kind = "affine"
-			ex.Offset, ex.OffsetExact = factorText(exact.Factor{R: o, K: f.K})
+			ex.Offset, ex.OffsetExact = exact.FactorText(exact.Factor{R: o, K: f.K})
 		}
 	}
 	seen := map[*Unit]bool{}
@@ -152,7 +123,7 @@ func (g *Graph) Explain(r *Result) Explanation {
 				ex.Steps = append(ex.Steps, g.chain(t.Unit, t.Exponent, nil)...)
 			}
 		}
-		if e.code != "" {
+		if e.Code != "" {
 			ex.Steps = append(ex.Steps, g.codeStep(e))
 		}
 	}
@@ -215,9 +186,9 @@ func (g *Graph) chain(u *Unit, exponent int, seen map[*Unit]bool) []Step {
 		steps = append(steps, s)
 		exponent = 0 // the exponent belongs to the operand itself
 		if u.Definition.Kind == "base" {
-			if c := u.Category; !c.coherent.IsOne() {
-				f, _ := factorText(c.coherent)
-				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
+			if c := u.Category; !c.Coherent.IsOne() {
+				f, _ := exact.FactorText(c.Coherent)
+				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.Dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
 			}
 			break
 		}
@@ -239,7 +210,3 @@ func definitionText(u *Unit) string {
 	}
 	return "1 " + u.Symbol + " = " + d.Factor + " " + d.Unit
 }
-
-// CoherentUnit is the coherent SI unit of the expression's dimension, the
-// unit Factor leads to ("kg*m*s^-2").
-func (e *Expression) CoherentUnit() string { return e.dim.SIText() }

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"fmt"
-	"math/big"
 	"strings"
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/unitexpr"
 )
 
 // Across categories
@@ -26,28 +27,6 @@ import (
 // the preferred category of its dimension (temperature_interval) as its
 // intervals, and its units without offset (K, degR) name intervals too.
 
-// categoryPair is an ordered pair of categories.
-type categoryPair struct{ from, to *Category }
-
-// unitBridge is a unit crossing a bridge.
-type unitBridge struct {
-	u  *Unit
-	br *Bridge
-}
-
-// Bridge is a declared relation between two categories' units.
-type Bridge struct {
-	From, To *Unit
-	// Factor is the exact factor as declared: 1 From = Factor To.
-	Factor string
-	Exact  bool
-	Source string
-	Note   string
-	// si is the factor from the coherent SI unit of From's dimension to
-	// that of To's.
-	si exact.Factor
-}
-
 // frames computes what conversions across categories need: the category
 // of each dimension, the coherent factor of every category and unit, the
 // intervals of scales, and the bridges.
@@ -55,12 +34,12 @@ func (b *builder) frames(bridges []BridgeSpec) {
 	g := b.g
 	byDim := map[dimension.Vector][]*Category{}
 	for _, c := range g.categories {
-		c.coherent = exact.One()
-		if c.siFactor != nil {
-			c.coherent = *c.siFactor
+		c.Coherent = exact.One()
+		if c.SIFactor != nil {
+			c.Coherent = *c.SIFactor
 		}
 		if !c.Logarithmic { // levels are no expression's category
-			byDim[c.dim] = append(byDim[c.dim], c)
+			byDim[c.Dim] = append(byDim[c.Dim], c)
 		}
 	}
 	for dim, cs := range byDim {
@@ -84,32 +63,32 @@ func (b *builder) frames(bridges []BridgeSpec) {
 	b.coherentFactors()
 	for _, c := range g.categories {
 		for _, u := range c.Units {
-			if m := u.conv.m; m != nil && !u.conv.formulaUnit && !m.IsLinear() {
-				if i := g.byDimension[c.dim]; i != nil && i != c {
-					c.interval = i
+			if m := u.Conv.Map; m != nil && !u.Conv.FormulaUnit && !m.IsLinear() {
+				if i := g.byDimension[c.Dim]; i != nil && i != c {
+					c.Interval = i
 				}
 				break
 			}
 		}
-		if c.interval == nil {
+		if c.Interval == nil {
 			continue
 		}
 		for _, u := range c.Units {
-			if u.si != nil && !u.conv.formulaUnit && u.si.m.IsLinear() {
-				iv := *u.si
-				iv.minimum = nil // an interval may be negative
-				u.asInterval = &iv
+			if u.SI != nil && !u.Conv.FormulaUnit && u.SI.Map.IsLinear() {
+				iv := *u.SI
+				iv.Bound = nil // an interval may be negative
+				u.AsInterval = &iv
 			}
 		}
 	}
 	b.bridges(bridges)
 	for key, br := range g.bridges {
-		for _, u := range key.from.Units {
-			if u.si == nil {
+		for _, u := range key.From.Units {
+			if u.SI == nil {
 				continue
 			}
-			if c, ok := bridged(u.si, br); ok {
-				g.bridged[unitBridge{u, br}] = c
+			if c, ok := bridged(u.SI, br); ok {
+				g.bridged[graph.UnitBridge{Unit: u, Bridge: br}] = c
 			}
 		}
 	}
@@ -128,26 +107,26 @@ func (b *builder) coherentFactors() {
 	for range 3 {
 		changed := false
 		for _, c := range g.categories {
-			if c.Base == nil || !isExpressionSyntax(c.Base.Symbol) {
+			if c.Base == nil || !unitexpr.IsExpressionSyntax(c.Base.Symbol) {
 				continue
 			}
 			e, err := g.parseExpressionExcluding(c.Base.Symbol, c.Base)
 			if err != nil {
 				continue // not an expression of other units: coherent
 			}
-			if e.dim != c.dim {
-				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "base unit %s reads as a unit expression of dimension %s, but the category's dimension is %s", c.Base.Symbol, e.dim, c.dim)
+			if e.Dim != c.Dim {
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "base unit %s reads as a unit expression of dimension %s, but the category's dimension is %s", c.Base.Symbol, e.Dim, c.Dim)
 				c.Base = nil // reported; stop here
 				break
 			}
-			if f := c.siFactor; f != nil && (f.R.Cmp(e.factor.R) != 0 || f.K != e.factor.K) {
-				text, _ := factorText(e.factor)
-				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", siFactorText(c), c.Base.Symbol, text, c.dim.SIText())
+			if f := c.SIFactor; f != nil && (f.R.Cmp(e.Coherent.R) != 0 || f.K != e.Coherent.K) {
+				text, _ := exact.FactorText(e.Coherent)
+				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "si_factor %s disagrees with the base unit %s, which reads as %s %s", siFactorText(c), c.Base.Symbol, text, c.Dim.SIText())
 				c.Base = nil
 				break
 			}
-			if e.factor.R.Cmp(c.coherent.R) != 0 || e.factor.K != c.coherent.K {
-				c.coherent = e.factor
+			if e.Coherent.R.Cmp(c.Coherent.R) != 0 || e.Coherent.K != c.Coherent.K {
+				c.Coherent = e.Coherent
 				setUnits(c)
 				changed = true
 			}
@@ -161,36 +140,36 @@ func (b *builder) coherentFactors() {
 // setCoherent sets the coherent factor and the map onto the coherent SI
 // unit of units, compiled units of category c.
 func (b *builder) setCoherent(c *Category, units []*Unit) {
-	coh, err := exact.Linear(c.coherent.R, c.coherent.K)
+	coh, err := exact.Linear(c.Coherent.R, c.Coherent.K)
 	if err != nil {
 		b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "its factor to the coherent SI unit: %v", err)
 		return
 	}
-	one := c.coherent.IsOne()
+	one := c.Coherent.IsOne()
 	for _, u := range units {
-		cv := &u.conv
-		if cv.m == nil && cv.post == nil {
+		cv := &u.Conv
+		if cv.Map == nil && cv.Post == nil {
 			continue // not compiled
 		}
-		if f, _, ok := mapFactor(cv); ok {
+		if f, _, ok := graph.MapFactor(cv); ok {
 			if one {
-				u.coherent = f // f is the unit's own: mapFactor made it
+				u.Coherent = f // f is the unit's own: mapFactor made it
 			} else {
-				u.coherent = f.Mul(c.coherent)
+				u.Coherent = f.Mul(c.Coherent)
 			}
 		}
 		if one {
-			u.si = cv
+			u.SI = cv
 			continue
 		}
 		si := *cv
-		si.minimum = nil // the minimum was scaled for the category's own map
-		if si.m != nil {
-			si.m, _ = si.m.Then(coh) // a linear map: always composes
+		si.Bound = nil // the minimum was scaled for the category's own map
+		if si.Map != nil {
+			si.Map, _ = si.Map.Then(coh) // a linear map: always composes
 		} else {
-			si.post, _ = si.post.Then(coh)
+			si.Post, _ = si.Post.Then(coh)
 		}
-		u.si = &si
+		u.SI = &si
 	}
 }
 
@@ -220,7 +199,7 @@ func (b *builder) bridges(specs []BridgeSpec) {
 			b.errorf(bs.Origin, subject, "both units are of category %s; a bridge joins two categories", from.Category.ID)
 			continue
 		}
-		if from.conv.formulaUnit || to.conv.formulaUnit || !from.conv.m.IsLinear() || !to.conv.m.IsLinear() {
+		if from.Conv.FormulaUnit || to.Conv.FormulaUnit || !from.Conv.Map.IsLinear() || !to.Conv.Map.IsLinear() {
 			b.errorf(bs.Origin, subject, "a bridge joins linear units (no offset, no formula)")
 			continue
 		}
@@ -233,37 +212,24 @@ func (b *builder) bridges(specs []BridgeSpec) {
 			b.errorf(bs.Origin, subject, "factor must be positive, not %s", bs.Factor)
 			continue
 		}
-		key := categoryPair{from.Category, to.Category}
+		key := graph.CategoryPair{From: from.Category, To: to.Category}
 		if old, dup := g.bridges[key]; dup {
 			b.errorf(bs.Origin, subject, "categories %s and %s are already bridged (%s → %s)", from.Category.ID, to.Category.ID, old.From.Symbol, old.To.Symbol)
 			continue
 		}
 		// 1 From = f To, so 1 SI(From) = f·coh(To)/coh(From) SI(To).
-		si := f.Mul(to.coherent).Quo(from.coherent)
-		br := &Bridge{From: from, To: to, Factor: bs.Factor, Exact: bs.Exact, Source: bs.Source, Note: bs.Note, si: si}
+		si := f.Mul(to.Coherent).Quo(from.Coherent)
+		br := &Bridge{From: from, To: to, Factor: bs.Factor, Exact: bs.Exact, Source: bs.Source, Note: bs.Note, SI: si}
 		g.bridges[key] = br
 		back := *br
-		back.si = exact.One().Quo(si)
-		g.bridges[categoryPair{to.Category, from.Category}] = &back
+		back.SI = exact.One().Quo(si)
+		g.bridges[graph.CategoryPair{From: to.Category, To: from.Category}] = &back
 	}
 }
 
 // siFactorText is the factor from the category's base unit to the
 // coherent SI unit of its dimension, as declared.
 func siFactorText(c *Category) string {
-	t, _ := factorText(*c.siFactor)
+	t, _ := exact.FactorText(*c.SIFactor)
 	return t
-}
-
-// mapFactor returns the factor and offset of a unit's map without a pole
-// (x·f + o, f with its power of π), or ok=false for a formula unit.
-func mapFactor(c *conversion) (f exact.Factor, o *big.Rat, ok bool) {
-	if c.formulaUnit || c.m == nil {
-		return exact.Factor{}, nil, false
-	}
-	r, off, ok := c.m.Affine()
-	if !ok {
-		return exact.Factor{}, nil, false
-	}
-	return exact.Factor{R: r, K: c.m.K()}, off, true
 }

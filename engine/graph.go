@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -9,11 +8,13 @@ import (
 	"sync/atomic"
 
 	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/hint"
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/prefs"
 	"github.com/unitd/unitd/engine/substance"
+	"github.com/unitd/unitd/engine/unitsearch"
 )
 
 // Graph is a compiled catalog: categories, units and the exact map of every
@@ -26,14 +27,14 @@ type Graph struct {
 	categories []*Category
 	byID       map[string]*Category
 	units      []*Unit
-	bySymbol   unitNames // case-sensitive symbols and spellings
-	byWord     unitNames // lower-cased word aliases, names, plurals
+	bySymbol   graph.Names // case-sensitive symbols and spellings
+	byWord     graph.Names // lower-cased word aliases, names, plurals
 	ambiguous  map[string]*Ambiguity
 	// spellings are every name, for suggestions (spellingList); a
 	// restored graph decodes them on first use, with decodeSpellings.
-	spellings       []spelling
+	spellings       []graph.Spelling
 	spellingsOnce   sync.Once
-	decodeSpellings func() []spelling
+	decodeSpellings func() []graph.Spelling
 	// suggester indexes the spellings for suggestions, built on the
 	// first unknown name (suggestIndex).
 	suggester     *suggest.Index
@@ -41,7 +42,7 @@ type Graph struct {
 	maxName       int // length in bytes of the longest spelling
 	// unitIndex holds the units' spellings for SearchUnits, built on
 	// the first search.
-	unitIndex     *unitIndex
+	unitIndex     *unitsearch.Index
 	unitIndexOnce sync.Once
 
 	// byDimension is the category of each dimension that several
@@ -49,10 +50,10 @@ type Graph struct {
 	byDimension map[dimension.Vector]*Category
 	// bridges maps an ordered pair of categories to the exact factor from
 	// the coherent SI unit of the first to that of the second.
-	bridges map[categoryPair]*Bridge
+	bridges map[graph.CategoryPair]*Bridge
 	// bridged holds, for each unit of a bridged category, its map onto
 	// the coherent SI unit of the other category.
-	bridged map[unitBridge]*conversion
+	bridged map[graph.UnitBridge]*graph.Conversion
 	// exprs caches parsed unit expressions.
 	exprs *exprCache
 	// pairs caches resolved and planned pairs of names (paircache.go).
@@ -93,10 +94,21 @@ type Graph struct {
 	deferredErrs atomic.Pointer[[]error]
 }
 
+// newCaches gives a new graph, built or restored, its empty caches.
+func (g *Graph) newCaches() {
+	g.pairs = newPairCache()
+	g.mixed = newMixedCache()
+	g.mixedPairs = newMixedPairs()
+	g.compiledPairs = newPairCompiler()
+	g.exprs = newExprCache()
+	g.cross = newCrossCache()
+	g.resolved = newPropertiesCache()
+}
+
 // extras are the parts of a catalog beyond its units and categories.
 type extras struct {
 	// hints is the catalog's table of hints for failed conversions (hint.go).
-	hints []hint
+	hints hint.Table
 	// prefs are the unit preferences (package prefs), or nil.
 	prefs *prefs.Data
 	// The substance catalog (package substance) and each substance's own
@@ -146,123 +158,6 @@ func (g *Graph) addDeferredErrs(errs []error) {
 	}
 }
 
-// Category is a compiled category. Its fields are read-only: the graph
-// shares them with every caller.
-type Category struct {
-	ID          string
-	Name        string
-	Description string
-	Base        *Unit
-	Units       []*Unit
-	// Minimum is the smallest value allowed, in the base unit, or "".
-	Minimum string
-	// Preferred marks the category that unit expressions of its dimension
-	// belong to when several categories share the dimension.
-	Preferred bool
-	// Logarithmic marks a category of levels, whose units convert only
-	// among themselves (see CategorySpec.Logarithmic).
-	Logarithmic bool
-	minimum     *big.Rat
-	dim         dimension.Vector
-	// dimensionless is dim.IsZero(), which every conversion asks
-	// (successHint).
-	dimensionless bool
-	// coherent is the factor from the base unit to the coherent SI unit
-	// of the dimension (1 but for bases such as km/L).
-	coherent exact.Factor
-	siFactor *exact.Factor // as declared, or nil
-	// interval is the category that differences of this category's
-	// points belong to (temperature_interval for temperature), or nil.
-	interval *Category
-	// mixingRatio marks a dimensionless category that holds a gas's
-	// mixing ratios (ppm, µmol/mol), which convert across kinds
-	// (crosskind.go).
-	mixingRatio bool
-}
-
-// Unit is a compiled unit. Its fields are read-only.
-type Unit struct {
-	Symbol      string
-	Name        string
-	Plural      string
-	Aliases     []string
-	Symbols     []string
-	Category    *Category
-	System      string
-	Description string
-	Definition  Definition
-	Exact       bool
-	Source      string
-	// Prefixed is the unit this one was generated from by a prefix, or nil.
-	Prefixed *Unit
-	// codes are the unit's codes in the standard code systems, as
-	// checked against their tables (CodeOf).
-	codes    unitCodes
-	Examples []Example
-
-	conv conversion
-	// si maps the unit onto the coherent SI unit of its dimension, and
-	// coherent is that map's factor without any offset (the unit as an
-	// interval, or an operand of an expression).
-	si       *conversion
-	coherent exact.Factor
-	// asInterval is si without the category minimum, for a unit of a
-	// scale without offset (K) read as an interval; nil otherwise.
-	asInterval *conversion
-}
-
-// Definition is a unit's definition as declared (or, for a prefixed unit,
-// as generated): relative to another unit of the same category.
-type Definition struct {
-	Kind   string // "base", "linear", "affine" or "formula"
-	Unit   string // symbol of the reference unit; "" for the base unit
-	Factor string
-	Offset string
-	To     string
-	From   string
-}
-
-// Example is a worked example of a unit, checked by Build.
-type Example struct {
-	Value  string
-	From   string
-	To     string
-	Result string
-	Approx bool
-}
-
-func (e Example) String() string {
-	sign := "="
-	if e.Approx {
-		sign = "≈"
-	}
-	return e.Value + " " + e.From + " " + sign + " " + e.Result + " " + e.To
-}
-
-// Ambiguity is a name that means different units in different systems.
-type Ambiguity struct {
-	Name       string
-	Candidates []*Unit
-	Note       string
-}
-
-type spelling struct {
-	text string
-	unit *Unit
-}
-
-// BaseMap returns the exact map of the unit onto its category's base unit,
-// base = x·factor + offset, as fresh copies; ok is false for a unit whose
-// conversion goes through a formula. A factor through π is given without
-// it: the rational that multiplies π^k.
-func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
-	f, o, ok := mapFactor(&u.conv)
-	if !ok {
-		return nil, nil, false
-	}
-	return f.R, o, true
-}
-
 // suggestIndex returns the index of spellings for suggestions, building
 // it on first use: most graphs serve long before a name is unknown, and
 // Build need not pay for it.
@@ -270,7 +165,7 @@ func (g *Graph) suggestIndex() *suggest.Index {
 	g.suggesterOnce.Do(func() {
 		x := &suggest.Index{}
 		for _, s := range g.spellingList() {
-			x.Add(s.text, s.unit.Symbol)
+			x.Add(s.Text, s.Unit.Symbol)
 		}
 		g.suggester = x
 	})
@@ -279,7 +174,7 @@ func (g *Graph) suggestIndex() *suggest.Index {
 
 // spellingList returns every spelling of the graph's units, decoding
 // them first in a restored graph.
-func (g *Graph) spellingList() []spelling {
+func (g *Graph) spellingList() []graph.Spelling {
 	if g.decodeSpellings != nil {
 		g.spellingsOnce.Do(func() { g.spellings = g.decodeSpellings() })
 	}
@@ -312,9 +207,6 @@ func (g *Graph) Ambiguities() []*Ambiguity {
 	return out
 }
 
-// DimensionText prints the dimension as "L T^-1", or "1" when dimensionless.
-func (c *Category) DimensionText() string { return c.dim.String() }
-
 // Lookup resolves a unit by symbol (case-sensitive), by another spelling
 // such as °C, or by a word alias, name or plural (case-insensitive). An
 // unknown name is an UNKNOWN_UNIT error with up to five suggestions; a
@@ -325,7 +217,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 			return u, err
 		}
 	}
-	if u, ok := g.bySymbol.get(name); ok {
+	if u, ok := g.bySymbol.Get(name); ok {
 		return u, nil
 	}
 	key := fold.Key(name)
@@ -339,7 +231,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		}
 		return nil, e
 	}
-	if u, ok := g.byWord.get(key); ok {
+	if u, ok := g.byWord.Get(key); ok {
 		return u, nil
 	}
 	shown := name
@@ -364,14 +256,14 @@ func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
 			return u, a
 		}
 	}
-	if u, ok := g.bySymbol.get(name); ok {
+	if u, ok := g.bySymbol.Get(name); ok {
 		return u, nil
 	}
 	key := fold.Key(name)
 	if a, ok := g.ambiguous[key]; ok {
 		return nil, a
 	}
-	u, _ := g.byWord.get(key)
+	u, _ := g.byWord.Get(key)
 	return u, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -89,7 +90,7 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 			ok = false
 			continue
 		}
-		if c := si.side.conversion(); c == nil || c.m == nil || c.formulaUnit || c.m.K() != 0 || c.m.HasPole() {
+		if c := si.side.conversion(); c == nil || c.Map == nil || c.FormulaUnit || c.Map.K() != 0 || c.Map.HasPole() {
 			b.errorf(sc.Origin, subject, "scale %s: unit %s is not linear or affine: an equation needs a unit with one exact map", sc.Name, sc.Unit)
 			ok = false
 			continue
@@ -115,11 +116,11 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 }
 
 // conversion is the side's map onto its reference unit.
-func (s side) conversion() *conversion {
+func (s side) conversion() *graph.Conversion {
 	if s.unit != nil {
-		return &s.unit.conv
+		return &s.unit.Conv
 	}
-	return &s.expr.conv
+	return &s.expr.Conv
 }
 
 // overlap reports whether a unit could be in both scales.
@@ -345,7 +346,7 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 // measurand. Only dimensionless results are looked at: every conversion
 // asks, and the test inlines where it is asked.
 func (g *Graph) successHint(res *Result) {
-	if c := res.Category; c != nil && c.dimensionless {
+	if c := res.Category; c != nil && c.Dimensionless {
 		g.measurandHint(res)
 	}
 }

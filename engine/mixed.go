@@ -7,6 +7,7 @@ import (
 
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/cache"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/mixed"
 )
 
@@ -121,14 +122,14 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 		if u == nil {
 			return nil, errorf(CodeInvalidUnitExpression, "mixed unit %q: part %q is not a catalog unit; the parts of a mixed unit are units such as ft, in, st, lb", fault.Truncate(name, 60), n)
 		}
-		f, o, ok := mapFactor(&u.conv)
+		f, o, ok := graph.MapFactor(&u.Conv)
 		if !ok || o.Sign() != 0 || f.R.Sign() <= 0 {
 			return nil, errorf(CodeInvalidUnitExpression, "mixed unit %q: part %s is not a linear unit (it has an offset or a formula), so it cannot be counted in whole units", fault.Truncate(name, 60), u.Symbol)
 		}
 		if first := m.parts[0]; i > 0 && u.Category != first.Category {
 			e := errorf(CodeIncompatibleUnits, "mixed unit %q: its parts are of different kinds: %s is %s, %s is %s",
 				fault.Truncate(name, 60), first.Symbol, strings.ToLower(first.Category.Name), u.Symbol, strings.ToLower(u.Category.Name))
-			e.Details = dimensionDetails(first.Category.dim, u.Category.dim)
+			e.Details = dimensionDetails(first.Category.Dim, u.Category.Dim)
 			return nil, e
 		}
 		m.parts[i] = u
@@ -251,7 +252,7 @@ func (g *Graph) mixedPairOf(from, to string, m *mixedUnit) (*mixedPair, error) {
 		return nil, err
 	}
 	e := &mixedPair{from: strings.Clone(from), to: strings.Clone(to), m: m, pe: pe}
-	if pl := &pe.plan; pl.m != nil && pl.err == nil && pl.from.minimum == nil && pl.positive == nil {
+	if pl := &pe.plan; pl.m != nil && pl.err == nil && pl.from.Bound == nil && pl.positive == nil {
 		e.num, e.den, e.words = pl.m.LinearWords()
 	}
 	if g.mixedPairs != nil {

@@ -5,8 +5,8 @@ package engine
 // optimize is the one gate of the engine's accelerators, and accelerated,
 // in this file, is the one function that reads it: every accelerator asks
 // it, and the packages the engine hands work to (exact, formula, mixed,
-// prefs) take its answer as a fast flag and never read a gate of their
-// own. Each accelerator returns exactly what the plain path returns, or
+// prefs, claim) take its answer as a fast flag and never read a gate of
+// their own. Each accelerator returns exactly what the plain path returns, or
 // declines. The package's tests run once with the gate open and once
 // closed (TestMain), and TestAcceleratorsMatchPlain compares the two ways
 // directly, on the shipped catalog too.
@@ -44,7 +44,8 @@ var optimize = true
 //     linear map's factor in words rather than from copies of its
 //     coefficients (compiled.size);
 //   - the check of a catalog unit's claim on a code, the factors compared
-//     in machine words (exact.AgreeWords; claimant.problemTo);
+//     in machine words (exact.AgreeWords; claim.Claimant.Words, set in
+//     compileCodes and linearUnits);
 //   - unit preferences: decisions kept by the names of a request, parsed
 //     locales kept, and thresholds written as decimals in the source unit,
 //     so that a value clear of them is compared as it was written

@@ -20,6 +20,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/mixed"
 	"github.com/unitd/unitd/engine/substance"
+	"github.com/unitd/unitd/engine/unitexpr"
 )
 
 // Units of an account
@@ -62,10 +63,6 @@ import (
 // An overlay of an overlay (the units one request defines, over its
 // account's) looks up its own units, then its parent's, then the
 // catalog's.
-
-// AccountPrefix names an account's unit whatever the catalog holds:
-// "my:smoot". It is not a code system: it is read before codes are.
-const AccountPrefix = "my:"
 
 // Limits of what one account may define (OverlayLimits holds the two
 // that an operator may change).
@@ -170,12 +167,6 @@ type overlay struct {
 func hasAccountPrefix(name string) bool {
 	return len(name) > 3 && name[0]|0x20 == 'm' && name[1]|0x20 == 'y' && name[2] == ':'
 }
-
-// Account reports whether u is an account's unit.
-func (u *Unit) Account() bool { return u != nil && strings.HasPrefix(u.Symbol, AccountPrefix) }
-
-// Account reports whether c is an account's own category.
-func (c *Category) Account() bool { return c != nil && strings.HasPrefix(c.ID, AccountPrefix) }
 
 // Catalog returns the catalog's graph an overlay's graph was made on, or
 // g itself for a catalog's graph.
@@ -553,8 +544,8 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 	if len(cs.Ambiguous) > 0 {
 		b.errorf(cs.Origin, subject, "an account declares no ambiguous names")
 	}
-	cat := &Category{ID: AccountPrefix + cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum, dim: dimension.Of(cs.Dimension), coherent: exact.One()}
-	cat.dimensionless = cat.dim.IsZero()
+	cat := &Category{ID: AccountPrefix + cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum, Dim: dimension.Of(cs.Dimension), Coherent: exact.One()}
+	cat.Dimensionless = cat.Dim.IsZero()
 	for _, f := range [...]struct{ key, text string }{{"si_factor", cs.SIFactor}, {"minimum", cs.Minimum}} {
 		if f.text == "" {
 			continue
@@ -570,12 +561,12 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 		case f.key == "si_factor" && v.R.Sign() <= 0:
 			b.errorf(cs.Origin, subject, "si_factor must be positive, not %s", f.text)
 		case f.key == "si_factor":
-			cat.siFactor = &v
-			cat.coherent = v
+			cat.SIFactor = &v
+			cat.Coherent = v
 		case v.K != 0:
 			b.errorf(cs.Origin, subject, "minimum: %s involves pi, which no decimal can state exactly", f.text)
 		default:
-			cat.minimum = v.R
+			cat.MinimumRat = v.R
 		}
 	}
 	if cs.Base == "" {
@@ -949,7 +940,7 @@ func (c *overlayCompiler) resolve() {
 				b.checkInverseMaps(u, f, o)
 			}
 		}
-		if u.Category.minimum != nil {
+		if u.Category.MinimumRat != nil {
 			b.setMinimum(u)
 		}
 		c.failSince(mark, u)
@@ -962,17 +953,17 @@ func (c *overlayCompiler) resolve() {
 // checkPi refuses, as Build does, a unit whose map carries π in a
 // category with a unit with an offset or a formula, or the reverse.
 func (c *overlayCompiler) checkPi(cat *Category, units []*Unit) {
-	if cat.minimum != nil {
+	if cat.MinimumRat != nil {
 		return // π is refused against the minimum
 	}
 	kind := func(u *Unit) int { // 1: π, 2: offset or formula
-		cv := &u.conv
+		cv := &u.Conv
 		switch {
-		case cv.m == nil && cv.post == nil:
+		case cv.Map == nil && cv.Post == nil:
 			return 0
-		case cv.m != nil && cv.m.K() != 0 || cv.post != nil && cv.post.K() != 0:
+		case cv.Map != nil && cv.Map.K() != 0 || cv.Post != nil && cv.Post.K() != 0:
 			return 1
-		case cv.formulaUnit || !cv.m.IsLinear():
+		case cv.FormulaUnit || !cv.Map.IsLinear():
 			return 2
 		}
 		return 0
@@ -1034,21 +1025,21 @@ func (c *overlayCompiler) frames() {
 			continue
 		}
 		for _, u := range units {
-			if m := u.conv.m; m != nil && !u.conv.formulaUnit && !m.IsLinear() {
-				if i := c.base.Catalog().byDimension[cat.dim]; i != nil {
-					cat.interval = i
+			if m := u.Conv.Map; m != nil && !u.Conv.FormulaUnit && !m.IsLinear() {
+				if i := c.base.Catalog().byDimension[cat.Dim]; i != nil {
+					cat.Interval = i
 				}
 				break
 			}
 		}
 	}
 	for _, u := range c.created {
-		if c.bad[u] || u.Category.interval == nil || u.si == nil || u.conv.formulaUnit || u.si.m == nil || !u.si.m.IsLinear() {
+		if c.bad[u] || u.Category.Interval == nil || u.SI == nil || u.Conv.FormulaUnit || u.SI.Map == nil || !u.SI.Map.IsLinear() {
 			continue
 		}
-		iv := *u.si
-		iv.minimum = nil // an interval may be negative
-		u.asInterval = &iv
+		iv := *u.SI
+		iv.Bound = nil // an interval may be negative
+		u.AsInterval = &iv
 	}
 }
 
@@ -1268,10 +1259,10 @@ func (ov *overlay) reference(g *Graph, name string) (*Unit, bool) {
 		}
 	}
 	root := g.Catalog()
-	if u, ok := root.bySymbol.get(name); ok {
+	if u, ok := root.bySymbol.Get(name); ok {
 		return u, true
 	}
-	u, ok := root.byWord.get(fold.Key(name))
+	u, ok := root.byWord.Get(fold.Key(name))
 	return u, ok
 }
 
@@ -1340,7 +1331,7 @@ func (g *Graph) resolveAccount(name string) (side, error, bool) {
 		return side{}, nil, false
 	case err == nil:
 		return side{unit: u}, nil, true
-	case !hasAccountPrefix(name) || !isExpressionSyntax(name):
+	case !hasAccountPrefix(name) || !unitexpr.IsExpressionSyntax(name):
 		return side{}, err, true
 	}
 	if e, ok := g.exprs.get(name); ok {
@@ -1406,10 +1397,10 @@ func (g *Graph) definitionRef(u *Unit) *Unit {
 		return r
 	}
 	root := g.Catalog()
-	if r, ok := root.bySymbol.get(name); ok {
+	if r, ok := root.bySymbol.Get(name); ok {
 		return r
 	}
-	r, _ := root.byWord.get(fold.Key(name))
+	r, _ := root.byWord.Get(fold.Key(name))
 	return r
 }
 
@@ -1457,7 +1448,7 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 	// The value in a catalog unit of the category, exactly: the base,
 	// or the first unit whose ratio to s has no π.
 	for _, ref := range append([]*Unit{cat.Base}, cat.Units...) {
-		if ref == nil || ref.conv.formulaUnit {
+		if ref == nil || ref.Conv.FormulaUnit {
 			continue
 		}
 		pl, err := g.plan(s, side{unit: ref})

@@ -490,7 +490,7 @@ func TestDeriveSharesTheCatalog(t *testing.T) {
 				same = a.Pointer() == b.Pointer()
 			case reflect.String:
 				same = a.String() == b.String()
-			case reflect.Struct: // unitNames: a map or a table, the same
+			case reflect.Struct: // graph.Names: a map or a table, the same
 				same = true
 				for j := range a.NumField() {
 					same = same && a.Field(j).Pointer() == b.Field(j).Pointer()

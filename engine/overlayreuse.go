@@ -83,7 +83,7 @@ func (c *overlayCompiler) reusable(spec *Spec) reuse {
 		pc := p.catByID[id]
 		same := pc != nil && o.decl != nil && sameCategorySpec(p.catSpec[pc], o.decl)
 		n := 0
-		for _, u := range pc.unitsIfAny() {
+		for _, u := range pc.UnitsIfAny() {
 			if u.Prefixed == nil {
 				n++
 			}
@@ -158,14 +158,6 @@ func (c *overlayCompiler) reusable(spec *Spec) reuse {
 	}
 	r.units = candidates
 	return r
-}
-
-// unitsIfAny returns the units of a category, nil for none.
-func (c *Category) unitsIfAny() []*Unit {
-	if c == nil {
-		return nil
-	}
-	return c.Units
 }
 
 func trimAccountPrefix(id string) string {

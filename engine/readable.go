@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/mixed"
 	"github.com/unitd/unitd/engine/prefs"
 )
@@ -230,8 +231,8 @@ func prefTarget(t target) prefs.Target {
 		pt.Units = []string{t.side.unit.Symbol}
 	}
 	if u := t.largest().unit; u != nil {
-		if _, _, ok := mapFactor(&u.conv); ok {
-			pt.ToBase = u.conv.m
+		if _, _, ok := graph.MapFactor(&u.Conv); ok {
+			pt.ToBase = u.Conv.Map
 		}
 	}
 	return pt
@@ -248,7 +249,7 @@ func (r prefResolver) Source(name string) (prefs.Source, error) {
 	}
 	if u := s.unit; u != nil {
 		ps.Unit = u.Symbol
-		if f, o, ok := mapFactor(&u.conv); ok && o.Sign() == 0 && f.R.Sign() > 0 {
+		if f, o, ok := graph.MapFactor(&u.Conv); ok && o.Sign() == 0 && f.R.Sign() > 0 {
 			ps.Factor, ps.Linear = f, true
 		}
 	}

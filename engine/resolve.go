@@ -6,6 +6,8 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/unitexpr"
 )
 
 // exprCache holds parsed expressions by their text, white space folded.
@@ -71,9 +73,9 @@ func (s side) symbol() string {
 
 func (s side) dim() dimension.Vector {
 	if s.unit != nil {
-		return s.unit.Category.dim
+		return s.unit.Category.Dim
 	}
-	return s.expr.dim
+	return s.expr.Dim
 }
 
 // category is the side's catalog category, or nil.
@@ -106,7 +108,7 @@ func (g *Graph) resolve(name string) (side, error) {
 			return s, err
 		}
 	}
-	if u, ok := g.bySymbol.get(name); ok {
+	if u, ok := g.bySymbol.Get(name); ok {
 		return side{unit: u}, nil
 	}
 	u, err, found := g.lookupName(name)
@@ -116,7 +118,7 @@ func (g *Graph) resolve(name string) (side, error) {
 	if s, err, ok := g.resolveCode(name); ok {
 		return s, err
 	}
-	if !isExpressionSyntax(name) {
+	if !unitexpr.IsExpressionSyntax(name) {
 		_, err := g.Lookup(name) // the error, with suggestions
 		return side{}, err
 	}
@@ -134,7 +136,7 @@ func (g *Graph) resolve(name string) (side, error) {
 // plan is a resolved conversion: both sides mapped onto one reference
 // unit, what the result is called, and the pair's compiled maps.
 type plan struct {
-	from, to *conversion
+	from, to *graph.Conversion
 	// fromUnit is the catalog unit converted from, for messages; nil for
 	// an expression.
 	fromUnit *Unit
@@ -170,7 +172,7 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	}
 	fu, tu := from.unit, to.unit
 	if fu != nil && tu != nil && fu.Category == tu.Category {
-		pl.from, pl.to, pl.category = &fu.conv, &tu.conv, tu.Category
+		pl.from, pl.to, pl.category = &fu.Conv, &tu.Conv, tu.Category
 		pl.categoryID = pl.category.ID
 		g.finish(&pl, from, to)
 		return pl, nil
@@ -192,10 +194,10 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	}
 	fd, td := from.dim(), to.dim()
 	if fcat != nil {
-		fd = fcat.dim
+		fd = fcat.Dim
 	}
 	if tcat != nil {
-		td = tcat.dim
+		td = tcat.Dim
 	}
 	switch {
 	case fu != nil && tu != nil && fcat == tcat:
@@ -203,7 +205,7 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	case fu != nil && tu != nil && !fcat.Account() && !tcat.Account():
 		// Two kinds of the catalog (an account's own kinds convert by
 		// dimension, as expressions do: overlay.go).
-		br := g.bridges[categoryPair{fcat, tcat}]
+		br := g.bridges[graph.CategoryPair{From: fcat, To: tcat}]
 		if br == nil {
 			return pl, incompatible(from, to, fd, td)
 		}
@@ -220,7 +222,7 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	default:
 		var br *Bridge
 		if fcat != nil && tcat != nil {
-			br = g.bridges[categoryPair{fcat, tcat}]
+			br = g.bridges[graph.CategoryPair{From: fcat, To: tcat}]
 		}
 		if br == nil {
 			return pl, incompatible(from, to, fd, td)
@@ -228,7 +230,7 @@ func (g *Graph) plan(from, to side) (plan, error) {
 		pl.bridge = br
 	}
 	if pl.bridge != nil {
-		bc, ok := g.bridged[unitBridge{fu, pl.bridge}]
+		bc, ok := g.bridged[graph.UnitBridge{Unit: fu, Bridge: pl.bridge}]
 		if !ok || fu == nil {
 			bc, ok = bridged(fc, pl.bridge)
 		}
@@ -260,10 +262,10 @@ func (g *Graph) plan(from, to side) (plan, error) {
 // see compiledPair) and says whether its definitions are exact.
 func (g *Graph) finish(pl *plan, from, to side) {
 	pl.compiled = g.compiledPair(pl.from, pl.to)
-	pl.exact = pl.from.exact && pl.to.exact
+	pl.exact = pl.from.Exact && pl.to.Exact
 	if pl.positive != nil {
 		for _, s := range [2]side{from, to} {
-			if s.unit != nil && s.unit.conv.m != nil && s.unit.conv.m.HasPole() {
+			if s.unit != nil && s.unit.Conv.Map != nil && s.unit.Conv.Map.HasPole() {
 				pl.reciprocal = s.unit
 				break
 			}
@@ -275,55 +277,55 @@ func (g *Graph) finish(pl *plan, from, to side) {
 // other side; it returns the map and the category s then belongs to. A
 // scale unit (degC, K) meets an expression or an interval unit only as an
 // interval: K and degR, which have no offset, can; degC cannot.
-func frameOf(s, other side) (*conversion, *Category, error) {
+func frameOf(s, other side) (*graph.Conversion, *Category, error) {
 	if s.unit == nil {
-		return &s.expr.conv, s.expr.Category, nil
+		return &s.expr.Conv, s.expr.Category, nil
 	}
 	u := s.unit
 	c := u.Category
 	// An expression is an interval, unless it is a lone unit in
 	// parentheses, which keeps its own map ((degC) is a point).
-	otherInterval := other.unit == nil && !other.expr.point || other.unit != nil && other.unit.Category == c.interval
-	asInterval := c.interval != nil && otherInterval
+	otherInterval := other.unit == nil && !other.expr.Point || other.unit != nil && other.unit.Category == c.Interval
+	asInterval := c.Interval != nil && otherInterval
 	if !asInterval {
-		return u.si, c, nil
+		return u.SI, c, nil
 	}
-	if u.asInterval == nil {
+	if u.AsInterval == nil {
 		return nil, nil, incompatibleScale(s, other)
 	}
-	return u.asInterval, c.interval, nil
+	return u.AsInterval, c.Interval, nil
 }
 
 // isReciprocal reports whether the side is a code defined as an inverse.
-func (s side) isReciprocal() bool { return s.expr != nil && s.expr.reciprocal }
+func (s side) isReciprocal() bool { return s.expr != nil && s.expr.Reciprocal }
 
 // inverted returns c followed by x ↦ 1/x: a value of the reciprocal
 // dimension. It takes either sign (a diverging lens has a negative
 // power and a negative focal length); only zero, its pole, is refused.
-func inverted(c *conversion) (*conversion, bool) {
-	if c.m == nil {
+func inverted(c *graph.Conversion) (*graph.Conversion, bool) {
+	if c.Map == nil {
 		return nil, false
 	}
-	m, err := c.m.Then(exact.Reciprocal())
+	m, err := c.Map.Then(exact.Reciprocal())
 	if err != nil {
 		return nil, false
 	}
 	out := *c
-	out.m, out.minimum, out.anySign = m, nil, true
+	out.Map, out.Bound, out.AnySign = m, nil, true
 	return &out, true
 }
 
 // bridged returns c followed by the bridge's factor.
-func bridged(c *conversion, br *Bridge) (*conversion, bool) {
-	if c.m == nil {
+func bridged(c *graph.Conversion, br *Bridge) (*graph.Conversion, bool) {
+	if c.Map == nil {
 		return nil, false
 	}
-	m, err := c.m.Scale(br.si.R, br.si.K)
+	m, err := c.Map.Scale(br.SI.R, br.SI.K)
 	if err != nil {
 		return nil, false
 	}
 	out := *c
-	out.m, out.minimum, out.exact = m, nil, c.exact && br.Exact
+	out.Map, out.Bound, out.Exact = m, nil, c.Exact && br.Exact
 	return &out, true
 }
 
@@ -358,7 +360,7 @@ func kindOf(s side) string {
 // an interval is meant.
 func incompatibleScale(s, other side) *Error {
 	e := errorf(CodeIncompatibleUnits, "cannot convert between %s and %s: %s is a point on a scale with an offset, which never converts to a %s",
-		s.describe(), other.describe(), s.symbol(), strings.ToLower(s.unit.Category.interval.Name))
+		s.describe(), other.describe(), s.symbol(), strings.ToLower(s.unit.Category.Interval.Name))
 	e.Details = dimensionDetails(s.dim(), other.dim())
 	return e
 }

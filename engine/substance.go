@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/substance"
 )
@@ -64,10 +65,10 @@ func (b *builder) gas(gas GasSpec) []error {
 		switch {
 		case !ok:
 			errs = append(errs, &SpecError{Origin: gas.Origin, Subject: "gas", Message: fmt.Sprintf("mixing ratio category %q does not exist", id)})
-		case !c.dim.IsZero():
-			errs = append(errs, &SpecError{Origin: gas.Origin, Subject: "gas", Message: fmt.Sprintf("mixing ratio category %q is not dimensionless (%s)", id, c.dim)})
+		case !c.Dim.IsZero():
+			errs = append(errs, &SpecError{Origin: gas.Origin, Subject: "gas", Message: fmt.Sprintf("mixing ratio category %q is not dimensionless (%s)", id, c.Dim)})
 		default:
-			c.mixingRatio = true
+			c.MixingRatio = true
 		}
 	}
 	return errs
@@ -108,7 +109,7 @@ func (g *Graph) catalogSubstance(name string) *Substance { return g.extras().sub
 
 // quantity reads "VALUE UNIT" exactly into coherent SI units.
 func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
-	shown := func() string { return shorten(text) }
+	shown := func() string { return fault.Truncate(text, 64) }
 	text = strings.TrimSpace(text)
 	num, unit, ok := strings.Cut(text, " ")
 	if !ok {
@@ -135,10 +136,10 @@ func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, e
 	}
 	var m *exact.Map
 	switch {
-	case s.unit != nil && s.unit.si != nil:
-		m = s.unit.si.m
+	case s.unit != nil && s.unit.SI != nil:
+		m = s.unit.SI.Map
 	case s.expr != nil:
-		m = s.expr.conv.m
+		m = s.expr.Conv.Map
 	}
 	if m == nil {
 		return nil, substance.FieldErrorf(field, "%q: %s converts through a formula; name a linear unit", shown(), s.symbol())

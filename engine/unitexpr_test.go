@@ -155,8 +155,8 @@ func TestResolveExpression(t *testing.T) {
 	if e.Symbol != "ft*lb/s^2" || e.DimensionText() != "M L T^-2" || e.CategoryID() != "force" {
 		t.Errorf("expression = %q %s %s", e.Symbol, e.DimensionText(), e.CategoryID())
 	}
-	unit := func(symbol string) *Unit { u, _ := g.bySymbol.get(symbol); return u }
-	want := []Term{{unit("ft"), 1}, {unit("lb"), 1}, {unit("s"), -2}}
+	unit := func(symbol string) *Unit { u, _ := g.bySymbol.Get(symbol); return u }
+	want := []Term{{Unit: unit("ft"), Exponent: 1}, {Unit: unit("lb"), Exponent: 1}, {Unit: unit("s"), Exponent: -2}}
 	if fmt.Sprint(e.Terms) != fmt.Sprint(want) {
 		t.Errorf("terms = %v, want %v", e.Terms, want)
 	}
@@ -238,7 +238,7 @@ func FuzzParseExpression(f *testing.F) {
 		if again == nil {
 			return // the canonical text happens to be a catalog name
 		}
-		if again.dim != e.dim || again.factor.K != e.factor.K || again.factor.R.Cmp(e.factor.R) != 0 {
+		if again.Dim != e.Dim || again.Coherent.K != e.Coherent.K || again.Coherent.R.Cmp(e.Coherent.R) != 0 {
 			t.Fatalf("canonical %q of %q means something else", e.Symbol, s)
 		}
 	})

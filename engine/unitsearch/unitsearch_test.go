@@ -1,10 +1,12 @@
-package engine_test
+package unitsearch_test
 
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
 	"github.com/unitd/unitd/locale"
 )
@@ -121,3 +123,15 @@ func wordsOf(t *testing.T, g *engine.Graph, tag string) engine.UnitWords {
 	}
 	return l.In(g)
 }
+
+// shipped is the shipped catalog's graph, restored once for the tests.
+func shipped(t *testing.T) *engine.Graph {
+	t.Helper()
+	g, errs := loadShipped()
+	if len(errs) > 0 {
+		t.Fatalf("the shipped catalog does not load: %v", errs)
+	}
+	return g
+}
+
+var loadShipped = sync.OnceValues(catalog.LoadEmbedded)

@@ -1,0 +1,278 @@
+// Package graph holds the data of a compiled catalog: its categories and
+// units, each unit's exact map onto its category's base (a Conversion),
+// bridges between categories, and the index of names that finds a unit.
+// The engine builds, restores and reads these values; they are read-only
+// once built, and shared by every caller.
+package graph
+
+import (
+	"math/big"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/codes"
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/exact"
+)
+
+// CodeOf returns the unit's code in a standard code system (ucum, cldr,
+// unece, qudt), as checked against its table, or "".
+func (u *Unit) CodeOf(system string) string { return u.Codes.Get(system) }
+
+// UnitCodes are a unit's codes in the standard code systems, in the order
+// of CodeSystems, "" where it has none: four strings in the unit rather
+// than a map of its own, which two thousand units of a restored catalog
+// each made.
+type UnitCodes [4]string
+
+// codeSlot is the index of a system in UnitCodes, or -1.
+func codeSlot(system string) int {
+	switch system {
+	case codes.SystemUCUM:
+		return 0
+	case codes.SystemCLDR:
+		return 1
+	case codes.SystemUNECE:
+		return 2
+	case codes.SystemQUDT:
+		return 3
+	}
+	return -1
+}
+
+func (c *UnitCodes) Get(system string) string {
+	if i := codeSlot(system); i >= 0 {
+		return c[i]
+	}
+	return ""
+}
+
+// Set sets the code of a standard system and reports whether system is
+// one.
+func (c *UnitCodes) Set(system, code string) bool {
+	i := codeSlot(system)
+	if i < 0 {
+		return false
+	}
+	c[i] = code
+	return true
+}
+
+// CodesOf keeps the codes of m in the standard systems.
+func CodesOf(m map[string]string) UnitCodes {
+	var c UnitCodes
+	for system, code := range m {
+		if i := codeSlot(system); i >= 0 {
+			c[i] = code
+		}
+	}
+	return c
+}
+
+// Conversion maps a unit's values onto a reference unit (its category's
+// base, or the coherent SI unit of its dimension). Every unit but one
+// defined through a transcendental formula has one exact map, Map; such a
+// formula unit maps as ref = Post(f(Pre(x))), f its Formula in decimals.
+type Conversion struct {
+	Map       *exact.Map
+	Pre, Post *exact.Map
+	Formula   *formula.Pair
+	// FormulaUnit marks a unit defined by a formula, or relative to one:
+	// it is no operand of an expression, no interval, no bridge.
+	FormulaUnit bool
+	// Exact is false when a definition the map was built from is not
+	// Exact (a measured constant): a result through it is never Exact.
+	Exact bool
+	// Bound bounds the values of a unit of a category with a Bound
+	// (absolute zero), or is nil.
+	Bound *Bound
+	// AnySign marks a map with a pole that takes values of either sign
+	// (an inversion, 1/x): only the pole is refused, where a reciprocal
+	// unit of the catalog (L/100km) takes only positive values.
+	AnySign bool
+}
+
+// Transcendental reports whether the unit maps through a formula in
+// decimals rather than one exact map.
+func (c *Conversion) Transcendental() bool { return c.Map == nil }
+
+// Bound is the domain a category minimum sets on a unit whose map is
+// (a·x + b)/d with d > 0: x is in range when a·x + b >= min·d.
+type Bound struct {
+	A, B, Min apd.Decimal
+}
+
+// CategoryPair is an ordered pair of categories.
+type CategoryPair struct{ From, To *Category }
+
+// UnitBridge is a unit crossing a bridge.
+type UnitBridge struct {
+	Unit   *Unit
+	Bridge *Bridge
+}
+
+// Bridge is a declared relation between two categories' units.
+type Bridge struct {
+	From, To *Unit
+	// Factor is the exact factor as declared: 1 From = Factor To.
+	Factor string
+	Exact  bool
+	Source string
+	Note   string
+	// SI is the factor from the coherent SI unit of From's dimension to
+	// that of To's.
+	SI exact.Factor
+}
+
+// MapFactor returns the factor and offset of a unit's map without a pole
+// (x·f + o, f with its power of π), or ok=false for a formula unit.
+func MapFactor(c *Conversion) (f exact.Factor, o *big.Rat, ok bool) {
+	if c.FormulaUnit || c.Map == nil {
+		return exact.Factor{}, nil, false
+	}
+	r, off, ok := c.Map.Affine()
+	if !ok {
+		return exact.Factor{}, nil, false
+	}
+	return exact.Factor{R: r, K: c.Map.K()}, off, true
+}
+
+// Category is a compiled category. Its fields are read-only: the graph
+// shares them with every caller.
+type Category struct {
+	ID          string
+	Name        string
+	Description string
+	Base        *Unit
+	Units       []*Unit
+	// Minimum is the smallest value allowed, in the base unit, or "".
+	Minimum string
+	// Preferred marks the category that unit expressions of its dimension
+	// belong to when several categories share the dimension.
+	Preferred bool
+	// Logarithmic marks a category of levels, whose units convert only
+	// among themselves (see CategorySpec.Logarithmic).
+	Logarithmic bool
+	MinimumRat  *big.Rat
+	Dim         dimension.Vector
+	// Dimensionless is Dim.IsZero(), which every conversion asks (the
+	// engine's successHint); whoever sets Dim sets it.
+	Dimensionless bool
+	// Coherent is the factor from the base unit to the Coherent SI unit
+	// of the dimension (1 but for bases such as km/L).
+	Coherent exact.Factor
+	SIFactor *exact.Factor // as declared, or nil
+	// Interval is the category that differences of this category's
+	// points belong to (temperature_interval for temperature), or nil.
+	Interval *Category
+	// MixingRatio marks a dimensionless category that holds a gas's
+	// mixing ratios (ppm, µmol/mol), which convert across kinds
+	// (the engine's crosskind.go).
+	MixingRatio bool
+}
+
+// Unit is a compiled unit. Its fields are read-only.
+type Unit struct {
+	Symbol      string
+	Name        string
+	Plural      string
+	Aliases     []string
+	Symbols     []string
+	Category    *Category
+	System      string
+	Description string
+	Definition  Definition
+	Exact       bool
+	Source      string
+	// Prefixed is the unit this one was generated from by a prefix, or nil.
+	Prefixed *Unit
+	// Codes are the unit's codes in the standard code systems, as
+	// checked against their tables (CodeOf).
+	Codes    UnitCodes
+	Examples []Example
+
+	// Conv maps the unit onto its category's base unit.
+	Conv Conversion
+	// SI maps the unit onto the coherent SI unit of its dimension, and
+	// Coherent is that map's factor without any offset (the unit as an
+	// interval, or an operand of an expression).
+	SI       *Conversion
+	Coherent exact.Factor
+	// AsInterval is SI without the category minimum, for a unit of a
+	// scale without offset (K) read as an interval; nil otherwise.
+	AsInterval *Conversion
+}
+
+// Definition is a unit's definition as declared (or, for a prefixed unit,
+// as generated): relative to another unit of the same category.
+type Definition struct {
+	Kind   string // "base", "linear", "affine" or "formula"
+	Unit   string // symbol of the reference unit; "" for the base unit
+	Factor string
+	Offset string
+	To     string
+	From   string
+}
+
+// Example is a worked example of a unit, checked by the engine's Build.
+type Example struct {
+	Value  string
+	From   string
+	To     string
+	Result string
+	Approx bool
+}
+
+func (e Example) String() string {
+	sign := "="
+	if e.Approx {
+		sign = "≈"
+	}
+	return e.Value + " " + e.From + " " + sign + " " + e.Result + " " + e.To
+}
+
+// Ambiguity is a name that means different units in different systems.
+type Ambiguity struct {
+	Name       string
+	Candidates []*Unit
+	Note       string
+}
+
+type Spelling struct {
+	Text string
+	Unit *Unit
+}
+
+// BaseMap returns the exact map of the unit onto its category's base unit,
+// base = x·factor + offset, as fresh copies; ok is false for a unit whose
+// conversion goes through a formula. A factor through π is given without
+// it: the rational that multiplies π^k.
+func (u *Unit) BaseMap() (factor, offset *big.Rat, ok bool) {
+	f, o, ok := MapFactor(&u.Conv)
+	if !ok {
+		return nil, nil, false
+	}
+	return f.R, o, true
+}
+
+// DimensionText prints the dimension as "L T^-1", or "1" when dimensionless.
+func (c *Category) DimensionText() string { return c.Dim.String() }
+
+// AccountPrefix names an account's unit whatever the catalog holds:
+// "my:smoot". It is not a code system: it is read before codes are.
+const AccountPrefix = "my:"
+
+// Account reports whether u is an account's unit.
+func (u *Unit) Account() bool { return u != nil && strings.HasPrefix(u.Symbol, AccountPrefix) }
+
+// Account reports whether c is an account's own category.
+func (c *Category) Account() bool { return c != nil && strings.HasPrefix(c.ID, AccountPrefix) }
+
+// UnitsIfAny returns the units of a category, nil for none.
+func (c *Category) UnitsIfAny() []*Unit {
+	if c == nil {
+		return nil
+	}
+	return c.Units
+}

@@ -1,0 +1,867 @@
+// Package snapshot writes the compiled core of a catalog (graph.Tables)
+// as bytes and reads it back.
+//
+// Build compiles a catalog from its declarations: it parses every factor,
+// composes every unit's map, indexes every name and checks every example,
+// formula and claim. A process that starts with the catalog it was built
+// with (the one embedded in the binary) need not do that work again: a
+// snapshot is the compiled core of a graph — categories, units and their
+// exact maps, names, bridges, claims — written once (Write) and read
+// back into a graph (Read) in a fraction of a Build. The parts a
+// snapshot does not hold (hints, unit preferences, substances, the code
+// tables) are compiled from the Spec by the same code as Build's.
+//
+// A snapshot is a derived cache of the catalog, never a source: the
+// catalog package writes it from the YAML and tests that it equals what
+// the loader builds from the YAML, and hot reload and validation always
+// use the full loader. Formulas in decimals (dBm) are compiled on their
+// first use.
+package snapshot
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math/big"
+	"math/bits"
+	"slices"
+	"sort"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/unitd/unitd/engine/codes"
+	"github.com/unitd/unitd/engine/dimension"
+	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/varint"
+)
+
+// magic starts every snapshot; its last part is the format's version.
+const magic = "unitd graph snapshot 5\n"
+
+// Write writes the compiled core of a catalog.
+func Write(t *graph.Tables) []byte {
+	w := &writer{units: map[*graph.Unit]int{}, cats: map[*graph.Category]int{}}
+	w.b = append(w.b, magic...)
+	w.str(t.Version)
+	for i, c := range t.Categories {
+		w.cats[c] = i
+	}
+	for i, u := range t.Units {
+		w.units[u] = i
+	}
+	w.int(len(t.Categories))
+	for _, c := range t.Categories {
+		w.str(c.ID)
+		w.str(c.Name)
+		w.str(c.Description)
+		w.str(c.Minimum)
+		w.bool(c.Preferred)
+		w.bool(c.Logarithmic)
+		w.rat(c.MinimumRat)
+		w.dim(c.Dim)
+		w.factor(c.Coherent)
+		w.bool(c.SIFactor != nil)
+		if c.SIFactor != nil {
+			w.factor(*c.SIFactor)
+		}
+	}
+	w.int(len(t.Units))
+	for _, u := range t.Units {
+		w.int(w.cats[u.Category])
+		w.str(u.Symbol)
+		w.str(u.Name)
+		w.str(u.Plural)
+		w.strs(u.Aliases)
+		w.strs(u.Symbols)
+		w.str(u.System)
+		w.str(u.Description)
+		d := u.Definition
+		w.strs([]string{d.Kind, d.Unit, d.Factor, d.Offset, d.To, d.From})
+		w.bool(u.Exact)
+		w.str(u.Source)
+		w.unit(u.Prefixed)
+		w.codes(&u.Codes)
+		w.int(len(u.Examples))
+		for _, e := range u.Examples {
+			w.strs([]string{e.Value, e.From, e.To, e.Result})
+			w.bool(e.Approx)
+		}
+		w.conversion(&u.Conv)
+		switch {
+		case u.SI == nil:
+			w.int(0)
+		case u.SI == &u.Conv:
+			w.int(1)
+		default:
+			w.int(2)
+			w.conversion(u.SI)
+		}
+		w.factor(u.Coherent)
+		w.bool(u.AsInterval != nil)
+		if u.AsInterval != nil {
+			w.conversion(u.AsInterval)
+		}
+	}
+	// Each category's units, base and intervals, now that every unit has
+	// an index.
+	for _, c := range t.Categories {
+		w.unit(c.Base)
+		w.int(len(c.Units))
+		for _, u := range c.Units {
+			w.unit(u)
+		}
+		if c.Interval != nil {
+			w.int(w.cats[c.Interval] + 1)
+		} else {
+			w.int(0)
+		}
+		w.bool(c.MixingRatio)
+	}
+	w.nameTable(t.BySymbol)
+	w.nameTable(t.ByWord)
+	w.int(t.MaxName)
+	w.block(func() {
+		spellings := t.Spellings()
+		w.int(len(spellings))
+		for _, s := range spellings {
+			w.str(s.Text)
+			w.unit(s.Unit)
+		}
+	})
+	names := make([]string, 0, len(t.Ambiguous))
+	for n := range t.Ambiguous {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	w.int(len(names))
+	for _, n := range names {
+		a := t.Ambiguous[n]
+		w.str(n)
+		w.str(a.Name)
+		w.str(a.Note)
+		w.int(len(a.Candidates))
+		for _, u := range a.Candidates {
+			w.unit(u)
+		}
+	}
+	dims := make([]dimension.Vector, 0, len(t.ByDimension))
+	for d := range t.ByDimension {
+		dims = append(dims, d)
+	}
+	sort.Slice(dims, func(i, j int) bool { return dims[i].String() < dims[j].String() })
+	w.int(len(dims))
+	for _, d := range dims {
+		w.dim(d)
+		w.int(w.cats[t.ByDimension[d]])
+	}
+	// Bridges, by the ordered pair of categories they join (each in both
+	// directions: the way back holds the inverse factor), and the units'
+	// maps across them.
+	keys := make([]graph.CategoryPair, 0, len(t.Bridges))
+	for k := range t.Bridges {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.From.ID != b.From.ID {
+			return a.From.ID < b.From.ID
+		}
+		return a.To.ID < b.To.ID
+	})
+	index := map[*graph.Bridge]int{}
+	w.int(len(keys))
+	for i, k := range keys {
+		br := t.Bridges[k]
+		index[br] = i
+		w.int(w.cats[k.From])
+		w.int(w.cats[k.To])
+		w.unit(br.From)
+		w.unit(br.To)
+		w.strs([]string{br.Factor, br.Source, br.Note})
+		w.bool(br.Exact)
+		w.factor(br.SI)
+	}
+	crossings := make([]graph.UnitBridge, 0, len(t.Bridged))
+	for k := range t.Bridged {
+		crossings = append(crossings, k)
+	}
+	sort.Slice(crossings, func(i, j int) bool {
+		if a, b := w.units[crossings[i].Unit], w.units[crossings[j].Unit]; a != b {
+			return a < b
+		}
+		return index[crossings[i].Bridge] < index[crossings[j].Bridge]
+	})
+	w.int(len(crossings))
+	for _, k := range crossings {
+		w.unit(k.Unit)
+		w.int(index[k.Bridge])
+		w.conversion(t.Bridged[k])
+	}
+	w.block(func() {
+		claimed, reasons := t.Claims()
+		for _, system := range codes.Systems {
+			w.int(len(claimed[system]))
+			for _, code := range slices.Sorted(maps.Keys(claimed[system])) {
+				w.str(code)
+				w.unit(claimed[system][code])
+			}
+			w.int(len(reasons[system]))
+			for _, code := range slices.Sorted(maps.Keys(reasons[system])) {
+				w.str(code)
+				w.str(reasons[system][code])
+			}
+		}
+	})
+	return w.b
+}
+
+// block writes what write writes as a string of its own, which a reader
+// can skip and read later (a part a restore decodes on first use).
+func (w *writer) block(write func()) {
+	outer := w.b
+	w.b = nil
+	write()
+	inner := w.b
+	w.b = outer
+	w.str(string(inner))
+}
+
+// Read reads a snapshot back, in place: the strings of the tables it
+// returns are views of data. A snapshot that does not read (another
+// version, cut short, an index out of range) is an error, never a panic
+// later.
+func Read(data string) (*graph.Tables, error) {
+	if len(data) < len(magic) || data[:len(magic)] != magic {
+		return nil, errors.New("not a snapshot of this version")
+	}
+	r := &reader{b: data[len(magic):], pairs: map[[2]string]*formula.Pair{}}
+	t := &graph.Tables{
+		Version:     r.str(),
+		ByDimension: map[dimension.Vector]*graph.Category{},
+		Bridges:     map[graph.CategoryPair]*graph.Bridge{},
+		Bridged:     map[graph.UnitBridge]*graph.Conversion{},
+	}
+	cats := make([]graph.Category, r.count())
+	t.Categories = make([]*graph.Category, len(cats))
+	for i := range cats {
+		c := &cats[i]
+		c.ID, c.Name, c.Description, c.Minimum = r.str(), r.str(), r.str(), r.str()
+		c.Preferred, c.Logarithmic = r.bool(), r.bool()
+		c.MinimumRat = r.rat()
+		c.Dim = r.dim()
+		c.Dimensionless = c.Dim.IsZero()
+		c.Coherent = r.factor()
+		if r.bool() {
+			f := r.factor()
+			c.SIFactor = &f
+		}
+		t.Categories[i] = c
+	}
+	units := make([]graph.Unit, r.count())
+	t.Units = make([]*graph.Unit, len(units))
+	for i := range units {
+		t.Units[i] = &units[i]
+	}
+	r.units, r.cats = t.Units, t.Categories
+	for _, u := range t.Units {
+		u.Category = r.category()
+		u.Symbol, u.Name, u.Plural = r.str(), r.str(), r.str()
+		u.Aliases, u.Symbols = r.strs(), r.strs()
+		u.System, u.Description = r.str(), r.str()
+		if n := r.count(); n == 6 {
+			u.Definition = graph.Definition{Kind: r.str(), Unit: r.str(), Factor: r.str(), Offset: r.str(), To: r.str(), From: r.str()}
+		} else {
+			r.fail("a definition of %d parts", n)
+		}
+		u.Exact = r.bool()
+		u.Source = r.str()
+		u.Prefixed = r.unit()
+		u.Codes = r.codes()
+		if n := r.count(); n > 0 {
+			u.Examples = r.examples(n)
+			for j := range u.Examples {
+				if n := r.count(); n != 4 {
+					r.fail("an example of %d parts", n)
+					break
+				}
+				u.Examples[j] = graph.Example{Value: r.str(), From: r.str(), To: r.str(), Result: r.str(), Approx: r.bool()}
+			}
+		}
+		r.conversion(&u.Conv)
+		switch r.int() {
+		case 1:
+			u.SI = &u.Conv
+		case 2:
+			u.SI = new(graph.Conversion)
+			r.conversion(u.SI)
+		}
+		u.Coherent = r.factor()
+		if r.bool() {
+			u.AsInterval = new(graph.Conversion)
+			r.conversion(u.AsInterval)
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	for _, c := range t.Categories {
+		c.Base = r.unit()
+		c.Units = make([]*graph.Unit, r.count())
+		for j := range c.Units {
+			c.Units[j] = r.unit()
+		}
+		if i := r.int(); i > 0 && i <= len(t.Categories) {
+			c.Interval = t.Categories[i-1]
+		}
+		c.MixingRatio = r.bool()
+	}
+	t.BySymbol, t.ByWord = r.nameTable(), r.nameTable()
+	t.MaxName = r.int()
+	// Every spelling, for suggestions: checked now, decoded on the first
+	// unknown name (graph.Tables.Spellings).
+	unitRefs, catRefs := r.units, r.cats
+	if spellings := r.block(func(b *reader) { b.spellings(false) }); r.err == nil {
+		t.Spellings = func() []graph.Spelling { return subReader(spellings, unitRefs, catRefs).spellings(true) }
+	}
+	t.Ambiguous = make(map[string]*graph.Ambiguity)
+	for range r.count() {
+		key := r.str()
+		a := &graph.Ambiguity{Name: r.str(), Note: r.str()}
+		a.Candidates = make([]*graph.Unit, r.count())
+		for j := range a.Candidates {
+			a.Candidates[j] = r.unit()
+		}
+		t.Ambiguous[key] = a
+		t.MaxName = max(t.MaxName, len(key))
+	}
+	for range r.count() {
+		d := r.dim()
+		t.ByDimension[d] = r.category()
+	}
+	bridges := make([]*graph.Bridge, r.count())
+	for i := range bridges {
+		from, to := r.category(), r.category()
+		br := &graph.Bridge{From: r.unit(), To: r.unit()}
+		if s := r.strs(); len(s) == 3 {
+			br.Factor, br.Source, br.Note = s[0], s[1], s[2]
+		}
+		br.Exact = r.bool()
+		br.SI = r.factor()
+		bridges[i] = br
+		t.Bridges[graph.CategoryPair{From: from, To: to}] = br
+	}
+	for range r.count() {
+		u := r.unit()
+		i := r.int()
+		c := new(graph.Conversion)
+		r.conversion(c)
+		if i >= 0 && i < len(bridges) {
+			t.Bridged[graph.UnitBridge{Unit: u, Bridge: bridges[i]}] = c
+		}
+	}
+	// The claims on the code tables: checked now, decoded on the first
+	// name that needs them (codeIndex.claimedMap).
+	if claims := r.block(func(b *reader) { b.claims(false) }); r.err == nil {
+		t.Claims = func() (map[string]map[string]*graph.Unit, map[string]map[string]string) {
+			return subReader(claims, unitRefs, catRefs).claims(true)
+		}
+	}
+	if r.err == nil && len(r.b) > 0 {
+		r.fail("%d bytes after the end", len(r.b))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return t, nil
+}
+
+// writer writes a snapshot: unsigned varints, strings with their
+// length, and integers and rationals in decimal text.
+type writer struct {
+	b     []byte
+	units map[*graph.Unit]int
+	cats  map[*graph.Category]int
+}
+
+func (w *writer) int(n int) { w.b = binary.AppendVarint(w.b, int64(n)) }
+
+func (w *writer) bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+func (w *writer) str(s string) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+func (w *writer) strs(ss []string) {
+	w.int(len(ss))
+	for _, s := range ss {
+		w.str(s)
+	}
+}
+
+// unit writes a unit as its index plus one, 0 for none.
+func (w *writer) unit(u *graph.Unit) {
+	if u == nil {
+		w.int(0)
+		return
+	}
+	w.int(w.units[u] + 1)
+}
+
+// bigint writes an integer as its sign and its magnitude's big-endian
+// bytes.
+func (w *writer) bigint(x *big.Int) {
+	w.int(x.Sign())
+	w.str(string(x.Bytes()))
+}
+
+// rat writes a rational as its numerator and denominator, or nil.
+func (w *writer) rat(r *big.Rat) {
+	w.bool(r != nil)
+	if r != nil {
+		w.bigint(r.Num())
+		w.bigint(r.Denom())
+	}
+}
+
+func (w *writer) factor(f exact.Factor) {
+	w.rat(f.R)
+	w.int(f.K)
+}
+
+func (w *writer) dim(d dimension.Vector) {
+	for _, e := range d {
+		w.int(e)
+	}
+}
+
+func (w *writer) codes(c *graph.UnitCodes) {
+	n := 0
+	for _, s := range codes.Systems {
+		if c.Get(s) != "" {
+			n++
+		}
+	}
+	w.int(n)
+	for _, s := range codes.Systems {
+		if code := c.Get(s); code != "" {
+			w.str(s)
+			w.str(code)
+		}
+	}
+}
+
+func (w *writer) exactMap(m *exact.Map) {
+	if m == nil {
+		w.bool(false)
+		return
+	}
+	w.bool(true)
+	a, b, c, d := m.Coefficients()
+	for _, x := range [4]*big.Int{a, b, c, d} {
+		w.bigint(x)
+	}
+	w.int(m.K())
+}
+
+func (w *writer) decimal(d *apd.Decimal) { w.str(d.String()) }
+
+func (w *writer) conversion(c *graph.Conversion) {
+	w.exactMap(c.Map)
+	w.exactMap(c.Pre)
+	w.exactMap(c.Post)
+	w.bool(c.Formula != nil)
+	if c.Formula != nil {
+		w.str(c.Formula.ToSrc)
+		w.str(c.Formula.FromSrc)
+	}
+	w.bool(c.FormulaUnit)
+	w.bool(c.Exact)
+	w.bool(c.AnySign)
+	w.bool(c.Bound != nil)
+	if b := c.Bound; b != nil {
+		w.decimal(&b.A)
+		w.decimal(&b.B)
+		w.decimal(&b.Min)
+	}
+}
+
+// reader reads a snapshot; the first fault stops it (err), and every
+// read after returns zero values.
+//
+// The graph's many small slices and integers are cut from shared blocks
+// (slab): a restore makes a few hundred allocations rather than tens of
+// thousands, and touches fewer pages of memory, which is most of what a
+// process that converts once spends on it. Each piece is cut with its
+// capacity at its length, so that an append to one never writes into the
+// next.
+type reader struct {
+	b     string // what is left to read; strings read are views of it
+	err   error
+	units []*graph.Unit
+	cats  []*graph.Category
+	// pairs shares one formula pair among the units defined through it.
+	pairs map[[2]string]*formula.Pair
+
+	strSlab     []string
+	exampleSlab []graph.Example
+	wordSlab    []big.Word
+	intSlab     []big.Int
+	ratSlab     []big.Rat
+	one         *big.Rat // what rat copies each rational from
+	zero        *big.Int // every zero coefficient of a map
+}
+
+// slab cuts n elements from *block, making a new block of at least
+// chunk elements when it has fewer than n left.
+func slab[T any](block *[]T, n, chunk int) []T {
+	if len(*block) < n {
+		*block = make([]T, max(n, chunk))
+	}
+	s := (*block)[:n:n]
+	*block = (*block)[n:]
+	return s
+}
+
+func (r *reader) examples(n int) []graph.Example { return slab(&r.exampleSlab, n, 256) }
+
+// block reads a block (writer.block), checking it with check, which
+// reads it through, and returns it to be read again later.
+func (r *reader) block(check func(*reader)) string {
+	b := r.str()
+	if r.err != nil {
+		return ""
+	}
+	sub := subReader(b, r.units, r.cats)
+	check(sub)
+	switch {
+	case sub.err != nil:
+		r.fail("%v", sub.err)
+	case len(sub.b) > 0:
+		r.fail("%d bytes after the end of a block", len(sub.b))
+	}
+	return b
+}
+
+// subReader is a reader of a block of a snapshot whose units and
+// categories are read already.
+func subReader(b string, units []*graph.Unit, cats []*graph.Category) *reader {
+	return &reader{b: b, units: units, cats: cats}
+}
+
+// spellings reads the spellings; with keep false it only reads them
+// through, allocating nothing.
+func (r *reader) spellings(keep bool) []graph.Spelling {
+	n := r.count()
+	var out []graph.Spelling
+	if keep {
+		out = make([]graph.Spelling, n)
+	}
+	for i := range n {
+		s := graph.Spelling{Text: r.str(), Unit: r.unit()}
+		if keep {
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// claims reads the claims on the code tables and the codes kept
+// unclaimed; with keep false it only reads them through.
+func (r *reader) claims(keep bool) (claimed map[string]map[string]*graph.Unit, unclaimed map[string]map[string]string) {
+	if keep {
+		claimed, unclaimed = map[string]map[string]*graph.Unit{}, map[string]map[string]string{}
+	}
+	for _, system := range codes.Systems {
+		n := r.count()
+		var m map[string]*graph.Unit
+		if keep {
+			m = make(map[string]*graph.Unit, n)
+			claimed[system] = m
+		}
+		for range n {
+			code, u := r.str(), r.unit()
+			if keep {
+				m[code] = u
+			}
+		}
+		n = r.count()
+		var reasons map[string]string
+		if keep {
+			reasons = make(map[string]string, n)
+			unclaimed[system] = reasons
+		}
+		for range n {
+			code, reason := r.str(), r.str()
+			if keep {
+				reasons[code] = reason
+			}
+		}
+	}
+	return claimed, unclaimed
+}
+
+func (r *reader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf(format, args...)
+	}
+	r.b = ""
+}
+
+func (r *reader) int() int {
+	v, n := varint.Signed(r.b)
+	if n <= 0 {
+		r.fail("truncated")
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+// count reads a length, bounded by what is left to read.
+func (r *reader) count() int {
+	n := r.int()
+	if n < 0 || n > len(r.b)+1 {
+		r.fail("a count of %d", n)
+		return 0
+	}
+	return n
+}
+
+func (r *reader) bool() bool {
+	if len(r.b) == 0 {
+		r.fail("truncated")
+		return false
+	}
+	v := r.b[0] == 1
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *reader) str() string {
+	n, k := varint.Unsigned(r.b)
+	if k <= 0 || n > uint64(len(r.b)-k) {
+		r.fail("truncated")
+		return ""
+	}
+	s := r.b[k : k+int(n)]
+	r.b = r.b[k+int(n):]
+	return s
+}
+
+func (r *reader) strs() []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := slab(&r.strSlab, n, 1024)
+	for i := range out {
+		out[i] = r.str()
+	}
+	return out
+}
+
+func (r *reader) unit() *graph.Unit {
+	i := r.int()
+	switch {
+	case i == 0:
+		return nil
+	case i < 0 || i > len(r.units):
+		r.fail("unit %d", i)
+		return nil
+	}
+	return r.units[i-1]
+}
+
+func (r *reader) category() *graph.Category {
+	i := r.int()
+	if i < 0 || i >= len(r.cats) {
+		r.fail("category %d", i)
+		return nil
+	}
+	return r.cats[i]
+}
+
+// coefficient reads a coefficient of a map. Maps never change their
+// coefficients, so every zero is one and the same big.Int: a linear map
+// has two.
+func (r *reader) coefficient() *big.Int {
+	if len(r.b) >= 2 && r.b[0] == 0 && r.b[1] == 0 { // sign 0, no bytes
+		r.b = r.b[2:]
+		if r.zero == nil {
+			r.zero = new(big.Int)
+		}
+		return r.zero
+	}
+	x := &slab(&r.intSlab, 1, 512)[0]
+	r.bigintTo(x)
+	return x
+}
+
+// bigintTo reads an integer into x, its words cut from the shared block.
+func (r *reader) bigintTo(x *big.Int) {
+	sign := r.int()
+	b := r.str()
+	const wordBytes = bits.UintSize / 8
+	words := slab(&r.wordSlab, (len(b)+wordBytes-1)/wordBytes, 2048)
+	// b is big-endian; words are least significant first.
+	for i := range words {
+		var w big.Word
+		for j := max(len(b)-(i+1)*wordBytes, 0); j < len(b)-i*wordBytes; j++ {
+			w = w<<8 | big.Word(b[j])
+		}
+		words[i] = w
+	}
+	x.SetBits(words)
+	if sign < 0 {
+		x.Neg(x)
+	}
+}
+
+// rat reads a rational, which the snapshot holds in lowest terms with a
+// positive denominator (big.Rat's normal form), or nil.
+func (r *reader) rat() *big.Rat {
+	if !r.bool() {
+		return nil
+	}
+	if r.one == nil {
+		r.one = big.NewRat(1, 1)
+	}
+	x := &slab(&r.ratSlab, 1, 256)[0]
+	// x starts as a copy of 1, whose denominator is set, so that Denom
+	// returns x's own (a Rat's zero value would answer a new Int on each
+	// call); both parts are then replaced, and x shares nothing with one.
+	*x = *r.one
+	num, den := x.Num(), x.Denom()
+	r.bigintTo(num)
+	r.bigintTo(den)
+	if den.Sign() <= 0 || !coprime(num, den) {
+		r.fail("a rational %s/%s not in lowest terms", num, den)
+		return nil
+	}
+	return x
+}
+
+// coprime reports whether a and b have no common divisor but 1, in
+// machine words when both fit one.
+func coprime(a, b *big.Int) bool {
+	x, xok := smallAbs(a)
+	y, yok := smallAbs(b)
+	if xok && yok {
+		for y != 0 {
+			x, y = y, x%y
+		}
+		return x == 1
+	}
+	return exact.Coprime(a, b)
+}
+
+// smallAbs returns |x| when it fits 64 bits.
+func smallAbs(x *big.Int) (uint64, bool) {
+	if x.BitLen() > 64 {
+		return 0, false
+	}
+	var v uint64
+	ws := x.Bits() // one word of 64 bits, or two of 32
+	for i := len(ws) - 1; i >= 0; i-- {
+		v = v<<(bits.UintSize%64) | uint64(ws[i])
+	}
+	return v, true
+}
+
+func (r *reader) factor() exact.Factor {
+	return exact.Factor{R: r.rat(), K: r.int()}
+}
+
+func (r *reader) dim() dimension.Vector {
+	var d dimension.Vector
+	for i := range d {
+		d[i] = r.int()
+	}
+	return d
+}
+
+func (r *reader) codes() graph.UnitCodes {
+	var c graph.UnitCodes
+	for range r.count() {
+		system, code := r.str(), r.str()
+		if code == "" || !c.Set(system, code) {
+			r.fail("a code %q of system %q", code, system)
+			break
+		}
+	}
+	return c
+}
+
+func (r *reader) exactMap() *exact.Map {
+	if !r.bool() {
+		return nil
+	}
+	a, b, c, d := r.coefficient(), r.coefficient(), r.coefficient(), r.coefficient()
+	k := r.int()
+	if r.err != nil {
+		return nil
+	}
+	m, err := exact.FromLowestTerms(a, b, c, d, k)
+	if err != nil {
+		r.fail("a map: %v", err)
+	}
+	return m
+}
+
+func (r *reader) decimal(d *apd.Decimal) {
+	if _, _, err := d.SetString(r.str()); err != nil {
+		r.fail("a decimal: %v", err)
+	}
+}
+
+func (r *reader) conversion(c *graph.Conversion) {
+	c.Map, c.Pre, c.Post = r.exactMap(), r.exactMap(), r.exactMap()
+	if r.bool() {
+		key := [2]string{r.str(), r.str()}
+		p, ok := r.pairs[key]
+		if !ok {
+			p = formula.Deferred(key[0], key[1])
+			r.pairs[key] = p
+		}
+		c.Formula = p
+	}
+	c.FormulaUnit, c.Exact, c.AnySign = r.bool(), r.bool(), r.bool()
+	if r.bool() {
+		c.Bound = new(graph.Bound)
+		r.decimal(&c.Bound.A)
+		r.decimal(&c.Bound.B)
+		r.decimal(&c.Bound.Min)
+	}
+}
+
+// nameTable writes the names as a table (graph.Names.Encode).
+func (w *writer) nameTable(names graph.Names) {
+	count, size, recs, slots := names.Encode(func(u *graph.Unit) int { return w.units[u] })
+	w.int(count)
+	w.int(size)
+	w.str(string(recs))
+	w.str(string(slots))
+}
+
+// nameTable reads a table of names (graph.NamesOfTable).
+func (r *reader) nameTable() graph.Names {
+	count, size := r.count(), r.int()
+	recs, slots := r.str(), r.str()
+	if r.err != nil {
+		return graph.Names{}
+	}
+	names, err := graph.NamesOfTable(count, size, recs, slots, r.units)
+	if err != nil {
+		r.fail("a table of names: %v", err)
+	}
+	return names
+}
