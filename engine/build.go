@@ -14,6 +14,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/prefix"
 )
 
 // Build checks spec as a whole and compiles it into a Graph. It reports
@@ -264,7 +265,7 @@ func countUnits(specs []CategorySpec) (units, names int) {
 			for _, s := range ps.Except {
 				except[s] = true
 			}
-			for _, p := range prefixSets[ps.Set] {
+			for _, p := range prefix.Sets[ps.Set] {
 				if len(ps.Only) > 0 && !only[p.Symbol] || except[p.Symbol] {
 					continue
 				}
@@ -354,7 +355,7 @@ func definitionOf(d DefinitionSpec) Definition {
 // prefixed generates the prefixed forms of u.
 func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 	ps := us.Prefixes
-	set, ok := prefixSets[ps.Set]
+	set, ok := prefix.Sets[ps.Set]
 	if !ok {
 		b.errorf(ps.Origin, unitSubject(us.Symbol), "unknown prefix set %q (known: si, binary)", ps.Set)
 		return
@@ -382,14 +383,14 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 		if len(ps.Only) > 0 && !listed[p.Symbol] || len(ps.Except) > 0 && listed[p.Symbol] {
 			continue
 		}
-		factor := p.factor()
+		factor := p.Factor()
 		pu := &Unit{
 			Symbol:   p.Symbol + u.Symbol,
 			Name:     p.Name + u.Name,
 			Plural:   p.Name + u.Plural,
 			Category: c, System: u.System,
 			Exact:    u.Exact,
-			Source:   u.Source + "; prefix " + p.Name + ": " + prefixSources[ps.Set],
+			Source:   u.Source + "; prefix " + p.Name + ": " + prefix.Sources[ps.Set],
 			Prefixed: u,
 			Definition: Definition{
 				Kind: "linear", Unit: u.Symbol, Factor: factor,
@@ -414,7 +415,7 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 // prefixKnown is the symbols of each prefix set.
 var prefixKnown = func() map[string]map[string]bool {
 	out := map[string]map[string]bool{}
-	for name, set := range prefixSets {
+	for name, set := range prefix.Sets {
 		out[name] = map[string]bool{}
 		for _, p := range set {
 			out[name][p.Symbol] = true
@@ -427,7 +428,7 @@ var prefixKnown = func() map[string]map[string]bool {
 // name before each alias), and the symbols of the prefixed unit but its
 // own, symbol: every symbol of p before every symbol of u. Each is nil
 // when it has none; their strings share one allocation.
-func prefixedSpellings(p prefix, u *Unit, symbol string) (aliases, symbols []string) {
+func prefixedSpellings(p prefix.Prefix, u *Unit, symbol string) (aliases, symbols []string) {
 	np, nu := 1+len(p.Symbols), 1+len(u.Symbols)
 	pair := func(i, j int) (string, string) { // the first of each is its symbol
 		ps, s := p.Symbol, u.Symbol

@@ -11,6 +11,7 @@ import (
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/prefix"
 )
 
 // compileCodes checks the catalog's claims on the code tables, and the
@@ -156,7 +157,7 @@ func (b *builder) checkCode(c *claim.Claimant, system, code string, set *codes.S
 // the name and, in a compound unit, prefixes its first part, as unitd's
 // prefixed compound units do (kA/m is KiloA-PER-M). Build keeps those the
 // tables confirm.
-func prefixedCodes(codeOf map[string]string, p prefix) map[string]string {
+func prefixedCodes(codeOf map[string]string, p prefix.Prefix) map[string]string {
 	if len(codeOf) == 0 {
 		return nil
 	}

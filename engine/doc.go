@@ -162,14 +162,13 @@
 // own definition. UCUM special units convert through their functions
 // (tan and atan correctly rounded for [p'diop] and %[slope]); arbitrary
 // units (UCUM's [IU], and CLDR's pixel, em and night, which CLDR relates
-// to no SI unit) only among themselves. Resolutions are cached per graph, at most
-// 4096 of them (codes.go, ucum.go, codesbuild.go).
+// to no SI unit) only among themselves. Resolutions are cached per graph,
+// at most 4096 of them (codes.go; packages codes, codeunit and claim).
 //
 // Graph.Explain says where the digits of a conversion come from: the exact
 // factor and offset (or the formulas) and every catalog definition used.
 //
-// Formula definitions are expr-lang expressions in x (formula.go, and
-// formulamap.go for those that are exact maps). A formula made only of
+// Formula definitions are expr-lang expressions in x (package formula). A formula made only of
 // + - * / on x and literals, where it reads as x ↦ (a·x + b)/(c·x + d),
 // compiles into that exact map, with every intermediate coefficient
 // bounded; Build checks that its two formulas compose to the identity.
@@ -177,6 +176,18 @@
 // precision well above the requested one (functions ln, log10, exp, pow,
 // sqrt, abs), and its result is rounded once more at the end. Literals are
 // read by their written digits.
+//
+// # Packages
+//
+// The engine resolves, plans and converts; it hands each other job to a
+// package of its own and reads the accelerators' gate for them
+// (optimize.go). The compiled values a graph is made of (Unit, Category,
+// their exact maps and the index of names) are defined in
+// engine/internal/graph, which every job shares; engine/internal/snapshot
+// writes and reads them; engine/unitexpr reads unit expressions,
+// engine/unitsearch ranks units for a search, engine/hint keeps the
+// catalog's hints, engine/claim and engine/codeunit check and make the
+// units of codes. docs/development.md lists every package with its job.
 //
 // # Concurrency
 //

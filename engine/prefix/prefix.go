@@ -1,12 +1,15 @@
-package engine
+// Package prefix holds the prefixes a catalog unit may be generated under:
+// the SI prefixes of the SI Brochure and the binary prefixes of IEC
+// 80000-13, each an exact power of ten or of two.
+package prefix
 
 import (
 	"math/big"
 	"sync"
 )
 
-// A prefix multiplies a unit by an exact power of ten or of two.
-type prefix struct {
+// A Prefix multiplies a unit by an exact power of ten or of two.
+type Prefix struct {
 	Symbol string
 	// Symbols are further spellings of the prefix symbol (µ and μ for u).
 	Symbols []string
@@ -24,7 +27,7 @@ const (
 // The 24 SI prefixes of the SI Brochure (2022, with ronna, quetta, ronto
 // and quecto). Micro is written u, with µ (micro sign) and μ (Greek mu) as
 // further spellings.
-var siPrefixes = []prefix{
+var siPrefixes = []Prefix{
 	{Symbol: "Q", Name: "quetta", Base: 10, Power: 30},
 	{Symbol: "R", Name: "ronna", Base: 10, Power: 27},
 	{Symbol: "Y", Name: "yotta", Base: 10, Power: 24},
@@ -52,7 +55,7 @@ var siPrefixes = []prefix{
 }
 
 // The binary prefixes of IEC 80000-13.
-var binaryPrefixes = []prefix{
+var binaryPrefixes = []Prefix{
 	{Symbol: "Ki", Name: "kibi", Base: 2, Power: 10},
 	{Symbol: "Mi", Name: "mebi", Base: 2, Power: 20},
 	{Symbol: "Gi", Name: "gibi", Base: 2, Power: 30},
@@ -63,19 +66,21 @@ var binaryPrefixes = []prefix{
 	{Symbol: "Yi", Name: "yobi", Base: 2, Power: 80},
 }
 
-var prefixSets = map[string][]prefix{
+// Sets are the prefix sets a catalog names (UnitSpec prefixes: si, binary).
+var Sets = map[string][]Prefix{
 	"si":     siPrefixes,
 	"binary": binaryPrefixes,
 }
 
-var prefixSources = map[string]string{
+// Sources cite each set's definition.
+var Sources = map[string]string{
 	"si":     siPrefixSource,
 	"binary": binaryPrefixSource,
 }
 
-// factor is the prefix's exact factor as a catalog writes it: "1000",
+// Factor is the prefix's exact factor as a catalog writes it: "1000",
 // "1/1000", "1024".
-func (p prefix) factor() string {
+func (p Prefix) Factor() string {
 	if f, ok := prefixFactors()[[2]int{p.Base, p.Power}]; ok {
 		return f
 	}
@@ -83,7 +88,7 @@ func (p prefix) factor() string {
 }
 
 func prefixFactor(base, power int) string {
-	f := new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(abs(power))), nil).String()
+	f := new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(max(power, -power))), nil).String()
 	if power < 0 {
 		f = "1/" + f
 	}
@@ -94,7 +99,7 @@ func prefixFactor(base, power int) string {
 // catalog with prefixes is first built.
 var prefixFactors = sync.OnceValue(func() map[[2]int]string {
 	m := map[[2]int]string{}
-	for _, set := range [][]prefix{siPrefixes, binaryPrefixes} {
+	for _, set := range [][]Prefix{siPrefixes, binaryPrefixes} {
 		for _, p := range set {
 			m[[2]int{p.Base, p.Power}] = prefixFactor(p.Base, p.Power)
 		}
