@@ -189,7 +189,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 	byDim := b.g.linearUnits()
 	// Whether a unit could claim each code, found in parallel for the
 	// codes that pass the checks below but for being listed twice:
-	// claimableBy reads only the units (each unit's offset read here,
+	// claim.TableCounterparts reads only the units (each unit's offset read here,
 	// before they are shared) and the tables.
 	for _, cs := range byDim {
 		for _, c := range cs {
@@ -222,7 +222,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 		case idx.claimed[system][code] != nil:
 			e.problem = fmt.Sprintf("%s is claimed by unit %q", e.name, idx.claimed[system][code].Symbol)
 		default:
-			e.claimable = len(b.g.claimableBy(byDim, system, code)) > 0
+			e.claimable = len(claim.TableCounterparts(set, byDim, system, code)) > 0
 		}
 	}) < len(entries) {
 		b.cancelled()

@@ -275,117 +275,10 @@ func checkArbitrary(from, to side) *Error {
 	return e
 }
 
-// Coverage says how much of one code system's table unitd reads.
-type Coverage struct {
-	System string
-	// Source is where the table comes from.
-	Source string
-	// Units counts the table's units (UCUM atoms, CLDR simple units, QUDT
-	// units that are not deprecated); Read those that resolve to a unit
-	// unitd converts; Claimed those a catalog unit claims.
-	Units, Read, Claimed int
-	// Unread and Unclaimed list the codes of the two gaps.
-	Unread, Unclaimed []string
-	// Claimable lists the unclaimed codes that a catalog unit could claim
-	// (Graph.claimableBy), and NClaimable counts them.
-	Claimable  []Claimable
-	NClaimable int
-	// Declined lists the codes a catalog unit could claim by dimension
-	// and factor but that the catalog lists as unclaimed, with its reason
-	// (UnclaimedCodeSpec), and NDeclined counts them.
-	Declined  []Declined
-	NDeclined int
-}
-
-// Declined is a code the catalog keeps unclaimed, and why.
-type Declined struct {
-	Code, Reason string
-}
-
-// Claimable is a code that no catalog unit claims but whose meaning by
-// its owner's table is that of catalog units claiming no code of its
-// system: the same dimension (or the reciprocal one, for a unit defined
-// as k/x), a factor that agrees to the digits the table states it in, and
-// the same offset; the claim Build would accept.
-type Claimable struct {
-	Code string
-	// Units are the symbols of the catalog units that could claim it.
-	Units []string
-}
-
-// CodeCoverage reports, per code system, how many of its table's units
-// the graph reads and how many the catalog claims, and which unclaimed
-// codes a catalog unit could claim. unece's table says only which codes
-// exist, so it reads those the catalog claims.
-func (g *Graph) CodeCoverage() []Coverage {
-	set := g.codes.tables()
-	if set == nil {
-		return nil
-	}
-	var out []Coverage
-	for _, system := range []string{SystemUCUM, SystemCLDR, SystemQUDT, SystemUNECE} {
-		list := set.Codes(system)
-		c := Coverage{System: system, Source: set.Source(system), Units: len(list)}
-		for _, code := range list {
-			if _, err, _ := g.resolveCode(system + ":" + code); err == nil {
-				c.Read++
-			} else {
-				c.Unread = append(c.Unread, code)
-			}
-			if g.claimant(system, code) != nil {
-				c.Claimed++
-			} else {
-				c.Unclaimed = append(c.Unclaimed, code)
-			}
-		}
-		c.Claimable = g.claimable(system, c.Unclaimed)
-		c.NClaimable = len(c.Claimable)
-		for _, code := range list {
-			if reason, ok := g.codes.unclaimedMap()[system][code]; ok {
-				c.Declined = append(c.Declined, Declined{Code: code, Reason: reason})
-			}
-		}
-		c.NDeclined = len(c.Declined)
-		out = append(out, c)
-	}
-	return out
-}
-
-// claimable lists the codes of a system, among the unclaimed ones, that
-// catalog units claiming no code of the system could claim (claimableBy),
-// but those the catalog lists as unclaimed with its reason. unece has no
-// meanings to compare.
-func (g *Graph) claimable(system string, unclaimed []string) []Claimable {
-	if system == SystemUNECE {
-		return nil
-	}
-	byDim := g.linearUnits()
-	var out []Claimable
-	for _, code := range unclaimed {
-		if _, ok := g.codes.unclaimedMap()[system][code]; ok {
-			continue
-		}
-		if units := g.claimableBy(byDim, system, code); len(units) > 0 {
-			out = append(out, Claimable{Code: code, Units: units})
-		}
-	}
-	return out
-}
-
 // linearUnits are the units that can claim a code of a linear or affine
 // unit, by dimension (claim.ByDimension).
 func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {
 	return claim.ByDimension(g.units, accelerated())
-}
-
-// claimableBy lists the catalog units that could claim an unclaimed code
-// (claim.Claimable).
-func (g *Graph) claimableBy(byDim map[dimension.Vector][]*claim.Claimant, system, code string) []string {
-	m, err := g.codes.tables().Table(system, code)
-	if err != nil || m.Special != nil || m.Arbitrary != "" {
-		return nil
-	}
-	return claim.Claimable(byDim, system, code, m)
 }
 
 // codeStep says what a code that no catalog unit claims means: its
@@ -440,3 +333,36 @@ func (c codeCatalog) Claimant(system, code string) *Unit {
 func (c codeCatalog) CategoryOf(d dimension.Vector) *Category { return c.g.byDimension[d] }
 
 func (c codeCatalog) Source(system string) string { return c.g.codes.tables().Source(system) }
+
+// What a code system's table covers of the catalog (package claim).
+type (
+	Coverage  = claim.Coverage
+	Declined  = claim.Declined
+	Claimable = claim.Claimable
+)
+
+// CodeCoverage reports, per code system, how many of its table's units
+// the graph reads and how many the catalog claims, and which unclaimed
+// codes a catalog unit could claim (claim.Report).
+func (g *Graph) CodeCoverage() []Coverage {
+	return claim.Report(g.codes.tables(), coverageOf{g})
+}
+
+// coverageOf is a graph as a report of coverage reads it.
+type coverageOf struct{ g *Graph }
+
+func (c coverageOf) Reads(system, code string) bool {
+	_, err, _ := c.g.resolveCode(system + ":" + code)
+	return err == nil
+}
+
+func (c coverageOf) Claimant(system, code string) *Unit { return c.g.claimant(system, code) }
+
+func (c coverageOf) Unclaimed(system, code string) (string, bool) {
+	reason, ok := c.g.codes.unclaimedMap()[system][code]
+	return reason, ok
+}
+
+func (c coverageOf) Units() []*Unit { return c.g.units }
+
+func (c coverageOf) Words() bool { return accelerated() }

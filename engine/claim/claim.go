@@ -1,6 +1,7 @@
 // Package claim decides whether a catalog unit may claim a code of a
 // standard system (ucum, cldr, qudt): whether the unit's exact map agrees
-// with the code's meaning by its owner's table.
+// with the code's meaning by its owner's table. It also reports how much
+// of each system's table a catalog reads and claims (Report).
 //
 // A unit claims a code with the engine's UnitSpec.Codes; Build checks
 // every claim against the owner's table (codes.Set.Table): the code
@@ -219,7 +220,7 @@ func ByDimension(units []*graph.Unit, words bool) map[dimension.Vector][]*Claima
 	return byDim
 }
 
-// Claimable lists the symbols of the units of byDim that could claim a
+// Counterparts lists the symbols of the units of byDim that could claim a
 // code that no unit claims, whose meaning by its table is m: those that
 // can claim it (Problem) and come closest to its factor. Where one of
 // those already claims a code of the system, the code is a synonym of
@@ -227,7 +228,7 @@ func ByDimension(units []*graph.Unit, words bool) map[dimension.Vector][]*Claima
 // empty; a unit that merely agrees to the few digits a table states (the
 // survey inch to QUDT's 0.0254 m) is no counterpart when another agrees
 // to more.
-func Claimable(byDim map[dimension.Vector][]*Claimant, system, code string, m codes.Meaning) []string {
+func Counterparts(byDim map[dimension.Vector][]*Claimant, system, code string, m codes.Meaning) []string {
 	dims := []dimension.Vector{m.Dim}
 	if inv := m.Dim.Inverse(); inv != m.Dim {
 		dims = append(dims, inv)
@@ -258,4 +259,15 @@ func Claimable(byDim map[dimension.Vector][]*Claimant, system, code string, m co
 		}
 	}
 	return units
+}
+
+// TableCounterparts is Counterparts of a code as its system's table
+// defines it; none for a code the table does not read, or reads as a
+// special or arbitrary unit.
+func TableCounterparts(set *codes.Set, byDim map[dimension.Vector][]*Claimant, system, code string) []string {
+	m, err := set.Table(system, code)
+	if err != nil || m.Special != nil || m.Arbitrary != "" {
+		return nil
+	}
+	return Counterparts(byDim, system, code, m)
 }

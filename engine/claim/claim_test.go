@@ -77,10 +77,10 @@ func TestProblem(t *testing.T) {
 	}
 }
 
-// TestClaimable: of the units that can claim a code, those whose factor
+// TestCounterparts: of the units that can claim a code, those whose factor
 // agrees to the most digits are its counterparts; none when one of them
 // claims a code of the system already.
-func TestClaimable(t *testing.T) {
+func TestCounterparts(t *testing.T) {
 	m := unit("m", "L", "1", "0", nil)
 	ft := unit("ft", "L", "0.3048", "0", m.Category)
 	ftUS := unit("ft_us", "L", "1200/3937", "0", m.Category)
@@ -88,14 +88,14 @@ func TestClaimable(t *testing.T) {
 	byDim := ByDimension([]*graph.Unit{m, ft, ftUS, kg}, true)
 	stated := meaning("L", "0.3048")
 	stated.Digits = 3 // the survey foot agrees to 3 digits too
-	if got := Claimable(byDim, "qudt", "FT", stated); len(got) != 1 || got[0] != "ft" {
+	if got := Counterparts(byDim, "qudt", "FT", stated); len(got) != 1 || got[0] != "ft" {
 		t.Errorf("a foot stated to 3 digits: %v, want [ft]", got)
 	}
-	if got := Claimable(byDim, "qudt", "GM", meaning("M", "0.001")); len(got) != 0 {
+	if got := Counterparts(byDim, "qudt", "GM", meaning("M", "0.001")); len(got) != 0 {
 		t.Errorf("a gram: %v, want none", got)
 	}
 	ft.Codes.Set("qudt", "FT")
-	if got := Claimable(byDim, "qudt", "FOOT", stated); len(got) != 0 {
+	if got := Counterparts(byDim, "qudt", "FOOT", stated); len(got) != 0 {
 		t.Errorf("a synonym of a claimed code: %v, want none", got)
 	}
 }

@@ -131,7 +131,14 @@ func compileSide(c Catalog, s Side, fail func(format string, args ...any)) side 
 			fail("pattern: %v", err)
 			break
 		}
-		dst.pattern = regexp.MustCompile(`\A(?:` + s.Pattern + `)\z`)
+		// A pattern matches the whole text: anchored around a group, which
+		// a pattern that compiles alone compiles in too.
+		re, err := regexp.Compile(`\A(?:` + s.Pattern + `)\z`)
+		if err != nil {
+			fail("pattern: %v", err)
+			break
+		}
+		dst.pattern = re
 	}
 	return dst
 }
