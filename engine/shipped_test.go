@@ -10,6 +10,7 @@ import (
 
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/dimension"
 )
 
 // shipped compiles the shipped catalog, checking its worked examples on
@@ -167,5 +168,29 @@ func TestBuildMatchesPlain(t *testing.T) {
 	fast, plain := snapshot(true), snapshot(false)
 	if !slices.Equal(fast, plain) {
 		t.Errorf("the accelerated build's snapshot (%d bytes) differs from the plain build's (%d bytes)", len(fast), len(plain))
+	}
+}
+
+// TestCategoriesSayDimensionless: a category's Dimensionless flag, which
+// a conversion reads instead of its dimension, says what the dimension
+// says, in the built and in the restored shipped catalog.
+func TestCategoriesSayDimensionless(t *testing.T) {
+	restored, errs := catalog.LoadEmbedded()
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	some := 0
+	for _, g := range []*engine.Graph{shipped(t), restored} {
+		for _, c := range g.Categories() {
+			if c.Dimensionless != (c.Dim == dimension.Vector{}) {
+				t.Errorf("%s: dimensionless %v, dimension %s", c.ID, c.Dimensionless, c.DimensionText())
+			}
+			if c.Dimensionless {
+				some++
+			}
+		}
+	}
+	if some == 0 {
+		t.Error("no dimensionless category to check")
 	}
 }
