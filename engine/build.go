@@ -14,6 +14,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/parallel"
 	"github.com/unitd/unitd/engine/prefix"
 )
 
@@ -994,7 +995,7 @@ func (b *builder) checkInverseMaps(u *Unit, f *formula.Pair, o Origin) {
 }
 
 // checkExamples converts every worked example and compares the result.
-// The units' examples are checked in parallel (inParallel): the graph is
+// The units' examples are checked in parallel (parallel.For): the graph is
 // compiled by now and only read, and each unit's problems are reported in
 // the units' order.
 func (b *builder) checkExamples() {
@@ -1005,7 +1006,7 @@ func (b *builder) checkExamples() {
 	}
 	units := b.g.units
 	found := make([][]error, len(units))
-	done := inParallel(b.ctx, len(units), func(i int) {
+	done := parallel.For(b.ctx, len(units), func(i int) {
 		u := units[i]
 		us := b.specs[u]
 		if us == nil {

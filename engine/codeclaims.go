@@ -11,6 +11,7 @@ import (
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/parallel"
 	"github.com/unitd/unitd/engine/prefix"
 )
 
@@ -39,11 +40,11 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	}
 	ordered := append(declaredFirst, derived...)
 	// What is wrong with each claim by itself, for each unit and its
-	// systems in order, found in parallel (inParallel): checkCode reads
+	// systems in order, found in parallel (parallel.For): checkCode reads
 	// only the unit and the tables.
 	problems := make([][]string, len(ordered))
 	systemsOf := make([][]string, len(ordered))
-	if inParallel(b.ctx, len(ordered), func(i int) {
+	if parallel.For(b.ctx, len(ordered), func(i int) {
 		u := ordered[i]
 		codeOf := b.codes[u]
 		if len(codeOf) == 0 || u.Conv.Map == nil && u.Conv.Post == nil {
@@ -210,7 +211,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 			entries = append(entries, listed{us: &specs[i], name: name})
 		}
 	}
-	if inParallel(b.ctx, len(entries), func(i int) {
+	if parallel.For(b.ctx, len(entries), func(i int) {
 		e := &entries[i]
 		system, code, ok := codes.Split(e.name)
 		e.system, e.code = system, code

@@ -181,13 +181,15 @@
 //
 // The engine resolves, plans and converts; it hands each other job to a
 // package of its own and reads the accelerators' gate for them
-// (optimize.go). The compiled values a graph is made of (Unit, Category,
-// their exact maps and the index of names) are defined in
-// engine/internal/graph, which every job shares; engine/internal/snapshot
-// writes and reads them; engine/unitexpr reads unit expressions,
-// engine/unitsearch ranks units for a search, engine/hint keeps the
-// catalog's hints, engine/claim and engine/codeunit check and make the
-// units of codes. docs/development.md lists every package with its job.
+// (optimize.go). A catalog arrives in the types of engine/spec; the
+// compiled values a graph is made of (Unit, Category, their exact maps and
+// the index of names) are defined in engine/internal/graph, which every
+// job shares, and engine/internal/snapshot writes and reads them.
+// engine/unitexpr reads unit expressions, engine/unitsearch ranks units
+// for a search, engine/hint keeps the catalog's hints, engine/prefix the
+// SI and binary prefixes, and engine/claim and engine/codeunit check and
+// make the units of codes. docs/development.md lists every package with
+// its job.
 //
 // # Concurrency
 //
