@@ -186,7 +186,8 @@
 // the index of names) are defined in engine/internal/graph, which every
 // job shares, and engine/internal/snapshot writes and reads them.
 // engine/unitexpr reads unit expressions, engine/unitsearch ranks units
-// for a search, engine/hint keeps the catalog's hints, engine/prefix the
+// for a search, engine/explain writes where a conversion's digits come
+// from, engine/hint keeps the catalog's hints, engine/prefix the
 // SI and binary prefixes, and engine/claim and engine/codeunit check and
 // make the units of codes. docs/development.md lists every package with
 // its job.

@@ -2,70 +2,19 @@ package engine
 
 import (
 	"math/big"
-	"slices"
 
+	"github.com/unitd/unitd/engine/explain"
 	"github.com/unitd/unitd/engine/internal/exact"
 )
 
-// Explanation says where the digits of a conversion come from.
-type Explanation struct {
-	// CatalogVersion is the version of the catalog the graph was built
-	// from.
-	CatalogVersion string
-	// Kind is "linear", "affine" or "formula".
-	Kind string
-	// Factor is the exact multiplier from source to target (linear and
-	// affine), written as a terminating decimal, as p/q, or through π
-	// rounded to 50 significant digits with FactorExact false.
-	Factor      string
-	FactorExact bool
-	// Offset is added after the factor (affine only), written alike.
-	Offset      string
-	OffsetExact bool
-	// Formulas are the formula definitions a formula conversion runs.
-	Formulas []FormulaStep
-	// Steps are the catalog definitions used, from each unit (each
-	// operand of an expression) down to its category's base unit, then
-	// any bridge between categories.
-	Steps []Step
-	// Inexact names the units (and bridges, by their From unit) of the
-	// steps whose definitions are not exact: a result through one of
-	// them is not exact however exact its arithmetic.
-	Inexact []string
-	// Preference says how the unit of a conversion to Auto was chosen.
-	Preference *Preference
-	// Mixed describes a mixed result; Factor and Steps then lead to its
-	// last part.
-	Mixed *MixedExplanation
-	// Properties are the substance values a conversion across kinds
-	// used (a molar mass, density, charge number, temperature, pressure,
-	// the gas constant), each with its source and conditions.
-	Properties []Property
-	// Equations are the published equations of a measurand the
-	// conversion followed, in order, each with its source and whether it
-	// is exact (false when fitted to data); Factor and Offset are then
-	// those of the whole conversion, the equations composed with the
-	// units' factors.
-	Equations []EquationStep
-}
-
-// FormulaStep is a formula unit's pair of formulas, in x, into and out of
-// its reference unit.
-type FormulaStep struct {
-	Unit, Reference string
-	To, From        string
-}
-
-// Step is one catalog definition used by a conversion.
-type Step struct {
-	Unit string
-	// Exponent is the power the unit is raised to in an expression (0
-	// for a unit converted as a whole).
-	Exponent   int
-	Definition string
-	Exact      bool
-	Source     string
-}
+// Where the digits of a conversion come from (package explain).
+type (
+	Explanation      = explain.Explanation
+	FormulaStep      = explain.FormulaStep
+	Step             = explain.Step
+	MixedExplanation = explain.Mixed
+	MixedPart        = explain.MixedPart
+)
 
 // Explain explains a successful conversion of this graph.
 func (g *Graph) Explain(r *Result) Explanation {
@@ -104,23 +53,17 @@ func (g *Graph) Explain(r *Result) Explanation {
 			}
 		}
 	default:
-		// y = x·f + o, times π^k.
-		ex.Factor, ex.FactorExact = exact.FactorText(f)
-		ex.Kind = "linear"
-		if o.Sign() != 0 {
-			ex.Kind = "affine"
-			ex.Offset, ex.OffsetExact = exact.FactorText(exact.Factor{R: o, K: f.K})
-		}
+		ex.SetMap(f, o) // y = x·f + o, times π^k
 	}
 	seen := map[*Unit]bool{}
 	side := func(u *Unit, e *Expression) {
 		if u != nil {
-			ex.Steps = append(ex.Steps, g.chain(u, 0, seen)...)
+			ex.Steps = append(ex.Steps, explain.Chain(u, 0, seen, g.definitionRef)...)
 			return
 		}
 		for _, t := range e.Terms {
 			if t.Unit != nil {
-				ex.Steps = append(ex.Steps, g.chain(t.Unit, t.Exponent, nil)...)
+				ex.Steps = append(ex.Steps, explain.Chain(t.Unit, t.Exponent, nil, g.definitionRef)...)
 			}
 		}
 		if e.Code != "" {
@@ -130,30 +73,10 @@ func (g *Graph) Explain(r *Result) Explanation {
 	side(r.From, r.FromExpression())
 	// The units the equations are written in, between the two.
 	for _, u := range g.routeUnits(r.Properties, pl.equations) {
-		ex.Steps = append(ex.Steps, g.chain(u, 0, seen)...)
+		ex.Steps = append(ex.Steps, explain.Chain(u, 0, seen, g.definitionRef)...)
 	}
 	side(r.To, r.ToExpression())
-	// The same definition twice (m for both operands of ft*ft) says
-	// nothing new.
-	kept := ex.Steps[:0]
-	for i, s := range ex.Steps {
-		if !slices.Contains(ex.Steps[:i], s) {
-			kept = append(kept, s)
-		}
-	}
-	ex.Steps = kept
-	if br := pl.bridge; br != nil {
-		ex.Steps = append(ex.Steps, Step{
-			Unit:       br.From.Symbol,
-			Definition: "1 " + br.From.Symbol + " = " + br.Factor + " " + br.To.Symbol + " (bridge from " + br.From.Category.ID + " to " + br.To.Category.ID + ")",
-			Exact:      br.Exact, Source: br.Source,
-		})
-	}
-	for _, s := range ex.Steps {
-		if !s.Exact && !slices.Contains(ex.Inexact, s.Unit) {
-			ex.Inexact = append(ex.Inexact, s.Unit)
-		}
-	}
+	ex.Close(pl.bridge)
 	return ex
 }
 
@@ -168,45 +91,4 @@ func (pl *plan) affine() (f exact.Factor, o *big.Rat, ok bool) {
 		return exact.Factor{}, nil, false
 	}
 	return exact.Factor{R: r, K: pl.m.K()}, off, true
-}
-
-// chain lists the definitions from u down to its category's base, and the
-// base's coherent factor when it is written as an expression (km/L). Units
-// already in seen are skipped; seen may be nil.
-func (g *Graph) chain(u *Unit, exponent int, seen map[*Unit]bool) []Step {
-	var steps []Step
-	for u != nil {
-		if seen != nil {
-			if seen[u] {
-				break
-			}
-			seen[u] = true
-		}
-		s := Step{Unit: u.Symbol, Exponent: exponent, Exact: u.Exact, Source: u.Source, Definition: definitionText(u)}
-		steps = append(steps, s)
-		exponent = 0 // the exponent belongs to the operand itself
-		if u.Definition.Kind == "base" {
-			if c := u.Category; !c.Coherent.IsOne() {
-				f, _ := exact.FactorText(c.Coherent)
-				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.Dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
-			}
-			break
-		}
-		u = g.definitionRef(u)
-	}
-	return steps
-}
-
-// definitionText writes a unit's definition for a person.
-func definitionText(u *Unit) string {
-	d := u.Definition
-	switch d.Kind {
-	case "base":
-		return u.Symbol + " is the base unit of " + u.Category.ID
-	case "affine":
-		return "x " + u.Symbol + " = x*" + d.Factor + " + " + d.Offset + " " + d.Unit
-	case "formula":
-		return "x " + u.Symbol + " = " + d.To + " " + d.Unit + "; back: " + d.From
-	}
-	return "1 " + u.Symbol + " = " + d.Factor + " " + d.Unit
 }

@@ -350,20 +350,6 @@ func (g *Graph) exactError(err error, v *apd.Decimal, pe *pairEntry, m *mixedUni
 	return pe.plan.convertError(v, err)
 }
 
-// MixedExplanation describes a mixed unit: each part in units of the
-// last, a whole number.
-type MixedExplanation struct {
-	Unit     string
-	LastPart string
-	Parts    []MixedPart
-}
-
-// MixedPart is one part of a mixed unit and how many of the last part it
-// is.
-type MixedPart struct {
-	Unit, PerLast string
-}
-
 func (r *Result) mixedExplanation() *MixedExplanation {
 	m := r.mixedUnit()
 	if m == nil {
