@@ -179,8 +179,8 @@
 //
 // # Packages
 //
-// The engine resolves, plans and converts; it hands each other job to a
-// package of its own and reads the accelerators' gate for them
+// The engine resolves, plans and converts, and hands what needs no plan
+// to packages of their own, reading the accelerators' gate for them
 // (optimize.go). A catalog arrives in the types of engine/spec; the
 // compiled values a graph is made of (Unit, Category, their exact maps and
 // the index of names) are defined in engine/internal/graph, which every
@@ -189,8 +189,10 @@
 // for a search, engine/explain writes where a conversion's digits come
 // from, engine/hint keeps the catalog's hints, engine/prefix the
 // SI and binary prefixes, and engine/claim and engine/codeunit check and
-// make the units of codes. docs/development.md lists every package with
-// its job.
+// make the units of codes. An account's own units (overlay.go), conversions
+// across kinds and measurands (crosskind.go, measurand.go) and readable and
+// mixed results (readable.go, mixed.go) still live here, because they plan
+// conversions. docs/development.md lists every package with its job.
 //
 // # Concurrency
 //
