@@ -139,7 +139,9 @@ func MapFactor(c *Conversion) (f exact.Factor, o *big.Rat, ok bool) {
 }
 
 // Category is a compiled category. Its fields are read-only: the graph
-// shares them with every caller.
+// shares them with every caller. Those from MinimumRat on are the
+// engine's compiled form, exported for its packages; callers of the engine
+// read the category through the fields before them and its methods.
 type Category struct {
 	ID          string
 	Name        string
@@ -172,7 +174,10 @@ type Category struct {
 	MixingRatio bool
 }
 
-// Unit is a compiled unit. Its fields are read-only.
+// Unit is a compiled unit. Its fields are read-only. Codes and those from
+// Conv on are the engine's compiled form, exported for its packages;
+// callers of the engine read a unit through the other fields and its
+// methods (CodeOf, BaseMap).
 type Unit struct {
 	Symbol      string
 	Name        string
