@@ -649,27 +649,15 @@ func (b *builder) resolve() {
 // minimum (absolute zero), or reports why it cannot.
 func (b *builder) setMinimum(u *Unit) {
 	c := u.Category
-	m := u.Conv.Map
-	if m == nil || m.HasPole() {
-		return
-	}
-	if m.K() != 0 {
+	bd, err := graph.NewBound(c.MinimumRat, u.Conv.Map)
+	switch {
+	case errors.Is(err, exact.ErrPiInside):
 		b.errorf(b.origins[u], unitSubject(u.Symbol), "a factor with pi cannot be checked against the minimum %s of %s exactly", c.Minimum, c.ID)
-		return
+	case err != nil:
+		b.errorf(b.origins[u], unitSubject(u.Symbol), "the minimum %s of %s cannot be enforced exactly in this unit: %v", c.Minimum, c.ID, err)
+	case bd != nil:
+		u.Conv.Bound = bd
 	}
-	// The map is (x·a + bo)/d with d > 0, so x is in range when
-	// x·a + bo >= minimum·d, which must be an exact decimal.
-	a, bo, _, d := m.Coefficients()
-	min := new(big.Rat).Mul(c.MinimumRat, new(big.Rat).SetInt(d))
-	md, ok := exact.ToDecimal(min)
-	if !ok {
-		b.errorf(b.origins[u], unitSubject(u.Symbol), "the minimum %s of %s cannot be enforced exactly in this unit: %s is not a terminating decimal", c.Minimum, c.ID, min.RatString())
-		return
-	}
-	bd := &graph.Bound{Min: md}
-	exact.SetInt(&bd.A, a)
-	exact.SetInt(&bd.B, bo)
-	u.Conv.Bound = bd
 }
 
 // checkPi refuses a category that has both a unit whose map carries π and

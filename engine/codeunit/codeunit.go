@@ -205,16 +205,9 @@ func scaled(u *graph.Unit, symbol string, scale *big.Rat) (*graph.Unit, error) {
 // minimum·d. It is nil when there is nothing to bound or the bound is no
 // exact decimal (Build refuses such catalog units).
 func minimumBound(c *graph.Category, m *exact.Map) *graph.Bound {
-	if c.MinimumRat == nil || m == nil || m.HasPole() || m.K() != 0 {
+	bd, err := graph.NewBound(c.MinimumRat, m)
+	if err != nil {
 		return nil
 	}
-	a, bo, _, d := m.Coefficients()
-	md, ok := exact.ToDecimal(new(big.Rat).Mul(c.MinimumRat, new(big.Rat).SetInt(d)))
-	if !ok {
-		return nil
-	}
-	bd := &graph.Bound{Min: md}
-	exact.SetInt(&bd.A, a)
-	exact.SetInt(&bd.B, bo)
 	return bd
 }

@@ -6,6 +6,7 @@
 package graph
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -101,6 +102,31 @@ func (c *Conversion) Transcendental() bool { return c.Map == nil }
 // (a·x + b)/d with d > 0: x is in range when a·x + b >= min·d.
 type Bound struct {
 	A, B, Min apd.Decimal
+}
+
+// NewBound is the bound a category's minimum sets on a unit whose map is
+// m, (x·a + b)/d with d > 0: x is in range when x·a + b >= minimum·d. It
+// is nil, with no error, when there is nothing to bound (no minimum, no
+// map, or a map with a pole). A map through π cannot be bounded exactly
+// (exact.ErrPiInside), nor one for which minimum·d is no terminating
+// decimal.
+func NewBound(minimum *big.Rat, m *exact.Map) (*Bound, error) {
+	if minimum == nil || m == nil || m.HasPole() {
+		return nil, nil
+	}
+	if m.K() != 0 {
+		return nil, exact.ErrPiInside
+	}
+	a, b, _, d := m.Coefficients()
+	min := new(big.Rat).Mul(minimum, new(big.Rat).SetInt(d))
+	md, ok := exact.ToDecimal(min)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a terminating decimal", min.RatString())
+	}
+	bd := &Bound{Min: md}
+	exact.SetInt(&bd.A, a)
+	exact.SetInt(&bd.B, b)
+	return bd, nil
 }
 
 // CategoryPair is an ordered pair of categories.
