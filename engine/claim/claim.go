@@ -26,11 +26,11 @@ import (
 	"github.com/unitd/unitd/engine/internal/graph"
 )
 
-// Digits is the precision a claim of a UCUM or CLDR code is checked
+// claimDigits is the precision a claim of a UCUM or CLDR code is checked
 // to: their factors are exact by definition, but for a few that go
 // through a rounded constant (UCUM's eV through an older elementary
 // charge), which twelve digits let pass.
-const Digits = 12
+const claimDigits = 12
 
 // Claimant is a unit whose claims are checked, with what every check
 // reads of its map onto the coherent SI unit, found on the first check
@@ -71,11 +71,16 @@ func (c *Claimant) Problem(system, code string, m codes.Meaning, explain bool) s
 	if m.Special != nil {
 		return checkSpecial(c.Unit, code, m.Special)
 	}
-	digits := Digits
+	return c.problemTo(system, code, m, checkedDigits(m), explain)
+}
+
+// checkedDigits is how many digits a claim on a code of meaning m is
+// checked to: claimDigits, or fewer where the table states fewer.
+func checkedDigits(m codes.Meaning) int {
 	if m.Digits > 0 {
-		digits = min(digits, m.Digits)
+		return min(claimDigits, m.Digits)
 	}
-	return c.problemTo(system, code, m, digits, explain)
+	return claimDigits
 }
 
 // refused is what a check that is not to explain itself says of a
@@ -190,13 +195,10 @@ func checkSpecial(u *graph.Unit, code string, s *codes.Special) string {
 // be the same: the 34 digits of a result.
 const maxClaimDigits = 34
 
-// Closeness is how many significant digits the unit's factor agrees
+// closeness is how many significant digits the unit's factor agrees
 // with the code's to, at most maxClaimDigits, for a unit that can claim it.
-func (c *Claimant) Closeness(system, code string, m codes.Meaning) int {
-	lo := Digits
-	if m.Digits > 0 {
-		lo = min(lo, m.Digits)
-	}
+func (c *Claimant) closeness(system, code string, m codes.Meaning) int {
+	lo := checkedDigits(m)
 	for d := maxClaimDigits; d > lo; d-- {
 		if c.problemTo(system, code, m, d, false) == "" {
 			return d
@@ -220,7 +222,7 @@ func ByDimension(units []*graph.Unit, words bool) map[dimension.Vector][]*Claima
 	return byDim
 }
 
-// Counterparts lists the symbols of the units of byDim that could claim a
+// counterparts lists the symbols of the units of byDim that could claim a
 // code that no unit claims, whose meaning by its table is m: those that
 // can claim it (Problem) and come closest to its factor. Where one of
 // those already claims a code of the system, the code is a synonym of
@@ -228,7 +230,7 @@ func ByDimension(units []*graph.Unit, words bool) map[dimension.Vector][]*Claima
 // empty; a unit that merely agrees to the few digits a table states (the
 // survey inch to QUDT's 0.0254 m) is no counterpart when another agrees
 // to more.
-func Counterparts(byDim map[dimension.Vector][]*Claimant, system, code string, m codes.Meaning) []string {
+func counterparts(byDim map[dimension.Vector][]*Claimant, system, code string, m codes.Meaning) []string {
 	dims := []dimension.Vector{m.Dim}
 	if inv := m.Dim.Inverse(); inv != m.Dim {
 		dims = append(dims, inv)
@@ -240,7 +242,7 @@ func Counterparts(byDim map[dimension.Vector][]*Claimant, system, code string, m
 			if c.Problem(system, code, m, false) != "" {
 				continue
 			}
-			n := c.Closeness(system, code, m)
+			n := c.closeness(system, code, m)
 			switch {
 			case n > bestDigits:
 				best, bestDigits = []*graph.Unit{c.Unit}, n
@@ -261,7 +263,7 @@ func Counterparts(byDim map[dimension.Vector][]*Claimant, system, code string, m
 	return units
 }
 
-// TableCounterparts is Counterparts of a code as its system's table
+// TableCounterparts is counterparts of a code as its system's table
 // defines it; none for a code the table does not read, or reads as a
 // special or arbitrary unit.
 func TableCounterparts(set *codes.Set, byDim map[dimension.Vector][]*Claimant, system, code string) []string {
@@ -269,5 +271,5 @@ func TableCounterparts(set *codes.Set, byDim map[dimension.Vector][]*Claimant, s
 	if err != nil || m.Special != nil || m.Arbitrary != "" {
 		return nil
 	}
-	return Counterparts(byDim, system, code, m)
+	return counterparts(byDim, system, code, m)
 }

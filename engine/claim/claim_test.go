@@ -88,14 +88,14 @@ func TestCounterparts(t *testing.T) {
 	byDim := ByDimension([]*graph.Unit{m, ft, ftUS, kg}, true)
 	stated := meaning("L", "0.3048")
 	stated.Digits = 3 // the survey foot agrees to 3 digits too
-	if got := Counterparts(byDim, "qudt", "FT", stated); len(got) != 1 || got[0] != "ft" {
+	if got := counterparts(byDim, "qudt", "FT", stated); len(got) != 1 || got[0] != "ft" {
 		t.Errorf("a foot stated to 3 digits: %v, want [ft]", got)
 	}
-	if got := Counterparts(byDim, "qudt", "GM", meaning("M", "0.001")); len(got) != 0 {
+	if got := counterparts(byDim, "qudt", "GM", meaning("M", "0.001")); len(got) != 0 {
 		t.Errorf("a gram: %v, want none", got)
 	}
 	ft.Codes.Set("qudt", "FT")
-	if got := Counterparts(byDim, "qudt", "FOOT", stated); len(got) != 0 {
+	if got := counterparts(byDim, "qudt", "FOOT", stated); len(got) != 0 {
 		t.Errorf("a synonym of a claimed code: %v, want none", got)
 	}
 }

@@ -43,9 +43,9 @@ type Side struct {
 	Pattern string
 }
 
-// Codes are the codes a hint may be for: the errors of a conversion's
+// hintCodes are the codes a hint may be for: the errors of a conversion's
 // units.
-var Codes = []fault.Code{fault.UnknownUnit, fault.Incompatible, fault.AmbiguousUnit, fault.InvalidUnitExpression}
+var hintCodes = []fault.Code{fault.UnknownUnit, fault.Incompatible, fault.AmbiguousUnit, fault.InvalidUnitExpression}
 
 // maxLen bounds a hint's text, in bytes.
 const maxLen = 500
@@ -86,8 +86,8 @@ func Compile(specs []Spec, c Catalog, report func(o fault.Origin, msg string)) T
 			report(hs.Origin, fmt.Sprintf(format, args...))
 			ok = false
 		}
-		if !slices.Contains(Codes, hs.Code) {
-			fail("code %q is not one of %s", hs.Code, joinCodes(Codes))
+		if !slices.Contains(hintCodes, hs.Code) {
+			fail("code %q is not one of %s", hs.Code, joinCodes(hintCodes))
 		}
 		switch {
 		case h.text == "":

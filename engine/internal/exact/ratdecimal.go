@@ -22,17 +22,17 @@ func DecimalRat(d *apd.Decimal) *big.Rat {
 
 // TruncateRat returns r rounded toward zero to n significant digits.
 func TruncateRat(r *big.Rat, n int) apd.Decimal {
-	lo, hi := BracketRat(r, n)
+	lo, hi := bracketRat(r, n)
 	if r.Sign() < 0 {
 		return hi
 	}
 	return lo
 }
 
-// BracketRat returns the decimals of n significant digits just below and
+// bracketRat returns the decimals of n significant digits just below and
 // just above r, one unit of the last digit apart (r strictly between them
 // when its decimal does not terminate within n digits).
-func BracketRat(r *big.Rat, n int) (lo, hi apd.Decimal) {
+func bracketRat(r *big.Rat, n int) (lo, hi apd.Decimal) {
 	a := new(big.Rat).Abs(r)
 	if a.Sign() == 0 {
 		hi.SetFinite(1, -int32(n))

@@ -23,7 +23,7 @@ func TestBracketRat(t *testing.T) {
 			r.Neg(r)
 		}
 		n := 1 + rng.IntN(25)
-		lo, hi := BracketRat(r, n)
+		lo, hi := bracketRat(r, n)
 		l, h := DecimalRat(&lo), DecimalRat(&hi)
 		if l.Cmp(r) > 0 || h.Cmp(r) < 0 || l.Cmp(h) >= 0 {
 			t.Fatalf("%v to %d digits: %s, %s do not hold it", r, n, lo.String(), hi.String())
