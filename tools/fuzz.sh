@@ -54,10 +54,12 @@ builder=$!
 echo "running ${#targets[@]} fuzz targets of ${#dirs[@]} packages for $FUZZTIME each, $FUZZJOBS at a time with $workers worker(s) each, as their packages' fuzzing binaries are built"
 
 # fuzz runs one target, once its package's binary is built, and writes its
-# verdict, and what failed, to $bin/NAME.out.
+# verdict, and what failed, to $bin/DIR.NAME.out (two packages may each have
+# a target of the same name).
 fuzz() {
-	local dir=$1 name=$2 exe corpus before after new out rc start took
+	local dir=$1 name=$2 exe corpus before after new out rc start took verdict
 	exe="$bin/${dir//\//_}"
+	verdict="$exe.$name"
 	while [ ! -e "$exe.built" ] && [ ! -e "$exe.failed" ]; do
 		sleep 0.2
 	done
@@ -65,8 +67,8 @@ fuzz() {
 		{
 			echo "FAIL  $name ($dir): building ./$dir for fuzzing"
 			cat "$exe.failed"
-		} >"$bin/$name.tmp"
-		mv "$bin/$name.tmp" "$bin/$name.out"
+		} >"$verdict.tmp"
+		mv "$verdict.tmp" "$verdict.out"
 		return
 	fi
 	corpus="$dir/testdata/fuzz/$name"
@@ -92,8 +94,8 @@ fuzz() {
 				cat "$corpus/$f"
 			done
 		fi
-	} >"$bin/$name.tmp"
-	mv "$bin/$name.tmp" "$bin/$name.out"
+	} >"$verdict.tmp"
+	mv "$verdict.tmp" "$verdict.out"
 }
 
 declare -A running=() # the targets' jobs, by process id
@@ -113,13 +115,14 @@ done
 wait "${!running[@]}" "$builder"
 failed=()
 for t in "${targets[@]}"; do
-	name=${t#* }
-	f="$bin/$name.out"
+	dir=${t% *} name=${t#* }
+	f="$bin/${dir//\//_}.$name.out"
 	[ -e "$f.shown" ] || cat "$f"
-	head -1 "$f" | grep -q '^FAIL' && failed+=("$name")
+	head -1 "$f" | grep -q '^FAIL' && failed+=("$name ($dir)")
 done
 
 if ((${#failed[@]})); then
-	echo "fuzz targets that failed: ${failed[*]}"
+	echo "fuzz targets that failed:"
+	printf '  %s\n' "${failed[@]}"
 	exit 1
 fi
