@@ -21,7 +21,7 @@ type compiled struct {
 	link, preInv *exact.Map
 	// positive, when set, requires the source's reference value to be
 	// positive: a reciprocal unit (L/100km) is on one side.
-	positive *signer
+	positive *exact.Signer
 	// err is a pair that cannot be compiled (π inside an offset).
 	err error
 }
@@ -114,7 +114,7 @@ func compilePairWith(A, B *graph.Conversion, inv *inverses) *compiled {
 		return c
 	}
 	if A.Map != nil && (A.Map.HasPole() && !A.AnySign || B.Map != nil && B.Map.HasPole() && !B.AnySign) {
-		c.positive = newSigner(A.Map)
+		c.positive = exact.NewSigner(A.Map)
 	}
 	return c
 }

@@ -436,7 +436,7 @@ func (pl *plan) run(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget) (
 			return false, err
 		}
 	}
-	if s := pl.positive; s != nil && s.sign(x) <= 0 {
+	if s := pl.positive; s != nil && s.Sign(x) <= 0 {
 		return false, pl.notPositive(x)
 	}
 	fast := accelerated()
@@ -481,8 +481,7 @@ func checkMinimum(x *apd.Decimal, b *graph.Bound, u *Unit) error {
 		return nil // a·x + b >= 0 >= min at a glance
 	}
 	var t apd.Decimal
-	mulExact(&t, x, &b.A)
-	exactCtx.Add(&t, &t, &b.B) //nolint:errcheck // finite operands of bounded size
+	exact.LinearAt(&t, x, &b.A, &b.B)
 	if t.Cmp(&b.Min) < 0 {
 		return outOfRange(x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
 	}
@@ -493,7 +492,7 @@ func checkMinimum(x *apd.Decimal, b *graph.Bound, u *Unit) error {
 // pair with a reciprocal unit on either side (L/100km): a negative or zero
 // consumption is outside its domain.
 func (pl *plan) checkPositive(x *apd.Decimal) error {
-	if pl.positive.sign(x) > 0 {
+	if pl.positive.Sign(x) > 0 {
 		return nil
 	}
 	return pl.notPositive(x)
@@ -512,108 +511,8 @@ func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
 	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), u.Symbol, why)
 }
 
-// signer finds the sign of a map's value (a·x + b)/(c·x + d) at x
-// exactly: the product of the signs of the numerator and the denominator,
-// each the sign of its leading coefficient times that of x minus its
-// root, or the sign of its constant when it does not depend on x.
-type signer struct {
-	num, den linearSign
-	// zeroRoots marks a map whose factors that depend on x all have
-	// their root at zero (100/x, the catalog's reciprocal units): its
-	// sign then depends on x's sign alone, and bySign holds it for x
-	// negative, zero and positive.
-	zeroRoots bool
-	bySign    [3]int8
-}
-
-// linearSign is the sign of a·x + b: of b when a is zero, else of a times
-// that of x - root, root = -b/a. When root is not a terminating decimal,
-// a and b are kept to compute a·x + b.
-type linearSign struct {
-	constant int // sign of b when a = 0
-	lead     int // sign of a
-	root     *apd.Decimal
-	a, b     *apd.Decimal // when root is nil and lead is not 0
-}
-
-func newSigner(m *exact.Map) *signer {
-	a, b, c, d := m.Coefficients()
-	s := &signer{num: newLinearSign(a, b), den: newLinearSign(c, d), zeroRoots: true}
-	// The sign is scale·sign(x)^power: power counts the factors with
-	// their root at zero, scale multiplies their leads and the signs of
-	// the constant ones.
-	scale, power := 1, 0
-	for _, f := range [2]*linearSign{&s.num, &s.den} {
-		switch {
-		case f.lead == 0:
-			scale *= f.constant
-		case f.root != nil && f.root.IsZero():
-			scale *= f.lead
-			power++
-		default:
-			s.zeroRoots = false
-		}
-	}
-	for sx := -1; sx <= 1; sx++ {
-		v := scale
-		for range power {
-			v *= sx
-		}
-		s.bySign[sx+1] = int8(v)
-	}
-	return s
-}
-
-func newLinearSign(a, b *big.Int) linearSign {
-	if a.Sign() == 0 {
-		return linearSign{constant: b.Sign()}
-	}
-	s := linearSign{lead: a.Sign()}
-	if r, ok := exact.ToDecimal(new(big.Rat).SetFrac(new(big.Int).Neg(b), a)); ok {
-		s.root = &r
-		return s
-	}
-	s.a, s.b = new(apd.Decimal), new(apd.Decimal)
-	exact.SetInt(s.a, a)
-	exact.SetInt(s.b, b)
-	return s
-}
-
-func (s *linearSign) at(x *apd.Decimal) int {
-	switch {
-	case s.lead == 0:
-		return s.constant
-	case s.root == nil:
-		var t apd.Decimal
-		mulExact(&t, x, s.a)
-		exactCtx.Add(&t, &t, s.b) //nolint:errcheck // finite operands of bounded size
-		return t.Sign()
-	case s.root.IsZero():
-		return s.lead * x.Sign()
-	}
-	return s.lead * x.Cmp(s.root)
-}
-
-// sign returns the sign of the map's value at x, 0 at its pole.
-func (s *signer) sign(x *apd.Decimal) int {
-	if s.zeroRoots {
-		return int(s.bySign[x.Sign()+1])
-	}
-	return s.num.at(x) * s.den.at(x)
-}
-
 // exactCtx adds without rounding; it is shared and never modified.
 var exactCtx = formula.ExactContext
-
-// mulExact sets d = x·y exactly, without apd's rounding machinery, which
-// an exact product of finite values never needs.
-func mulExact(d, x, y *apd.Decimal) {
-	neg := x.Negative != y.Negative
-	d.Exponent = x.Exponent + y.Exponent
-	d.Coeff.Mul(&x.Coeff, &y.Coeff)
-	d.Negative = neg && d.Coeff.Sign() != 0
-	d.Form = apd.Finite
-}
 
 // stepwise converts through a transcendental formula: each formula runs
 // in decimals at the working precision, and the exact maps on either side
@@ -627,7 +526,7 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 	var inexact bool
 	src := x
 	if f := A.Formula; f != nil {
-		in, i, err := evalAt(A.Pre, x, work, fast)
+		in, i, err := A.Pre.EvalAt(x, int(work.Precision), fast)
 		if err != nil {
 			return false, err
 		}
@@ -637,7 +536,7 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 		}
 		inexact, src = i || i2, r
 	}
-	y, i, err := evalAt(pl.link, src, work, fast)
+	y, i, err := pl.link.EvalAt(src, int(work.Precision), fast)
 	if err != nil {
 		return false, err
 	}
@@ -647,7 +546,7 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 		if err != nil {
 			return false, err
 		}
-		if y, i2, err := evalAt(pl.preInv, r, work, fast); err != nil {
+		if y, i2, err := pl.preInv.EvalAt(r, int(work.Precision), fast); err != nil {
 			return false, err
 		} else {
 			inexact = inexact || i || i2
@@ -659,37 +558,4 @@ func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budg
 	d, i3 := exact.RoundDecimal(&y, p, fast)
 	*out = d
 	return inexact || i3, nil
-}
-
-// evalAt evaluates m at x for a formula: exactly when the value is a
-// decimal that fits the working precision or x's own length (an input of
-// 100 digits reaches the formula as it was written), else rounded at that
-// precision.
-func evalAt(m *exact.Map, x *apd.Decimal, work *apd.Context, fast bool) (apd.Decimal, bool, error) {
-	var y apd.Decimal
-	if m.IsIdentity() {
-		y.Set(x)
-		return y, false, nil
-	}
-	if fast && m.ExactWords(x, &y) {
-		return y, false, nil
-	}
-	v, err := m.At(x)
-	if err != nil {
-		return y, false, err
-	}
-	if d, ok := v.Exact(); ok {
-		d.Apd(&y)
-		return y, false, nil
-	}
-	p := max(int(work.Precision), int(x.NumDigits())+2)
-	var r exact.Decimal
-	var inexact bool
-	if fast {
-		r, inexact = exact.RoundWords(&v, p)
-	} else {
-		r, inexact = exact.Round(&v, p)
-	}
-	r.Apd(&y)
-	return y, inexact, nil
 }

@@ -206,7 +206,7 @@ func (pl *plan) valueAtRat(r *big.Rat) (exact.Value, error) {
 			return exact.Value{}, outOfRange(&x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
 		}
 	}
-	if pl.positive != nil && pl.positive.signRat(r) <= 0 {
+	if pl.positive != nil && pl.positive.SignRat(r) <= 0 {
 		return exact.Value{}, pl.checkPositive(&x)
 	}
 	v, err := pl.m.AtRat(r)
@@ -214,20 +214,6 @@ func (pl *plan) valueAtRat(r *big.Rat) (exact.Value, error) {
 		return exact.Value{}, pl.convertError(&x, err)
 	}
 	return v, nil
-}
-
-// signRat is sign for a rational.
-func (s *signer) signRat(r *big.Rat) int { return s.num.atRat(r) * s.den.atRat(r) }
-
-func (s *linearSign) atRat(r *big.Rat) int {
-	switch {
-	case s.lead == 0:
-		return s.constant
-	case s.root == nil:
-		t := new(big.Rat).Mul(exact.DecimalRat(s.a), r)
-		return t.Add(t, exact.DecimalRat(s.b)).Sign()
-	}
-	return s.lead * r.Cmp(exact.DecimalRat(s.root))
 }
 
 // approximate is r to 20 significant digits, for messages.

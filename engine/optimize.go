@@ -20,7 +20,7 @@ var optimize = true
 //   - the word path of the kernel: a map evaluated and rounded in 64-,
 //     128- and 256-bit words instead of math/big, π through a table of
 //     brackets in words (exact.Map.Round and RoundWordsTo, exact.RoundWords,
-//     exact.RoundDecimal; plan.run, evalAt, roundValue);
+//     exact.RoundDecimal, exact.Map.EvalAt; plan.run, roundValue);
 //   - the fixed-point logarithms and exponentials of package lnexp, and
 //     the shift of a decimal by a power of ten, in formulas
 //     (formula.Env.Fast; plan.stepwise, Build's check of formulas);
