@@ -32,6 +32,7 @@ import (
 	"github.com/unitd/unitd/account"
 	"github.com/unitd/unitd/catalog"
 	"github.com/unitd/unitd/engine"
+	"github.com/unitd/unitd/engine/spec"
 )
 
 // Limits of an account's units beyond engine.OverlayLimits.
@@ -389,7 +390,7 @@ func (s *Service) check(ctx context.Context, base *engine.Graph, symbol string) 
 		// costs a caller who keeps adding nothing but this.
 		limit := s.opt.Limits.Units
 		if limit <= 0 {
-			limit = engine.DefaultMaxAccountUnits
+			limit = spec.DefaultMaxAccountUnits
 		}
 		if len(after) > len(before) && len(after) > limit {
 			return problems(problemf(symbol, "an account may have at most %d units, prefixed ones included; this one would have %d", limit, len(after)))
@@ -436,8 +437,8 @@ func (s *Service) Put(ctx context.Context, base *engine.Graph, accountID, symbol
 	if format != "yaml" && format != "json" {
 		return account.UnitDoc{}, false, fmt.Errorf("%w: format %q is not yaml or json", account.ErrInvalid, format)
 	}
-	if symbol == "" || len(symbol) > engine.MaxAccountSymbol {
-		return account.UnitDoc{}, false, problems(problemf(truncate(symbol, 40), "a unit's symbol has 1 to %d bytes", engine.MaxAccountSymbol))
+	if symbol == "" || len(symbol) > spec.MaxAccountSymbol {
+		return account.UnitDoc{}, false, problems(problemf(truncate(symbol, 40), "a unit's symbol has 1 to %d bytes", spec.MaxAccountSymbol))
 	}
 	au, errs := catalog.ParseAccountUnit(symbol, document)
 	if len(errs) > 0 {
@@ -560,8 +561,8 @@ func (s *Service) Try(ctx context.Context, base *engine.Graph, accountID string,
 		return nil, "", problems(errs...)
 	}
 	sym := au.Unit.Symbol
-	if sym == "" || len(sym) > engine.MaxAccountSymbol {
-		return nil, sym, problems(problemf("document", "a unit's symbol has 1 to %d bytes", engine.MaxAccountSymbol))
+	if sym == "" || len(sym) > spec.MaxAccountSymbol {
+		return nil, sym, problems(problemf("document", "a unit's symbol has 1 to %d bytes", spec.MaxAccountSymbol))
 	}
 	before, err := s.store.Units(ctx, accountID)
 	if err != nil {

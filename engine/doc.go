@@ -181,7 +181,8 @@
 //
 // The engine resolves, plans and converts, and hands what needs no plan
 // to packages of their own, reading the accelerators' gate for them
-// (optimize.go). A catalog arrives in the types of engine/spec; the
+// (optimize.go). A catalog arrives in the types of engine/spec, which
+// also holds the rules an account's units meet beyond a catalog's; the
 // compiled values a graph is made of (Unit, Category, their exact maps and
 // the index of names) are defined in engine/internal/graph, which every
 // job shares, and engine/internal/snapshot writes and reads them.

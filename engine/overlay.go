@@ -8,8 +8,6 @@ import (
 	"math/big"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/dimension"
@@ -19,6 +17,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/mixed"
+	"github.com/unitd/unitd/engine/spec"
 	"github.com/unitd/unitd/engine/substance"
 	"github.com/unitd/unitd/engine/unitexpr"
 )
@@ -64,36 +63,11 @@ import (
 // account's) looks up its own units, then its parent's, then the
 // catalog's.
 
-// Limits of what one account may define (OverlayLimits holds the two
-// that an operator may change).
-const (
-	// DefaultMaxAccountUnits bounds the units of an account, prefixed
-	// ones included.
-	DefaultMaxAccountUnits = 1000
-	// DefaultMaxAccountCategories bounds the categories of an account.
-	DefaultMaxAccountCategories = 50
-	// MaxAccountSymbol is the longest symbol or category id, in bytes.
-	MaxAccountSymbol = 32
-	// MaxAccountWord is the longest name, plural or alias, in bytes.
-	MaxAccountWord = 100
-	// MaxAccountSpellings bounds a unit's aliases and symbols together.
-	MaxAccountSpellings = 16
-	// MaxAccountExamples bounds a unit's examples.
-	MaxAccountExamples = 10
-	// MaxAccountText bounds a description or a source, in bytes.
-	MaxAccountText = 1000
-	// MaxAccountNumber bounds a factor, an offset, a minimum or an
-	// si_factor as written, in bytes.
-	MaxAccountNumber = 100
-	// MaxAccountFormula bounds a formula (to or from), in bytes.
-	MaxAccountFormula = 200
-)
-
 // OverlayLimits bound what one account may define; zero fields take the
 // defaults.
 type OverlayLimits struct {
-	Units      int // DefaultMaxAccountUnits
-	Categories int // DefaultMaxAccountCategories
+	Units      int // spec.DefaultMaxAccountUnits
+	Categories int // spec.DefaultMaxAccountCategories
 }
 
 // OverlayOptions say how Overlay compiles.
@@ -233,7 +207,7 @@ func (g *Graph) AccountVersion() string {
 // and a base declares a category of the account's own, "my:<id>". Every
 // problem is reported, each a *SpecError at its origin; without Lenient
 // the graph is nil when there is any.
-func Overlay(base *Graph, spec Spec, opt OverlayOptions) (*Graph, []error) {
+func Overlay(base *Graph, defs Spec, opt OverlayOptions) (*Graph, []error) {
 	if base == nil {
 		return nil, []error{errors.New("overlay: no graph to overlay")}
 	}
@@ -243,15 +217,15 @@ func Overlay(base *Graph, spec Spec, opt OverlayOptions) (*Graph, []error) {
 	}
 	lim := opt.Limits
 	if lim.Units <= 0 {
-		lim.Units = DefaultMaxAccountUnits
+		lim.Units = spec.DefaultMaxAccountUnits
 	}
 	if lim.Categories <= 0 {
-		lim.Categories = DefaultMaxAccountCategories
+		lim.Categories = spec.DefaultMaxAccountCategories
 	}
-	if msg := onlyUnits(&spec); msg != "" {
+	if msg := onlyUnits(&defs); msg != "" {
 		return nil, []error{&SpecError{Subject: "account units", Message: msg}}
 	}
-	n, _ := countUnits(spec.Categories)
+	n, _ := countUnits(defs.Categories)
 	if n > lim.Units {
 		return nil, []error{&SpecError{Subject: "account units", Message: fmt.Sprintf("define %d units, prefixed ones included; an account may have at most %d", n, lim.Units)}}
 	}
@@ -284,7 +258,7 @@ func Overlay(base *Graph, spec Spec, opt OverlayOptions) (*Graph, []error) {
 		(p.ov.lenient == opt.Lenient || len(p.ov.clashSym)+len(p.ov.clashWord) == 0) {
 		c.prev = p.ov
 	}
-	c.compile(spec)
+	c.compile(defs)
 	if b.stopped || len(b.errs) > 0 && !opt.Lenient {
 		return nil, b.errs
 	}
@@ -294,13 +268,13 @@ func Overlay(base *Graph, spec Spec, opt OverlayOptions) (*Graph, []error) {
 }
 
 // onlyUnits says what, beyond categories and units, spec declares, or "".
-func onlyUnits(spec *Spec) string {
+func onlyUnits(defs *Spec) string {
 	switch {
-	case len(spec.Bridges) > 0:
+	case len(defs.Bridges) > 0:
 		return "an account declares units and categories, not bridges"
-	case len(spec.Elements)+len(spec.Substances)+len(spec.Conditions)+len(spec.Measurands)+len(spec.Gas.MixingRatios) > 0:
+	case len(defs.Elements)+len(defs.Substances)+len(defs.Conditions)+len(defs.Measurands)+len(defs.Gas.MixingRatios) > 0:
 		return "an account declares units and categories, not substances"
-	case len(spec.Hints) > 0 || spec.Preferences != nil || spec.Codes != nil || len(spec.UnclaimedCodes) > 0:
+	case len(defs.Hints) > 0 || defs.Preferences != nil || defs.Codes != nil || len(defs.UnclaimedCodes) > 0:
 		return "an account declares units and categories only"
 	}
 	return ""
@@ -418,15 +392,15 @@ func (c *overlayCompiler) markBad(u *Unit, why string) {
 	c.why[u] = why
 }
 
-func (c *overlayCompiler) compile(spec Spec) {
+func (c *overlayCompiler) compile(defs Spec) {
 	b, ov := c.b, c.ov
 	c.bad, c.byCategory, c.baseSym = map[*Unit]bool{}, map[*Category][]*Unit{}, map[*Category]string{}
 	c.plain, c.ref = map[*Unit][]string{}, map[*Unit]*Unit{}
-	keep := c.reusable(&spec)
+	keep := c.reusable(&defs)
 	// Declared categories first: any spec may add units to them.
 	declared := 0
-	for i := range spec.Categories {
-		cs := &spec.Categories[i]
+	for i := range defs.Categories {
+		cs := &defs.Categories[i]
 		if !declares(cs) {
 			continue
 		}
@@ -443,8 +417,8 @@ func (c *overlayCompiler) compile(spec Spec) {
 		}
 		c.declare(cs)
 	}
-	for i := range spec.Categories {
-		cs := &spec.Categories[i]
+	for i := range defs.Categories {
+		cs := &defs.Categories[i]
 		cat := c.categoryOf(cs)
 		if cat == nil {
 			continue
@@ -502,7 +476,7 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 	b, ov := c.b, c.ov
 	subject := fmt.Sprintf("category %q", cs.ID)
 	mark := len(b.errs)
-	if msg := checkCategoryID(cs.ID); msg != "" {
+	if msg := spec.CheckCategoryID(cs.ID); msg != "" {
 		b.errorf(cs.Origin, subject, "%s", msg)
 	}
 	if _, dup := ov.catByID[cs.ID]; dup {
@@ -518,31 +492,8 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 			}
 		}
 	}
-	switch {
-	case strings.TrimSpace(cs.Name) == "":
-		b.errorf(cs.Origin, subject, "missing name")
-	case len(cs.Name) > MaxAccountWord:
-		b.errorf(cs.Origin, subject, "name is longer than %d bytes", MaxAccountWord)
-	}
-	if len(cs.Description) > MaxAccountText {
-		b.errorf(cs.Origin, subject, "description is longer than %d bytes", MaxAccountText)
-	}
-	if cs.Dimension == nil {
-		b.errorf(cs.Origin, subject, "missing dimension (write 1 for a kind without dimension)")
-	}
-	for d := range cs.Dimension {
-		if dimension.Index(d) < 0 {
-			b.errorf(cs.Origin, subject, "unknown base dimension %q (known: M L T I Θ N J A D Z)", d)
-		}
-	}
-	if cs.Preferred {
-		b.errorf(cs.Origin, subject, "an account's category is never preferred: unit expressions belong to the catalog's categories")
-	}
-	if cs.Logarithmic {
-		b.errorf(cs.Origin, subject, "an account's category cannot be logarithmic: levels need formulas with logarithms, which are the catalog's")
-	}
-	if len(cs.Ambiguous) > 0 {
-		b.errorf(cs.Origin, subject, "an account declares no ambiguous names")
+	for _, msg := range spec.CheckAccountCategory(cs) {
+		b.errorf(cs.Origin, subject, "%s", msg)
 	}
 	cat := &Category{ID: AccountPrefix + cs.ID, Name: cs.Name, Description: cs.Description, Minimum: cs.Minimum, Dim: dimension.Of(cs.Dimension), Coherent: exact.One()}
 	cat.Dimensionless = cat.Dim.IsZero()
@@ -550,8 +501,8 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 		if f.text == "" {
 			continue
 		}
-		if len(f.text) > MaxAccountNumber {
-			b.errorf(cs.Origin, subject, "%s is longer than %d bytes", f.key, MaxAccountNumber)
+		if len(f.text) > spec.MaxAccountNumber {
+			b.errorf(cs.Origin, subject, "%s is longer than %d bytes", f.key, spec.MaxAccountNumber)
 			continue
 		}
 		v, err := exact.ParseFactor(f.text)
@@ -648,127 +599,15 @@ func (c *overlayCompiler) unit(cat *Category, us *UnitSpec) {
 }
 
 // checkUnitSpec applies the rules an account's unit meets beyond a
-// catalog's: spellings that no expression, code or mixed unit reads,
-// bounded lengths, no codes.
+// catalog's (spec.CheckAccountUnit).
 func (c *overlayCompiler) checkUnitSpec(us *UnitSpec) {
-	b := c.b
 	subject := unitSubject(us.Symbol)
-	if len(us.Symbol) > MaxAccountSymbol {
-		subject = unitSubject(fault.Truncate(us.Symbol, MaxAccountSymbol))
+	if len(us.Symbol) > spec.MaxAccountSymbol {
+		subject = unitSubject(fault.Truncate(us.Symbol, spec.MaxAccountSymbol))
 	}
-	bad := func(format string, args ...any) { b.errorf(us.Origin, subject, format, args...) }
-	if msg := checkSpelling(us.Symbol, false); msg != "" {
-		bad("symbol: %s", msg)
+	for _, p := range spec.CheckAccountUnit(us) {
+		c.b.errorf(p.Origin, subject, "%s", p.Message)
 	}
-	if len(us.Symbols)+len(us.Aliases) > MaxAccountSpellings {
-		bad("has %d symbols and aliases; at most %d", len(us.Symbols)+len(us.Aliases), MaxAccountSpellings)
-	}
-	for _, s := range us.Symbols {
-		if msg := checkSpelling(s, false); msg != "" {
-			bad("symbols: %q: %s", fault.Truncate(s, MaxAccountSymbol), msg)
-		}
-	}
-	for _, w := range append([]string{us.Name, us.Plural}, us.Aliases...) {
-		if w == "" {
-			continue // "missing name" comes from the catalog's rules
-		}
-		if msg := checkSpelling(w, true); msg != "" {
-			bad("name %q: %s", fault.Truncate(w, MaxAccountWord), msg)
-		}
-	}
-	for _, f := range [...]struct{ key, text string }{{"system", us.System}, {"description", us.Description}, {"source", us.Source}} {
-		if len(f.text) > MaxAccountText {
-			bad("%s is longer than %d bytes", f.key, MaxAccountText)
-		}
-	}
-	d := us.Definition
-	for _, f := range [...]struct{ key, text string }{{"factor", d.Factor}, {"offset", d.Offset}} {
-		if len(f.text) > MaxAccountNumber {
-			bad("definition %s is longer than %d bytes", f.key, MaxAccountNumber)
-		}
-	}
-	for _, f := range [...]struct{ key, text string }{{"to", d.To}, {"from", d.From}} {
-		if len(f.text) > MaxAccountFormula {
-			bad("definition %s: a formula of an account is at most %d bytes", f.key, MaxAccountFormula)
-		}
-	}
-	if len(d.Unit) > len(AccountPrefix)+MaxAccountWord {
-		bad("definition unit is longer than %d bytes", len(AccountPrefix)+MaxAccountWord)
-	}
-	if len(us.Codes) > 0 {
-		bad("codes: an account's unit claims no standard code; codes are the shared catalog's")
-	}
-	if us.Prefixes != nil && len(us.Prefixes.Codes) > 0 {
-		bad("prefixes codes: an account's unit claims no standard code")
-	}
-	if len(us.Examples) > MaxAccountExamples {
-		bad("has %d examples; at most %d", len(us.Examples), MaxAccountExamples)
-	}
-	for _, ex := range us.Examples {
-		if len(ex.Value)+len(ex.From)+len(ex.To)+len(ex.Result) > 4*MaxAccountNumber {
-			b.errorf(ex.Origin, subject, "example is longer than %d bytes", 4*MaxAccountNumber)
-		}
-	}
-}
-
-// checkSpelling says why s cannot be a symbol (word false) or a name,
-// plural or alias (word true) of an account's unit, or "". A spelling
-// starts with a letter and holds letters, digits, marks and . _ - '
-// (and, in a word, single inner spaces): nothing that reads as an
-// operator of an expression, a code system's colon, a mixed unit or a
-// number.
-func checkSpelling(s string, word bool) string {
-	limit := MaxAccountSymbol
-	if word {
-		limit = MaxAccountWord
-	}
-	switch {
-	case s == "":
-		return "empty"
-	case len(s) > limit:
-		return fmt.Sprintf("longer than %d bytes", limit)
-	case !utf8.ValidString(s):
-		return "not valid UTF-8"
-	case strings.Contains(s, "-and-"):
-		return `holds "-and-", which reads as a mixed unit`
-	}
-	first, _ := utf8.DecodeRuneInString(s)
-	if !unicode.IsLetter(first) && !strings.ContainsRune("°µΩ", first) {
-		return "must start with a letter"
-	}
-	prevSpace := false
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) && r < 0x80 || unicode.IsMark(r) || strings.ContainsRune("._-'°µΩ", r):
-		case r == ' ' && word && !prevSpace:
-		default:
-			return fmt.Sprintf("%q is not allowed (letters, digits and . _ - ' only%s)", r, map[bool]string{true: ", with single spaces inside", false: ""}[word])
-		}
-		prevSpace = r == ' '
-	}
-	if prevSpace {
-		return "ends with a space"
-	}
-	return ""
-}
-
-// checkCategoryID says why id cannot be the id of an account's category,
-// or "": lower-case letters, digits and underscores, starting with a
-// letter, as the catalog's ids are.
-func checkCategoryID(id string) string {
-	if id == "" {
-		return "missing id"
-	}
-	if len(id) > MaxAccountSymbol {
-		return fmt.Sprintf("id is longer than %d bytes", MaxAccountSymbol)
-	}
-	for i := 0; i < len(id); i++ {
-		ch := id[i]
-		if !(ch >= 'a' && ch <= 'z' || i > 0 && (ch >= '0' && ch <= '9' || ch == '_')) {
-			return "an id is lower-case letters, digits and underscores, starting with a letter"
-		}
-	}
-	return ""
 }
 
 // index indexes the plain spellings of the units that have not failed.
