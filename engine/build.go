@@ -365,17 +365,16 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 		b.errorf(ps.Origin, unitSubject(us.Symbol), "prefixes: use only or except, not both")
 		return
 	}
-	known := prefixKnown[ps.Set]
 	listed := map[string]bool{}
 	for _, s := range append(append([]string{}, ps.Only...), ps.Except...) {
-		if !known[s] {
+		if !prefix.Known(ps.Set, s) {
 			b.errorf(ps.Origin, unitSubject(us.Symbol), "prefix %q is not in the %s set", s, ps.Set)
 		}
 		listed[s] = true
 	}
 	for system, m := range ps.Codes {
 		for s := range m {
-			if !known[s] {
+			if !prefix.Known(ps.Set, s) {
 				b.errorf(ps.Origin, unitSubject(us.Symbol), "prefixes codes %s: prefix %q is not in the %s set", system, s, ps.Set)
 			}
 		}
@@ -397,8 +396,8 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 				Kind: "linear", Unit: u.Symbol, Factor: factor,
 			},
 		}
-		pu.Aliases, pu.Symbols = prefixedSpellings(p, u, pu.Symbol)
-		codeOf := prefixedCodes(b.codes[u], p)
+		pu.Aliases, pu.Symbols = p.Spellings(u.Symbol, u.Symbols, u.Aliases, pu.Symbol)
+		codeOf := p.Codes(b.codes[u])
 		for system, m := range ps.Codes {
 			if code, ok := m[p.Symbol]; ok {
 				if codeOf == nil {
@@ -411,83 +410,6 @@ func (b *builder) prefixed(c *Category, u *Unit, us *UnitSpec) {
 		b.setCodes(pu, codeOf)
 		b.add(c, pu, ps.Origin, DefinitionSpec{Unit: u.Symbol, Factor: factor, Origin: ps.Origin}, nil)
 	}
-}
-
-// prefixKnown is the symbols of each prefix set.
-var prefixKnown = func() map[string]map[string]bool {
-	out := map[string]map[string]bool{}
-	for name, set := range prefix.Sets {
-		out[name] = map[string]bool{}
-		for _, p := range set {
-			out[name][p.Symbol] = true
-		}
-	}
-	return out
-}()
-
-// prefixedSpellings returns the aliases of u under the prefix p (its
-// name before each alias), and the symbols of the prefixed unit but its
-// own, symbol: every symbol of p before every symbol of u. Each is nil
-// when it has none; their strings share one allocation.
-func prefixedSpellings(p prefix.Prefix, u *Unit, symbol string) (aliases, symbols []string) {
-	np, nu := 1+len(p.Symbols), 1+len(u.Symbols)
-	pair := func(i, j int) (string, string) { // the first of each is its symbol
-		ps, s := p.Symbol, u.Symbol
-		if i > 0 {
-			ps = p.Symbols[i-1]
-		}
-		if j > 0 {
-			s = u.Symbols[j-1]
-		}
-		return ps, s
-	}
-	size := len(u.Aliases) * len(p.Name)
-	for _, a := range u.Aliases {
-		size += len(a)
-	}
-	for i := range np {
-		for j := range nu {
-			ps, s := pair(i, j)
-			size += len(ps) + len(s)
-		}
-	}
-	var buf strings.Builder
-	buf.Grow(size)
-	ends := make([]int, 0, len(u.Aliases)+np*nu)
-	for _, a := range u.Aliases {
-		buf.WriteString(p.Name)
-		buf.WriteString(a)
-		ends = append(ends, buf.Len())
-	}
-	for i := range np {
-		for j := range nu {
-			ps, s := pair(i, j)
-			buf.WriteString(ps)
-			buf.WriteString(s)
-			ends = append(ends, buf.Len())
-		}
-	}
-	all, start := buf.String(), 0
-	next := func(k int) string {
-		s := all[start:ends[k]]
-		start = ends[k]
-		return s
-	}
-	if len(u.Aliases) > 0 {
-		aliases = make([]string, len(u.Aliases))
-		for k := range aliases {
-			aliases[k] = next(k)
-		}
-	}
-	for k := len(u.Aliases); k < len(ends); k++ {
-		if s := next(k); s != symbol {
-			if symbols == nil {
-				symbols = make([]string, 0, len(ends)-k)
-			}
-			symbols = append(symbols, s)
-		}
-	}
-	return aliases, symbols
 }
 
 func abs(n int) int {

@@ -12,7 +12,6 @@ import (
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/parallel"
-	"github.com/unitd/unitd/engine/prefix"
 )
 
 // compileCodes checks the catalog's claims on the code tables, and the
@@ -151,32 +150,6 @@ func (b *builder) checkCode(c *claim.Claimant, system, code string, set *codes.S
 		return fmt.Sprintf("code %s:%s: %v", system, code, err)
 	}
 	return c.Problem(system, code, m, true)
-}
-
-// prefixedCodes derives a prefixed unit's codes from its unit's: UCUM
-// and CLDR write prefixes as unitd does (symbol, name); QUDT capitalises
-// the name and, in a compound unit, prefixes its first part, as unitd's
-// prefixed compound units do (kA/m is KiloA-PER-M). Build keeps those the
-// tables confirm.
-func prefixedCodes(codeOf map[string]string, p prefix.Prefix) map[string]string {
-	if len(codeOf) == 0 {
-		return nil
-	}
-	out := map[string]string{}
-	if c, ok := codeOf[SystemUCUM]; ok && !strings.ContainsAny(c, "./") {
-		out[SystemUCUM] = p.Symbol + c
-	}
-	if c, ok := codeOf[SystemCLDR]; ok && !strings.Contains(c, "-") {
-		name := p.Name
-		if name == "deca" {
-			name = "deka"
-		}
-		out[SystemCLDR] = name + c
-	}
-	if c, ok := codeOf[SystemQUDT]; ok && !strings.HasPrefix(c, "PER-") {
-		out[SystemQUDT] = strings.ToUpper(p.Name[:1]) + p.Name[1:] + c
-	}
-	return out
 }
 
 // unclaimedCodes checks the codes the catalog keeps unclaimed: each is a

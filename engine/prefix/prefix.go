@@ -1,6 +1,7 @@
 // Package prefix holds the prefixes a catalog unit may be generated under:
 // the SI prefixes of the SI Brochure and the binary prefixes of IEC
-// 80000-13, each an exact power of ten or of two.
+// 80000-13, each an exact power of ten or of two, and how a prefixed
+// unit is spelt and coded from its unit (Spellings, Codes).
 package prefix
 
 import (
