@@ -16,6 +16,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/parallel"
 	"github.com/unitd/unitd/engine/prefix"
+	"github.com/unitd/unitd/engine/spec"
 )
 
 // Build checks spec as a whole and compiles it into a Graph. It reports
@@ -154,7 +155,7 @@ func (b *builder) categories(specs []CategorySpec) {
 		sorted[i] = &specs[i]
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
-	n, names := countUnits(specs)
+	n, names := spec.CountUnits(specs)
 	switch {
 	case n > MaxUnits:
 		b.errorf(Origin{}, "catalog", "compiles %d units, prefixed ones included; at most %d are compiled", n, MaxUnits)
@@ -241,41 +242,6 @@ func (b *builder) categories(specs []CategorySpec) {
 		}
 		b.g.units = append(b.g.units, c.Units...)
 	}
-}
-
-// countUnits counts the units specs declare and their prefixes generate,
-// and their spellings (symbols, names, plurals and aliases), as unit and
-// prefixed make them: a prefixed unit has every spelling of its prefix
-// before every symbol of its unit.
-func countUnits(specs []CategorySpec) (units, names int) {
-	for i := range specs {
-		for j := range specs[i].Units {
-			us := &specs[i].Units[j]
-			own := 3 + len(us.Symbols) + len(us.Aliases)
-			units++
-			names += own
-			ps := us.Prefixes
-			if ps == nil {
-				continue
-			}
-			only := map[string]bool{}
-			for _, s := range ps.Only {
-				only[s] = true
-			}
-			except := map[string]bool{}
-			for _, s := range ps.Except {
-				except[s] = true
-			}
-			for _, p := range prefix.Sets[ps.Set] {
-				if len(ps.Only) > 0 && !only[p.Symbol] || except[p.Symbol] {
-					continue
-				}
-				units++
-				names += (1+len(p.Symbols))*(1+len(us.Symbols)) + 2 + len(us.Aliases)
-			}
-		}
-	}
-	return units, names
 }
 
 // unit adds one declared unit and the units its prefixes generate.

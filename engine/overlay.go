@@ -225,7 +225,7 @@ func Overlay(base *Graph, defs Spec, opt OverlayOptions) (*Graph, []error) {
 	if msg := onlyUnits(&defs); msg != "" {
 		return nil, []error{&SpecError{Subject: "account units", Message: msg}}
 	}
-	n, _ := countUnits(defs.Categories)
+	n, _ := spec.CountUnits(defs.Categories)
 	if n > lim.Units {
 		return nil, []error{&SpecError{Subject: "account units", Message: fmt.Sprintf("define %d units, prefixed ones included; an account may have at most %d", n, lim.Units)}}
 	}
@@ -976,7 +976,7 @@ func (c *overlayCompiler) finish() {
 	}
 	for _, u := range c.created {
 		if us := c.b.specs[u]; us != nil && !c.bad[u] {
-			ov.specs[u] = cloneUnitSpec(us)
+			ov.specs[u] = us.Clone()
 		}
 	}
 	cats := ov.categories[:0]

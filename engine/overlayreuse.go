@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/spec"
 )
 
 // Compiling an account's units again after a change
@@ -34,7 +34,7 @@ type reuse struct {
 }
 
 // reusable decides what spec can take from c.prev.
-func (c *overlayCompiler) reusable(spec *Spec) reuse {
+func (c *overlayCompiler) reusable(defs *Spec) reuse {
 	r := reuse{units: map[string]*Unit{}, children: map[*Unit][]*Unit{}, categories: map[string]*Category{}}
 	p := c.prev
 	if p == nil {
@@ -56,8 +56,8 @@ func (c *overlayCompiler) reusable(spec *Spec) reuse {
 		units []*UnitSpec
 	}
 	owns := map[string]*own{}
-	for i := range spec.Categories {
-		cs := &spec.Categories[i]
+	for i := range defs.Categories {
+		cs := &defs.Categories[i]
 		id := cs.ID
 		if hasAccountPrefix(id) {
 			id = id[len(AccountPrefix):]
@@ -81,7 +81,7 @@ func (c *overlayCompiler) reusable(spec *Spec) reuse {
 	candidates := map[string]*Unit{}
 	for id, o := range owns {
 		pc := p.catByID[id]
-		same := pc != nil && o.decl != nil && sameCategorySpec(p.catSpec[pc], o.decl)
+		same := pc != nil && o.decl != nil && spec.SameCategory(p.catSpec[pc], o.decl)
 		n := 0
 		for _, u := range pc.UnitsIfAny() {
 			if u.Prefixed == nil {
@@ -91,7 +91,7 @@ func (c *overlayCompiler) reusable(spec *Spec) reuse {
 		same = same && n == len(o.units)
 		for _, us := range o.units {
 			pu := prevDecl[us.Symbol]
-			same = same && pu != nil && pu.Category == pc && sameUnitSpec(p.specs[pu], us)
+			same = same && pu != nil && pu.Category == pc && spec.SameUnit(p.specs[pu], us)
 		}
 		if same {
 			r.categories[id] = pc
@@ -104,15 +104,15 @@ func (c *overlayCompiler) reusable(spec *Spec) reuse {
 			changed[us.Symbol] = true
 		}
 	}
-	for i := range spec.Categories {
-		cs := &spec.Categories[i]
+	for i := range defs.Categories {
+		cs := &defs.Categories[i]
 		if _, ok := owns[trimAccountPrefix(cs.ID)]; ok {
 			continue
 		}
 		cat := p.base.Catalog().byID[cs.ID]
 		for j := range cs.Units {
 			us := &cs.Units[j]
-			if pu := prevDecl[us.Symbol]; pu != nil && pu.Category == cat && cat != nil && sameUnitSpec(p.specs[pu], us) {
+			if pu := prevDecl[us.Symbol]; pu != nil && pu.Category == cat && cat != nil && spec.SameUnit(p.specs[pu], us) {
 				candidates[us.Symbol] = pu
 			} else {
 				changed[us.Symbol] = true
@@ -251,46 +251,4 @@ func (c *overlayCompiler) dependencies() {
 		}
 		c.ov.deps[u] = deps
 	}
-}
-
-// cloneUnitSpec copies us, its slices included, so that a caller may
-// change its spec after compiling it.
-func cloneUnitSpec(us *UnitSpec) *UnitSpec {
-	c := *us
-	c.Aliases, c.Symbols, c.Examples = slices.Clone(us.Aliases), slices.Clone(us.Symbols), slices.Clone(us.Examples)
-	c.Codes = maps.Clone(us.Codes)
-	if us.Prefixes != nil {
-		p := *us.Prefixes
-		p.Only, p.Except = slices.Clone(p.Only), slices.Clone(p.Except)
-		p.Codes = nil
-		c.Prefixes = &p
-	}
-	return &c
-}
-
-// sameUnitSpec reports whether two unit specs say the same, where they
-// were written included (an account's unit claims no codes).
-func sameUnitSpec(a, b *UnitSpec) bool {
-	return a.Symbol == b.Symbol && a.Name == b.Name && a.Plural == b.Plural &&
-		slices.Equal(a.Aliases, b.Aliases) && slices.Equal(a.Symbols, b.Symbols) &&
-		a.System == b.System && a.Description == b.Description && a.Definition == b.Definition &&
-		a.Exact == b.Exact && a.Source == b.Source && samePrefixes(a.Prefixes, b.Prefixes) &&
-		slices.Equal(a.Examples, b.Examples) && len(a.Codes) == 0 && len(b.Codes) == 0 && a.Origin == b.Origin
-}
-
-func samePrefixes(a, b *PrefixSpec) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return a.Set == b.Set && slices.Equal(a.Only, b.Only) && slices.Equal(a.Except, b.Except) &&
-		len(a.Codes) == 0 && len(b.Codes) == 0 && a.Origin == b.Origin
-}
-
-// sameCategorySpec reports whether two declarations of a category say
-// the same, their units aside.
-func sameCategorySpec(a, b *CategorySpec) bool {
-	return a != nil && b != nil && a.ID == b.ID && a.Name == b.Name && a.Description == b.Description &&
-		maps.Equal(a.Dimension, b.Dimension) && a.Base == b.Base && a.Minimum == b.Minimum &&
-		a.SIFactor == b.SIFactor && a.Preferred == b.Preferred && a.Logarithmic == b.Logarithmic &&
-		len(a.Ambiguous) == 0 && len(b.Ambiguous) == 0 && a.Origin == b.Origin
 }

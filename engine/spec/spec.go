@@ -2,7 +2,8 @@
 // engine's Build: categories and their units, bridges, and the parts of a
 // catalog other packages compile (substances, measurands, hints, unit
 // preferences, code tables), each item with the Origin (file:line:col) it
-// was read from; and the rules an account's units and categories meet
+// was read from; what two specs have in common (SameUnit, SameCategory,
+// CountUnits); and the rules an account's units and categories meet
 // beyond a catalog's that need nothing but the spec (CheckAccountUnit,
 // CheckAccountCategory, the limits).
 package spec
