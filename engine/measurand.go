@@ -86,7 +86,7 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 		si := scaleInfo{sc: sc}
 		var err error
 		if si.side, err = g.resolve(sc.Unit); err != nil {
-			b.errorf(sc.Origin, subject, "scale %s: unit: %v", sc.Name, errorMessage(err))
+			b.errorf(sc.Origin, subject, "scale %s: unit: %v", sc.Name, substance.Message(err))
 			ok = false
 			continue
 		}
@@ -278,12 +278,12 @@ func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.Measuran
 	}
 	from, err := b.g.resolve(ex.From)
 	if err != nil {
-		fail("%v", errorMessage(err))
+		fail("%v", substance.Message(err))
 		return
 	}
 	to, err := b.g.resolve(ex.To)
 	if err != nil {
-		fail("%v", errorMessage(err))
+		fail("%v", substance.Message(err))
 		return
 	}
 	pl, ok := b.g.measurandPlan(from, to, b.x.own[mi.s])
@@ -298,7 +298,7 @@ func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.Measuran
 	var out exact.Decimal
 	inexact, err := pl.run(&out, &v, p, nil)
 	if err != nil {
-		fail("%v", errorMessage(err))
+		fail("%v", substance.Message(err))
 		return
 	}
 	if got, w := out.String(), FormatDecimal(&want); got != w {

@@ -2,11 +2,8 @@ package engine
 
 import (
 	"fmt"
-	"math/big"
-	"strings"
 
 	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/substance"
 )
@@ -15,7 +12,7 @@ import (
 //
 // The catalog's substances, atomic weights and reference conditions are
 // package substance's; the graph builds them with its units (reading
-// their quantities through graphQuantities) and converts across kinds with
+// their quantities through graphUnits) and converts across kinds with
 // them (crosskind.go).
 
 // The substance catalog's declarations and records (package substance).
@@ -79,7 +76,7 @@ func (b *builder) gas(gas GasSpec) []error {
 func (b *builder) substances(spec *Spec) {
 	g, x := b.g, b.x
 	var errs []error
-	x.sub, errs = substance.Build(spec.Elements, spec.Conditions, spec.Substances, spec.Measurands, graphQuantities{g})
+	x.sub, errs = substance.Build(spec.Elements, spec.Conditions, spec.Substances, spec.Measurands, graphUnits{g})
 	b.errs = append(b.errs, errs...)
 	x.own = map[*Substance]*Properties{}
 	for i, s := range x.sub.Substances() {
@@ -93,86 +90,28 @@ func (b *builder) substances(spec *Spec) {
 	}
 }
 
-// graphQuantities reads "VALUE UNIT" with the graph's units, for package
-// substance.
-type graphQuantities struct{ g *Graph }
+// graphUnits resolves the units of quantities with the graph's units,
+// for package substance.
+type graphUnits struct{ g *Graph }
 
-// Quantity reads "VALUE UNIT" of dimension want exactly into coherent SI
-// units.
-func (q graphQuantities) Quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
-	return q.g.quantity(field, text, want)
-}
-
-// catalogSubstance finds a substance by formula, ID, name, alias or CAS
-// number; nil when none.
-func (g *Graph) catalogSubstance(name string) *Substance { return g.extras().sub.Find(name) }
-
-// quantity reads "VALUE UNIT" exactly into coherent SI units.
-func (g *Graph) quantity(field, text string, want dimension.Vector) (*big.Rat, error) {
-	shown := func() string { return fault.Truncate(text, 64) }
-	text = strings.TrimSpace(text)
-	num, unit, ok := strings.Cut(text, " ")
-	if !ok {
-		// "25degC": the number ends where the unit starts.
-		i := strings.IndexFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789.+-eE", r) })
-		for i > 0 && (text[i-1] == 'e' || text[i-1] == 'E') {
-			i-- // "5e" of "5eq" is no exponent
-		}
-		if i > 0 {
-			num, unit, ok = text[:i], text[i:], true
-		}
-	}
-	unit = strings.TrimSpace(unit)
-	if !ok || unit == "" {
-		return nil, substance.FieldErrorf(field, "%q: expected a value and a unit, such as %q", shown(), substance.Example(want))
-	}
-	x, err := ParseValue(num)
+// SIMap resolves name to its exact map onto coherent SI units.
+func (u graphUnits) SIMap(name string) (m *exact.Map, symbol string, dim dimension.Vector, err error) {
+	s, err := u.g.resolve(name)
 	if err != nil {
-		return nil, substance.FieldErrorf(field, "%q: %s", shown(), errorMessage(err))
+		return nil, "", dimension.Vector{}, err
 	}
-	s, err := g.resolve(unit)
-	if err != nil {
-		return nil, substance.FieldErrorf(field, "%q: %s", shown(), errorMessage(err))
-	}
-	var m *exact.Map
 	switch {
 	case s.unit != nil && s.unit.SI != nil:
 		m = s.unit.SI.Map
 	case s.expr != nil:
 		m = s.expr.Conv.Map
 	}
-	if m == nil {
-		return nil, substance.FieldErrorf(field, "%q: %s converts through a formula; name a linear unit", shown(), s.symbol())
-	}
-	if s.dim() != want {
-		return nil, substance.FieldErrorf(field, "%q: %s has dimension %s, not %s (such as %q)", shown(), s.symbol(), s.dim(), want, substance.Example(want))
-	}
-	if m.K() != 0 {
-		return nil, substance.FieldErrorf(field, "%q: a unit through π cannot state an exact value", shown())
-	}
-	if m.HasPole() {
-		return nil, substance.FieldErrorf(field, "%q: %s is a reciprocal unit and cannot state a value", shown(), s.symbol())
-	}
-	v, err := m.At(&x)
-	if err != nil {
-		return nil, substance.FieldErrorf(field, "%q: value out of range", shown())
-	}
-	d := v.Rat()
-	if err := exact.CheckSize(d); err != nil {
-		return nil, substance.FieldErrorf(field, "%q: value out of range", shown())
-	}
-	return d, nil
+	return m, s.symbol(), s.dim(), nil
 }
 
-func errorMessage(err error) string {
-	switch e := err.(type) {
-	case *Error:
-		return e.Message
-	case *FieldError:
-		return e.Message
-	}
-	return err.Error()
-}
+// catalogSubstance finds a substance by formula, ID, name, alias or CAS
+// number; nil when none.
+func (g *Graph) catalogSubstance(name string) *Substance { return g.extras().sub.Find(name) }
 
 // SearchSubstances finds substances by ID, name, alias, CAS number,
 // formula or food, ranked best first (package substance, Index.Search),

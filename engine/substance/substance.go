@@ -14,9 +14,9 @@
 // exactly; a conversion that used one is not exact, since the values are
 // measured or rounded.
 //
-// The package reads values with units ("180.156 g/mol", "25 degC") through
-// the Quantities its caller gives it: the engine reads them with its
-// catalog of units.
+// The package reads values with units ("180.156 g/mol", "25 degC")
+// itself (Quantity), resolving their units through the Units its caller
+// gives it: the engine's catalog of units.
 package substance
 
 import (
@@ -42,13 +42,6 @@ var (
 	TemperatureDim = dimension.Of(map[string]int{"Θ": 1})
 	PressureDim    = dimension.Of(map[string]int{"M": 1, "L": -1, "T": -2})
 )
-
-// Quantities reads "VALUE UNIT" text of a dimension exactly into coherent
-// SI units, for a request field (molar_mass, density, conditions); its
-// errors are *FieldError.
-type Quantities interface {
-	Quantity(field, text string, want dimension.Vector) (*big.Rat, error)
-}
 
 // FieldError is a request field whose value is not valid: a molar mass,
 // density, charge or conditions that do not read, or are out of range.
@@ -153,7 +146,7 @@ type Conditions struct {
 // Catalog is the compiled substance catalog: immutable, safe for
 // concurrent use.
 type Catalog struct {
-	q          Quantities
+	q          Units
 	elements   []*Element
 	elementBy  map[string]*Element
 	substances []*Substance
@@ -174,7 +167,7 @@ type Problem = fault.SpecError
 
 // Build compiles the declarations, reading their quantities with q. It
 // reports every problem found; the Catalog holds what compiled.
-func Build(elements []ElementSpec, conditions []ConditionsSpec, substances []SubstanceSpec, measurands []MeasurandSpec, q Quantities) (*Catalog, []error) {
+func Build(elements []ElementSpec, conditions []ConditionsSpec, substances []SubstanceSpec, measurands []MeasurandSpec, q Units) (*Catalog, []error) {
 	b := &builder{c: &Catalog{q: q}}
 	b.elements(elements)
 	b.conditionSets(conditions)
@@ -340,7 +333,7 @@ func (b *builder) conditionSets(specs []ConditionsSpec) {
 		}
 		var err error
 		if set.temperature, set.pressure, err = c.conditionPair(cs.Temperature, cs.Pressure); err != nil {
-			b.errorf(cs.Origin, subject, "%s", message(err))
+			b.errorf(cs.Origin, subject, "%s", Message(err))
 			continue
 		}
 		set.temperature.Source, set.pressure.Source = cs.Source, cs.Source
@@ -444,7 +437,7 @@ func (b *builder) substance(ss *SubstanceSpec) (*Substance, bool) {
 	if ss.Formula != "" {
 		ch, err := c.Formula(ss.Formula)
 		if err != nil {
-			fail(ss.Origin, "formula: %s", message(err))
+			fail(ss.Origin, "formula: %s", Message(err))
 		} else {
 			fromFormula = ch.MolarMass()
 			if ch.charge != 0 && ss.Charge == 0 {
@@ -456,7 +449,7 @@ func (b *builder) substance(ss *SubstanceSpec) (*Substance, bool) {
 	case mm.Value != "":
 		p, err := c.Property("molar_mass", mm.Value, MolarMassDim)
 		if err != nil {
-			fail(mm.Origin, "molar_mass: %s", message(err))
+			fail(mm.Origin, "molar_mass: %s", Message(err))
 			break
 		}
 		if mm.Source == "" {
@@ -476,7 +469,7 @@ func (b *builder) substance(ss *SubstanceSpec) (*Substance, bool) {
 		p, err := c.Property("density", d.Value, DensityDim)
 		switch {
 		case err != nil:
-			fail(d.Origin, "density: %s", message(err))
+			fail(d.Origin, "density: %s", Message(err))
 		case d.Source == "":
 			fail(d.Origin, "density: source is required")
 		case d.Conditions == "":
@@ -567,8 +560,9 @@ func halfUlp(s string) *big.Rat {
 	return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Mul(big.NewInt(2), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(frac)), nil)))
 }
 
-// message is an error's message without its code.
-func message(err error) string {
+// Message is an error's message without its code (of a *fault.Error or
+// a *FieldError).
+func Message(err error) string {
 	switch e := err.(type) {
 	case *fault.Error:
 		return e.Message
@@ -581,7 +575,7 @@ func message(err error) string {
 // Property reads "VALUE UNIT" of the given dimension into a property in
 // coherent SI units; it must be positive.
 func (c *Catalog) Property(field, text string, want dimension.Vector) (*Property, error) {
-	v, err := c.q.Quantity(field, text, want)
+	v, err := Quantity(c.q, field, text, want)
 	if err != nil {
 		return nil, err
 	}
@@ -625,14 +619,14 @@ func (c *Catalog) conditionNames() string {
 // conditionPair reads a temperature and a pressure; the temperature must
 // be above absolute zero and the pressure positive.
 func (c *Catalog) conditionPair(temp, press string) (*Property, *Property, error) {
-	t, err := c.q.Quantity("conditions", temp, TemperatureDim)
+	t, err := Quantity(c.q, "conditions", temp, TemperatureDim)
 	if err != nil {
 		return nil, nil, err
 	}
 	if t.Sign() <= 0 {
 		return nil, nil, FieldErrorf("conditions", "temperature %q is not above absolute zero", fault.Truncate(strings.TrimSpace(temp), 64))
 	}
-	p, err := c.q.Quantity("conditions", press, PressureDim)
+	p, err := Quantity(c.q, "conditions", press, PressureDim)
 	if err != nil {
 		return nil, nil, err
 	}
