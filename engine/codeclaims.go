@@ -9,7 +9,6 @@ import (
 
 	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/codes"
-	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/parallel"
 )
@@ -17,11 +16,8 @@ import (
 // compileCodes checks the catalog's claims on the code tables, and the
 // codes it keeps unclaimed.
 func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
-	idx := &codeIndex{resolved: cache.New[string, side](nil), set: set, claimed: map[string]map[string]*Unit{}, unclaimed: map[string]map[string]string{}}
-	for _, s := range CodeSystems {
-		idx.claimed[s] = map[string]*Unit{}
-		idx.unclaimed[s] = map[string]string{}
-	}
+	idx := claim.NewIndex(set)
+	claimed := idx.Claimed()
 	defer b.unclaimedCodes(set, unclaimed)
 	b.g.codes = idx
 	// The codes the catalog writes first, then those derived for prefixed
@@ -74,7 +70,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		}
 	}
 	for k, s := range CodeSystems {
-		idx.claimed[s] = make(map[string]*Unit, claims[k])
+		claimed[s] = make(map[string]*Unit, claims[k])
 	}
 	claimedBy := make(map[string]*Unit, sum(claims))
 	for i, u := range ordered {
@@ -97,7 +93,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 					msg = fmt.Sprintf("code %s is already claimed by unit %q (%s)", key, other.Symbol, describeOrigin(other, b.origins[other]))
 				} else {
 					claimedBy[key] = u
-					idx.claimed[system][code] = u
+					claimed[system][code] = u
 					continue
 				}
 			}
@@ -159,7 +155,8 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 	if set == nil || len(specs) == 0 || b.stopped {
 		return
 	}
-	idx := b.g.codes
+	unclaimed := b.g.codes.Unclaimed()
+	claimed := b.g.codes.Claimed()
 	byDim := b.g.linearUnits()
 	// Whether a unit could claim each code, found in parallel for the
 	// codes that pass the checks below but for being listed twice:
@@ -193,8 +190,8 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 			e.problem = fmt.Sprintf("%q is not a ucum:, cldr: or qudt: code", e.name)
 		case !slices.Contains(set.Codes(system), code):
 			e.problem = fmt.Sprintf("%s is not a unit of the %s table", e.name, strings.ToUpper(system))
-		case idx.claimed[system][code] != nil:
-			e.problem = fmt.Sprintf("%s is claimed by unit %q", e.name, idx.claimed[system][code].Symbol)
+		case claimed[system][code] != nil:
+			e.problem = fmt.Sprintf("%s is claimed by unit %q", e.name, claimed[system][code].Symbol)
 		default:
 			e.claimable = len(claim.TableCounterparts(set, byDim, system, code)) > 0
 		}
@@ -216,7 +213,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 				b.errorf(us.Origin, subject, "%s", e.problem)
 				continue
 			}
-			if _, dup := idx.unclaimed[e.system][e.code]; dup {
+			if _, dup := unclaimed[e.system][e.code]; dup {
 				b.errorf(us.Origin, subject, "%s is listed twice", e.name)
 				continue
 			}
@@ -224,7 +221,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 				b.errorf(us.Origin, subject, "no catalog unit could claim %s (none has its meaning, or one that has it claims a code of %s already): delete it from the list", e.name, strings.ToUpper(e.system))
 				continue
 			}
-			idx.unclaimed[e.system][e.code] = us.Reason
+			unclaimed[e.system][e.code] = us.Reason
 		}
 	}
 }

@@ -1,18 +1,13 @@
 package engine
 
 import (
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/codeunit"
 	"github.com/unitd/unitd/engine/dimension"
-	"github.com/unitd/unitd/engine/fault"
-	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
-	"github.com/unitd/unitd/engine/internal/suggest"
 )
 
 // Standard unit codes
@@ -46,95 +41,12 @@ type CodeTables = codes.Set
 // and code (see codes.Split).
 func SplitCode(name string) (system, code string, ok bool) { return codes.Split(name) }
 
-// codeIndex is the code tables of a graph and the catalog's claims on
-// them.
-type codeIndex struct {
-	// set is the code tables, or nil (read through tables()). A restored
-	// graph compiles them on their first use, with compile.
-	set     *codes.Set
-	setOnce sync.Once
-	compile func() *codes.Set
-	// claimed maps a system and a code to the catalog unit claiming it
-	// (claimedMap).
-	claimed map[string]map[string]*Unit
-	// unclaimed maps a system and a code the catalog keeps unclaimed to
-	// its reason (UnclaimedCodeSpec; unclaimedMap).
-	unclaimed map[string]map[string]string
-	// decodeClaims gives the two maps on their first use in a restored
-	// graph.
-	decodeClaims func() (map[string]map[string]*Unit, map[string]map[string]string)
-	claimsOnce   sync.Once
-	// resolved caches resolutions of namespaced names, against the
-	// process's cache budget.
-	resolved *cache.Map[string, side]
-	// near suggests unece codes among those the catalog claims, built on
-	// the first unknown one.
-	near     suggest.Index
-	nearOnce sync.Once
-}
-
-// claimedMap returns the claims on codes, by system and code, decoding
-// them first in a restored graph.
-func (c *codeIndex) claimedMap() map[string]map[string]*Unit {
-	c.decodedClaims()
-	return c.claimed
-}
-
-// unclaimedMap returns the codes kept unclaimed with their reasons, by
-// system and code, decoding them first in a restored graph.
-func (c *codeIndex) unclaimedMap() map[string]map[string]string {
-	c.decodedClaims()
-	return c.unclaimed
-}
-
-func (c *codeIndex) decodedClaims() {
-	if c.decodeClaims != nil {
-		c.claimsOnce.Do(func() { c.claimed, c.unclaimed = c.decodeClaims() })
-	}
-}
-
-// tables returns the code tables, compiling them first if they are
-// deferred.
-func (c *codeIndex) tables() *codes.Set {
-	if c.compile != nil {
-		c.setOnce.Do(func() { c.set = c.compile() })
-	}
-	return c.set
-}
-
-func (c *codeIndex) cached(name string) (side, bool) {
-	return c.resolved.Get(name)
-}
-
-func (c *codeIndex) remember(name string, s side) {
-	k := strings.Clone(name)
-	c.resolved.Put(k, s, int64(len(k))+256)
-}
-
 // Claim says what the catalog unit claiming a code is (codes.Claims).
-func (g *Graph) Claim(system, code string) (codes.Claim, bool) {
-	u := g.codes.claimedMap()[system][code]
-	if u == nil || u.SI == nil {
-		return codes.Claim{}, false
-	}
-	hasOffset := false
-	if u.SI.Map != nil {
-		if _, o, ok := u.SI.Map.Affine(); ok && o.Sign() != 0 {
-			hasOffset = true
-		}
-	}
-	return codes.Claim{Symbol: u.Symbol, Factor: u.Coherent, Dim: u.Category.Dim, Exact: u.Exact && u.Conv.Exact, Offset: hasOffset}, true
-}
+func (g *Graph) Claim(system, code string) (codes.Claim, bool) { return g.codes.Claim(system, code) }
 
 // CodeSource says where the graph's table of a code system comes from,
 // or "" when it has none.
-func (g *Graph) CodeSource(system string) string {
-	set := g.codes.tables()
-	if set == nil {
-		return ""
-	}
-	return set.Source(system)
-}
+func (g *Graph) CodeSource(system string) string { return g.codes.Source(system) }
 
 // resolveCode resolves a namespaced name; ok is false when name names no
 // code system at all.
@@ -143,36 +55,20 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 	if !ok {
 		return side{}, nil, false
 	}
-	if s, hit := g.codes.cached(name); hit {
+	if s, hit := g.codeSides.Get(name); hit {
 		return s, nil, true
 	}
-	if u := g.claimant(system, code); u != nil {
+	if u := g.codes.Claimant(system, code); u != nil {
 		s = side{unit: u}
 	} else {
-		s, err = g.readCode(name, system, code)
+		s.unit, s.expr, err = codeunit.Read(codeCatalog{g}, g.codes, name, system, code)
 	}
 	if err != nil {
 		return side{}, err, true
 	}
-	g.codes.remember(name, s)
+	k := strings.Clone(name) // name may be a view of a pooled request buffer
+	g.codeSides.Put(k, s, int64(len(k))+256)
 	return s, nil, true
-}
-
-// claimant is the catalog unit that claims a code, or the code it is
-// another name of (codes.Set.SameUnit: a deprecated code's replacement,
-// the plain unit of a CLDR person unit), or nil.
-func (g *Graph) claimant(system, code string) *Unit {
-	if u := g.codes.claimedMap()[system][code]; u != nil {
-		return u
-	}
-	set := g.codes.tables()
-	if set == nil {
-		return nil
-	}
-	if r, ok := set.SameUnit(system, code); ok {
-		return g.codes.claimedMap()[system][r]
-	}
-	return nil
 }
 
 // cldrTarget is what a CLDR unit identifier names in the catalog, for the
@@ -183,73 +79,6 @@ func (g *Graph) cldrTarget(id string) (side, error) {
 	s, err, _ := g.resolveCode(SystemCLDR + ":" + id)
 	return s, err
 }
-
-// readCode reads a code that no catalog unit claims.
-func (g *Graph) readCode(name, system, code string) (side, error) {
-	switch system {
-	case SystemUCUM, SystemCLDR, SystemQUDT:
-	case SystemUNECE:
-		e := g.unknownCode(system, code)
-		if exists, _ := g.codes.tables().Exists(code); exists {
-			e.Message = "UN/ECE Recommendation 20 code " + code + " names no unit of the catalog" + strings.TrimPrefix(e.Message, "unknown unece code "+strconv.Quote(fault.Truncate(code, 64)))
-		}
-		return side{}, e
-	default:
-		e := errorf(CodeUnknownUnit, "unknown unit system %q in %q: the systems are %s", fault.Truncate(system, 64), fault.Truncate(name, 64), strings.Join(CodeSystems, ", "))
-		if !strings.Contains(code, "://") {
-			for _, sys := range CodeSystems {
-				e.Suggestions = append(e.Suggestions, sys+":"+fault.Truncate(code, 64))
-			}
-		}
-		return side{}, e
-	}
-	set := g.codes.tables()
-	if set == nil {
-		return side{}, errorf(CodeUnknownUnit, "unknown unit %q: this catalog has no code tables", fault.Truncate(name, 64))
-	}
-	m, err := set.Read(system, code, g)
-	if err != nil {
-		return side{}, err
-	}
-	written := system + ":" + code
-	if m.Special != nil {
-		u, err := codeunit.Special(codeCatalog{g}, written, m.Special)
-		return side{unit: u}, err
-	}
-	if m.ScaleOf != "" {
-		u, err := codeunit.PrefixedScale(codeCatalog{g}, written, system, m)
-		return side{unit: u}, err
-	}
-	symbol := m.Symbol
-	if symbol == "" {
-		symbol = written
-	}
-	e, err := codeunit.Expression(codeCatalog{g}, symbol, written, m)
-	return side{expr: e}, err
-}
-
-// unknownCode is UNKNOWN_UNIT for a code of a known system, with up to
-// five suggestions from the system's table, or, for unece, among the
-// codes the catalog claims.
-func (g *Graph) unknownCode(system, code string) *Error {
-	e := errorf(CodeUnknownUnit, "unknown %s code %s", system, strconv.Quote(fault.Truncate(code, 64)))
-	if system == SystemUNECE {
-		g.codes.nearOnce.Do(func() {
-			for c := range g.codes.claimedMap()[SystemUNECE] {
-				g.codes.near.Add(c, SystemUNECE+":"+c)
-			}
-		})
-		e.Suggestions = g.codes.near.Suggest(code, 5)
-	} else if set := g.codes.tables(); set != nil {
-		e.Suggestions = set.Suggest(system, code)
-	}
-	if len(e.Suggestions) > 0 {
-		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
-	}
-	return e
-}
-
-// function name → *formula.Pair
 
 // checkArbitrary refuses a conversion between arbitrary units that are
 // not the same unit (under another prefix), and between an arbitrary unit
@@ -289,7 +118,7 @@ func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {
 func (g *Graph) codeStep(e *Expression) Step {
 	system, code, _ := codes.Split(e.Code)
 	f, ok := exact.FactorText(e.Coherent)
-	s := Step{Unit: e.Code, Exact: ok && e.Conv.Exact, Source: g.codes.tables().Source(system),
+	s := Step{Unit: e.Code, Exact: ok && e.Conv.Exact, Source: g.codes.Source(system),
 		Definition: "1 " + e.Code + " = " + f + " " + e.Dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
 	if e.Note != "" {
 		s.Definition += "; " + e.Note
@@ -316,7 +145,7 @@ func (g *Graph) CLDRClaim(symbol string) (string, bool) {
 // CLDRClaimant returns the symbol of the catalog unit that claims the
 // CLDR unit id, or "".
 func (g *Graph) CLDRClaimant(id string) string {
-	if u := g.codes.claimedMap()[SystemCLDR][id]; u != nil {
+	if u := g.codes.Claimed()[SystemCLDR][id]; u != nil {
 		return u.Symbol
 	}
 	return ""
@@ -327,12 +156,12 @@ func (g *Graph) CLDRClaimant(id string) string {
 type codeCatalog struct{ g *Graph }
 
 func (c codeCatalog) Claimant(system, code string) *Unit {
-	return c.g.codes.claimedMap()[system][code]
+	return c.g.codes.Claimed()[system][code]
 }
 
 func (c codeCatalog) CategoryOf(d dimension.Vector) *Category { return c.g.byDimension[d] }
 
-func (c codeCatalog) Source(system string) string { return c.g.codes.tables().Source(system) }
+func (c codeCatalog) Source(system string) string { return c.g.codes.Source(system) }
 
 // What a code system's table covers of the catalog (package claim).
 type (
@@ -345,7 +174,7 @@ type (
 // the graph reads and how many the catalog claims, and which unclaimed
 // codes a catalog unit could claim (claim.Report).
 func (g *Graph) CodeCoverage() []Coverage {
-	return claim.Report(g.codes.tables(), coverageOf{g})
+	return claim.Report(g.codes.Tables(), coverageOf{g})
 }
 
 // coverageOf is a graph as a report of coverage reads it.
@@ -356,10 +185,10 @@ func (c coverageOf) Reads(system, code string) bool {
 	return err == nil
 }
 
-func (c coverageOf) Claimant(system, code string) *Unit { return c.g.claimant(system, code) }
+func (c coverageOf) Claimant(system, code string) *Unit { return c.g.codes.Claimant(system, code) }
 
 func (c coverageOf) Unclaimed(system, code string) (string, bool) {
-	reason, ok := c.g.codes.unclaimedMap()[system][code]
+	reason, ok := c.g.codes.Unclaimed()[system][code]
 	return reason, ok
 }
 

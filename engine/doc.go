@@ -189,8 +189,9 @@
 // engine/unitexpr reads unit expressions, engine/unitsearch ranks units
 // for a search, engine/explain writes where a conversion's digits come
 // from, engine/hint keeps the catalog's hints, engine/prefix the
-// SI and binary prefixes, and engine/claim and engine/codeunit check and
-// make the units of codes. An account's own units (overlay.go), conversions
+// SI and binary prefixes, engine/claim checks and keeps the catalog's
+// claims on codes, and engine/codeunit makes the units of the codes no
+// unit claims. An account's own units (overlay.go), conversions
 // across kinds and measurands (crosskind.go, measurand.go) and readable and
 // mixed results (readable.go, mixed.go) still live here, because they plan
 // conversions. docs/development.md lists every package with its job.

@@ -7,8 +7,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/hint"
+	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/suggest"
@@ -67,7 +69,10 @@ type Graph struct {
 	mixedPairs *mixedPairs
 	// codes are the standard code tables and the catalog's claims on
 	// them (codes.go).
-	codes *codeIndex
+	codes *claim.Index
+	// codeSides caches resolutions of namespaced names, against the
+	// process's cache budget.
+	codeSides *cache.Map[string, side]
 
 	// The index of substances for searches, and the conversions across
 	// kinds planned with their properties (crosskind.go).
@@ -103,6 +108,7 @@ func (g *Graph) newCaches() {
 	g.exprs = newExprCache()
 	g.cross = newCrossCache()
 	g.resolved = newPropertiesCache()
+	g.codeSides = cache.New[string, side](nil)
 }
 
 // extras are the parts of a catalog beyond its units and categories.

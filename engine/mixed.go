@@ -146,7 +146,7 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 // alias, or, in a CLDR identifier, a CLDR unit the preference data maps.
 func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
 	if cldr && g.codes != nil {
-		if u := g.claimant(SystemCLDR, name); u != nil {
+		if u := g.codes.Claimant(SystemCLDR, name); u != nil {
 			return u, nil
 		}
 	}

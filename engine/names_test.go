@@ -17,7 +17,7 @@ func TestRestoreDecodesSpellingsOnFirstUse(t *testing.T) {
 	if _, err := g.Convert(Request{Value: "1", From: "m", To: "ft"}); err != nil {
 		t.Fatal(err)
 	}
-	if g.spellings != nil || g.codes.claimed != nil {
+	if g.spellings != nil || g.codes.Decoded() {
 		t.Fatal("a conversion decoded the spellings or the claims")
 	}
 	_, want := built.Lookup("metre-ish")
@@ -27,7 +27,7 @@ func TestRestoreDecodesSpellingsOnFirstUse(t *testing.T) {
 			if _, err := g.Lookup("metre-ish"); err == nil || err.Error() != want.Error() {
 				t.Errorf("unknown name: %v, the built graph says %v", err, want)
 			}
-			g.codes.claimedMap()
+			g.codes.Claimed()
 		})
 	}
 	wg.Wait()
@@ -39,8 +39,8 @@ func TestRestoreDecodesSpellingsOnFirstUse(t *testing.T) {
 			t.Errorf("spelling %d: %q of %s, built %q of %s", i, s.Text, s.Unit.Symbol, b.Text, b.Unit.Symbol)
 		}
 	}
-	claimed := g.codes.claimedMap()
-	for system, codes := range built.codes.claimedMap() {
+	claimed := g.codes.Claimed()
+	for system, codes := range built.codes.Claimed() {
 		if len(claimed[system]) != len(codes) {
 			t.Errorf("%s: %d claims decoded, %d built", system, len(claimed[system]), len(codes))
 		}

@@ -318,6 +318,7 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 		mixedPairs:    newMixedPairs(),
 		mixed:         newMixedCache(),
 		codes:         root.codes,
+		codeSides:     root.codeSides, // codes never name an account's units
 		ov:            ov,
 		root:          root,
 	}

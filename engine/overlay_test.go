@@ -476,7 +476,7 @@ func TestDeriveSharesTheCatalog(t *testing.T) {
 		"x": true, "xMu": true, "xCompile": true} // x is checked below: the catalog's extras, shared
 	shared := map[string]bool{"version": true, "categories": true, "byID": true, "units": true, "bySymbol": true, "byWord": true,
 		"ambiguous": true, "spellings": true, "suggester": true, "byDimension": true, "bridges": true, "bridged": true, "hints": true,
-		"prefs": true, "codes": true, "sub": true, "subIndex": true, "own": true, "mixingRatios": true, "measurandHints": true, "unitIndex": true}
+		"prefs": true, "codes": true, "codeSides": true, "sub": true, "subIndex": true, "own": true, "mixingRatios": true, "measurandHints": true, "unitIndex": true}
 	tg, vg, vb := reflect.TypeFor[Graph](), reflect.ValueOf(g).Elem(), reflect.ValueOf(base).Elem()
 	for i := range tg.NumField() {
 		f := tg.Field(i)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/unitd/unitd/engine/internal/cache"
+	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/snapshot"
 )
@@ -24,7 +24,7 @@ func (g *Graph) Snapshot() []byte {
 		Bridges:     g.bridges,
 		Bridged:     g.bridged,
 		Claims: func() (map[string]map[string]*Unit, map[string]map[string]string) {
-			return g.codes.claimedMap(), g.codes.unclaimedMap()
+			return g.codes.Claimed(), g.codes.Unclaimed()
 		},
 	})
 }
@@ -47,12 +47,10 @@ type Deferred struct {
 // part that fails to compile is missing from the graph, and Warm reports
 // why.
 func Restore(data string, d Deferred) (*Graph, []error) {
-	g, err := restore(data)
-	if err != nil {
-		return nil, []error{fmt.Errorf("catalog snapshot: %w", err)}
-	}
+	var g *Graph
+	var compileCodes func() *CodeTables
 	if d.Codes != nil {
-		g.codes.compile = func() *CodeTables {
+		compileCodes = func() *CodeTables {
 			set, err := d.Codes()
 			if err != nil {
 				g.addDeferredErrs([]error{fmt.Errorf("code tables: %w", err)})
@@ -60,6 +58,10 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 			}
 			return set
 		}
+	}
+	g, err := restore(data, compileCodes)
+	if err != nil {
+		return nil, []error{fmt.Errorf("catalog snapshot: %w", err)}
 	}
 	g.xCompile = func() (*extras, []error) {
 		var spec Spec
@@ -84,8 +86,8 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 // server warms its graph once it listens, and tests check that every
 // part compiles.
 func (g *Graph) Warm() []error {
-	g.codes.tables()
-	g.codes.claimedMap()
+	g.codes.Tables()
+	g.codes.Claimed()
 	g.spellingList()
 	g.extras()
 	if errs := g.deferredErrs.Load(); errs != nil {
@@ -95,7 +97,7 @@ func (g *Graph) Warm() []error {
 }
 
 // restore assembles a graph from a snapshot's tables.
-func restore(data string) (*Graph, error) {
+func restore(data string, compileCodes func() *CodeTables) (*Graph, error) {
 	t, err := snapshot.Read(data)
 	if err != nil {
 		return nil, err
@@ -113,7 +115,7 @@ func restore(data string) (*Graph, error) {
 		byDimension:     t.ByDimension,
 		bridges:         t.Bridges,
 		bridged:         t.Bridged,
-		codes:           &codeIndex{resolved: cache.New[string, side](nil), decodeClaims: t.Claims},
+		codes:           claim.Restored(t.Claims, compileCodes),
 	}
 	g.newCaches()
 	for _, c := range t.Categories {

@@ -1,7 +1,9 @@
 // Package claim decides whether a catalog unit may claim a code of a
 // standard system (ucum, cldr, qudt): whether the unit's exact map agrees
-// with the code's meaning by its owner's table. It also reports how much
-// of each system's table a catalog reads and claims (Report).
+// with the code's meaning by its owner's table. It keeps a graph's claims
+// and its code tables (Index: which unit claims a code, which codes stay
+// unclaimed and why, UNKNOWN_UNIT for a code that is none), and reports
+// how much of each system's table a catalog reads and claims (Report).
 //
 // A unit claims a code with the engine's UnitSpec.Codes; Build checks
 // every claim against the owner's table (codes.Set.Table): the code

@@ -2,7 +2,8 @@
 // catalog unit claims it: an expression of the factor and dimension its
 // owner's table gives, a UCUM special unit over its function (Cel, [pH],
 // B[W]), or a catalog unit under a prefix the code names (UCUM's mCel,
-// QUDT's MilliDEG_C), each checked against the table.
+// QUDT's MilliDEG_C), each checked against the table. Read picks which
+// one a code is.
 package codeunit
 
 import (

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/unitd/unitd/engine/claim"
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
@@ -117,4 +118,25 @@ func TestPrefixedScale(t *testing.T) {
 	unclaimed.ScaleOf = "DEG_F"
 	_, err = PrefixedScale(c, "qudt:MilliDEG_F", "qudt", unclaimed)
 	code(t, err, fault.UnknownUnit, "which no catalog unit claims")
+}
+
+// TestReadRefuses: a code of an unknown system is refused with the
+// systems to try, a unece code that no unit claims with suggestions
+// among the claimed ones, and any code without tables as such.
+func TestReadRefuses(t *testing.T) {
+	idx := claim.NewIndex(nil)
+	for _, c := range []struct{ name, system, code, want string }{
+		{"foo:m", "foo", "m", `unknown unit system "foo" in "foo:m": the systems are ucum, cldr, unece, qudt`},
+		{"unece:MTR", "unece", "MTR", `unknown unece code "MTR"`},
+		{"ucum:m", "ucum", "m", `unknown unit "ucum:m": this catalog has no code tables`},
+	} {
+		u, e, err := Read(nil, idx, c.name, c.system, c.code)
+		var fe *fault.Error
+		if u != nil || e != nil || !errors.As(err, &fe) || fe.Code != fault.UnknownUnit || fe.Message != c.want {
+			t.Errorf("%s: %v %v %v, want %s", c.name, u, e, err, c.want)
+		}
+		if c.system == "foo" && (len(fe.Suggestions) != 4 || fe.Suggestions[0] != "ucum:m") {
+			t.Errorf("%s: suggestions %q", c.name, fe.Suggestions)
+		}
+	}
 }
