@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
@@ -754,10 +753,10 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 	}
 	f, errTo, errFrom := compile(b.ctx, def.To, def.From)
 	if errTo != nil {
-		b.errorf(o, subject, "formula to: %v", oneLine(errTo))
+		b.errorf(o, subject, "formula to: %v", formula.OneLine(errTo))
 	}
 	if errFrom != nil {
-		b.errorf(o, subject, "formula from: %v", oneLine(errFrom))
+		b.errorf(o, subject, "formula from: %v", formula.OneLine(errFrom))
 	}
 	if errTo != nil || errFrom != nil {
 		return false
@@ -778,23 +777,9 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 	return true
 }
 
-// oneLine folds expr's multi-line error (message, source, caret) into one
-// line.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
-}
-
-// samplePoints are the values each formula pair is checked at.
-var samplePoints = []string{"0.5", "2", "10", "100"}
-
-// checkFormulas checks that each formula pair inverts itself: exactly for
-// a pair of Möbius maps (when it is compiled, see compileFormulas), and
-// for other formulas at a few sample points.
+// checkFormulas checks that each formula pair inverts itself
+// (formula.Pair.CheckInverse).
 func (b *builder) checkFormulas() {
-	// Checking needs less precision than serving: an inverse pair agrees to
-	// far more than 25 digits, a wrong one disagrees early.
-	work := exactCtx.WithPrecision(40)
-	tolerance := apd.New(1, -25)
 	for i, u := range b.g.units {
 		if i%64 == 0 && b.cancelled() {
 			return
@@ -807,67 +792,10 @@ func (b *builder) checkFormulas() {
 		if o.File == "" {
 			o = b.origins[u]
 		}
-		if f.ToMap != nil {
-			b.checkInverseMaps(u, f, o)
-			continue
-		}
-		checked, failed := 0, false
-		for _, s := range samplePoints {
-			x, _, _ := apd.NewFromString(s)
-			y, _, err := f.RunTo(x, work, formula.Env{Fast: accelerated()})
-			if errors.Is(err, formula.ErrDomain) {
-				continue
-			}
-			if err != nil {
-				b.errorf(o, unitSubject(u.Symbol), "formula to, at x = %s: %v", s, oneLine(err))
-				failed = true
-				break
-			}
-			back, _, err := f.RunFrom(y, work, formula.Env{Fast: accelerated()})
-			if errors.Is(err, formula.ErrDomain) {
-				continue
-			}
-			if err != nil {
-				b.errorf(o, unitSubject(u.Symbol), "formula from, at x = %s: %v", y, oneLine(err))
-				failed = true
-				break
-			}
-			var diff, bound apd.Decimal
-			work.Sub(&diff, back, x)
-			diff.Abs(&diff)
-			work.Mul(&bound, x, tolerance)
-			if diff.Cmp(&bound) > 0 {
-				b.errorf(o, unitSubject(u.Symbol), "formulas do not invert each other: to(%s) = %s but from(%s) = %s", s, FormatDecimal(y), FormatDecimal(y), FormatDecimal(back))
-				failed = true
-				break
-			}
-			checked++
-		}
-		if checked == 0 && !failed {
-			b.errorf(o, unitSubject(u.Symbol), "formulas could not be checked: no sample point (%s) is in their domain", strings.Join(samplePoints, ", "))
+		if err := f.CheckInverse(accelerated()); err != nil {
+			b.errorf(o, unitSubject(u.Symbol), "%v", err)
 		}
 	}
-}
-
-// checkInverseMaps checks that a pair of Möbius formulas inverts itself,
-// exactly: from after to is the identity. When it is not, the message
-// shows it at the first sample point where both are defined.
-func (b *builder) checkInverseMaps(u *Unit, f *formula.Pair, o Origin) {
-	if id, err := f.ToMap.Then(f.FromMap); err == nil && id.IsIdentity() {
-		return
-	}
-	for _, s := range samplePoints {
-		x, _, _ := apd.NewFromString(s)
-		y, _, err1 := f.ToMap.Round(x, 34, false)
-		var yd apd.Decimal
-		y.Apd(&yd)
-		back, _, err2 := f.FromMap.Round(&yd, 34, false)
-		if err1 == nil && err2 == nil {
-			b.errorf(o, unitSubject(u.Symbol), "formulas do not invert each other: to(%s) = %s but from(%s) = %s", s, y.String(), y.String(), back.String())
-			return
-		}
-	}
-	b.errorf(o, unitSubject(u.Symbol), "formulas do not invert each other")
 }
 
 // checkExamples converts every worked example and compares the result.

@@ -776,8 +776,8 @@ func (c *overlayCompiler) resolve() {
 		if f := b.formulas[u]; f != nil {
 			if f.ToMap == nil {
 				b.errorf(o, unitSubject(c.plain[u][0]), "an account's formula is made of + - * / on x and numbers, so that it compiles into one exact map; logarithms and exponentials are the catalog's")
-			} else {
-				b.checkInverseMaps(u, f, o)
+			} else if err := f.CheckInverse(accelerated()); err != nil {
+				b.errorf(o, unitSubject(u.Symbol), "%v", err)
 			}
 		}
 		if u.Category.MinimumRat != nil {
