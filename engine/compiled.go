@@ -214,8 +214,5 @@ func (pl *plan) valueAt(x *apd.Decimal) (exact.Value, error) {
 // significant digits, and whether that changed it. Print the result with
 // exact.Decimal.Append, as conversions do.
 func roundValue(v *exact.Value, p int) (exact.Decimal, bool) {
-	if accelerated() {
-		return exact.RoundWords(v, p)
-	}
-	return exact.Round(v, p)
+	return exact.RoundWith(v, p, accelerated())
 }

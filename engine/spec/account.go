@@ -50,13 +50,13 @@ const (
 	MaxAccountFormula = 200
 )
 
-// CheckSpelling says why s cannot be a symbol (word false) or a name,
+// checkSpelling says why s cannot be a symbol (word false) or a name,
 // plural or alias (word true) of an account's unit, or "". A spelling
 // starts with a letter and holds letters, digits, marks and . _ - '
 // (and, in a word, single inner spaces): nothing that reads as an
 // operator of an expression, a code system's colon, a mixed unit or a
 // number.
-func CheckSpelling(s string, word bool) string {
+func checkSpelling(s string, word bool) string {
 	limit := MaxAccountSymbol
 	if word {
 		limit = MaxAccountWord
@@ -118,14 +118,14 @@ func CheckAccountUnit(us *Unit) []Problem {
 	bad := func(format string, args ...any) {
 		ps = append(ps, Problem{us.Origin, fmt.Sprintf(format, args...)})
 	}
-	if msg := CheckSpelling(us.Symbol, false); msg != "" {
+	if msg := checkSpelling(us.Symbol, false); msg != "" {
 		bad("symbol: %s", msg)
 	}
 	if len(us.Symbols)+len(us.Aliases) > MaxAccountSpellings {
 		bad("has %d symbols and aliases; at most %d", len(us.Symbols)+len(us.Aliases), MaxAccountSpellings)
 	}
 	for _, s := range us.Symbols {
-		if msg := CheckSpelling(s, false); msg != "" {
+		if msg := checkSpelling(s, false); msg != "" {
 			bad("symbols: %q: %s", fault.Truncate(s, MaxAccountSymbol), msg)
 		}
 	}
@@ -133,7 +133,7 @@ func CheckAccountUnit(us *Unit) []Problem {
 		if w == "" {
 			continue // "missing name" comes from the catalog's rules
 		}
-		if msg := CheckSpelling(w, true); msg != "" {
+		if msg := checkSpelling(w, true); msg != "" {
 			bad("name %q: %s", fault.Truncate(w, MaxAccountWord), msg)
 		}
 	}

@@ -30,9 +30,9 @@ func TestCheckSpelling(t *testing.T) {
 		{strings.Repeat("a", MaxAccountSymbol+1), false, "longer than 32 bytes"},
 		{strings.Repeat("a", MaxAccountSymbol+1), true, ""},
 	} {
-		got := CheckSpelling(c.s, c.word)
+		got := checkSpelling(c.s, c.word)
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
-			t.Errorf("CheckSpelling(%q, %v) = %q, want %q", c.s, c.word, got, c.want)
+			t.Errorf("checkSpelling(%q, %v) = %q, want %q", c.s, c.word, got, c.want)
 		}
 	}
 }

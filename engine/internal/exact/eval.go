@@ -26,13 +26,7 @@ func (m *Map) EvalAt(x *apd.Decimal, work int, words bool) (apd.Decimal, bool, e
 		return y, false, nil
 	}
 	p := max(work, int(x.NumDigits())+2)
-	var r Decimal
-	var inexact bool
-	if words {
-		r, inexact = RoundWords(&v, p)
-	} else {
-		r, inexact = Round(&v, p)
-	}
+	r, inexact := RoundWith(&v, p, words)
 	r.Apd(&y)
 	return y, inexact, nil
 }

@@ -172,13 +172,7 @@ func (r *Radix) splitInts(sc *splitScratch, buf []byte, ends *[MaxRadixUnits]int
 		whole[i].QuoRem(rem, t, rem)
 	}
 	rest := Value{Num: rem, Den: D}
-	var last Decimal
-	var inexact bool
-	if words {
-		last, inexact = RoundWords(&rest, p)
-	} else {
-		last, inexact = Round(&rest, p)
-	}
+	last, inexact := RoundWith(&rest, p, words)
 	var lastD apd.Decimal
 	last.Apd(&lastD)
 	carry := lastD.Cmp(&r.stepDec[n-2]) >= 0

@@ -97,6 +97,15 @@ func bracket(k, p, d int) (lo, w *big.Int, scale int) {
 	return pi.Bracket(k, d)
 }
 
+// RoundWith is RoundWords when words is set, else Round: the same digits
+// and flag either way.
+func RoundWith(v *Value, p int, words bool) (Decimal, bool) {
+	if words {
+		return RoundWords(v, p)
+	}
+	return Round(v, p)
+}
+
 // RoundWords is Round that first tries machine words for a numerator of
 // up to 256 bits and a denominator below 2^59, at a precision of at most
 // 38 digits; it returns the same digits and flag either way.
