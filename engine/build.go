@@ -804,9 +804,8 @@ func (b *builder) checkFormulas() {
 // the units' order.
 func (b *builder) checkExamples() {
 	if accelerated() {
-		// The examples' pairs share their targets' inverses (compiled.go).
-		b.g.compiledPairs.inverses = new(inverses)
-		defer func() { b.g.compiledPairs.inverses = nil }()
+		// The examples' pairs share their targets' inverses.
+		defer b.g.compiledPairs.ShareInverses()()
 	}
 	units := b.g.units
 	found := make([][]error, len(units))
@@ -863,16 +862,16 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) error {
 		p = int(want.NumDigits())
 	}
 	var out exact.Decimal
-	inexact, err := pl.run(&out, &v, p, nil)
+	inexact, err := pl.Run(&out, &v, p, nil, accelerated())
 	if err != nil {
 		return fail("%v", err)
 	}
 	gotText, wantText := out.String(), FormatDecimal(&want)
 	switch {
 	case gotText != wantText && ex.Approx:
-		return fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, pl.unit)
+		return fail("wrong result: rounded to %d significant digits it is %s %s", p, gotText, pl.Unit)
 	case gotText != wantText:
-		return fail("wrong result: it is %s %s%s", gotText, pl.unit, map[bool]string{true: " (rounded)", false: ""}[inexact])
+		return fail("wrong result: it is %s %s%s", gotText, pl.Unit, map[bool]string{true: " (rounded)", false: ""}[inexact])
 	case !ex.Approx && inexact:
 		return fail("the result is rounded, not exact: write it with ≈")
 	case ex.Approx && !inexact:

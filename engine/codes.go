@@ -8,6 +8,7 @@ import (
 	"github.com/unitd/unitd/engine/codeunit"
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/plan"
 )
 
 // Standard unit codes
@@ -50,21 +51,21 @@ func (g *Graph) CodeSource(system string) string { return g.codes.Source(system)
 
 // resolveCode resolves a namespaced name; ok is false when name names no
 // code system at all.
-func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
+func (g *Graph) resolveCode(name string) (s plan.Side, err error, ok bool) {
 	system, code, ok := codes.Split(name)
 	if !ok {
-		return side{}, nil, false
+		return plan.Side{}, nil, false
 	}
 	if s, hit := g.codeSides.Get(name); hit {
 		return s, nil, true
 	}
 	if u := g.codes.Claimant(system, code); u != nil {
-		s = side{unit: u}
+		s = plan.Side{Unit: u}
 	} else {
-		s.unit, s.expr, err = codeunit.Read(codeCatalog{g}, g.codes, name, system, code)
+		s.Unit, s.Expr, err = codeunit.Read(codeCatalog{g}, g.codes, name, system, code)
 	}
 	if err != nil {
-		return side{}, err, true
+		return plan.Side{}, err, true
 	}
 	k := strings.Clone(name) // name may be a view of a pooled request buffer
 	g.codeSides.Put(k, s, int64(len(k))+256)
@@ -75,7 +76,7 @@ func (g *Graph) resolveCode(name string) (s side, err error, ok bool) {
 // unit preferences: the catalog unit that claims it (claimant), else its
 // CLDR definition read through the catalog's units, written with the
 // symbols of the units that claim its parts (centimeter-per-hour is cm/h).
-func (g *Graph) cldrTarget(id string) (side, error) {
+func (g *Graph) cldrTarget(id string) (plan.Side, error) {
 	s, err, _ := g.resolveCode(SystemCLDR + ":" + id)
 	return s, err
 }
@@ -83,24 +84,24 @@ func (g *Graph) cldrTarget(id string) (side, error) {
 // checkArbitrary refuses a conversion between arbitrary units that are
 // not the same unit (under another prefix), and between an arbitrary unit
 // and anything else.
-func checkArbitrary(from, to side) *Error {
+func checkArbitrary(from, to plan.Side) *Error {
 	fa, ta := "", ""
-	if from.expr != nil {
-		fa = from.expr.Arbitrary
+	if from.Expr != nil {
+		fa = from.Expr.Arbitrary
 	}
-	if to.expr != nil {
-		ta = to.expr.Arbitrary
+	if to.Expr != nil {
+		ta = to.Expr.Arbitrary
 	}
 	if fa == ta {
 		return nil
 	}
-	arb, which := fa, from.symbol()
+	arb, which := fa, from.Symbol()
 	if arb == "" {
-		arb, which = ta, to.symbol()
+		arb, which = ta, to.Symbol()
 	}
 	e := errorf(CodeIncompatibleUnits, "cannot convert %s to %s: %s is an arbitrary unit (%s), which converts only to the same unit under another prefix",
-		from.symbol(), to.symbol(), which, arb)
-	e.Details = dimensionDetails(from.dim(), to.dim())
+		from.Symbol(), to.Symbol(), which, arb)
+	e.Details = dimensionDetails(from.Dim(), to.Dim())
 	return e
 }
 

@@ -1,14 +1,13 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
-	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/mixed"
 )
 
@@ -89,11 +88,11 @@ type route struct {
 
 // newRoute returns the route of a conversion between the sides from and
 // to along pl, or nil when it has nothing to say.
-func newRoute(from, to side, pl *plan) *route {
-	if from.expr == nil && to.expr == nil && pl.bridge == nil && pl.used == nil && pl.equations == nil {
+func newRoute(from, to plan.Side, pl *plan.Plan) *route {
+	if from.Expr == nil && to.Expr == nil && pl.Bridge == nil && pl.Used == nil && pl.Equations == nil {
 		return nil
 	}
-	return &route{fromExpr: from.expr, toExpr: to.expr, bridge: pl.bridge, used: pl.used, equations: pl.equations}
+	return &route{fromExpr: from.Expr, toExpr: to.Expr, bridge: pl.Bridge, used: pl.Used, equations: pl.Equations}
 }
 
 // resultMore is what a result has beyond its route in a few conversions.
@@ -199,7 +198,7 @@ func (r *Result) mixedUnit() *mixedUnit {
 func (r *Result) setMixed(m *mixedUnit, parts *mixed.Parts, pe *pairEntry) {
 	x := r.extra()
 	x.parts, x.mixed = m.partsOf(x.parts, parts), m
-	x.route = route{fromExpr: pe.fromSide.expr, bridge: pe.plan.bridge}
+	x.route = route{fromExpr: pe.fromSide.Expr, bridge: pe.plan.Bridge}
 	r.route = nil
 	if x.route.fromExpr != nil || x.route.bridge != nil {
 		r.route = &x.route
@@ -207,9 +206,9 @@ func (r *Result) setMixed(m *mixedUnit, parts *mixed.Parts, pe *pairEntry) {
 }
 
 // setFrom makes s the side r was converted from.
-func (r *Result) setFrom(s side) {
-	r.From = s.unit
-	if r.FromExpression() == s.expr {
+func (r *Result) setFrom(s plan.Side) {
+	r.From = s.Unit
+	if r.FromExpression() == s.Expr {
 		return
 	}
 	x := r.extra()
@@ -218,7 +217,7 @@ func (r *Result) setFrom(s side) {
 	} else if r.route != &x.route {
 		x.route = *r.route
 	}
-	x.route.fromExpr = s.expr
+	x.route.fromExpr = s.Expr
 	r.route = &x.route
 }
 
@@ -413,149 +412,16 @@ func (g *Graph) resolveWith(pe *pairEntry, from, to string, props *Properties) (
 // convert runs a resolved pair on x and appends the result.
 func (pe *pairEntry) convert(dst []byte, x *apd.Decimal, p int, budget *Budget, res *Result) ([]byte, error) {
 	var out exact.Decimal
-	inexact, err := pe.plan.run(&out, x, p, budget)
+	inexact, err := pe.plan.Run(&out, x, p, budget, accelerated())
 	if err != nil {
 		return dst, err
 	}
 	from, to, pl := &pe.fromSide, &pe.toSide, &pe.plan
-	res.From, res.To, res.route = from.unit, to.unit, pe.route
-	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
-	res.Exact = !inexact && pl.exact
+	res.From, res.To, res.route = from.Unit, to.Unit, pe.route
+	res.Unit, res.Category, res.CategoryID = pl.Unit, pl.Category, pl.CategoryID
+	res.Exact = !inexact && pl.Exact
 	return out.Append(dst), nil
-}
-
-// run converts x along the plan, rounded to p significant digits, and
-// reports whether rounding happened: the domain check, then the exact
-// evaluation and its one rounding.
-func (pl *plan) run(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget) (inexact bool, err error) {
-	if pl.err != nil {
-		return false, pl.err
-	}
-	if b := pl.from.Bound; b != nil {
-		if err := checkMinimum(x, b, pl.fromUnit); err != nil {
-			return false, err
-		}
-	}
-	if s := pl.positive; s != nil && s.Sign(x) <= 0 {
-		return false, pl.notPositive(x)
-	}
-	fast := accelerated()
-	if pl.m != nil {
-		if fast {
-			if inexact, ok := pl.m.RoundWordsTo(out, x, p); ok {
-				return inexact, nil
-			}
-		}
-		inexact, err = pl.m.RoundTo(out, x, p, false)
-	} else {
-		inexact, err = pl.stepwise(out, x, p, budget, fast)
-	}
-	if err != nil {
-		return false, pl.convertError(x, err)
-	}
-	return inexact, nil
-}
-
-// convertError turns an error of the evaluation into the caller's.
-func (pl *plan) convertError(x *apd.Decimal, err error) error {
-	var e *Error
-	switch {
-	case errors.As(err, &e):
-		return e
-	case errors.Is(err, formula.ErrBudget):
-		return errorf(CodeWorkBudgetExceeded, "converting %s %s to %s needs more exact-rounding work than this request has left (%d slow evaluations per request); send it in a request of its own", FormatDecimal(x), pl.fromName, pl.unit, DefaultBudget)
-	case errors.Is(err, formula.ErrDomain), errors.Is(err, exact.ErrPole):
-		return errorf(CodeValueOutOfRange, "%s %s is out of range: outside the domain of the conversion", FormatDecimal(x), pl.fromName)
-	case errors.Is(err, exact.ErrTooLarge):
-		return errorf(CodeValueOutOfRange, "%s %s cannot be converted to %s: %v", FormatDecimal(x), pl.fromName, pl.unit, err)
-	}
-	// Anything else is a fault of the engine or the catalog, not of the
-	// value: the caller reports it as an internal error.
-	return fmt.Errorf("convert %s %s to %s: %w", FormatDecimal(x), pl.fromName, pl.unit, err)
-}
-
-// checkMinimum refuses x below the category minimum of the source unit
-// (absolute zero).
-func checkMinimum(x *apd.Decimal, b *graph.Bound, u *Unit) error {
-	if b.Min.Sign() <= 0 && !x.Negative && !b.A.Negative && !b.B.Negative {
-		return nil // a·x + b >= 0 >= min at a glance
-	}
-	var t apd.Decimal
-	exact.LinearAt(&t, x, &b.A, &b.B)
-	if t.Cmp(&b.Min) < 0 {
-		return outOfRange(x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
-	}
-	return nil
-}
-
-// checkPositive refuses x whose reference value is not positive, for a
-// pair with a reciprocal unit on either side (L/100km): a negative or zero
-// consumption is outside its domain.
-func (pl *plan) checkPositive(x *apd.Decimal) error {
-	if pl.positive.Sign(x) > 0 {
-		return nil
-	}
-	return pl.notPositive(x)
-}
-
-// notPositive is the error of checkPositive.
-func (pl *plan) notPositive(x *apd.Decimal) error {
-	why := "outside the domain of the conversion"
-	if u := pl.reciprocal; u != nil {
-		why = "outside the domain of " + u.Symbol + ", which takes only positive values"
-	}
-	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), pl.fromName, why)
-}
-
-func outOfRange(x *apd.Decimal, u *Unit, why string) *Error {
-	return errorf(CodeValueOutOfRange, "%s %s is out of range: %s", FormatDecimal(x), u.Symbol, why)
 }
 
 // exactCtx adds without rounding; it is shared and never modified.
 var exactCtx = formula.ExactContext
-
-// stepwise converts through a transcendental formula: each formula runs
-// in decimals at the working precision, and the exact maps on either side
-// of the reference unit are joined into one (pl.link), evaluated at the
-// working precision, so a value such as 1.000…001 mW reaches log10 whole.
-// The result is then rounded once to p digits.
-func (pl *plan) stepwise(out *exact.Decimal, x *apd.Decimal, p int, budget *Budget, fast bool) (bool, error) {
-	work := formula.Work(p)
-	env := formula.Env{Budget: budget, Fast: fast}
-	A, B := pl.from, pl.to
-	var inexact bool
-	src := x
-	if f := A.Formula; f != nil {
-		in, i, err := A.Pre.EvalAt(x, int(work.Precision), fast)
-		if err != nil {
-			return false, err
-		}
-		r, i2, err := f.RunTo(&in, work, env)
-		if err != nil {
-			return false, err
-		}
-		inexact, src = i || i2, r
-	}
-	y, i, err := pl.link.EvalAt(src, int(work.Precision), fast)
-	if err != nil {
-		return false, err
-	}
-	inexact = inexact || i
-	if f := B.Formula; f != nil {
-		r, i, err := f.RunFrom(&y, work, env)
-		if err != nil {
-			return false, err
-		}
-		if y, i2, err := pl.preInv.EvalAt(r, int(work.Precision), fast); err != nil {
-			return false, err
-		} else {
-			inexact = inexact || i || i2
-			d, i3 := exact.RoundDecimal(&y, p, fast)
-			*out = d
-			return inexact || i3, nil
-		}
-	}
-	d, i3 := exact.RoundDecimal(&y, p, fast)
-	*out = d
-	return inexact || i3, nil
-}

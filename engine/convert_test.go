@@ -14,6 +14,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/graph"
 	piref "github.com/unitd/unitd/engine/internal/pi"
+	"github.com/unitd/unitd/engine/internal/plan"
 )
 
 func TestConvert(t *testing.T) {
@@ -290,9 +291,9 @@ func TestRunInternalError(t *testing.T) {
 	ft, _ := g.bySymbol.Get("ft")
 	bad := graph.Conversion{Pre: exact.Identity(), Post: ft.Conv.Map, FormulaUnit: true,
 		Formula: formula.Programs(prog, prog, "text", "text")}
-	pl := plan{from: &bad, to: &ft.Conv, fromName: "bad", unit: "ft", compiled: compilePair(&bad, &ft.Conv)}
+	pl := plan.Plan{From: &bad, To: &ft.Conv, FromName: "bad", Unit: "ft", Compiled: plan.Compile(&bad, &ft.Conv)}
 	var out exact.Decimal
-	_, err = pl.run(&out, apd.New(1, 0), 10, nil)
+	_, err = pl.Run(&out, apd.New(1, 0), 10, nil, accelerated())
 	var e *Error
 	if err == nil || errors.As(err, &e) {
 		t.Fatalf("run with a formula yielding text: error %v; want a plain (internal) error", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/cache"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -204,7 +205,7 @@ func (p *Properties) makeKey() string {
 }
 
 // needsError is INCOMPATIBLE_UNITS saying what the conversion lacks.
-func needsError(from, to side, fd, td dimension.Vector, needs []string) *Error {
+func needsError(from, to plan.Side, fd, td dimension.Vector, needs []string) *Error {
 	parts := make([]string, len(needs))
 	for i, n := range needs {
 		parts[i] = substance.Needs[n]
@@ -220,8 +221,8 @@ func needsError(from, to side, fd, td dimension.Vector, needs []string) *Error {
 // (plan.withFactor). err is the INCOMPATIBLE_UNITS
 // error to report when the pair does not convert (with what it needs when
 // a property would convert it).
-func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
-	pl := plan{fromUnit: from.unit, fromName: from.symbol(), unit: to.symbol()}
+func (g *Graph) crossPlan(from, to plan.Side, p *Properties) (plan.Plan, error) {
+	pl := plan.Plan{FromUnit: from.Unit, FromName: from.Symbol(), Unit: to.Symbol()}
 	fc, _, err := frameOf(from, to)
 	if err != nil {
 		return pl, errNotAcrossKinds
@@ -230,11 +231,11 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 	if err != nil {
 		return pl, errNotAcrossKinds
 	}
-	fd, td := from.dim(), to.dim()
+	fd, td := from.Dim(), to.Dim()
 	mixing := false
-	for _, s := range [2]side{from, to} {
-		if s.dim().IsZero() {
-			if cat := s.category(); cat == nil || !cat.MixingRatio {
+	for _, s := range [2]plan.Side{from, to} {
+		if s.Dim().IsZero() {
+			if cat := s.Category(); cat == nil || !cat.MixingRatio {
 				return pl, errNotAcrossKinds
 			}
 			mixing = true
@@ -251,23 +252,23 @@ func (g *Graph) crossPlan(from, to side, p *Properties) (plan, error) {
 	if len(needs) > 0 {
 		return pl, needsError(from, to, fd, td, needs)
 	}
-	pl.from, pl.to = fc, tc
-	pl.category = tcat
-	if pl.category != nil {
-		pl.categoryID = pl.category.ID
+	pl.From, pl.To = fc, tc
+	pl.Category = tcat
+	if pl.Category != nil {
+		pl.CategoryID = pl.Category.ID
 	} else {
-		pl.categoryID = td.String()
+		pl.CategoryID = td.String()
 	}
 	// The factor is the kernel's: the pair's maps with the target's
 	// reference value 1/f times the source's, composed into one exact
 	// map and rounded once. The plan is not exact, since the properties
 	// are measured values.
 	g.finish(&pl, from, to)
-	pl, err = pl.withFactor(new(big.Rat).Inv(r), 0)
+	pl, err = pl.WithFactor(new(big.Rat).Inv(r), 0)
 	if err != nil {
 		return pl, errNotAcrossKinds
 	}
-	pl.used = used
+	pl.Used = used
 	return pl, nil
 }
 

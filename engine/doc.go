@@ -28,7 +28,7 @@
 // have b = c = 0, affine ones c = 0, and a formula made of + - * / that is
 // such a map (L/100km is 100/x, degDe 100 - x*2/3) compiles into one too.
 // When a pair of units is planned, its two maps compose into one map from
-// source to target, once per pair and graph (compiled.go); a formula with
+// source to target, once per pair and graph (engine/internal/plan); a formula with
 // logarithms or exponentials (dBm) keeps its decimal evaluator, reached
 // through the same plan, with the exact maps on either side composed into
 // one.
@@ -185,7 +185,9 @@
 // also holds the rules an account's units meet beyond a catalog's; the
 // compiled values a graph is made of (Unit, Category, their exact maps and
 // the index of names) are defined in engine/internal/graph, which every
-// job shares, and engine/internal/snapshot writes and reads them.
+// job shares, and engine/internal/snapshot writes and reads them. What
+// the engine resolves and plans before it converts, and the conversion
+// along a plan, are engine/internal/plan's (Side, Plan, Plan.Run).
 // engine/unitexpr reads unit expressions, engine/unitsearch ranks units
 // for a search, engine/explain writes where a conversion's digits come
 // from, engine/hint keeps the catalog's hints, engine/prefix the

@@ -3,7 +3,6 @@ package engine
 import (
 	"math/big"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/mixed"
@@ -60,7 +59,7 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 	to := req.To
 	props := req.Properties
 	if pref != nil {
-		to = t.side.symbol()
+		to = t.side.Symbol()
 		if props == nil && pref.Substance() != "" {
 			if s := g.catalogSubstance(pref.Substance()); s != nil {
 				props = g.extras().own[s]
@@ -137,17 +136,17 @@ func (g *Graph) convertMixedExact(r *big.Rat, from string, m *mixedUnit, p int, 
 	if err != nil {
 		return err
 	}
-	x := approximate(r)
-	val, err := pe.plan.valueAtRat(r)
+	x := exact.TruncateRat(r, 20)
+	val, err := pe.plan.ValueAtRat(r)
 	if err != nil {
 		return g.exactError(err, &x, pe, m)
 	}
 	var parts mixed.Parts
 	inexact := m.Split(&parts, &val, p, accelerated())
 	pl := &pe.plan
-	res.From, res.To = pe.fromSide.unit, last
-	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.category, pl.categoryID
-	res.Exact = !inexact && pl.exact
+	res.From, res.To = pe.fromSide.Unit, last
+	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.Category, pl.CategoryID
+	res.Exact = !inexact && pl.Exact
 	res.setMixed(m, &parts, pe)
 	return nil
 }
@@ -155,13 +154,13 @@ func (g *Graph) convertMixedExact(r *big.Rat, from string, m *mixedUnit, p int, 
 // convertRat is convert for a rational value.
 func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, res *Result) ([]byte, error) {
 	pl := &pe.plan
-	if pl.err != nil {
-		return dst, pl.err
+	if pl.Err != nil {
+		return dst, pl.Err
 	}
 	var out exact.Decimal
 	var inexact bool
-	if pl.m != nil {
-		v, err := pl.valueAtRat(r)
+	if pl.M != nil {
+		v, err := pl.ValueAtRat(r)
 		if err != nil {
 			return dst, err
 		}
@@ -169,12 +168,12 @@ func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, r
 	} else {
 		// Through a formula: in decimals at the working precision.
 		x := exact.TruncateRat(r, int(formula.Work(p).Precision)+10)
-		if _, err := pl.run(&out, &x, p, budget); err != nil {
+		if _, err := pl.Run(&out, &x, p, budget, accelerated()); err != nil {
 			return dst, err
 		}
 		inexact = true
 	}
-	res.From, res.To, res.route = pe.fromSide.unit, pe.toSide.unit, pe.route
+	res.From, res.To, res.route = pe.fromSide.Unit, pe.toSide.Unit, pe.route
 	if rt := pe.route; rt != nil && rt.equations != nil {
 		// A rational converts along the pair's map without naming the
 		// equations it follows.
@@ -183,41 +182,10 @@ func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, r
 		m.route.equations = nil
 		res.route = &m.route
 	}
-	res.Unit, res.Category, res.CategoryID = pl.unit, pl.category, pl.categoryID
-	res.Exact = !inexact && pl.exact
+	res.Unit, res.Category, res.CategoryID = pl.Unit, pl.Category, pl.CategoryID
+	res.Exact = !inexact && pl.Exact
 	return out.Append(dst), nil
 }
-
-// valueAtRat is valueAt for a rational: the pair's map at r exactly, after
-// the checks of the source's domain.
-func (pl *plan) valueAtRat(r *big.Rat) (exact.Value, error) {
-	if pl.err != nil {
-		return exact.Value{}, pl.err
-	}
-	if pl.m == nil {
-		return exact.Value{}, errNotExactMap
-	}
-	x := approximate(r) // for messages only
-	if b := pl.from.Bound; b != nil {
-		t := new(big.Rat).Mul(exact.DecimalRat(&b.A), r)
-		t.Add(t, exact.DecimalRat(&b.B))
-		if t.Cmp(exact.DecimalRat(&b.Min)) < 0 {
-			u := pl.fromUnit
-			return exact.Value{}, outOfRange(&x, u, "below the minimum of "+u.Category.Name+" ("+u.Category.Minimum+" "+u.Category.Base.Symbol+")")
-		}
-	}
-	if pl.positive != nil && pl.positive.SignRat(r) <= 0 {
-		return exact.Value{}, pl.checkPositive(&x)
-	}
-	v, err := pl.m.AtRat(r)
-	if err != nil {
-		return exact.Value{}, pl.convertError(&x, err)
-	}
-	return v, nil
-}
-
-// approximate is r to 20 significant digits, for messages.
-func approximate(r *big.Rat) apd.Decimal { return exact.TruncateRat(r, 20) }
 
 // CompareUnits compares the sizes of one a and one b, units of one
 // category: -1 when one a is less than one b, 0 when equal, +1 when more.

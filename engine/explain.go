@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"math/big"
-
 	"github.com/unitd/unitd/engine/explain"
-	"github.com/unitd/unitd/engine/internal/exact"
+	"github.com/unitd/unitd/engine/internal/plan"
 )
 
 // Where the digits of a conversion come from (package explain).
@@ -22,8 +20,8 @@ func (g *Graph) Explain(r *Result) Explanation {
 	if (r.From == nil) == (r.FromExpression() == nil) || (r.To == nil) == (r.ToExpression() == nil) {
 		return ex // not a result of a conversion
 	}
-	from, to := side{r.From, r.FromExpression()}, side{r.To, r.ToExpression()}
-	var pl plan
+	from, to := plan.Side{Unit: r.From, Expr: r.FromExpression()}, plan.Side{Unit: r.To, Expr: r.ToExpression()}
+	var pl plan.Plan
 	var err error
 	// A measurand's pair plans as the conversion did (cachedAcross).
 	measured := false
@@ -38,12 +36,12 @@ func (g *Graph) Explain(r *Result) Explanation {
 	if err != nil {
 		return ex // a result of this graph always plans again
 	}
-	for _, p := range pl.used {
+	for _, p := range pl.Used {
 		ex.Properties = append(ex.Properties, *p)
 	}
-	ex.Equations = pl.equations
-	A, B := pl.from, pl.to
-	f, o, affine := pl.affine()
+	ex.Equations = pl.Equations
+	A, B := pl.From, pl.To
+	f, o, affine := pl.Affine()
 	switch {
 	case A.FormulaUnit || B.FormulaUnit || !affine:
 		ex.Kind = "formula"
@@ -72,23 +70,10 @@ func (g *Graph) Explain(r *Result) Explanation {
 	}
 	side(r.From, r.FromExpression())
 	// The units the equations are written in, between the two.
-	for _, u := range g.routeUnits(r.Properties, pl.equations) {
+	for _, u := range g.routeUnits(r.Properties, pl.Equations) {
 		ex.Steps = append(ex.Steps, explain.Chain(u, 0, seen, g.definitionRef)...)
 	}
 	side(r.To, r.ToExpression())
-	ex.Close(pl.bridge)
+	ex.Close(pl.Bridge)
 	return ex
-}
-
-// affine returns the factor and offset of a plan without a formula,
-// y = x·f + o (f with its power of π), or ok=false.
-func (pl *plan) affine() (f exact.Factor, o *big.Rat, ok bool) {
-	if pl.m == nil {
-		return exact.Factor{}, nil, false
-	}
-	r, off, ok := pl.m.Affine()
-	if !ok {
-		return exact.Factor{}, nil, false
-	}
-	return exact.Factor{R: r, K: pl.m.K()}, off, true
 }

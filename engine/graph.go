@@ -13,6 +13,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/prefs"
 	"github.com/unitd/unitd/engine/substance"
@@ -61,8 +62,8 @@ type Graph struct {
 	// pairs caches resolved and planned pairs of names (paircache.go).
 	pairs *pairCache
 	// compiledPairs caches the compiled maps of pairs of conversions
-	// (compiled.go).
-	compiledPairs *pairCompiler
+	// (plan.Compiler).
+	compiledPairs *plan.Compiler
 	// mixed caches resolved mixed units, mixedPairs conversions to them
 	// (mixed.go).
 	mixed      mixedCache
@@ -72,7 +73,7 @@ type Graph struct {
 	codes *claim.Index
 	// codeSides caches resolutions of namespaced names, against the
 	// process's cache budget.
-	codeSides *cache.Map[string, side]
+	codeSides *cache.Map[string, plan.Side]
 
 	// The index of substances for searches, and the conversions across
 	// kinds planned with their properties (crosskind.go).
@@ -104,11 +105,11 @@ func (g *Graph) newCaches() {
 	g.pairs = newPairCache()
 	g.mixed = newMixedCache()
 	g.mixedPairs = newMixedPairs()
-	g.compiledPairs = newPairCompiler()
+	g.compiledPairs = plan.NewCompiler()
 	g.exprs = newExprCache()
 	g.cross = newCrossCache()
 	g.resolved = newPropertiesCache()
-	g.codeSides = cache.New[string, side](nil)
+	g.codeSides = cache.New[string, plan.Side](nil)
 }
 
 // extras are the parts of a catalog beyond its units and categories.

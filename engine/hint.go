@@ -33,7 +33,7 @@ func (n hintNames) UnitNamed(name string) *Unit {
 
 func (n hintNames) CategoryNamed(name string) *Category {
 	if s, err := n.g.resolve(name); err == nil {
-		return s.category()
+		return s.Category()
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine/internal/exact"
-	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -51,7 +51,7 @@ type measurandInfo struct {
 
 type scaleInfo struct {
 	sc   *substance.Scale
-	side side
+	side plan.Side
 	// props are the scale substance's own properties, or nil.
 	props *Properties
 }
@@ -90,7 +90,7 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 			ok = false
 			continue
 		}
-		if c := si.side.conversion(); c == nil || c.Map == nil || c.FormulaUnit || c.Map.K() != 0 || c.Map.HasPole() {
+		if c := si.side.Conversion(); c == nil || c.Map == nil || c.FormulaUnit || c.Map.K() != 0 || c.Map.HasPole() {
 			b.errorf(sc.Origin, subject, "scale %s: unit %s is not linear or affine: an equation needs a unit with one exact map", sc.Name, sc.Unit)
 			ok = false
 			continue
@@ -115,18 +115,10 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 	return mi, ok
 }
 
-// conversion is the side's map onto its reference unit.
-func (s side) conversion() *graph.Conversion {
-	if s.unit != nil {
-		return &s.unit.Conv
-	}
-	return &s.expr.Conv
-}
-
 // overlap reports whether a unit could be in both scales.
 func (mi *measurandInfo) overlap(g *Graph, a, c scaleInfo) bool {
-	if a.side.dim().IsZero() && c.side.dim().IsZero() {
-		return a.side.symbol() == c.side.symbol()
+	if a.side.Dim().IsZero() && c.side.Dim().IsZero() {
+		return a.side.Symbol() == c.side.Symbol()
 	}
 	_, ok := g.toScale(a.side, c)
 	if !ok {
@@ -138,42 +130,42 @@ func (mi *measurandInfo) overlap(g *Graph, a, c scaleInfo) bool {
 // toScale plans a side to a scale's unit when the side is in the scale:
 // by factors, across kinds through the scale's substance; ok is false
 // when the side is in another scale or none.
-func (g *Graph) toScale(s side, sc scaleInfo) (plan, bool) {
-	if sc.side.dim().IsZero() {
-		if s.symbol() != sc.side.symbol() {
-			return plan{}, false
+func (g *Graph) toScale(s plan.Side, sc scaleInfo) (plan.Plan, bool) {
+	if sc.side.Dim().IsZero() {
+		if s.Symbol() != sc.side.Symbol() {
+			return plan.Plan{}, false
 		}
 	}
 	if pl, err := g.plan(s, sc.side); err == nil {
-		return pl, pl.m != nil
+		return pl, pl.M != nil
 	}
 	if sc.props == nil {
-		return plan{}, false
+		return plan.Plan{}, false
 	}
 	pl, err := g.crossPlan(s, sc.side, sc.props)
-	return pl, err == nil && pl.m != nil
+	return pl, err == nil && pl.M != nil
 }
 
 // fromScale plans a scale's unit to a side in the scale (see toScale).
-func (g *Graph) fromScale(sc scaleInfo, s side) (plan, bool) {
-	if sc.side.dim().IsZero() {
-		if s.symbol() != sc.side.symbol() {
-			return plan{}, false
+func (g *Graph) fromScale(sc scaleInfo, s plan.Side) (plan.Plan, bool) {
+	if sc.side.Dim().IsZero() {
+		if s.Symbol() != sc.side.Symbol() {
+			return plan.Plan{}, false
 		}
 	}
 	if pl, err := g.plan(sc.side, s); err == nil {
-		return pl, pl.m != nil
+		return pl, pl.M != nil
 	}
 	if sc.props == nil {
-		return plan{}, false
+		return plan.Plan{}, false
 	}
 	pl, err := g.crossPlan(sc.side, s, sc.props)
-	return pl, err == nil && pl.m != nil
+	return pl, err == nil && pl.M != nil
 }
 
 // scaleOf returns the index of the scale s is in, or -1. The catalog's
 // scales do not overlap (measurandInfo), so there is at most one.
-func (g *Graph) scaleOf(mi *measurandInfo, s side) int {
+func (g *Graph) scaleOf(mi *measurandInfo, s plan.Side) int {
 	for i, sc := range mi.scales {
 		if _, ok := g.toScale(s, sc); ok {
 			return i
@@ -191,11 +183,11 @@ var errMeasurandRoute = errors.New("the measurand's equations do not compose wit
 // two units of one scale, by factors (across kinds through the scale's
 // substance). ok is false when a side is in none of its scales: the
 // conversion is then the ordinary one.
-func (g *Graph) measurandPlan(from, to side, p *Properties) (pl plan, ok bool) {
+func (g *Graph) measurandPlan(from, to plan.Side, p *Properties) (pl plan.Plan, ok bool) {
 	mi := p.measurand
 	a, c := g.scaleOf(mi, from), g.scaleOf(mi, to)
 	if a < 0 || c < 0 {
-		return plan{}, false
+		return plan.Plan{}, false
 	}
 	sa, sc := mi.scales[a], mi.scales[c]
 	if a == c {
@@ -203,7 +195,7 @@ func (g *Graph) measurandPlan(from, to side, p *Properties) (pl plan, ok bool) {
 			return pl, true
 		}
 		if sa.props == nil {
-			return plan{}, false
+			return plan.Plan{}, false
 		}
 		pl, err := g.crossPlan(from, to, sa.props)
 		return pl, err == nil
@@ -211,23 +203,23 @@ func (g *Graph) measurandPlan(from, to side, p *Properties) (pl plan, ok bool) {
 	pf, _ := g.toScale(from, sa)
 	pt, _ := g.fromScale(sc, to)
 	route := mi.m.Route(sa.sc, sc.sc)
-	pl = plan{from: pf.from, to: pt.to, fromUnit: from.unit, fromName: from.symbol(), unit: to.symbol(),
-		category: pt.category, categoryID: pt.categoryID, reciprocal: pf.reciprocal,
-		exact: pf.exact && pt.exact && substance.RouteExact(route),
-		used:  append(append([]*Property(nil), pf.used...), pt.used...), equations: route,
+	pl = plan.Plan{From: pf.From, To: pt.To, FromUnit: from.Unit, FromName: from.Symbol(), Unit: to.Symbol(),
+		Category: pt.Category, CategoryID: pt.CategoryID, Reciprocal: pf.Reciprocal,
+		Exact: pf.Exact && pt.Exact && substance.RouteExact(route),
+		Used:  append(append([]*Property(nil), pf.Used...), pt.Used...), Equations: route,
 	}
 	m, err := substance.RouteMap(route)
 	if err == nil {
-		m, err = pf.m.Then(m)
+		m, err = pf.M.Then(m)
 	}
 	if err == nil {
-		m, err = m.Then(pt.m)
+		m, err = m.Then(pt.M)
 	}
 	if err != nil || route == nil {
-		pl.compiled = &compiled{err: errMeasurandRoute}
+		pl.Compiled = &plan.Compiled{Err: errMeasurandRoute}
 		return pl, true
 	}
-	pl.compiled = &compiled{m: m, positive: pf.positive}
+	pl.Compiled = &plan.Compiled{M: m, Positive: pf.Positive}
 	return pl, true
 }
 
@@ -251,7 +243,7 @@ func (g *Graph) measurandPair(from, to string, p *Properties) *pairEntry {
 	e := &pairEntry{fromSide: fs, toSide: ts, plan: pl}
 	e.setRoute()
 	switch {
-	case pl.err != nil:
+	case pl.Err != nil:
 	case (p.shared || p.interned) && g.pairs != nil:
 		g.pairs.putWith(from, to, fs, ts, &pl, p)
 	case !p.shared && !p.interned:
@@ -296,13 +288,13 @@ func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.Measuran
 		p = int(want.NumDigits())
 	}
 	var out exact.Decimal
-	inexact, err := pl.run(&out, &v, p, nil)
+	inexact, err := pl.Run(&out, &v, p, nil, accelerated())
 	if err != nil {
 		fail("%v", substance.Message(err))
 		return
 	}
 	if got, w := out.String(), FormatDecimal(&want); got != w {
-		fail("wrong result: %s %s", got, pl.unit)
+		fail("wrong result: %s %s", got, pl.Unit)
 	} else if inexact != ex.Approx {
 		fail("the result is %s: write it with %s", map[bool]string{true: "rounded", false: "exact"}[inexact], map[bool]string{true: "≈", false: "="}[inexact])
 	}
@@ -322,7 +314,7 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 	g := b.g
 	for _, a := range mi.scales {
 		for _, c := range mi.scales {
-			if a.sc == c.sc || !a.side.dim().IsZero() || !c.side.dim().IsZero() {
+			if a.sc == c.sc || !a.side.Dim().IsZero() || !c.side.Dim().IsZero() {
 				continue
 			}
 			if _, err := g.plan(a.side, c.side); err != nil {
@@ -333,7 +325,7 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 			for _, st := range route {
 				names = append(names, "the "+st.Equation.Name)
 			}
-			b.x.measurandHints = append(b.x.measurandHints, measurandHint{from: a.side.symbol(), to: c.side.symbol()})
+			b.x.measurandHints = append(b.x.measurandHints, measurandHint{from: a.side.Symbol(), to: c.side.Symbol()})
 			b.x.measurandHints[len(b.x.measurandHints)-1].text = fmt.Sprintf("converted as a plain ratio; for %s (substance %q), %s %s and %s %s are related by %s instead",
 				mi.s.Name, mi.s.ID, a.sc.Name, a.sc.Unit, c.sc.Name, c.sc.Unit, strings.Join(names, " and "))
 		}
@@ -384,8 +376,8 @@ func (g *Graph) routeUnits(p *Properties, route []EquationStep) []*Unit {
 	var units []*Unit
 	add := func(sc *substance.Scale) {
 		for _, si := range p.measurand.scales {
-			if si.sc == sc && si.side.unit != nil && !slices.Contains(units, si.side.unit) {
-				units = append(units, si.side.unit)
+			if si.sc == sc && si.side.Unit != nil && !slices.Contains(units, si.side.Unit) {
+				units = append(units, si.side.Unit)
 			}
 		}
 	}

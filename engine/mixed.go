@@ -8,6 +8,7 @@ import (
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/mixed"
 )
 
@@ -38,7 +39,7 @@ type mixedUnit struct {
 // target is what a conversion converts to: one unit (or expression), or a
 // mixed unit.
 type target struct {
-	side  side
+	side  plan.Side
 	mixed *mixedUnit
 }
 
@@ -46,14 +47,14 @@ func (t target) symbol() string {
 	if t.mixed != nil {
 		return t.mixed.Symbol
 	}
-	return t.side.symbol()
+	return t.side.Symbol()
 }
 
 // largest is the unit thresholds are written in: the target's unit, or
 // the first part of a mixed unit.
-func (t target) largest() side {
+func (t target) largest() plan.Side {
 	if t.mixed != nil {
-		return side{unit: t.mixed.parts[0]}
+		return plan.Side{Unit: t.mixed.parts[0]}
 	}
 	return t.side
 }
@@ -62,7 +63,7 @@ func (t target) category() *Category {
 	if t.mixed != nil {
 		return t.mixed.category
 	}
-	return t.side.category()
+	return t.side.Category()
 }
 
 // resolveTarget resolves what a conversion may convert to: a unit, an
@@ -159,7 +160,7 @@ func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.unit, nil
+	return s.Unit, nil
 }
 
 // partsOf pairs the texts of a split with the mixed unit's parts, into
@@ -252,8 +253,8 @@ func (g *Graph) mixedPairOf(from, to string, m *mixedUnit) (*mixedPair, error) {
 		return nil, err
 	}
 	e := &mixedPair{from: strings.Clone(from), to: strings.Clone(to), m: m, pe: pe}
-	if pl := &pe.plan; pl.m != nil && pl.err == nil && pl.from.Bound == nil && pl.positive == nil {
-		e.num, e.den, e.words = pl.m.LinearWords()
+	if pl := &pe.plan; pl.M != nil && pl.Err == nil && pl.From.Bound == nil && pl.Positive == nil {
+		e.num, e.den, e.words = pl.M.LinearWords()
 	}
 	if g.mixedPairs != nil {
 		g.mixedPairs.put(e)

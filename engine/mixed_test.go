@@ -267,7 +267,7 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 			continue
 		}
 		served++
-		v, err := pe.plan.valueAt(&x)
+		v, err := pe.plan.ValueAt(&x)
 		if err != nil {
 			t.Fatal(err)
 		}

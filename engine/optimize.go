@@ -20,7 +20,7 @@ var optimize = true
 //   - the word path of the kernel: a map evaluated and rounded in 64-,
 //     128- and 256-bit words instead of math/big, π through a table of
 //     brackets in words (exact.Map.Round and RoundWordsTo, exact.RoundWords,
-//     exact.RoundDecimal, exact.Map.EvalAt; plan.run, roundValue);
+//     exact.RoundDecimal, exact.Map.EvalAt; plan.Plan.Run, roundValue);
 //   - the fixed-point logarithms and exponentials of package lnexp, and
 //     the shift of a decimal by a power of ten, in formulas
 //     (formula.Env.Fast; plan.stepwise, Build's check of formulas);
@@ -39,10 +39,10 @@ var optimize = true
 //   - the programs of a catalog's formulas remembered by their text from
 //     one build to the next (formula.CompileRemembering, in Build);
 //   - the inverse of each map the worked examples convert to, computed
-//     once while Build checks them (inverses, compiled.go);
+//     once while Build checks them (plan.Compiler.ShareInverses);
 //   - the size of a compiled pair, for the cache's budget, read from a
 //     linear map's factor in words rather than from copies of its
-//     coefficients (compiled.size);
+//     coefficients (plan.Compiled.Size);
 //   - the check of a catalog unit's claim on a code, the factors compared
 //     in machine words (exact.AgreeWords; claim.Claimant.Words, set in
 //     compileCodes and linearUnits);

@@ -15,6 +15,7 @@ import (
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/mixed"
 	"github.com/unitd/unitd/engine/spec"
@@ -311,7 +312,7 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 		byDimension:   root.byDimension,
 		bridges:       root.bridges,
 		bridged:       root.bridged,
-		compiledPairs: newPairCompiler(),
+		compiledPairs: plan.NewCompiler(),
 		exprs:         newExprCache(),
 		cross:         newCrossCache(),
 		resolved:      newPropertiesCache(),
@@ -1164,25 +1165,25 @@ func (g *Graph) findAccount(name string) (*Unit, *Ambiguity, bool) {
 // resolveAccount is the account's part of resolve: a "my:" name, a
 // plain name of the account's, or an expression that starts with a "my:"
 // name (m/my:smoot starts with a catalog name and parses as any other).
-func (g *Graph) resolveAccount(name string) (side, error, bool) {
+func (g *Graph) resolveAccount(name string) (plan.Side, error, bool) {
 	u, err, ok := g.lookupAccount(name)
 	switch {
 	case !ok:
-		return side{}, nil, false
+		return plan.Side{}, nil, false
 	case err == nil:
-		return side{unit: u}, nil, true
+		return plan.Side{Unit: u}, nil, true
 	case !hasAccountPrefix(name) || !unitexpr.IsExpressionSyntax(name):
-		return side{}, err, true
+		return plan.Side{}, err, true
 	}
 	if e, ok := g.exprs.get(name); ok {
-		return side{expr: e}, nil, true
+		return plan.Side{Expr: e}, nil, true
 	}
 	e, err := g.parseExpression(name)
 	if err != nil {
-		return side{}, err, true
+		return plan.Side{}, err, true
 	}
 	g.exprs.put(name, e)
-	return side{expr: e}, nil, true
+	return plan.Side{Expr: e}, nil, true
 }
 
 // unknownAccount is UNKNOWN_UNIT for a "my:" name the account lacks,
@@ -1266,12 +1267,12 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 	if err != nil {
 		return dst, err
 	}
-	if !s.account() {
+	if !s.Account() {
 		return root.appendCatalogConvert(dst, req, res)
 	}
-	cat := s.category()
+	cat := s.Category()
 	if cat == nil || cat.Account() {
-		return dst, errorf(CodeInvalidRequest, `to "auto" has no unit preferences for %s: the preferences are CLDR's, for the catalog's kinds of quantity`, s.describe())
+		return dst, errorf(CodeInvalidRequest, `to "auto" has no unit preferences for %s: the preferences are CLDR's, for the catalog's kinds of quantity`, s.Describe())
 	}
 	var x apd.Decimal
 	var r *big.Rat
@@ -1279,7 +1280,7 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 	case len(req.Exact) == 1 && req.Exact[0] != nil:
 		r = req.Exact[0]
 	case req.Exact != nil:
-		return dst, errorf(CodeInvalidValue, "%s takes one value; got %d", s.symbol(), len(req.Exact))
+		return dst, errorf(CodeInvalidValue, "%s takes one value; got %d", s.Symbol(), len(req.Exact))
 	default:
 		if err := exact.ParseValue(&x, req.Value); err != nil {
 			return dst, err
@@ -1291,18 +1292,18 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 		if ref == nil || ref.Conv.FormulaUnit {
 			continue
 		}
-		pl, err := g.plan(s, side{unit: ref})
+		pl, err := g.plan(s, plan.Side{Unit: ref})
 		if err != nil {
 			continue
 		}
 		var v exact.Value
 		if r != nil {
-			v, err = pl.valueAtRat(r)
+			v, err = pl.ValueAtRat(r)
 		} else {
-			v, err = pl.valueAt(&x)
+			v, err = pl.ValueAt(&x)
 		}
 		if err != nil {
-			if errors.Is(err, errNotExactMap) {
+			if errors.Is(err, plan.ErrNotExactMap) {
 				continue
 			}
 			return dst, err
@@ -1317,24 +1318,10 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 			return dst, err
 		}
 		res.setFrom(s)
-		res.Exact = res.Exact && pl.exact
+		res.Exact = res.Exact && pl.Exact
 		return out, nil
 	}
-	return dst, errorf(CodeInvalidRequest, `to "auto" cannot choose for %s: its value has no exact form in a unit of %s`, s.describe(), cat.ID)
-}
-
-// account reports whether a resolved side is, or holds, an account's
-// unit.
-func (s side) account() bool {
-	if s.unit != nil {
-		return s.unit.Account()
-	}
-	for _, t := range s.expr.Terms {
-		if t.Unit.Account() {
-			return true
-		}
-	}
-	return false
+	return dst, errorf(CodeInvalidRequest, `to "auto" cannot choose for %s: its value has no exact form in a unit of %s`, s.Describe(), cat.ID)
 }
 
 // The memory of an overlay's graph, estimated from what it holds: the
@@ -1368,7 +1355,7 @@ func (g *Graph) OverlayBytes() int64 {
 	if g.ov == nil {
 		return 0
 	}
-	n := int64(g.exprs.m.Len() + g.cross.m.Len() + g.resolved.m.Len() + g.compiledPairs.m.Len() + g.mixed.m.Len())
+	n := int64(g.exprs.m.Len() + g.cross.m.Len() + g.resolved.m.Len() + g.compiledPairs.Len() + g.mixed.m.Len())
 	if g.pairs != nil {
 		n += int64(g.pairs.len())
 	}

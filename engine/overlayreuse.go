@@ -241,9 +241,9 @@ func (c *overlayCompiler) dependencies() {
 				if err != nil {
 					continue
 				}
-				add(s.unit)
-				if s.expr != nil {
-					for _, t := range s.expr.Terms {
+				add(s.Unit)
+				if s.Expr != nil {
+					for _, t := range s.Expr.Terms {
 						add(t.Unit)
 					}
 				}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
+
+	"github.com/unitd/unitd/engine/internal/plan"
 )
 
 // The pair cache
@@ -41,8 +43,8 @@ type pairCache struct {
 // request's may be views of a pooled buffer.
 type pairEntry struct {
 	from, to         string
-	fromSide, toSide side
-	plan             plan
+	fromSide, toSide plan.Side
+	plan             plan.Plan
 	// props are the catalog substance's properties a pair across kinds
 	// was planned with (crosskind.go), nil for a plain pair.
 	props *Properties
@@ -117,13 +119,13 @@ func (c *pairCache) getWith(from, to string, p *Properties) *pairEntry {
 
 // put remembers a pair that resolved and planned without error: in a
 // free slot of its set, or else over the slot its hash picks.
-func (c *pairCache) put(from, to string, fs, ts side, pl *plan) {
+func (c *pairCache) put(from, to string, fs, ts plan.Side, pl *plan.Plan) {
 	c.putWith(from, to, fs, ts, pl, nil)
 }
 
 // putWith is put for a pair planned with a catalog substance's
 // properties p.
-func (c *pairCache) putWith(from, to string, fs, ts side, pl *plan, p *Properties) {
+func (c *pairCache) putWith(from, to string, fs, ts plan.Side, pl *plan.Plan, p *Properties) {
 	if len(from) > maxCachedName || len(to) > maxCachedName {
 		return
 	}

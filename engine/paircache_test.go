@@ -66,7 +66,7 @@ func TestPairCacheKeepsItsOwnNames(t *testing.T) {
 	if !optimize {
 		return // the cache is an accelerator; the conversions above are the plain path's
 	}
-	if e := g.pairs.get("ft", "m"); e == nil || e.from != "ft" || e.to != "m" || e.plan.unit != "m" {
+	if e := g.pairs.get("ft", "m"); e == nil || e.from != "ft" || e.to != "m" || e.plan.Unit != "m" {
 		t.Fatalf("ft → m entry after the buffer changed: %+v", e)
 	}
 }

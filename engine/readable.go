@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/mixed"
 	"github.com/unitd/unitd/engine/prefs"
 )
@@ -124,7 +125,7 @@ func (g *Graph) appendReadable(dst []byte, req *Request, res *Result, p int, par
 				props = g.extras().own[s]
 			}
 		}
-		out, err := g.convertParsed(dst, &v, from, t.side.symbol(), p, req.Budget, res, props)
+		out, err := g.convertParsed(dst, &v, from, t.side.Symbol(), p, req.Budget, res, props)
 		if err != nil {
 			return dst, err
 		}
@@ -175,9 +176,9 @@ func (g *Graph) choose(from string, v *apd.Decimal, r *big.Rat, req *Request, pr
 		}
 		var m exact.Value
 		if r != nil {
-			m, err = pe.plan.valueAtRat(r)
+			m, err = pe.plan.ValueAtRat(r)
 		} else {
-			m, err = pe.plan.valueAt(v)
+			m, err = pe.plan.ValueAt(v)
 		}
 		if err != nil {
 			var e *Error
@@ -218,7 +219,7 @@ func (r prefResolver) CLDR(id string) (prefs.Target, error) {
 
 // prefTarget describes t to package prefs.
 func prefTarget(t target) prefs.Target {
-	pt := prefs.Target{Name: t.symbol(), Largest: t.largest().symbol(), Value: t}
+	pt := prefs.Target{Name: t.symbol(), Largest: t.largest().Symbol(), Value: t}
 	if c := t.category(); c != nil {
 		pt.Category = c.ID
 	}
@@ -227,10 +228,10 @@ func prefTarget(t target) prefs.Target {
 		for _, u := range t.mixed.parts {
 			pt.Units = append(pt.Units, u.Symbol)
 		}
-	case t.side.unit != nil:
-		pt.Units = []string{t.side.unit.Symbol}
+	case t.side.Unit != nil:
+		pt.Units = []string{t.side.Unit.Symbol}
 	}
-	if u := t.largest().unit; u != nil {
+	if u := t.largest().Unit; u != nil {
 		if _, _, ok := graph.MapFactor(&u.Conv); ok {
 			pt.ToBase = u.Conv.Map
 		}
@@ -243,11 +244,11 @@ func (r prefResolver) Source(name string) (prefs.Source, error) {
 	if err != nil {
 		return prefs.Source{}, err
 	}
-	ps := prefs.Source{Name: s.symbol(), Kind: "the dimension " + s.dim().String()}
-	if c := s.category(); c != nil {
+	ps := prefs.Source{Name: s.Symbol(), Kind: "the dimension " + s.Dim().String()}
+	if c := s.Category(); c != nil {
 		ps.Category, ps.Base, ps.Kind = c.ID, c.Base.Symbol, strings.ToLower(c.Name)
 	}
-	if u := s.unit; u != nil {
+	if u := s.Unit; u != nil {
 		ps.Unit = u.Symbol
 		if f, o, ok := graph.MapFactor(&u.Conv); ok && o.Sign() == 0 && f.R.Sign() > 0 {
 			ps.Factor, ps.Linear = f, true
@@ -323,16 +324,16 @@ func (g *Graph) splitMixed(v *apd.Decimal, mp *mixedPair, p int, res *Result) er
 	}
 	pe := mp.pe
 	if !done {
-		val, err := pe.plan.valueAt(v)
+		val, err := pe.plan.ValueAt(v)
 		if err != nil {
 			return g.exactError(err, v, pe, m)
 		}
 		inexact = m.Split(&parts, &val, p, accelerated())
 	}
 	pl := &pe.plan
-	res.From, res.To = pe.fromSide.unit, m.parts[len(m.parts)-1]
-	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.category, pl.categoryID
-	res.Exact = !inexact && pl.exact
+	res.From, res.To = pe.fromSide.Unit, m.parts[len(m.parts)-1]
+	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.Category, pl.CategoryID
+	res.Exact = !inexact && pl.Exact
 	res.setMixed(m, &parts, pe)
 	return nil
 }
@@ -344,10 +345,10 @@ func (g *Graph) exactError(err error, v *apd.Decimal, pe *pairEntry, m *mixedUni
 	switch {
 	case errors.As(err, &e):
 		return e
-	case errors.Is(err, errNotExactMap):
-		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.fromName, m.Symbol, err)
+	case errors.Is(err, plan.ErrNotExactMap):
+		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.FromName, m.Symbol, err)
 	}
-	return pe.plan.convertError(v, err)
+	return pe.plan.ConvertError(v, err)
 }
 
 func (r *Result) mixedExplanation() *MixedExplanation {

@@ -7,6 +7,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/unitexpr"
 )
 
@@ -57,130 +58,65 @@ func foldSpaces(s string) string {
 	return b.String()
 }
 
-// side is one resolved end of a conversion: a catalog unit or a unit
-// expression.
-type side struct {
-	unit *Unit
-	expr *Expression
-}
-
-func (s side) symbol() string {
-	if s.unit != nil {
-		return s.unit.Symbol
-	}
-	return s.expr.Symbol
-}
-
-func (s side) dim() dimension.Vector {
-	if s.unit != nil {
-		return s.unit.Category.Dim
-	}
-	return s.expr.Dim
-}
-
-// category is the side's catalog category, or nil.
-func (s side) category() *Category {
-	if s.unit != nil {
-		return s.unit.Category
-	}
-	return s.expr.Category
-}
-
-// describe names the side and its kind for messages: "J (energy)".
-func (s side) describe() string {
-	if c := s.category(); c != nil {
-		return s.symbol() + " (" + c.ID + ")"
-	}
-	return s.symbol() + " (dimension " + s.dim().String() + ")"
-}
-
 // Resolve finds what name stands for: a catalog unit (by symbol or alias,
 // as Lookup), or else a unit expression. Exactly one of the two results
 // is non-nil when the error is nil.
 func (g *Graph) Resolve(name string) (*Unit, *Expression, error) {
 	s, err := g.resolve(name)
-	return s.unit, s.expr, err
+	return s.Unit, s.Expr, err
 }
 
-func (g *Graph) resolve(name string) (side, error) {
+func (g *Graph) resolve(name string) (plan.Side, error) {
 	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
 		if s, err, ok := g.resolveAccount(name); ok {
 			return s, err
 		}
 	}
 	if u, ok := g.bySymbol.Get(name); ok {
-		return side{unit: u}, nil
+		return plan.Side{Unit: u}, nil
 	}
 	u, err, found := g.lookupName(name)
 	if found {
-		return side{unit: u}, err
+		return plan.Side{Unit: u}, err
 	}
 	if s, err, ok := g.resolveCode(name); ok {
 		return s, err
 	}
 	if !unitexpr.IsExpressionSyntax(name) {
 		_, err := g.Lookup(name) // the error, with suggestions
-		return side{}, err
+		return plan.Side{}, err
 	}
 	if e, ok := g.exprs.get(name); ok {
-		return side{expr: e}, nil
+		return plan.Side{Expr: e}, nil
 	}
 	e, err := g.parseExpression(name)
 	if err != nil {
-		return side{}, err
+		return plan.Side{}, err
 	}
 	g.exprs.put(name, e)
-	return side{expr: e}, nil
-}
-
-// plan is a resolved conversion: both sides mapped onto one reference
-// unit, what the result is called, and the pair's compiled maps.
-type plan struct {
-	from, to *graph.Conversion
-	// fromUnit is the catalog unit converted from, for messages; nil for
-	// an expression.
-	fromUnit *Unit
-	fromName string
-	category *Category
-	// categoryID is category's ID, or the dimension of an expression
-	// that no category has.
-	categoryID string
-	unit       string // the target's canonical symbol
-	bridge     *Bridge
-	// used are the substance properties a conversion across kinds
-	// divides by (crosskind.go).
-	used []*Property
-	// equations are the route of a measurand's equations the conversion
-	// follows (measurand.go), or nil.
-	equations []EquationStep
-	// exact is false when a definition used is not exact.
-	exact bool
-	// reciprocal is the catalog unit whose pole makes the pair take only
-	// positive values (compiled.positive), for messages; or nil.
-	reciprocal *Unit
-	*compiled  // shared by every plan of the pair: never written through
+	return plan.Side{Expr: e}, nil
 }
 
 // plan maps both sides onto a common reference: the category base when
 // both are catalog units of one category, else the coherent SI unit of
 // their dimension (through a bridge or as an interval where the catalog
 // says so). Sides that cannot meet are INCOMPATIBLE_UNITS.
-func (g *Graph) plan(from, to side) (plan, error) {
-	pl := plan{fromUnit: from.unit, fromName: from.symbol(), unit: to.symbol()}
+func (g *Graph) plan(from, to plan.Side) (plan.Plan, error) {
+	pl := plan.Plan{FromUnit: from.Unit, FromName: from.Symbol(), Unit: to.Symbol()}
 	if e := checkArbitrary(from, to); e != nil {
 		return pl, e
 	}
-	fu, tu := from.unit, to.unit
+	fu, tu := from.Unit, to.Unit
 	if fu != nil && tu != nil && fu.Category == tu.Category {
-		pl.from, pl.to, pl.category = &fu.Conv, &tu.Conv, tu.Category
-		pl.categoryID = pl.category.ID
+		pl.From, pl.To, pl.Category = &fu.Conv, &tu.Conv, tu.Category
+		pl.CategoryID = pl.Category.ID
 		g.finish(&pl, from, to)
 		return pl, nil
 	}
 	if lc := logarithmicCategory(fu, tu); lc != nil {
 		e := errorf(CodeIncompatibleUnits, "cannot convert %s to %s: %s is a level on a logarithmic scale and converts only to the other units of %s (%s)",
-			from.describe(), to.describe(), levelSide(from, to).symbol(), lc.Name, unitSymbols(lc))
-		e.Details = dimensionDetails(from.dim(), to.dim())
+			from.Describe(), to.Describe(), levelSide(from, to).Symbol(), lc.Name, unitSymbols(lc))
+		e.Details = dimensionDetails(from.Dim(), to.Dim())
 		return pl, e
 	}
 	// Across categories or with an expression: onto coherent SI units.
@@ -192,7 +128,7 @@ func (g *Graph) plan(from, to side) (plan, error) {
 	if terr != nil {
 		return pl, terr
 	}
-	fd, td := from.dim(), to.dim()
+	fd, td := from.Dim(), to.Dim()
 	if fcat != nil {
 		fd = fcat.Dim
 	}
@@ -209,9 +145,9 @@ func (g *Graph) plan(from, to side) (plan, error) {
 		if br == nil {
 			return pl, incompatible(from, to, fd, td)
 		}
-		pl.bridge = br
+		pl.Bridge = br
 	case fd == td:
-	case fd == td.Inverse() && (from.isReciprocal() || to.isReciprocal()):
+	case fd == td.Inverse() && (from.IsReciprocal() || to.IsReciprocal()):
 		// A unit defined as an inverse ([diop] = 1/m) meets the reciprocal
 		// of its dimension by inversion: 37.5 [diop] is 1/37.5 m.
 		inv, ok := inverted(fc)
@@ -227,32 +163,32 @@ func (g *Graph) plan(from, to side) (plan, error) {
 		if br == nil {
 			return pl, incompatible(from, to, fd, td)
 		}
-		pl.bridge = br
+		pl.Bridge = br
 	}
-	if pl.bridge != nil {
-		bc, ok := g.bridged[graph.UnitBridge{Unit: fu, Bridge: pl.bridge}]
+	if pl.Bridge != nil {
+		bc, ok := g.bridged[graph.UnitBridge{Unit: fu, Bridge: pl.Bridge}]
 		if !ok || fu == nil {
-			bc, ok = bridged(fc, pl.bridge)
+			bc, ok = bridged(fc, pl.Bridge)
 		}
 		if !ok {
 			return pl, incompatible(from, to, fd, td)
 		}
 		fc = bc
 	}
-	pl.from, pl.to = fc, tc
+	pl.From, pl.To = fc, tc
 	// The category of the catalog unit, the target's first.
 	switch {
 	case tu != nil:
-		pl.category = tcat
-	case fu != nil && pl.bridge == nil:
-		pl.category = fcat
+		pl.Category = tcat
+	case fu != nil && pl.Bridge == nil:
+		pl.Category = fcat
 	default:
-		pl.category = tcat
+		pl.Category = tcat
 	}
-	if pl.category != nil {
-		pl.categoryID = pl.category.ID
+	if pl.Category != nil {
+		pl.CategoryID = pl.Category.ID
 	} else {
-		pl.categoryID = td.String()
+		pl.CategoryID = td.String()
 	}
 	g.finish(&pl, from, to)
 	return pl, nil
@@ -260,13 +196,13 @@ func (g *Graph) plan(from, to side) (plan, error) {
 
 // finish compiles the plan's pair of maps (once per pair of conversions,
 // see compiledPair) and says whether its definitions are exact.
-func (g *Graph) finish(pl *plan, from, to side) {
-	pl.compiled = g.compiledPair(pl.from, pl.to)
-	pl.exact = pl.from.Exact && pl.to.Exact
-	if pl.positive != nil {
-		for _, s := range [2]side{from, to} {
-			if s.unit != nil && s.unit.Conv.Map != nil && s.unit.Conv.Map.HasPole() {
-				pl.reciprocal = s.unit
+func (g *Graph) finish(pl *plan.Plan, from, to plan.Side) {
+	pl.Compiled = g.compiledPair(pl.From, pl.To)
+	pl.Exact = pl.From.Exact && pl.To.Exact
+	if pl.Positive != nil {
+		for _, s := range [2]plan.Side{from, to} {
+			if s.Unit != nil && s.Unit.Conv.Map != nil && s.Unit.Conv.Map.HasPole() {
+				pl.Reciprocal = s.Unit
 				break
 			}
 		}
@@ -277,15 +213,15 @@ func (g *Graph) finish(pl *plan, from, to side) {
 // other side; it returns the map and the category s then belongs to. A
 // scale unit (degC, K) meets an expression or an interval unit only as an
 // interval: K and degR, which have no offset, can; degC cannot.
-func frameOf(s, other side) (*graph.Conversion, *Category, error) {
-	if s.unit == nil {
-		return &s.expr.Conv, s.expr.Category, nil
+func frameOf(s, other plan.Side) (*graph.Conversion, *Category, error) {
+	if s.Unit == nil {
+		return &s.Expr.Conv, s.Expr.Category, nil
 	}
-	u := s.unit
+	u := s.Unit
 	c := u.Category
 	// An expression is an interval, unless it is a lone unit in
 	// parentheses, which keeps its own map ((degC) is a point).
-	otherInterval := other.unit == nil && !other.expr.Point || other.unit != nil && other.unit.Category == c.Interval
+	otherInterval := other.Unit == nil && !other.Expr.Point || other.Unit != nil && other.Unit.Category == c.Interval
 	asInterval := c.Interval != nil && otherInterval
 	if !asInterval {
 		return u.SI, c, nil
@@ -295,9 +231,6 @@ func frameOf(s, other side) (*graph.Conversion, *Category, error) {
 	}
 	return u.AsInterval, c.Interval, nil
 }
-
-// isReciprocal reports whether the side is a code defined as an inverse.
-func (s side) isReciprocal() bool { return s.expr != nil && s.expr.Reciprocal }
 
 // inverted returns c followed by x ↦ 1/x: a value of the reciprocal
 // dimension. It takes either sign (a diverging lens has a negative
@@ -334,13 +267,13 @@ func dimensionDetails(from, to dimension.Vector) map[string]string {
 }
 
 // incompatible explains why two sides do not convert.
-func incompatible(from, to side, fd, td dimension.Vector) *Error {
+func incompatible(from, to plan.Side, fd, td dimension.Vector) *Error {
 	var e *Error
 	if fd == td {
 		e = errorf(CodeIncompatibleUnits, "cannot convert %s to %s: both have dimension %s, but %s and %s are different kinds of quantity",
-			from.describe(), to.describe(), fd, kindOf(from), kindOf(to))
+			from.Describe(), to.Describe(), fd, kindOf(from), kindOf(to))
 	} else {
-		e = errorf(CodeIncompatibleUnits, "cannot convert %s to %s: dimension %s is not %s", from.describe(), to.describe(), fd, td)
+		e = errorf(CodeIncompatibleUnits, "cannot convert %s to %s: dimension %s is not %s", from.Describe(), to.Describe(), fd, td)
 		if m := dimension.Missing(fd, td); m != "" {
 			e.Message += "; " + m
 		}
@@ -349,8 +282,8 @@ func incompatible(from, to side, fd, td dimension.Vector) *Error {
 	return e
 }
 
-func kindOf(s side) string {
-	if c := s.category(); c != nil {
+func kindOf(s plan.Side) string {
+	if c := s.Category(); c != nil {
 		return strings.ToLower(c.Name)
 	}
 	return "a unit expression"
@@ -358,10 +291,10 @@ func kindOf(s side) string {
 
 // incompatibleScale refuses a point on a scale with an offset (degC) where
 // an interval is meant.
-func incompatibleScale(s, other side) *Error {
+func incompatibleScale(s, other plan.Side) *Error {
 	e := errorf(CodeIncompatibleUnits, "cannot convert between %s and %s: %s is a point on a scale with an offset, which never converts to a %s",
-		s.describe(), other.describe(), s.symbol(), strings.ToLower(s.unit.Category.Interval.Name))
-	e.Details = dimensionDetails(s.dim(), other.dim())
+		s.Describe(), other.Describe(), s.Symbol(), strings.ToLower(s.Unit.Category.Interval.Name))
+	e.Details = dimensionDetails(s.Dim(), other.Dim())
 	return e
 }
 
@@ -377,8 +310,8 @@ func logarithmicCategory(fu, tu *Unit) *Category {
 }
 
 // levelSide returns the side whose unit is a level.
-func levelSide(from, to side) side {
-	if from.unit != nil && from.unit.Category.Logarithmic {
+func levelSide(from, to plan.Side) plan.Side {
+	if from.Unit != nil && from.Unit.Category.Logarithmic {
 		return from
 	}
 	return to

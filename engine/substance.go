@@ -101,12 +101,12 @@ func (u graphUnits) SIMap(name string) (m *exact.Map, symbol string, dim dimensi
 		return nil, "", dimension.Vector{}, err
 	}
 	switch {
-	case s.unit != nil && s.unit.SI != nil:
-		m = s.unit.SI.Map
-	case s.expr != nil:
-		m = s.expr.Conv.Map
+	case s.Unit != nil && s.Unit.SI != nil:
+		m = s.Unit.SI.Map
+	case s.Expr != nil:
+		m = s.Expr.Conv.Map
 	}
-	return m, s.symbol(), s.dim(), nil
+	return m, s.Symbol(), s.Dim(), nil
 }
 
 // catalogSubstance finds a substance by formula, ID, name, alias or CAS
