@@ -7,7 +7,8 @@ import (
 )
 
 // compiledPair returns the pair's compiled maps (plan.Compiler.Compile),
-// which the caches of names (paircache.go) and of expressions share.
+// which the cache of pairs of names (engine/internal/paircache) and that
+// of expressions share.
 func (g *Graph) compiledPair(from, to *graph.Conversion) *plan.Compiled {
 	return g.compiledPairs.Compile(from, to, accelerated())
 }

@@ -69,30 +69,13 @@ type Result struct {
 	// expressions, bridge, properties used, equations), shared by every
 	// conversion of the pair and never written through; nil when it
 	// holds none of them.
-	route *route
+	route *plan.Route
 	// hint is the text Hint returns, the graph's, or nil.
 	hint *string
 	// more is storage of the result's own for what few conversions
 	// have, kept by a Result that is reused (see AppendConvert); nil
 	// until a conversion needs it.
 	more *resultMore
-}
-
-// route is what a conversion went along beyond its two catalog units.
-type route struct {
-	fromExpr, toExpr *Expression
-	bridge           *Bridge
-	used             []*Property
-	equations        []EquationStep
-}
-
-// newRoute returns the route of a conversion between the sides from and
-// to along pl, or nil when it has nothing to say.
-func newRoute(from, to plan.Side, pl *plan.Plan) *route {
-	if from.Expr == nil && to.Expr == nil && pl.Bridge == nil && pl.Used == nil && pl.Equations == nil {
-		return nil
-	}
-	return &route{fromExpr: from.Expr, toExpr: to.Expr, bridge: pl.Bridge, used: pl.Used, equations: pl.Equations}
 }
 
 // resultMore is what a result has beyond its route in a few conversions.
@@ -104,7 +87,7 @@ type resultMore struct {
 	mixed      *mixedUnit
 	// route is the route of a mixed result, which names no target
 	// expression and no properties or equations.
-	route route
+	route plan.Route
 	// partsBuf is the parts' first storage: a mixed unit has few.
 	partsBuf [3]Part
 }
@@ -115,7 +98,7 @@ func (r *Result) FromExpression() *Expression {
 	if r.route == nil {
 		return nil
 	}
-	return r.route.fromExpr
+	return r.route.FromExpr
 }
 
 // ToExpression is the unit expression converted to, or nil for a catalog
@@ -124,7 +107,7 @@ func (r *Result) ToExpression() *Expression {
 	if r.route == nil {
 		return nil
 	}
-	return r.route.toExpr
+	return r.route.ToExpr
 }
 
 // Bridge is the catalog bridge the conversion went through, or nil.
@@ -132,7 +115,7 @@ func (r *Result) Bridge() *Bridge {
 	if r.route == nil {
 		return nil
 	}
-	return r.route.bridge
+	return r.route.Bridge
 }
 
 // Used are the substance properties the conversion used, in order (the
@@ -141,7 +124,7 @@ func (r *Result) Used() []*Property {
 	if r.route == nil {
 		return nil
 	}
-	return r.route.used
+	return r.route.Used
 }
 
 // Equations are the route of a measurand's published equations the
@@ -151,7 +134,7 @@ func (r *Result) Equations() []EquationStep {
 	if r.route == nil {
 		return nil
 	}
-	return r.route.equations
+	return r.route.Equations
 }
 
 // Hint, on an answer that followed no equation, names a measurand whose
@@ -198,9 +181,9 @@ func (r *Result) mixedUnit() *mixedUnit {
 func (r *Result) setMixed(m *mixedUnit, parts *mixed.Parts, pe *pairEntry) {
 	x := r.extra()
 	x.parts, x.mixed = m.partsOf(x.parts, parts), m
-	x.route = route{fromExpr: pe.fromSide.Expr, bridge: pe.plan.Bridge}
+	x.route = plan.Route{FromExpr: pe.FromSide.Expr, Bridge: pe.Plan.Bridge}
 	r.route = nil
-	if x.route.fromExpr != nil || x.route.bridge != nil {
+	if x.route.FromExpr != nil || x.route.Bridge != nil {
 		r.route = &x.route
 	}
 }
@@ -213,11 +196,11 @@ func (r *Result) setFrom(s plan.Side) {
 	}
 	x := r.extra()
 	if r.route == nil {
-		x.route = route{}
+		x.route = plan.Route{}
 	} else if r.route != &x.route {
 		x.route = *r.route
 	}
-	x.route.fromExpr = s.Expr
+	x.route.FromExpr = s.Expr
 	r.route = &x.route
 }
 
@@ -307,7 +290,7 @@ func startConvert(req *Request, res *Result) (int, error) {
 	// A caller may reuse res: keep its storage, drop the rest.
 	res.Properties, res.route, res.hint = nil, nil, nil
 	if m := res.more; m != nil {
-		m.parts, m.preference, m.mixed, m.route = m.parts[:0], nil, nil, route{}
+		m.parts, m.preference, m.mixed, m.route = m.parts[:0], nil, nil, plan.Route{}
 	}
 	p := req.Precision
 	if p == 0 {
@@ -350,11 +333,11 @@ func (g *Graph) appendValue(dst []byte, req *Request, res *Result, p int) ([]byt
 	if props != nil {
 		if pe := g.cachedAcross(req.From, req.To, props); pe != nil {
 			res.Properties = props
-			return pe.convert(dst, &v, p, req.Budget, res)
+			return convertPair(pe, dst, &v, p, req.Budget, res)
 		}
 	}
-	if pe := g.cachedPair(req.From, req.To, nil); pe != nil {
-		return pe.convert(dst, &v, p, req.Budget, res)
+	if pe := g.cachedPair(req.From, req.To); pe != nil {
+		return convertPair(pe, dst, &v, p, req.Budget, res)
 	}
 	if isReadable(req) {
 		return g.appendReadable(dst, req, res, p, &v)
@@ -367,7 +350,7 @@ func (g *Graph) appendValue(dst []byte, req *Request, res *Result, p int) ([]byt
 	if across {
 		res.Properties = props
 	}
-	return pe.convert(dst, &v, p, req.Budget, res)
+	return convertPair(&pe, dst, &v, p, req.Budget, res)
 }
 
 // cachedAcross returns the pair planned across kinds with props (nil for
@@ -382,7 +365,7 @@ func (g *Graph) cachedAcross(from, to string, props *Properties) *pairEntry {
 	case props == nil:
 		return nil
 	case props.shared || props.interned:
-		pe = g.cachedPair(from, to, props)
+		pe = g.cachedPairWith(from, to, props)
 	default:
 		pe = g.cross.get(newCrossKey(from, to, props))
 	}
@@ -409,15 +392,15 @@ func (g *Graph) resolveWith(pe *pairEntry, from, to string, props *Properties) (
 	return true, nil
 }
 
-// convert runs a resolved pair on x and appends the result.
-func (pe *pairEntry) convert(dst []byte, x *apd.Decimal, p int, budget *Budget, res *Result) ([]byte, error) {
+// convertPair runs a resolved pair on x and appends the result.
+func convertPair(pe *pairEntry, dst []byte, x *apd.Decimal, p int, budget *Budget, res *Result) ([]byte, error) {
 	var out exact.Decimal
-	inexact, err := pe.plan.Run(&out, x, p, budget, accelerated())
+	inexact, err := pe.Plan.Run(&out, x, p, budget, accelerated())
 	if err != nil {
 		return dst, err
 	}
-	from, to, pl := &pe.fromSide, &pe.toSide, &pe.plan
-	res.From, res.To, res.route = from.Unit, to.Unit, pe.route
+	from, to, pl := &pe.FromSide, &pe.ToSide, &pe.Plan
+	res.From, res.To, res.route = from.Unit, to.Unit, pe.Route
 	res.Unit, res.Category, res.CategoryID = pl.Unit, pl.Category, pl.CategoryID
 	res.Exact = !inexact && pl.Exact
 	return out.Append(dst), nil

@@ -327,13 +327,13 @@ func (g *Graph) resolveCross(e *pairEntry, fromName, toName string, p *Propertie
 	if err != nil {
 		return err
 	}
-	e.fromSide, e.toSide, e.plan = from, to, pl
-	e.setRoute()
+	e.FromSide, e.ToSide, e.Plan = from, to, pl
+	e.SetRoute()
 	switch {
 	case p != nil && (p.shared || p.interned) && g.pairs != nil:
-		g.pairs.putWith(fromName, toName, from, to, &pl, p)
+		g.pairs.Put(fromName, toName, from, to, &pl, p, p.hashSeed())
 	case p != nil:
-		g.cross.put(newCrossKey(fromName, toName, p), &pairEntry{fromSide: from, toSide: to, plan: pl, route: e.route})
+		g.cross.put(newCrossKey(fromName, toName, p), &pairEntry{FromSide: from, ToSide: to, Plan: pl, Route: e.Route})
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func (g *Graph) appendExact(dst []byte, req *Request, res *Result, p int) ([]byt
 	if across {
 		res.Properties = props
 	}
-	out, err := pe.convertRat(dst, r, p, req.Budget, res)
+	out, err := convertRat(pe, dst, r, p, req.Budget, res)
 	if err != nil {
 		return dst, err
 	}
@@ -121,7 +121,7 @@ func (g *Graph) exactPair(from, to string, props *Properties) (pe *pairEntry, ac
 	if pe := g.cachedAcross(from, to, props); pe != nil {
 		return pe, true, nil
 	}
-	if pe := g.cachedPair(from, to, nil); pe != nil {
+	if pe := g.cachedPair(from, to); pe != nil {
 		return pe, false, nil
 	}
 	pe = new(pairEntry)
@@ -137,23 +137,23 @@ func (g *Graph) convertMixedExact(r *big.Rat, from string, m *mixedUnit, p int, 
 		return err
 	}
 	x := exact.TruncateRat(r, 20)
-	val, err := pe.plan.ValueAtRat(r)
+	val, err := pe.Plan.ValueAtRat(r)
 	if err != nil {
 		return g.exactError(err, &x, pe, m)
 	}
 	var parts mixed.Parts
 	inexact := m.Split(&parts, &val, p, accelerated())
-	pl := &pe.plan
-	res.From, res.To = pe.fromSide.Unit, last
+	pl := &pe.Plan
+	res.From, res.To = pe.FromSide.Unit, last
 	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.Category, pl.CategoryID
 	res.Exact = !inexact && pl.Exact
 	res.setMixed(m, &parts, pe)
 	return nil
 }
 
-// convertRat is convert for a rational value.
-func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, res *Result) ([]byte, error) {
-	pl := &pe.plan
+// convertRat is convertPair for a rational value.
+func convertRat(pe *pairEntry, dst []byte, r *big.Rat, p int, budget *Budget, res *Result) ([]byte, error) {
+	pl := &pe.Plan
 	if pl.Err != nil {
 		return dst, pl.Err
 	}
@@ -173,13 +173,13 @@ func (pe *pairEntry) convertRat(dst []byte, r *big.Rat, p int, budget *Budget, r
 		}
 		inexact = true
 	}
-	res.From, res.To, res.route = pe.fromSide.Unit, pe.toSide.Unit, pe.route
-	if rt := pe.route; rt != nil && rt.equations != nil {
+	res.From, res.To, res.route = pe.FromSide.Unit, pe.ToSide.Unit, pe.Route
+	if rt := pe.Route; rt != nil && rt.Equations != nil {
 		// A rational converts along the pair's map without naming the
 		// equations it follows.
 		m := res.extra()
 		m.route = *rt
-		m.route.equations = nil
+		m.route.Equations = nil
 		res.route = &m.route
 	}
 	res.Unit, res.Category, res.CategoryID = pl.Unit, pl.Category, pl.CategoryID

@@ -13,6 +13,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/paircache"
 	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/prefs"
@@ -102,7 +103,7 @@ type Graph struct {
 
 // newCaches gives a new graph, built or restored, its empty caches.
 func (g *Graph) newCaches() {
-	g.pairs = newPairCache()
+	g.pairs = paircache.New[Properties]()
 	g.mixed = newMixedCache()
 	g.mixedPairs = newMixedPairs()
 	g.compiledPairs = plan.NewCompiler()

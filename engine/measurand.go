@@ -240,12 +240,12 @@ func (g *Graph) measurandPair(from, to string, p *Properties) *pairEntry {
 	if !ok {
 		return nil
 	}
-	e := &pairEntry{fromSide: fs, toSide: ts, plan: pl}
-	e.setRoute()
+	e := &pairEntry{FromSide: fs, ToSide: ts, Plan: pl}
+	e.SetRoute()
 	switch {
 	case pl.Err != nil:
 	case (p.shared || p.interned) && g.pairs != nil:
-		g.pairs.putWith(from, to, fs, ts, &pl, p)
+		g.pairs.Put(from, to, fs, ts, &pl, p, p.hashSeed())
 	case !p.shared && !p.interned:
 		g.cross.put(newCrossKey(from, to, p), e)
 	}

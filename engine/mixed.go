@@ -8,6 +8,7 @@ import (
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/paircache"
 	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/mixed"
 )
@@ -205,14 +206,14 @@ type mixedPair struct {
 // in size whatever names requests send.
 type mixedPairs struct {
 	k0, k1 uint64
-	sets   [pairSets][pairWays]atomic.Pointer[mixedPair]
+	sets   [paircache.Sets][paircache.Ways]atomic.Pointer[mixedPair]
 }
 
 func newMixedPairs() *mixedPairs { return &mixedPairs{k0: rand.Uint64(), k1: rand.Uint64()} }
 
 // get returns the conversion asked for by the two names, or nil.
 func (c *mixedPairs) get(from, to string) *mixedPair {
-	set := &c.sets[pairHash(c.k0, c.k1, from, to)%pairSets]
+	set := &c.sets[paircache.Hash(c.k0, c.k1, from, to)%paircache.Sets]
 	for i := range set {
 		if e := set[i].Load(); e != nil && e.from == from && e.to == to {
 			return e
@@ -223,17 +224,17 @@ func (c *mixedPairs) get(from, to string) *mixedPair {
 
 // put keeps e in a free slot of its set, or over the slot its hash picks.
 func (c *mixedPairs) put(e *mixedPair) {
-	if len(e.from) > maxCachedName || len(e.to) > maxCachedName {
+	if len(e.from) > paircache.MaxName || len(e.to) > paircache.MaxName {
 		return
 	}
-	h := pairHash(c.k0, c.k1, e.from, e.to)
-	set := &c.sets[h%pairSets]
+	h := paircache.Hash(c.k0, c.k1, e.from, e.to)
+	set := &c.sets[h%paircache.Sets]
 	for i := range set {
 		if set[i].CompareAndSwap(nil, e) {
 			return
 		}
 	}
-	set[(h/pairSets)%pairWays].Store(e)
+	set[(h/paircache.Sets)%paircache.Ways].Store(e)
 }
 
 // cachedMixed returns the kept conversion of from to the mixed unit asked
@@ -253,7 +254,7 @@ func (g *Graph) mixedPairOf(from, to string, m *mixedUnit) (*mixedPair, error) {
 		return nil, err
 	}
 	e := &mixedPair{from: strings.Clone(from), to: strings.Clone(to), m: m, pe: pe}
-	if pl := &pe.plan; pl.M != nil && pl.Err == nil && pl.From.Bound == nil && pl.Positive == nil {
+	if pl := &pe.Plan; pl.M != nil && pl.Err == nil && pl.From.Bound == nil && pl.Positive == nil {
 		e.num, e.den, e.words = pl.M.LinearWords()
 	}
 	if g.mixedPairs != nil {

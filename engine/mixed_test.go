@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/internal/cache"
+	"github.com/unitd/unitd/engine/internal/paircache"
 	"github.com/unitd/unitd/engine/mixed"
 )
 
@@ -267,7 +268,7 @@ func TestSplitWordsMatchesSplit(t *testing.T) {
 			continue
 		}
 		served++
-		v, err := pe.plan.ValueAt(&x)
+		v, err := pe.Plan.ValueAt(&x)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +344,7 @@ func TestMixedCaches(t *testing.T) {
 			}
 		}
 	}
-	if max := pairSets * pairWays; kept > max || optimize && (n <= max || kept < max/2) || !optimize && kept != 0 {
+	if max := paircache.Sets * paircache.Ways; kept > max || optimize && (n <= max || kept < max/2) || !optimize && kept != 0 {
 		t.Fatalf("%d conversions to mixed units, %d kept (the table holds %d)", n, kept, max)
 	}
 }

@@ -25,7 +25,7 @@ var optimize = true
 //     the shift of a decimal by a power of ten, in formulas
 //     (formula.Env.Fast; plan.stepwise, Build's check of formulas);
 //   - the pair cache: a pair of names resolved and planned once
-//     (cachedPair, paircache.go);
+//     (cachedPair; engine/internal/paircache);
 //   - mixed units: a conversion to a mixed unit resolved once and kept by
 //     its two names, with the factor of its map in words (cachedMixed,
 //     mixedPairs in mixed.go), the split of a value as written in machine
@@ -52,11 +52,19 @@ var optimize = true
 //     (prefs.Data.Decide, prefs.Decision.Pick on exact.Bound).
 func accelerated() bool { return optimize }
 
-// cachedPair returns the cached resolution of the pair, planned with a
-// catalog substance's own properties p (nil for none), or nil.
-func (g *Graph) cachedPair(from, to string, p *Properties) *pairEntry {
+// cachedPair returns the cached resolution of the pair, or nil.
+func (g *Graph) cachedPair(from, to string) *pairEntry {
 	if !accelerated() || g.pairs == nil {
 		return nil
 	}
-	return g.pairs.getWith(from, to, p)
+	return g.pairs.Get(from, to, nil, 0)
+}
+
+// cachedPairWith is cachedPair for a pair planned with a catalog
+// substance's own properties p.
+func (g *Graph) cachedPairWith(from, to string, p *Properties) *pairEntry {
+	if !accelerated() || g.pairs == nil {
+		return nil
+	}
+	return g.pairs.Get(from, to, p, p.hashSeed())
 }

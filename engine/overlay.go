@@ -15,6 +15,7 @@ import (
 	"github.com/unitd/unitd/engine/formula"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/internal/paircache"
 	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/internal/suggest"
 	"github.com/unitd/unitd/engine/mixed"
@@ -325,7 +326,7 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 	}
 	g.x.Store(x)
 	if cache {
-		g.pairs = newPairCache()
+		g.pairs = paircache.New[Properties]()
 	}
 	g.suggesterOnce.Do(func() { g.suggester = sugg })
 	g.subIndexOnce.Do(func() { g.subIndex = root.subIndex })
@@ -1357,7 +1358,7 @@ func (g *Graph) OverlayBytes() int64 {
 	}
 	n := int64(g.exprs.m.Len() + g.cross.m.Len() + g.resolved.m.Len() + g.compiledPairs.Len() + g.mixed.m.Len())
 	if g.pairs != nil {
-		n += int64(g.pairs.len())
+		n += int64(g.pairs.Len())
 	}
 	return g.ov.bytes + n*overlayBytesPerEntry
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/unitd/unitd/engine/internal/paircache"
 )
 
 // pairCases are pairs of every kind the cache may hold: units of one
@@ -27,7 +29,7 @@ func TestPairCacheHitsMatchPlain(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatalf("%v: %v / %v", pc, err1, err2)
 		}
-		if optimize && g.pairs.get(pc[0], pc[1]) == nil {
+		if optimize && g.pairs.Get(pc[0], pc[1], nil, 0) == nil {
 			t.Errorf("%v: not cached after a conversion", pc)
 		}
 		plain := withOptimize(false, func() Result { r, _ := g.Convert(req); return r })
@@ -66,14 +68,14 @@ func TestPairCacheKeepsItsOwnNames(t *testing.T) {
 	if !optimize {
 		return // the cache is an accelerator; the conversions above are the plain path's
 	}
-	if e := g.pairs.get("ft", "m"); e == nil || e.from != "ft" || e.to != "m" || e.plan.Unit != "m" {
+	if e := g.pairs.Get("ft", "m", nil, 0); e == nil || e.From != "ft" || e.To != "m" || e.Plan.Unit != "m" {
 		t.Fatalf("ft → m entry after the buffer changed: %+v", e)
 	}
 }
 
 // TestPairCacheFull: many more pairs than the cache holds, converted
 // twice over, all give the plain path's answers; names longer than
-// maxCachedName are served but not kept.
+// paircache.MaxName are served but not kept.
 func TestPairCacheFull(t *testing.T) {
 	g := testGraph(t)
 	units := []string{"m", "in", "ft", "yd", "ftUS", "km/h", "m/s", "s", "min", "h", "kg", "g", "lb"}
@@ -86,7 +88,7 @@ func TestPairCacheFull(t *testing.T) {
 			}
 		}
 	}
-	if len(reqs) <= pairSets*pairWays {
+	if len(reqs) <= paircache.Sets*paircache.Ways {
 		t.Fatalf("%d pairs do not fill the cache", len(reqs))
 	}
 	for round := range 2 {
@@ -97,12 +99,12 @@ func TestPairCacheFull(t *testing.T) {
 			}
 		}
 	}
-	long := "m" + strings.Repeat("*(h/h)", maxCachedName/6+1)
+	long := "m" + strings.Repeat("*(h/h)", paircache.MaxName/6+1)
 	if r, err := g.Convert(Request{Value: "2", From: long, To: "ft"}); err != nil || r.Unit != "ft" {
 		t.Fatalf("long name: %v %v", r.Unit, err)
 	}
-	if optimize && g.pairs.get(long, "ft") != nil {
-		t.Error("a name longer than maxCachedName was cached")
+	if optimize && g.pairs.Get(long, "ft", nil, 0) != nil {
+		t.Error("a name longer than paircache.MaxName was cached")
 	}
 }
 
@@ -157,24 +159,24 @@ func TestPairCacheConcurrent(t *testing.T) {
 func TestPairCacheSpreads(t *testing.T) {
 	g := testGraph(t)
 	for _, seed := range [][2]uint64{{1, 2}, {0x9e3779b97f4a7c15, 7}, {0, 0}} {
-		c := &pairCache{k0: seed[0], k1: seed[1]}
+		hash := func(from, to string) uint64 { return paircache.Hash(seed[0], seed[1], from, to) }
 		used := map[uint64]int{}
 		n := 0
 		for _, a := range g.Units() {
 			for _, b := range g.Units() {
-				used[c.hash(a.Symbol, b.Symbol)%pairSets]++
+				used[hash(a.Symbol, b.Symbol)%paircache.Sets]++
 				n++
 			}
 		}
-		if n < 4*pairSets || len(used) < pairSets*9/10 {
-			t.Errorf("seed %x: %d pairs fill %d of %d sets", seed, n, len(used), pairSets)
+		if n < 4*paircache.Sets || len(used) < paircache.Sets*9/10 {
+			t.Errorf("seed %x: %d pairs fill %d of %d sets", seed, n, len(used), paircache.Sets)
 		}
 		for set, k := range used {
-			if k > 5*n/pairSets {
+			if k > 5*n/paircache.Sets {
 				t.Errorf("seed %x: set %d holds %d of %d pairs", seed, set, k, n)
 			}
 		}
-		if c.hash("ft", "m") == c.hash("m", "ft") {
+		if hash("ft", "m") == hash("m", "ft") {
 			t.Errorf("seed %x: ft → m and m → ft hash alike", seed)
 		}
 	}

@@ -176,9 +176,9 @@ func (g *Graph) choose(from string, v *apd.Decimal, r *big.Rat, req *Request, pr
 		}
 		var m exact.Value
 		if r != nil {
-			m, err = pe.plan.ValueAtRat(r)
+			m, err = pe.Plan.ValueAtRat(r)
 		} else {
-			m, err = pe.plan.ValueAt(v)
+			m, err = pe.Plan.ValueAt(v)
 		}
 		if err != nil {
 			var e *Error
@@ -262,10 +262,10 @@ func (r prefResolver) Source(name string) (prefs.Source, error) {
 func (g *Graph) convertParsed(dst []byte, v *apd.Decimal, from, to string, p int, budget *Budget, res *Result, props *Properties) ([]byte, error) {
 	if pe := g.cachedAcross(from, to, props); pe != nil {
 		res.Properties = props
-		return pe.convert(dst, v, p, budget, res)
+		return convertPair(pe, dst, v, p, budget, res)
 	}
-	if pe := g.cachedPair(from, to, nil); pe != nil {
-		return pe.convert(dst, v, p, budget, res)
+	if pe := g.cachedPair(from, to); pe != nil {
+		return convertPair(pe, dst, v, p, budget, res)
 	}
 	var pe pairEntry
 	across, err := g.resolveWith(&pe, from, to, props)
@@ -275,12 +275,12 @@ func (g *Graph) convertParsed(dst []byte, v *apd.Decimal, from, to string, p int
 	if across {
 		res.Properties = props
 	}
-	return pe.convert(dst, v, p, budget, res)
+	return convertPair(&pe, dst, v, p, budget, res)
 }
 
 // pair resolves and plans a pair of names, through the pair cache.
 func (g *Graph) pair(from, to string) (*pairEntry, error) {
-	if pe := g.cachedPair(from, to, nil); pe != nil {
+	if pe := g.cachedPair(from, to); pe != nil {
 		return pe, nil
 	}
 	pe := new(pairEntry)
@@ -324,14 +324,14 @@ func (g *Graph) splitMixed(v *apd.Decimal, mp *mixedPair, p int, res *Result) er
 	}
 	pe := mp.pe
 	if !done {
-		val, err := pe.plan.ValueAt(v)
+		val, err := pe.Plan.ValueAt(v)
 		if err != nil {
 			return g.exactError(err, v, pe, m)
 		}
 		inexact = m.Split(&parts, &val, p, accelerated())
 	}
-	pl := &pe.plan
-	res.From, res.To = pe.fromSide.Unit, m.parts[len(m.parts)-1]
+	pl := &pe.Plan
+	res.From, res.To = pe.FromSide.Unit, m.parts[len(m.parts)-1]
 	res.Unit, res.Category, res.CategoryID = m.Symbol, pl.Category, pl.CategoryID
 	res.Exact = !inexact && pl.Exact
 	res.setMixed(m, &parts, pe)
@@ -346,9 +346,9 @@ func (g *Graph) exactError(err error, v *apd.Decimal, pe *pairEntry, m *mixedUni
 	case errors.As(err, &e):
 		return e
 	case errors.Is(err, plan.ErrNotExactMap):
-		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.plan.FromName, m.Symbol, err)
+		return errorf(CodeInvalidUnitExpression, "%s cannot be split into the parts of %s: %v", pe.Plan.FromName, m.Symbol, err)
 	}
-	return pe.plan.ConvertError(v, err)
+	return pe.Plan.ConvertError(v, err)
 }
 
 func (r *Result) mixedExplanation() *MixedExplanation {
