@@ -853,7 +853,7 @@ func (b *builder) checkExample(u *Unit, ex Example, o Origin) error {
 	if err != nil {
 		return fail("%v", err)
 	}
-	pl, err := b.g.plan(from, to)
+	pl, err := b.g.planner().Plan(from, to, accelerated())
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -81,30 +81,6 @@ func (g *Graph) cldrTarget(id string) (plan.Side, error) {
 	return s, err
 }
 
-// checkArbitrary refuses a conversion between arbitrary units that are
-// not the same unit (under another prefix), and between an arbitrary unit
-// and anything else.
-func checkArbitrary(from, to plan.Side) *Error {
-	fa, ta := "", ""
-	if from.Expr != nil {
-		fa = from.Expr.Arbitrary
-	}
-	if to.Expr != nil {
-		ta = to.Expr.Arbitrary
-	}
-	if fa == ta {
-		return nil
-	}
-	arb, which := fa, from.Symbol()
-	if arb == "" {
-		arb, which = ta, to.Symbol()
-	}
-	e := errorf(CodeIncompatibleUnits, "cannot convert %s to %s: %s is an arbitrary unit (%s), which converts only to the same unit under another prefix",
-		from.Symbol(), to.Symbol(), which, arb)
-	e.Details = dimensionDetails(from.Dim(), to.Dim())
-	return e
-}
-
 // linearUnits are the units that can claim a code of a linear or affine
 // unit, by dimension (claim.ByDimension).
 func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {

@@ -384,7 +384,7 @@ func (g *Graph) resolveWith(pe *pairEntry, from, to string, props *Properties) (
 		return false, err
 	}
 	if cerr := g.resolveCross(pe, from, to, props); cerr != nil {
-		if cerr == errNotAcrossKinds {
+		if cerr == plan.ErrNotAcrossKinds {
 			return false, err
 		}
 		return false, cerr

@@ -2,15 +2,12 @@ package engine
 
 import (
 	"errors"
-	"math/big"
 	"strconv"
 	"strings"
 	"sync/atomic"
 
-	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/fault"
 	"github.com/unitd/unitd/engine/internal/cache"
-	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/substance"
 )
 
@@ -204,74 +201,6 @@ func (p *Properties) makeKey() string {
 	return b.String()
 }
 
-// needsError is INCOMPATIBLE_UNITS saying what the conversion lacks.
-func needsError(from, to plan.Side, fd, td dimension.Vector, needs []string) *Error {
-	parts := make([]string, len(needs))
-	for i, n := range needs {
-		parts[i] = substance.Needs[n]
-	}
-	e := errorf(CodeIncompatibleUnits, "%s → %s needs %s", kindOf(from), kindOf(to), strings.Join(parts, "; and "))
-	e.Details = dimensionDetails(fd, td)
-	e.Needs = needs
-	return e
-}
-
-// crossPlan plans a conversion across kinds: both sides' maps onto their
-// coherent SI units, with the properties' factor between them
-// (plan.withFactor). err is the INCOMPATIBLE_UNITS
-// error to report when the pair does not convert (with what it needs when
-// a property would convert it).
-func (g *Graph) crossPlan(from, to plan.Side, p *Properties) (plan.Plan, error) {
-	pl := plan.Plan{FromUnit: from.Unit, FromName: from.Symbol(), Unit: to.Symbol()}
-	fc, _, err := frameOf(from, to)
-	if err != nil {
-		return pl, errNotAcrossKinds
-	}
-	tc, tcat, err := frameOf(to, from)
-	if err != nil {
-		return pl, errNotAcrossKinds
-	}
-	fd, td := from.Dim(), to.Dim()
-	mixing := false
-	for _, s := range [2]plan.Side{from, to} {
-		if s.Dim().IsZero() {
-			if cat := s.Category(); cat == nil || !cat.MixingRatio {
-				return pl, errNotAcrossKinds
-			}
-			mixing = true
-		}
-	}
-	var values substance.Values
-	if p != nil {
-		values = p.Values
-	}
-	r, used, needs, ok := substance.Between(fd, td, values, mixing)
-	if !ok {
-		return pl, errNotAcrossKinds
-	}
-	if len(needs) > 0 {
-		return pl, needsError(from, to, fd, td, needs)
-	}
-	pl.From, pl.To = fc, tc
-	pl.Category = tcat
-	if pl.Category != nil {
-		pl.CategoryID = pl.Category.ID
-	} else {
-		pl.CategoryID = td.String()
-	}
-	// The factor is the kernel's: the pair's maps with the target's
-	// reference value 1/f times the source's, composed into one exact
-	// map and rounded once. The plan is not exact, since the properties
-	// are measured values.
-	g.finish(&pl, from, to)
-	pl, err = pl.WithFactor(new(big.Rat).Inv(r), 0)
-	if err != nil {
-		return pl, errNotAcrossKinds
-	}
-	pl.Used = used
-	return pl, nil
-}
-
 // crossCache remembers planned conversions across kinds by the two names
 // and the properties' key, against the caches' memory budget.
 type crossCache struct {
@@ -337,10 +266,6 @@ func (g *Graph) resolveCross(e *pairEntry, fromName, toName string, p *Propertie
 	}
 	return nil
 }
-
-// errNotAcrossKinds says that two units are not related by a property of
-// a substance either: the caller reports why they do not convert.
-var errNotAcrossKinds = errors.New("not related by a substance property")
 
 // isIncompatible reports whether err is INCOMPATIBLE_UNITS.
 func isIncompatible(err error) bool {

@@ -186,8 +186,9 @@
 // compiled values a graph is made of (Unit, Category, their exact maps and
 // the index of names) are defined in engine/internal/graph, which every
 // job shares, and engine/internal/snapshot writes and reads them. What
-// the engine resolves and plans before it converts, and the conversion
-// along a plan, are engine/internal/plan's (Side, Plan, Plan.Run).
+// the engine resolves a name into, how a pair is planned, and the
+// conversion along a plan are engine/internal/plan's (Side, Planner, Plan,
+// Plan.Run).
 // engine/unitexpr reads unit expressions, engine/unitsearch ranks units
 // for a search, engine/explain writes where a conversion's digits come
 // from, engine/hint keeps the catalog's hints, engine/prefix the

@@ -29,7 +29,7 @@ func (g *Graph) Explain(r *Result) Explanation {
 		pl, measured = g.measurandPlan(from, to, p)
 	}
 	if !measured {
-		if pl, err = g.plan(from, to); err != nil && len(r.Used()) > 0 {
+		if pl, err = g.planner().Plan(from, to, accelerated()); err != nil && len(r.Used()) > 0 {
 			pl, err = g.crossPlan(from, to, r.Properties)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/graph"
+	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/unitexpr"
 )
 
@@ -87,7 +88,7 @@ func (b *builder) frames(bridges []BridgeSpec) {
 			if u.SI == nil {
 				continue
 			}
-			if c, ok := bridged(u.SI, br); ok {
+			if c, ok := plan.ThroughBridge(u.SI, br); ok {
 				g.bridged[graph.UnitBridge{Unit: u, Bridge: br}] = c
 			}
 		}

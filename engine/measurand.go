@@ -136,7 +136,7 @@ func (g *Graph) toScale(s plan.Side, sc scaleInfo) (plan.Plan, bool) {
 			return plan.Plan{}, false
 		}
 	}
-	if pl, err := g.plan(s, sc.side); err == nil {
+	if pl, err := g.planner().Plan(s, sc.side, accelerated()); err == nil {
 		return pl, pl.M != nil
 	}
 	if sc.props == nil {
@@ -153,7 +153,7 @@ func (g *Graph) fromScale(sc scaleInfo, s plan.Side) (plan.Plan, bool) {
 			return plan.Plan{}, false
 		}
 	}
-	if pl, err := g.plan(sc.side, s); err == nil {
+	if pl, err := g.planner().Plan(sc.side, s, accelerated()); err == nil {
 		return pl, pl.M != nil
 	}
 	if sc.props == nil {
@@ -191,7 +191,7 @@ func (g *Graph) measurandPlan(from, to plan.Side, p *Properties) (pl plan.Plan, 
 	}
 	sa, sc := mi.scales[a], mi.scales[c]
 	if a == c {
-		if pl, err := g.plan(from, to); err == nil {
+		if pl, err := g.planner().Plan(from, to, accelerated()); err == nil {
 			return pl, true
 		}
 		if sa.props == nil {
@@ -317,7 +317,7 @@ func (b *builder) measurandHints(mi *measurandInfo) {
 			if a.sc == c.sc || !a.side.Dim().IsZero() || !c.side.Dim().IsZero() {
 				continue
 			}
-			if _, err := g.plan(a.side, c.side); err != nil {
+			if _, err := g.planner().Plan(a.side, c.side, accelerated()); err != nil {
 				continue
 			}
 			route := mi.m.Route(a.sc, c.sc)

@@ -131,7 +131,7 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 		if first := m.parts[0]; i > 0 && u.Category != first.Category {
 			e := errorf(CodeIncompatibleUnits, "mixed unit %q: its parts are of different kinds: %s is %s, %s is %s",
 				fault.Truncate(name, 60), first.Symbol, strings.ToLower(first.Category.Name), u.Symbol, strings.ToLower(u.Category.Name))
-			e.Details = dimensionDetails(first.Category.Dim, u.Category.Dim)
+			e.Details = plan.DimensionDetails(first.Category.Dim, u.Category.Dim)
 			return nil, e
 		}
 		m.parts[i] = u

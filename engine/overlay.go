@@ -1293,7 +1293,7 @@ func (g *Graph) appendAccountAuto(dst []byte, req *Request, res *Result, p int) 
 		if ref == nil || ref.Conv.FormulaUnit {
 			continue
 		}
-		pl, err := g.plan(s, plan.Side{Unit: ref})
+		pl, err := g.planner().Plan(s, plan.Side{Unit: ref}, accelerated())
 		if err != nil {
 			continue
 		}

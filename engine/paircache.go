@@ -20,7 +20,7 @@ func (g *Graph) resolvePair(e *pairEntry, fromName, toName string) error {
 	if err != nil {
 		return err
 	}
-	pl, err := g.plan(from, to)
+	pl, err := g.planner().Plan(from, to, accelerated())
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func TestSeams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, err := g.plan(f, tt)
+		pl, err := g.planner().Plan(f, tt, accelerated())
 		if err != nil {
 			t.Fatal(err)
 		}

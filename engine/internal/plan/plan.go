@@ -1,11 +1,14 @@
-// Package plan is what the engine's kernel resolves and plans before it
-// converts, and how it converts along it: each Side of a conversion (a
-// catalog unit or a unit expression), the Plan that maps both onto one
-// reference unit, and the pair's Compiled maps, composed once per pair of
-// conversions (Compiler). Plan.Run converts a value along a plan: the
-// checks of the source's domain, then the one exact evaluation and its
-// rounding, or a formula's steps at a working precision. The engine
-// resolves names into sides and plans pairs; this package knows no names.
+// Package plan is how the engine's kernel plans and runs a conversion
+// once it has resolved both names: each Side (a catalog unit or a unit
+// expression), the Plan that maps both onto one reference unit (Planner:
+// within a category, across categories through the catalog's bridges or
+// as intervals, across kinds through a substance's properties), and the
+// pair's Compiled maps, composed once per pair of conversions (Compiler).
+// Plan.Run converts a value along a plan: the checks of the source's
+// domain, then the one exact evaluation and its rounding, or a formula's
+// steps at a working precision. Sides that cannot meet are
+// INCOMPATIBLE_UNITS, with both dimensions. The package knows no names:
+// the engine resolves them.
 package plan
 
 import (
