@@ -20,7 +20,7 @@ import (
 // converts so only when its category holds mixing ratios of a gas
 // (amount or volume fractions; not mass fractions).
 //
-// The factor enters the plan through the kernel's seam, plan.withFactor,
+// The factor enters the plan through the kernel's seam, Plan.WithFactor,
 // so the conversion stays one exact map and one rounding; the answer is
 // not exact, since the properties are measured or rounded values.
 

@@ -58,7 +58,7 @@
 // brackets in words), the fixed-point logarithms and exponentials of
 // engine/internal/lnexp (and the shift of a decimal by a power of ten in
 // formulas, which rides with them), the pair cache of names
-// (paircache.go), and those of readable answers (mixed splits in words,
+// (engine/internal/paircache), and those of readable answers (mixed splits in words,
 // thresholds in the source unit, decisions kept by name). The packages the
 // engine hands work to take the gate's answer as a fast flag. Each returns
 // exactly what the plain path returns or declines; the package's tests run
@@ -71,13 +71,14 @@
 //
 // # Seams
 //
-// What the engine's own features build on (all unexported):
+// What the engine's own features build on (engine/internal/plan and the
+// engine's roundValue):
 //
-//   - plan.withFactor(r *big.Rat, k int) (plan, error): the planned pair
+//   - Plan.WithFactor(r *big.Rat, k int) (Plan, error): the planned pair
 //     with an exact factor r·π^k between source and target (a substance's
 //     molar mass or density, gas conditions); the result is then marked
 //     inexact when the factor's definition is, by the caller.
-//   - plan.valueAt(x *apd.Decimal) (exact.Value, error): the pair's map at
+//   - Plan.ValueAt(x *apd.Decimal) (exact.Value, error): the pair's map at
 //     a decimal, exactly: a rational when Value.K is 0, r·π^k otherwise
 //     (a mixed unit splits it; the unit preferences compare its magnitude
 //     in the base unit with their thresholds).
@@ -136,7 +137,7 @@
 // let two units convert across kinds when their dimensions differ by a
 // molar mass, a density, a charge number or a gas's molar volume R·T/p
 // (crosskind.go): the plan maps both sides onto their coherent SI units
-// and takes that exact factor through plan.withFactor, the kernel's seam,
+// and takes that exact factor through Plan.WithFactor, the kernel's seam,
 // so the conversion stays one exact map and one rounding; the answer is
 // not exact, and Explain lists every value used. Without the values it
 // needs, such a conversion is INCOMPATIBLE_UNITS with Error.Needs saying
