@@ -26,7 +26,7 @@ func (g *Graph) Explain(r *Result) Explanation {
 	// A measurand's pair plans as the conversion did (cachedAcross).
 	measured := false
 	if p := r.Properties; p != nil && p.measurand != nil && (len(r.Equations()) > 0 || len(r.Used()) > 0) {
-		pl, measured = g.measurandPlan(from, to, p)
+		pl, measured = g.measurandPlan(from, to, p.measurand)
 	}
 	if !measured {
 		if pl, err = g.planner().Plan(from, to, accelerated()); err != nil && len(r.Used()) > 0 {

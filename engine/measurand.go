@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,18 +41,10 @@ type (
 )
 
 // measurandInfo is a measurand compiled against the graph: each scale's
-// unit resolved, with the properties of its substance.
+// unit resolved, with the values of its substance (plan.Measurand).
 type measurandInfo struct {
-	s      *Substance
-	m      *Measurand
-	scales []scaleInfo
-}
-
-type scaleInfo struct {
-	sc   *substance.Scale
-	side plan.Side
-	// props are the scale substance's own properties, or nil.
-	props *Properties
+	s *Substance
+	plan.Measurand
 }
 
 // compileMeasurands resolves every measurand's scales, checks that a unit
@@ -79,35 +70,35 @@ func (b *builder) compileMeasurands() {
 
 func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 	g := b.g
-	mi := &measurandInfo{s: s, m: s.Measurand}
+	mi := &measurandInfo{s: s, Measurand: plan.Measurand{M: s.Measurand}}
 	subject := fmt.Sprintf("measurand %q", s.ID)
 	ok := true
 	for _, sc := range s.Measurand.Scales {
-		si := scaleInfo{sc: sc}
+		si := plan.Scale{Scale: sc}
 		var err error
-		if si.side, err = g.resolve(sc.Unit); err != nil {
+		if si.Side, err = g.resolve(sc.Unit); err != nil {
 			b.errorf(sc.Origin, subject, "scale %s: unit: %v", sc.Name, substance.Message(err))
 			ok = false
 			continue
 		}
-		if c := si.side.Conversion(); c == nil || c.Map == nil || c.FormulaUnit || c.Map.K() != 0 || c.Map.HasPole() {
+		if c := si.Side.Conversion(); c == nil || c.Map == nil || c.FormulaUnit || c.Map.K() != 0 || c.Map.HasPole() {
 			b.errorf(sc.Origin, subject, "scale %s: unit %s is not linear or affine: an equation needs a unit with one exact map", sc.Name, sc.Unit)
 			ok = false
 			continue
 		}
 		if sc.Substance != nil {
-			si.props = b.x.own[sc.Substance]
+			si.Values = &b.x.own[sc.Substance].Values
 		}
-		mi.scales = append(mi.scales, si)
+		mi.Scales = append(mi.Scales, si)
 	}
 	if !ok {
 		return nil, false
 	}
 	// A unit in two scales could not say which it is.
-	for i, a := range mi.scales {
-		for _, c := range mi.scales[i+1:] {
-			if mi.overlap(g, a, c) {
-				b.errorf(c.sc.Origin, subject, "scales %s (%s) and %s (%s) have units that convert to each other: a unit could not say which scale it is in", a.sc.Name, a.sc.Unit, c.sc.Name, c.sc.Unit)
+	for i, a := range mi.Scales {
+		for _, c := range mi.Scales[i+1:] {
+			if g.planner().Overlap(a, c, accelerated()) {
+				b.errorf(c.Scale.Origin, subject, "scales %s (%s) and %s (%s) have units that convert to each other: a unit could not say which scale it is in", a.Scale.Name, a.Scale.Unit, c.Scale.Name, c.Scale.Unit)
 				ok = false
 			}
 		}
@@ -115,112 +106,10 @@ func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 	return mi, ok
 }
 
-// overlap reports whether a unit could be in both scales.
-func (mi *measurandInfo) overlap(g *Graph, a, c scaleInfo) bool {
-	if a.side.Dim().IsZero() && c.side.Dim().IsZero() {
-		return a.side.Symbol() == c.side.Symbol()
-	}
-	_, ok := g.toScale(a.side, c)
-	if !ok {
-		_, ok = g.toScale(c.side, a)
-	}
-	return ok
-}
-
-// toScale plans a side to a scale's unit when the side is in the scale:
-// by factors, across kinds through the scale's substance; ok is false
-// when the side is in another scale or none.
-func (g *Graph) toScale(s plan.Side, sc scaleInfo) (plan.Plan, bool) {
-	if sc.side.Dim().IsZero() {
-		if s.Symbol() != sc.side.Symbol() {
-			return plan.Plan{}, false
-		}
-	}
-	if pl, err := g.planner().Plan(s, sc.side, accelerated()); err == nil {
-		return pl, pl.M != nil
-	}
-	if sc.props == nil {
-		return plan.Plan{}, false
-	}
-	pl, err := g.crossPlan(s, sc.side, sc.props)
-	return pl, err == nil && pl.M != nil
-}
-
-// fromScale plans a scale's unit to a side in the scale (see toScale).
-func (g *Graph) fromScale(sc scaleInfo, s plan.Side) (plan.Plan, bool) {
-	if sc.side.Dim().IsZero() {
-		if s.Symbol() != sc.side.Symbol() {
-			return plan.Plan{}, false
-		}
-	}
-	if pl, err := g.planner().Plan(sc.side, s, accelerated()); err == nil {
-		return pl, pl.M != nil
-	}
-	if sc.props == nil {
-		return plan.Plan{}, false
-	}
-	pl, err := g.crossPlan(sc.side, s, sc.props)
-	return pl, err == nil && pl.M != nil
-}
-
-// scaleOf returns the index of the scale s is in, or -1. The catalog's
-// scales do not overlap (measurandInfo), so there is at most one.
-func (g *Graph) scaleOf(mi *measurandInfo, s plan.Side) int {
-	for i, sc := range mi.scales {
-		if _, ok := g.toScale(s, sc); ok {
-			return i
-		}
-	}
-	return -1
-}
-
-// errMeasurandRoute is a route of equations whose maps do not compose
-// with the units' (never, for a catalog that built).
-var errMeasurandRoute = errors.New("the measurand's equations do not compose with the units' maps")
-
-// measurandPlan plans a conversion of the measurand p names between two
-// sides: through the route of equations between their scales, or, for
-// two units of one scale, by factors (across kinds through the scale's
-// substance). ok is false when a side is in none of its scales: the
-// conversion is then the ordinary one.
-func (g *Graph) measurandPlan(from, to plan.Side, p *Properties) (pl plan.Plan, ok bool) {
-	mi := p.measurand
-	a, c := g.scaleOf(mi, from), g.scaleOf(mi, to)
-	if a < 0 || c < 0 {
-		return plan.Plan{}, false
-	}
-	sa, sc := mi.scales[a], mi.scales[c]
-	if a == c {
-		if pl, err := g.planner().Plan(from, to, accelerated()); err == nil {
-			return pl, true
-		}
-		if sa.props == nil {
-			return plan.Plan{}, false
-		}
-		pl, err := g.crossPlan(from, to, sa.props)
-		return pl, err == nil
-	}
-	pf, _ := g.toScale(from, sa)
-	pt, _ := g.fromScale(sc, to)
-	route := mi.m.Route(sa.sc, sc.sc)
-	pl = plan.Plan{From: pf.From, To: pt.To, FromUnit: from.Unit, FromName: from.Symbol(), Unit: to.Symbol(),
-		Category: pt.Category, CategoryID: pt.CategoryID, Reciprocal: pf.Reciprocal,
-		Exact: pf.Exact && pt.Exact && substance.RouteExact(route),
-		Used:  append(append([]*Property(nil), pf.Used...), pt.Used...), Equations: route,
-	}
-	m, err := substance.RouteMap(route)
-	if err == nil {
-		m, err = pf.M.Then(m)
-	}
-	if err == nil {
-		m, err = m.Then(pt.M)
-	}
-	if err != nil || route == nil {
-		pl.Compiled = &plan.Compiled{Err: errMeasurandRoute}
-		return pl, true
-	}
-	pl.Compiled = &plan.Compiled{M: m, Positive: pf.Positive}
-	return pl, true
+// measurandPlan plans a conversion of the measurand mi between two sides
+// (plan.Planner.Measured).
+func (g *Graph) measurandPlan(from, to plan.Side, mi *measurandInfo) (plan.Plan, bool) {
+	return g.planner().Measured(&mi.Measurand, from, to, accelerated())
 }
 
 // measurandPair plans a pair of names whose units the measurand p names
@@ -236,7 +125,7 @@ func (g *Graph) measurandPair(from, to string, p *Properties) *pairEntry {
 	if err != nil {
 		return nil
 	}
-	pl, ok := g.measurandPlan(fs, ts, p)
+	pl, ok := g.measurandPlan(fs, ts, p.measurand)
 	if !ok {
 		return nil
 	}
@@ -278,7 +167,7 @@ func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.Measuran
 		fail("%v", substance.Message(err))
 		return
 	}
-	pl, ok := b.g.measurandPlan(from, to, b.x.own[mi.s])
+	pl, ok := b.g.measurandPlan(from, to, mi)
 	if !ok {
 		fail("%s and %s are not both in scales of the measurand", ex.From, ex.To)
 		return
@@ -312,22 +201,22 @@ type measurandHint struct {
 // conversion carries when it does not name the measurand.
 func (b *builder) measurandHints(mi *measurandInfo) {
 	g := b.g
-	for _, a := range mi.scales {
-		for _, c := range mi.scales {
-			if a.sc == c.sc || !a.side.Dim().IsZero() || !c.side.Dim().IsZero() {
+	for _, a := range mi.Scales {
+		for _, c := range mi.Scales {
+			if a.Scale == c.Scale || !a.Side.Dim().IsZero() || !c.Side.Dim().IsZero() {
 				continue
 			}
-			if _, err := g.planner().Plan(a.side, c.side, accelerated()); err != nil {
+			if _, err := g.planner().Plan(a.Side, c.Side, accelerated()); err != nil {
 				continue
 			}
-			route := mi.m.Route(a.sc, c.sc)
+			route := mi.M.Route(a.Scale, c.Scale)
 			var names []string
 			for _, st := range route {
 				names = append(names, "the "+st.Equation.Name)
 			}
-			b.x.measurandHints = append(b.x.measurandHints, measurandHint{from: a.side.Symbol(), to: c.side.Symbol()})
+			b.x.measurandHints = append(b.x.measurandHints, measurandHint{from: a.Side.Symbol(), to: c.Side.Symbol()})
 			b.x.measurandHints[len(b.x.measurandHints)-1].text = fmt.Sprintf("converted as a plain ratio; for %s (substance %q), %s %s and %s %s are related by %s instead",
-				mi.s.Name, mi.s.ID, a.sc.Name, a.sc.Unit, c.sc.Name, c.sc.Unit, strings.Join(names, " and "))
+				mi.s.Name, mi.s.ID, a.Scale.Name, a.Scale.Unit, c.Scale.Name, c.Scale.Unit, strings.Join(names, " and "))
 		}
 	}
 }
@@ -375,9 +264,9 @@ func (g *Graph) routeUnits(p *Properties, route []EquationStep) []*Unit {
 	}
 	var units []*Unit
 	add := func(sc *substance.Scale) {
-		for _, si := range p.measurand.scales {
-			if si.sc == sc && si.side.Unit != nil && !slices.Contains(units, si.side.Unit) {
-				units = append(units, si.side.Unit)
+		for _, si := range p.measurand.Scales {
+			if si.Scale == sc && si.Side.Unit != nil && !slices.Contains(units, si.Side.Unit) {
+				units = append(units, si.Side.Unit)
 			}
 		}
 	}

@@ -2,7 +2,8 @@
 // once it has resolved both names: each Side (a catalog unit or a unit
 // expression), the Plan that maps both onto one reference unit (Planner:
 // within a category, across categories through the catalog's bridges or
-// as intervals, across kinds through a substance's properties), and the
+// as intervals, across kinds through a substance's properties, through a
+// measurand's equations between its scales), and the
 // pair's Compiled maps, composed once per pair of conversions (Compiler).
 // Plan.Run converts a value along a plan: the checks of the source's
 // domain, then the one exact evaluation and its rounding, or a formula's
