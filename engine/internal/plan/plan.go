@@ -2,9 +2,9 @@
 // once it has resolved both names: each Side (a catalog unit or a unit
 // expression), the Plan that maps both onto one reference unit (Planner:
 // within a category, across categories through the catalog's bridges or
-// as intervals, across kinds through a substance's properties, through a
-// measurand's equations between its scales), and the
-// pair's Compiled maps, composed once per pair of conversions (Compiler).
+// as intervals, across kinds through a substance's properties, along a
+// measurand's equations between its scales), and the pair's Compiled
+// maps, composed once per pair of conversions (Compiler).
 // Plan.Run converts a value along a plan: the checks of the source's
 // domain, then the one exact evaluation and its rounding, or a formula's
 // steps at a working precision. Sides that cannot meet are
