@@ -92,12 +92,7 @@ func (pr Planner) Across(from, to Side, values substance.Values, words bool) (Pl
 		return pl, needsError(from, to, fd, td, needs)
 	}
 	pl.From, pl.To = fc, tc
-	pl.Category = tcat
-	if pl.Category != nil {
-		pl.CategoryID = pl.Category.ID
-	} else {
-		pl.CategoryID = td.String()
-	}
+	pl.setCategory(tcat, td)
 	// The factor is the kernel's: the pair's maps with the target's
 	// reference value 1/f times the source's, composed into one exact
 	// map and rounded once. The plan is not exact, since the properties
@@ -196,21 +191,22 @@ func (pr Planner) Plan(from, to Side, words bool) (Plan, error) {
 	}
 	pl.From, pl.To = fc, tc
 	// The category of the catalog unit, the target's first.
-	switch {
-	case tu != nil:
-		pl.Category = tcat
-	case fu != nil && pl.Bridge == nil:
-		pl.Category = fcat
-	default:
-		pl.Category = tcat
+	c := tcat
+	if fu != nil && tu == nil && pl.Bridge == nil {
+		c = fcat
 	}
-	if pl.Category != nil {
-		pl.CategoryID = pl.Category.ID
-	} else {
-		pl.CategoryID = td.String()
-	}
+	pl.setCategory(c, td)
 	pr.finish(&pl, from, to, words)
 	return pl, nil
+}
+
+// setCategory sets the plan's category c, and its id: c's, or the
+// dimension d when no category has it.
+func (pl *Plan) setCategory(c *graph.Category, d dimension.Vector) {
+	pl.Category, pl.CategoryID = c, d.String()
+	if c != nil {
+		pl.CategoryID = c.ID
+	}
 }
 
 // finish compiles the plan's pair of maps (once per pair of conversions)
