@@ -131,8 +131,8 @@
 //
 // The catalog may also name substances (molar mass, density, charge
 // number, each with its source), the standard atomic weights that give a
-// formula its molar mass (chemformula.go), and named reference conditions
-// for gases (substance.go). A Request's Properties (ResolveProperties:
+// formula its molar mass, and named reference conditions for gases
+// (package engine/substance). A Request's Properties (ResolveProperties:
 // a substance by name, alias, CAS number or formula, or explicit values)
 // let two units convert across kinds when their dimensions differ by a
 // molar mass, a density, a charge number or a gas's molar volume R·T/p

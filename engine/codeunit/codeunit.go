@@ -33,8 +33,8 @@ type Catalog interface {
 	Source(system string) string
 }
 
-// Expression makes a unit expression of what a code means.
-func Expression(c Catalog, symbol, code string, m codes.Meaning) (*unitexpr.Expression, error) {
+// expression makes a unit expression of what a code means.
+func expression(c Catalog, symbol, code string, m codes.Meaning) (*unitexpr.Expression, error) {
 	if m.Factor.R == nil || m.Factor.R.Sign() <= 0 {
 		return nil, fault.Errorf(fault.InvalidUnitExpression, "%s is not a unit: its factor is not positive", fault.Truncate(code, 64))
 	}
@@ -50,10 +50,10 @@ func Expression(c Catalog, symbol, code string, m codes.Meaning) (*unitexpr.Expr
 	return e, nil
 }
 
-// Special is the unit of a lone UCUM special unit: the catalog unit
+// special is the unit of a lone UCUM special unit: the catalog unit
 // claiming its atom, under the code's prefix, or else a unit made of its
 // UCUM function over its reference.
-func Special(cat Catalog, code string, s *codes.Special) (*graph.Unit, error) {
+func special(cat Catalog, code string, s *codes.Special) (*graph.Unit, error) {
 	if u := cat.Claimant(codes.SystemUCUM, s.Atom); u != nil && s.Scale.Cmp(exact.One().R) != 0 {
 		return scaled(u, code, s.Scale)
 	}
@@ -133,11 +133,11 @@ func formulaConversion(pre *exact.Map, f *formula.Pair, post *exact.Map) (graph.
 	return c, err
 }
 
-// PrefixedScale is a code that is the scale another code names, which a
+// prefixedScale is a code that is the scale another code names, which a
 // catalog unit claims, under a prefix (QUDT's MilliDEG_C): that unit under
 // the prefix, checked against the factor and offset the owner's table
 // gives the code.
-func PrefixedScale(c Catalog, written, system string, m codes.Meaning) (*graph.Unit, error) {
+func prefixedScale(c Catalog, written, system string, m codes.Meaning) (*graph.Unit, error) {
 	base := c.Claimant(system, m.ScaleOf)
 	if base == nil {
 		return nil, fault.Errorf(fault.UnknownUnit, "%s is %s:%s under a prefix, which no catalog unit claims", fault.Truncate(written, 64), system, m.ScaleOf)

@@ -58,15 +58,15 @@ func code(t *testing.T, err error, want fault.Code, has string) {
 // that is not positive is no unit.
 func TestExpression(t *testing.T) {
 	c := testCatalog(t)
-	e, err := Expression(c, "[ft_i]", "ucum:[ft_i]", codes.Meaning{Dim: c.length.Dim, Factor: exact.Factor{R: big.NewRat(3048, 10000)}, Exact: true})
+	e, err := expression(c, "[ft_i]", "ucum:[ft_i]", codes.Meaning{Dim: c.length.Dim, Factor: exact.Factor{R: big.NewRat(3048, 10000)}, Exact: true})
 	if err != nil || e.Category != c.length || e.Coherent.R.Cmp(big.NewRat(3048, 10000)) != 0 || !e.Conv.Exact || e.Code != "ucum:[ft_i]" {
 		t.Fatalf("foot: %+v, %v", e, err)
 	}
-	e, err = Expression(c, "[IU]", "ucum:[IU]", codes.Meaning{Dim: c.length.Dim, Factor: exact.One(), Arbitrary: "[IU]"})
+	e, err = expression(c, "[IU]", "ucum:[IU]", codes.Meaning{Dim: c.length.Dim, Factor: exact.One(), Arbitrary: "[IU]"})
 	if err != nil || e.Category != nil || e.Arbitrary != "[IU]" {
 		t.Fatalf("an arbitrary unit: %+v, %v", e, err)
 	}
-	_, err = Expression(c, "x", "ucum:x", codes.Meaning{Dim: c.length.Dim, Factor: exact.Factor{R: new(big.Rat)}})
+	_, err = expression(c, "x", "ucum:x", codes.Meaning{Dim: c.length.Dim, Factor: exact.Factor{R: new(big.Rat)}})
 	code(t, err, fault.InvalidUnitExpression, "its factor is not positive")
 }
 
@@ -78,7 +78,7 @@ func TestSpecial(t *testing.T) {
 	c := testCatalog(t)
 	to, from, _ := codes.Function("Cel")
 	mCel := &codes.Special{Atom: "Cel", Function: "Cel", Scale: big.NewRat(1, 1000), Ref: exact.One(), RefDim: c.temp.Dim, To: to, From: from}
-	u, err := Special(c, "ucum:mCel", mCel)
+	u, err := special(c, "ucum:mCel", mCel)
 	if err != nil || u.Prefixed != c.claims["ucum:Cel"] || u.Symbol != "ucum:mCel" {
 		t.Fatalf("mCel: %+v, %v", u, err)
 	}
@@ -88,16 +88,16 @@ func TestSpecial(t *testing.T) {
 	}
 	cel := *mCel
 	cel.Atom, cel.Scale = "Cel2", big.NewRat(1, 1)
-	if u, err := Special(c, "ucum:Cel2", &cel); err != nil || !u.Conv.FormulaUnit || u.Category != c.temp || u.Source != "UCUM, special unit Cel2 (function Cel); ucum table" {
+	if u, err := special(c, "ucum:Cel2", &cel); err != nil || !u.Conv.FormulaUnit || u.Category != c.temp || u.Source != "UCUM, special unit Cel2 (function Cel); ucum table" {
 		t.Fatalf("an unclaimed special unit: %+v, %v", u, err)
 	}
 	none := cel
 	none.To = ""
-	_, err = Special(c, "ucum:x", &none)
+	_, err = special(c, "ucum:x", &none)
 	code(t, err, fault.InvalidUnitExpression, "which unitd does not implement")
 	far := cel
 	far.RefDim = dimension.Product("M")
-	_, err = Special(c, "ucum:x", &far)
+	_, err = special(c, "ucum:x", &far)
 	code(t, err, fault.Incompatible, "of which unitd has no category")
 }
 
@@ -106,17 +106,17 @@ func TestSpecial(t *testing.T) {
 func TestPrefixedScale(t *testing.T) {
 	c := testCatalog(t)
 	m := codes.Meaning{Dim: c.temp.Dim, Factor: exact.Factor{R: big.NewRat(1, 1000)}, Offset: big.NewRat(27315, 100), ScaleOf: "DEG_C", Scale: big.NewRat(1, 1000), Note: "milli"}
-	u, err := PrefixedScale(c, "qudt:MilliDEG_C", "qudt", m)
+	u, err := prefixedScale(c, "qudt:MilliDEG_C", "qudt", m)
 	if err != nil || u.CodeOf("qudt") != "MilliDEG_C" || u.Source != "QUDT: milli; qudt table" {
 		t.Fatalf("MilliDEG_C: %+v, %v", u, err)
 	}
 	wrong := m
 	wrong.Offset = big.NewRat(0, 1)
-	_, err = PrefixedScale(c, "qudt:MilliDEG_C", "qudt", wrong)
+	_, err = prefixedScale(c, "qudt:MilliDEG_C", "qudt", wrong)
 	code(t, err, fault.Incompatible, "are not degC's under that prefix")
 	unclaimed := m
 	unclaimed.ScaleOf = "DEG_F"
-	_, err = PrefixedScale(c, "qudt:MilliDEG_F", "qudt", unclaimed)
+	_, err = prefixedScale(c, "qudt:MilliDEG_F", "qudt", unclaimed)
 	code(t, err, fault.UnknownUnit, "which no catalog unit claims")
 }
 

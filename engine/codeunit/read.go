@@ -46,17 +46,17 @@ func Read(cat Catalog, idx *claim.Index, name, system, code string) (*graph.Unit
 	}
 	written := system + ":" + code
 	if m.Special != nil {
-		u, err := Special(cat, written, m.Special)
+		u, err := special(cat, written, m.Special)
 		return u, nil, err
 	}
 	if m.ScaleOf != "" {
-		u, err := PrefixedScale(cat, written, system, m)
+		u, err := prefixedScale(cat, written, system, m)
 		return u, nil, err
 	}
 	symbol := m.Symbol
 	if symbol == "" {
 		symbol = written
 	}
-	e, err := Expression(cat, symbol, written, m)
+	e, err := expression(cat, symbol, written, m)
 	return nil, e, err
 }

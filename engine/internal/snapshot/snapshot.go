@@ -362,7 +362,7 @@ func Read(data string) (*graph.Tables, error) {
 		}
 	}
 	// The claims on the code tables: checked now, decoded on the first
-	// name that needs them (codeIndex.claimedMap).
+	// name that needs them (claim.Index.Claimed).
 	if claims := r.block(func(b *reader) { b.claims(false) }); r.err == nil {
 		t.Claims = func() (map[string]map[string]*graph.Unit, map[string]map[string]string) {
 			return subReader(claims, unitRefs, catRefs).claims(true)
