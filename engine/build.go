@@ -10,6 +10,7 @@ import (
 
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/formula"
+	"github.com/unitd/unitd/engine/internal/build"
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
@@ -30,16 +31,16 @@ func Build(spec Spec) (*Graph, []error) {
 func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	b := &builder{
 		ctx: ctx,
-		g: &Graph{
-			version:     spec.Version,
-			byID:        map[string]*Category{},
-			bySymbol:    graph.Names{Map: map[string]*Unit{}},
-			byWord:      graph.Names{Map: map[string]*Unit{}},
-			ambiguous:   map[string]*Ambiguity{},
-			byDimension: map[dimension.Vector]*Category{},
-			bridges:     map[graph.CategoryPair]*Bridge{},
-			bridged:     map[graph.UnitBridge]*graph.Conversion{},
-		},
+		g: &Graph{t: build.Core{
+			Version:     spec.Version,
+			ByID:        map[string]*Category{},
+			BySymbol:    graph.Names{Map: map[string]*Unit{}},
+			ByWord:      graph.Names{Map: map[string]*Unit{}},
+			Ambiguous:   map[string]*Ambiguity{},
+			ByDimension: map[dimension.Vector]*Category{},
+			Bridges:     map[graph.CategoryPair]*Bridge{},
+			Bridged:     map[graph.UnitBridge]*graph.Conversion{},
+		}},
 		origins:         map[*Unit]Origin{},
 		categoryOrigins: map[*Category]Origin{},
 		dropped:         map[*Unit]bool{},
@@ -60,11 +61,11 @@ func BuildContext(ctx context.Context, spec Spec) (*Graph, []error) {
 	}
 	b.spellings()
 	b.ambiguities(spec.Categories)
-	for _, s := range b.g.spellings {
-		b.g.maxName = max(b.g.maxName, len(s.Text))
+	for _, s := range b.g.t.Spellings {
+		b.g.t.MaxName = max(b.g.t.MaxName, len(s.Text))
 	}
-	for name := range b.g.ambiguous {
-		b.g.maxName = max(b.g.maxName, len(name))
+	for name := range b.g.t.Ambiguous {
+		b.g.t.MaxName = max(b.g.t.MaxName, len(name))
 	}
 	b.resolve()
 	if len(b.errs) == 0 && !b.cancelled() {
@@ -166,12 +167,12 @@ func (b *builder) categories(specs []CategorySpec) {
 		return
 	}
 	// What is kept by unit is sized for every unit at once.
-	if len(b.origins) == 0 && len(b.g.units) == 0 {
+	if len(b.origins) == 0 && len(b.g.t.Units) == 0 {
 		b.origins, b.defs, b.specs = make(map[*Unit]Origin, n), make(map[*Unit]DefinitionSpec, n), make(map[*Unit]*UnitSpec, n)
 		if b.codes == nil {
 			b.codes = make(map[*Unit]map[string]string, n)
 		}
-		b.g.units = make([]*Unit, 0, n)
+		b.g.t.Units = make([]*Unit, 0, n)
 	}
 	for _, cs := range sorted {
 		if b.cancelled() {
@@ -182,7 +183,7 @@ func (b *builder) categories(specs []CategorySpec) {
 			b.errorf(cs.Origin, "category", "missing id")
 			continue
 		}
-		if _, dup := b.g.byID[cs.ID]; dup {
+		if _, dup := b.g.t.ByID[cs.ID]; dup {
 			b.errorf(cs.Origin, subject, "declared twice")
 			continue
 		}
@@ -223,8 +224,8 @@ func (b *builder) categories(specs []CategorySpec) {
 				c.MinimumRat = m.R
 			}
 		}
-		b.g.byID[c.ID] = c
-		b.g.categories = append(b.g.categories, c)
+		b.g.t.ByID[c.ID] = c
+		b.g.t.Categories = append(b.g.t.Categories, c)
 		for i := range cs.Units {
 			b.unit(c, &cs.Units[i])
 		}
@@ -239,7 +240,7 @@ func (b *builder) categories(specs []CategorySpec) {
 		case c.Base == nil:
 			b.errorf(cs.Origin, subject, "base unit %q is not one of its units", cs.Base)
 		}
-		b.g.units = append(b.g.units, c.Units...)
+		b.g.t.Units = append(b.g.t.Units, c.Units...)
 	}
 }
 
@@ -389,14 +390,14 @@ func (b *builder) spellings() {
 	// Size the maps and the list for every spelling at once: at most a
 	// unit's symbols, and its name, plural and aliases.
 	symbols, words := 0, 0
-	for _, u := range b.g.units {
+	for _, u := range b.g.t.Units {
 		symbols += 1 + len(u.Symbols)
 		words += 2 + len(u.Aliases)
 	}
 	bySymbol, byWord := make(map[string]*Unit, symbols), make(map[string]*Unit, words)
-	b.g.bySymbol, b.g.byWord = graph.Names{Map: bySymbol}, graph.Names{Map: byWord}
-	b.g.spellings = make([]graph.Spelling, 0, symbols+words)
-	for _, u := range b.g.units {
+	b.g.t.BySymbol, b.g.t.ByWord = graph.Names{Map: bySymbol}, graph.Names{Map: byWord}
+	b.g.t.Spellings = make([]graph.Spelling, 0, symbols+words)
+	for _, u := range b.g.t.Units {
 		for i := -1; i < len(u.Symbols); i++ {
 			s := u.Symbol
 			if i >= 0 {
@@ -414,10 +415,10 @@ func (b *builder) spellings() {
 				continue
 			}
 			bySymbol[s] = u
-			b.g.spellings = append(b.g.spellings, graph.Spelling{Text: s, Unit: u})
+			b.g.t.Spellings = append(b.g.t.Spellings, graph.Spelling{Text: s, Unit: u})
 		}
 	}
-	for _, u := range b.g.units {
+	for _, u := range b.g.t.Units {
 		for i := -2; i < len(u.Aliases); i++ {
 			var w string
 			switch i {
@@ -442,7 +443,7 @@ func (b *builder) spellings() {
 				continue
 			}
 			if !seen {
-				b.g.spellings = append(b.g.spellings, graph.Spelling{Text: w, Unit: u})
+				b.g.t.Spellings = append(b.g.t.Spellings, graph.Spelling{Text: w, Unit: u})
 				byWord[key] = u
 			}
 		}
@@ -459,14 +460,14 @@ func (b *builder) ambiguities(specs []CategorySpec) {
 				b.errorf(as.Origin, "ambiguous name", "missing name")
 				continue
 			}
-			if _, dup := b.g.ambiguous[key]; dup {
+			if _, dup := b.g.t.Ambiguous[key]; dup {
 				b.errorf(as.Origin, subject, "declared twice")
 				continue
 			}
-			if u, ok := b.g.byWord.Get(key); ok {
+			if u, ok := b.g.t.ByWord.Get(key); ok {
 				b.errorf(as.Origin, subject, "is also a name of unit %q (%s); an ambiguous name must not be an alias", u.Symbol, b.origins[u])
 			}
-			if u, ok := b.g.bySymbol.Get(as.Name); ok {
+			if u, ok := b.g.t.BySymbol.Get(as.Name); ok {
 				b.errorf(as.Origin, subject, "is the symbol of unit %q; symbols keep their one meaning", u.Symbol)
 			}
 			if len(as.Candidates) < 2 {
@@ -474,14 +475,14 @@ func (b *builder) ambiguities(specs []CategorySpec) {
 			}
 			a := &Ambiguity{Name: as.Name, Note: as.Note}
 			for _, c := range as.Candidates {
-				u, ok := b.g.bySymbol.Get(c)
+				u, ok := b.g.t.BySymbol.Get(c)
 				if !ok {
 					b.errorf(as.Origin, subject, "candidate %q is not a unit symbol", c)
 					continue
 				}
 				a.Candidates = append(a.Candidates, u)
 			}
-			b.g.ambiguous[key] = a
+			b.g.t.Ambiguous[key] = a
 		}
 	}
 }
@@ -493,7 +494,7 @@ func (b *builder) resolve() {
 		visiting
 		done
 	)
-	state := make(map[*Unit]int, len(b.g.units))
+	state := make(map[*Unit]int, len(b.g.t.Units))
 	failed := map[*Unit]bool{}
 	var visit func(u *Unit) bool
 	visit = func(u *Unit) bool {
@@ -513,13 +514,13 @@ func (b *builder) resolve() {
 		}
 		return ok
 	}
-	for i, u := range b.g.units {
+	for i, u := range b.g.t.Units {
 		if i%64 == 0 && b.cancelled() {
 			return
 		}
 		visit(u)
 	}
-	for _, c := range b.g.categories {
+	for _, c := range b.g.t.Categories {
 		b.checkPi(c, failed)
 		if c.MinimumRat == nil {
 			continue
@@ -692,10 +693,10 @@ func (b *builder) reference(name string) (*Unit, bool) {
 	if b.ov != nil {
 		return b.ov.reference(b.g, name)
 	}
-	if u, ok := b.g.bySymbol.Get(name); ok {
+	if u, ok := b.g.t.BySymbol.Get(name); ok {
 		return u, true
 	}
-	u, ok := b.g.byWord.Get(fold.Key(name))
+	u, ok := b.g.t.ByWord.Get(fold.Key(name))
 	return u, ok
 }
 
@@ -780,7 +781,7 @@ func (b *builder) defineFormula(u, ref *Unit, def DefinitionSpec, o Origin) bool
 // checkFormulas checks that each formula pair inverts itself
 // (formula.Pair.CheckInverse).
 func (b *builder) checkFormulas() {
-	for i, u := range b.g.units {
+	for i, u := range b.g.t.Units {
 		if i%64 == 0 && b.cancelled() {
 			return
 		}
@@ -807,7 +808,7 @@ func (b *builder) checkExamples() {
 		// The examples' pairs share their targets' inverses.
 		defer b.g.compiledPairs.ShareInverses()()
 	}
-	units := b.g.units
+	units := b.g.t.Units
 	found := make([][]error, len(units))
 	done := parallel.For(b.ctx, len(units), func(i int) {
 		u := units[i]

@@ -19,14 +19,14 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 	idx := claim.NewIndex(set)
 	claimed := idx.Claimed()
 	defer b.unclaimedCodes(set, unclaimed)
-	b.g.codes = idx
+	b.g.t.Codes = idx
 	// The codes the catalog writes first, then those derived for prefixed
 	// units: a code a unit declares is its own, and a derived one that
 	// meets it is dropped (J/cm3 declares MegaJ-PER-M3, which MJ/m3
 	// would derive).
-	declaredFirst := make([]*Unit, 0, len(b.g.units))
+	declaredFirst := make([]*Unit, 0, len(b.g.t.Units))
 	var derived []*Unit
-	for _, u := range b.g.units {
+	for _, u := range b.g.t.Units {
 		if _, byPrefix := b.prefixCodes[u]; b.specs[u] != nil || byPrefix {
 			declaredFirst = append(declaredFirst, u)
 		} else {
@@ -155,8 +155,8 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 	if set == nil || len(specs) == 0 || b.stopped {
 		return
 	}
-	unclaimed := b.g.codes.Unclaimed()
-	claimed := b.g.codes.Claimed()
+	unclaimed := b.g.t.Codes.Unclaimed()
+	claimed := b.g.t.Codes.Claimed()
 	byDim := b.g.linearUnits()
 	// Whether a unit could claim each code, found in parallel for the
 	// codes that pass the checks below but for being listed twice:

@@ -43,11 +43,11 @@ type CodeTables = codes.Set
 func SplitCode(name string) (system, code string, ok bool) { return codes.Split(name) }
 
 // Claim says what the catalog unit claiming a code is (codes.Claims).
-func (g *Graph) Claim(system, code string) (codes.Claim, bool) { return g.codes.Claim(system, code) }
+func (g *Graph) Claim(system, code string) (codes.Claim, bool) { return g.t.Codes.Claim(system, code) }
 
 // CodeSource says where the graph's table of a code system comes from,
 // or "" when it has none.
-func (g *Graph) CodeSource(system string) string { return g.codes.Source(system) }
+func (g *Graph) CodeSource(system string) string { return g.t.Codes.Source(system) }
 
 // resolveCode resolves a namespaced name; ok is false when name names no
 // code system at all.
@@ -59,10 +59,10 @@ func (g *Graph) resolveCode(name string) (s plan.Side, err error, ok bool) {
 	if s, hit := g.codeSides.Get(name); hit {
 		return s, nil, true
 	}
-	if u := g.codes.Claimant(system, code); u != nil {
+	if u := g.t.Codes.Claimant(system, code); u != nil {
 		s = plan.Side{Unit: u}
 	} else {
-		s.Unit, s.Expr, err = codeunit.Read(codeCatalog{g}, g.codes, name, system, code)
+		s.Unit, s.Expr, err = codeunit.Read(codeCatalog{g}, g.t.Codes, name, system, code)
 	}
 	if err != nil {
 		return plan.Side{}, err, true
@@ -84,7 +84,7 @@ func (g *Graph) cldrTarget(id string) (plan.Side, error) {
 // linearUnits are the units that can claim a code of a linear or affine
 // unit, by dimension (claim.ByDimension).
 func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {
-	return claim.ByDimension(g.units, accelerated())
+	return claim.ByDimension(g.t.Units, accelerated())
 }
 
 // codeStep says what a code that no catalog unit claims means: its
@@ -95,12 +95,12 @@ func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {
 func (g *Graph) codeStep(e *Expression) Step {
 	system, code, _ := codes.Split(e.Code)
 	f, ok := exact.FactorText(e.Coherent)
-	s := Step{Unit: e.Code, Exact: ok && e.Conv.Exact, Source: g.codes.Source(system),
+	s := Step{Unit: e.Code, Exact: ok && e.Conv.Exact, Source: g.t.Codes.Source(system),
 		Definition: "1 " + e.Code + " = " + f + " " + e.Dim.SIText() + " (as the " + strings.ToUpper(system) + " table defines it)"}
 	if e.Note != "" {
 		s.Definition += "; " + e.Note
 	}
-	if u, ok := g.bySymbol.Get(code); ok && u.Category.Dim == e.Dim && u.Coherent.R != nil && u.Coherent.R.Cmp(e.Coherent.R) != 0 {
+	if u, ok := g.t.BySymbol.Get(code); ok && u.Category.Dim == e.Dim && u.Coherent.R != nil && u.Coherent.R.Cmp(e.Coherent.R) != 0 {
 		uf, _ := exact.FactorText(u.Coherent)
 		s.Definition += "; the catalog's " + u.Symbol + " is " + uf + " " + e.Dim.SIText() + ", another value"
 	}
@@ -112,7 +112,7 @@ func (g *Graph) codeStep(e *Expression) Step {
 // of that symbol: the one mapping between CLDR and the catalog, which
 // locale data reads.
 func (g *Graph) CLDRClaim(symbol string) (string, bool) {
-	u, ok := g.bySymbol.Get(symbol)
+	u, ok := g.t.BySymbol.Get(symbol)
 	if !ok || u.Symbol != symbol {
 		return "", false
 	}
@@ -122,7 +122,7 @@ func (g *Graph) CLDRClaim(symbol string) (string, bool) {
 // CLDRClaimant returns the symbol of the catalog unit that claims the
 // CLDR unit id, or "".
 func (g *Graph) CLDRClaimant(id string) string {
-	if u := g.codes.Claimed()[SystemCLDR][id]; u != nil {
+	if u := g.t.Codes.Claimed()[SystemCLDR][id]; u != nil {
 		return u.Symbol
 	}
 	return ""
@@ -133,12 +133,12 @@ func (g *Graph) CLDRClaimant(id string) string {
 type codeCatalog struct{ g *Graph }
 
 func (c codeCatalog) Claimant(system, code string) *Unit {
-	return c.g.codes.Claimed()[system][code]
+	return c.g.t.Codes.Claimed()[system][code]
 }
 
-func (c codeCatalog) CategoryOf(d dimension.Vector) *Category { return c.g.byDimension[d] }
+func (c codeCatalog) CategoryOf(d dimension.Vector) *Category { return c.g.t.ByDimension[d] }
 
-func (c codeCatalog) Source(system string) string { return c.g.codes.Source(system) }
+func (c codeCatalog) Source(system string) string { return c.g.t.Codes.Source(system) }
 
 // What a code system's table covers of the catalog (package claim).
 type (
@@ -151,7 +151,7 @@ type (
 // the graph reads and how many the catalog claims, and which unclaimed
 // codes a catalog unit could claim (claim.Report).
 func (g *Graph) CodeCoverage() []Coverage {
-	return claim.Report(g.codes.Tables(), coverageOf{g})
+	return claim.Report(g.t.Codes.Tables(), coverageOf{g})
 }
 
 // coverageOf is a graph as a report of coverage reads it.
@@ -162,13 +162,13 @@ func (c coverageOf) Reads(system, code string) bool {
 	return err == nil
 }
 
-func (c coverageOf) Claimant(system, code string) *Unit { return c.g.codes.Claimant(system, code) }
+func (c coverageOf) Claimant(system, code string) *Unit { return c.g.t.Codes.Claimant(system, code) }
 
 func (c coverageOf) Unclaimed(system, code string) (string, bool) {
-	reason, ok := c.g.codes.Unclaimed()[system][code]
+	reason, ok := c.g.t.Codes.Unclaimed()[system][code]
 	return reason, ok
 }
 
-func (c coverageOf) Units() []*Unit { return c.g.units }
+func (c coverageOf) Units() []*Unit { return c.g.t.Units }
 
 func (c coverageOf) Words() bool { return accelerated() }

@@ -288,7 +288,7 @@ func TestRunInternalError(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := testGraph(t)
-	ft, _ := g.bySymbol.Get("ft")
+	ft, _ := g.t.BySymbol.Get("ft")
 	bad := graph.Conversion{Pre: exact.Identity(), Post: ft.Conv.Map, FormulaUnit: true,
 		Formula: formula.Programs(prog, prog, "text", "text")}
 	pl := plan.Plan{From: &bad, To: &ft.Conv, FromName: "bad", Unit: "ft", Compiled: plan.Compile(&bad, &ft.Conv)}

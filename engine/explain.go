@@ -16,7 +16,7 @@ type (
 
 // Explain explains a successful conversion of this graph.
 func (g *Graph) Explain(r *Result) Explanation {
-	ex := Explanation{CatalogVersion: g.version, Preference: r.Preference(), Mixed: r.mixedExplanation()}
+	ex := Explanation{CatalogVersion: g.t.Version, Preference: r.Preference(), Mixed: r.mixedExplanation()}
 	if (r.From == nil) == (r.FromExpression() == nil) || (r.To == nil) == (r.ToExpression() == nil) {
 		return ex // not a result of a conversion
 	}

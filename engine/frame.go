@@ -34,7 +34,7 @@ import (
 func (b *builder) frames(bridges []BridgeSpec) {
 	g := b.g
 	byDim := map[dimension.Vector][]*Category{}
-	for _, c := range g.categories {
+	for _, c := range g.t.Categories {
 		c.Coherent = exact.One()
 		if c.SIFactor != nil {
 			c.Coherent = *c.SIFactor
@@ -52,9 +52,9 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		}
 		switch {
 		case len(cs) == 1:
-			g.byDimension[dim] = cs[0]
+			g.t.ByDimension[dim] = cs[0]
 		case len(preferred) == 1:
-			g.byDimension[dim] = preferred[0]
+			g.t.ByDimension[dim] = preferred[0]
 		case len(preferred) > 1:
 			for _, c := range preferred[1:] {
 				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "preferred for dimension %s, as is category %q; mark one", dim, preferred[0].ID)
@@ -62,10 +62,10 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		}
 	}
 	b.coherentFactors()
-	for _, c := range g.categories {
+	for _, c := range g.t.Categories {
 		for _, u := range c.Units {
 			if m := u.Conv.Map; m != nil && !u.Conv.FormulaUnit && !m.IsLinear() {
-				if i := g.byDimension[c.Dim]; i != nil && i != c {
+				if i := g.t.ByDimension[c.Dim]; i != nil && i != c {
 					c.Interval = i
 				}
 				break
@@ -83,13 +83,13 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		}
 	}
 	b.bridges(bridges)
-	for key, br := range g.bridges {
+	for key, br := range g.t.Bridges {
 		for _, u := range key.From.Units {
 			if u.SI == nil {
 				continue
 			}
 			if c, ok := plan.ThroughBridge(u.SI, br); ok {
-				g.bridged[graph.UnitBridge{Unit: u, Bridge: br}] = c
+				g.t.Bridged[graph.UnitBridge{Unit: u, Bridge: br}] = c
 			}
 		}
 	}
@@ -99,7 +99,7 @@ func (b *builder) frames(bridges []BridgeSpec) {
 func (b *builder) coherentFactors() {
 	g := b.g
 	setUnits := func(c *Category) { b.setCoherent(c, c.Units) }
-	for _, c := range g.categories {
+	for _, c := range g.t.Categories {
 		setUnits(c)
 	}
 	// Bases written as expressions, such as km/L. Their operands come from
@@ -107,7 +107,7 @@ func (b *builder) coherentFactors() {
 	// few rounds.
 	for range 3 {
 		changed := false
-		for _, c := range g.categories {
+		for _, c := range g.t.Categories {
 			if c.Base == nil || !unitexpr.IsExpressionSyntax(c.Base.Symbol) {
 				continue
 			}
@@ -214,17 +214,17 @@ func (b *builder) bridges(specs []BridgeSpec) {
 			continue
 		}
 		key := graph.CategoryPair{From: from.Category, To: to.Category}
-		if old, dup := g.bridges[key]; dup {
+		if old, dup := g.t.Bridges[key]; dup {
 			b.errorf(bs.Origin, subject, "categories %s and %s are already bridged (%s → %s)", from.Category.ID, to.Category.ID, old.From.Symbol, old.To.Symbol)
 			continue
 		}
 		// 1 From = f To, so 1 SI(From) = f·coh(To)/coh(From) SI(To).
 		si := f.Mul(to.Coherent).Quo(from.Coherent)
 		br := &Bridge{From: from, To: to, Factor: bs.Factor, Exact: bs.Exact, Source: bs.Source, Note: bs.Note, SI: si}
-		g.bridges[key] = br
+		g.t.Bridges[key] = br
 		back := *br
 		back.SI = exact.One().Quo(si)
-		g.bridges[graph.CategoryPair{From: to.Category, To: from.Category}] = &back
+		g.t.Bridges[graph.CategoryPair{From: to.Category, To: from.Category}] = &back
 	}
 }
 

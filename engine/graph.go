@@ -7,9 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/unitd/unitd/engine/claim"
-	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/hint"
+	"github.com/unitd/unitd/engine/internal/build"
 	"github.com/unitd/unitd/engine/internal/cache"
 	"github.com/unitd/unitd/engine/internal/fold"
 	"github.com/unitd/unitd/engine/internal/graph"
@@ -27,37 +26,21 @@ import (
 // pairs of names, compiled pairs of maps), each bounded, and it is safe
 // for concurrent use.
 type Graph struct {
-	version    string
-	categories []*Category
-	byID       map[string]*Category
-	units      []*Unit
-	bySymbol   graph.Names // case-sensitive symbols and spellings
-	byWord     graph.Names // lower-cased word aliases, names, plurals
-	ambiguous  map[string]*Ambiguity
-	// spellings are every name, for suggestions (spellingList); a
-	// restored graph decodes them on first use, with decodeSpellings.
-	spellings       []graph.Spelling
+	// t is the compiled core: categories, units, names, bridges, claims.
+	t build.Core
+	// A restored graph decodes its spellings (t.Spellings) on first
+	// use, with decodeSpellings (spellingList).
 	spellingsOnce   sync.Once
 	decodeSpellings func() []graph.Spelling
 	// suggester indexes the spellings for suggestions, built on the
 	// first unknown name (suggestIndex).
 	suggester     *suggest.Index
 	suggesterOnce sync.Once
-	maxName       int // length in bytes of the longest spelling
 	// unitIndex holds the units' spellings for SearchUnits, built on
 	// the first search.
 	unitIndex     *unitsearch.Index
 	unitIndexOnce sync.Once
 
-	// byDimension is the category of each dimension that several
-	// categories may share: the one marked preferred, or the only one.
-	byDimension map[dimension.Vector]*Category
-	// bridges maps an ordered pair of categories to the exact factor from
-	// the coherent SI unit of the first to that of the second.
-	bridges map[graph.CategoryPair]*Bridge
-	// bridged holds, for each unit of a bridged category, its map onto
-	// the coherent SI unit of the other category.
-	bridged map[graph.UnitBridge]*graph.Conversion
 	// exprs caches parsed unit expressions.
 	exprs *exprCache
 	// pairs caches resolved and planned pairs of names (paircache.go).
@@ -69,9 +52,6 @@ type Graph struct {
 	// (mixed.go).
 	mixed      mixedCache
 	mixedPairs *mixedPairs
-	// codes are the standard code tables and the catalog's claims on
-	// them (codes.go).
-	codes *claim.Index
 	// codeSides caches resolutions of namespaced names, against the
 	// process's cache budget.
 	codeSides *cache.Map[string, plan.Side]
@@ -184,31 +164,31 @@ func (g *Graph) suggestIndex() *suggest.Index {
 // them first in a restored graph.
 func (g *Graph) spellingList() []graph.Spelling {
 	if g.decodeSpellings != nil {
-		g.spellingsOnce.Do(func() { g.spellings = g.decodeSpellings() })
+		g.spellingsOnce.Do(func() { g.t.Spellings = g.decodeSpellings() })
 	}
-	return g.spellings
+	return g.t.Spellings
 }
 
 // Version identifies the sources the graph was built from.
-func (g *Graph) Version() string { return g.version }
+func (g *Graph) Version() string { return g.t.Version }
 
 // Categories lists the categories sorted by ID, in a new slice.
-func (g *Graph) Categories() []*Category { return slices.Clone(g.categories) }
+func (g *Graph) Categories() []*Category { return slices.Clone(g.t.Categories) }
 
 // Category finds a category by ID.
 func (g *Graph) Category(id string) (*Category, bool) {
-	c, ok := g.byID[id]
+	c, ok := g.t.ByID[id]
 	return c, ok
 }
 
 // Units lists every unit, by category and then in catalog order, in a new
 // slice.
-func (g *Graph) Units() []*Unit { return slices.Clone(g.units) }
+func (g *Graph) Units() []*Unit { return slices.Clone(g.t.Units) }
 
 // Ambiguities lists the declared ambiguous names, sorted.
 func (g *Graph) Ambiguities() []*Ambiguity {
-	out := make([]*Ambiguity, 0, len(g.ambiguous))
-	for _, a := range g.ambiguous {
+	out := make([]*Ambiguity, 0, len(g.t.Ambiguous))
+	for _, a := range g.t.Ambiguous {
 		out = append(out, a)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -225,11 +205,11 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 			return u, err
 		}
 	}
-	if u, ok := g.bySymbol.Get(name); ok {
+	if u, ok := g.t.BySymbol.Get(name); ok {
 		return u, nil
 	}
 	key := fold.Key(name)
-	if a, ok := g.ambiguous[key]; ok {
+	if a, ok := g.t.Ambiguous[key]; ok {
 		e := errorf(CodeAmbiguousUnit, "%q is ambiguous: it could mean %s; name one by its symbol", name, candidateList(a.Candidates))
 		for _, c := range a.Candidates {
 			e.Candidates = append(e.Candidates, c.Symbol)
@@ -239,7 +219,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 		}
 		return nil, e
 	}
-	if u, ok := g.byWord.Get(key); ok {
+	if u, ok := g.t.ByWord.Get(key); ok {
 		return u, nil
 	}
 	shown := name
@@ -264,14 +244,14 @@ func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
 			return u, a
 		}
 	}
-	if u, ok := g.bySymbol.Get(name); ok {
+	if u, ok := g.t.BySymbol.Get(name); ok {
 		return u, nil
 	}
 	key := fold.Key(name)
-	if a, ok := g.ambiguous[key]; ok {
+	if a, ok := g.t.Ambiguous[key]; ok {
 		return nil, a
 	}
-	u, _ := g.byWord.Get(key)
+	u, _ := g.t.ByWord.Get(key)
 	return u, nil
 }
 

@@ -18,11 +18,11 @@ func (b *builder) hints(specs []HintSpec) {
 type hintNames struct{ g *Graph }
 
 func (n hintNames) Unit(symbol string) *Unit {
-	u, _ := n.g.bySymbol.Get(symbol)
+	u, _ := n.g.t.BySymbol.Get(symbol)
 	return u
 }
 
-func (n hintNames) Category(id string) *Category { return n.g.byID[id] }
+func (n hintNames) Category(id string) *Category { return n.g.t.ByID[id] }
 
 func (n hintNames) UnitNamed(name string) *Unit {
 	if u, err, found := n.g.lookupName(name); found && err == nil {

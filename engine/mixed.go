@@ -147,8 +147,8 @@ func (g *Graph) parseMixed(name string) (*mixedUnit, error) {
 // mixedPart resolves one part of a mixed unit: a catalog unit by symbol or
 // alias, or, in a CLDR identifier, a CLDR unit the preference data maps.
 func (g *Graph) mixedPart(name string, cldr bool) (*Unit, error) {
-	if cldr && g.codes != nil {
-		if u := g.codes.Claimant(SystemCLDR, name); u != nil {
+	if cldr && g.t.Codes != nil {
+		if u := g.t.Codes.Claimant(SystemCLDR, name); u != nil {
 			return u, nil
 		}
 	}

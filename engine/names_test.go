@@ -17,7 +17,7 @@ func TestRestoreDecodesSpellingsOnFirstUse(t *testing.T) {
 	if _, err := g.Convert(Request{Value: "1", From: "m", To: "ft"}); err != nil {
 		t.Fatal(err)
 	}
-	if g.spellings != nil || g.codes.Decoded() {
+	if g.t.Spellings != nil || g.t.Codes.Decoded() {
 		t.Fatal("a conversion decoded the spellings or the claims")
 	}
 	_, want := built.Lookup("metre-ish")
@@ -27,20 +27,20 @@ func TestRestoreDecodesSpellingsOnFirstUse(t *testing.T) {
 			if _, err := g.Lookup("metre-ish"); err == nil || err.Error() != want.Error() {
 				t.Errorf("unknown name: %v, the built graph says %v", err, want)
 			}
-			g.codes.Claimed()
+			g.t.Codes.Claimed()
 		})
 	}
 	wg.Wait()
-	if len(g.spellings) != len(built.spellings) {
-		t.Fatalf("%d spellings decoded, %d built", len(g.spellings), len(built.spellings))
+	if len(g.t.Spellings) != len(built.t.Spellings) {
+		t.Fatalf("%d spellings decoded, %d built", len(g.t.Spellings), len(built.t.Spellings))
 	}
-	for i, s := range g.spellings {
-		if b := built.spellings[i]; s.Text != b.Text || s.Unit.Symbol != b.Unit.Symbol {
+	for i, s := range g.t.Spellings {
+		if b := built.t.Spellings[i]; s.Text != b.Text || s.Unit.Symbol != b.Unit.Symbol {
 			t.Errorf("spelling %d: %q of %s, built %q of %s", i, s.Text, s.Unit.Symbol, b.Text, b.Unit.Symbol)
 		}
 	}
-	claimed := g.codes.Claimed()
-	for system, codes := range built.codes.Claimed() {
+	claimed := g.t.Codes.Claimed()
+	for system, codes := range built.t.Codes.Claimed() {
 		if len(claimed[system]) != len(codes) {
 			t.Errorf("%s: %d claims decoded, %d built", system, len(claimed[system]), len(codes))
 		}

@@ -301,29 +301,19 @@ func (base *Graph) derive(ov *overlay, cache bool) *Graph {
 		}
 	})
 	g := &Graph{
-		version:       root.version,
-		categories:    root.categories,
-		byID:          root.byID,
-		units:         root.units,
-		bySymbol:      root.bySymbol,
-		byWord:        root.byWord,
-		ambiguous:     root.ambiguous,
-		spellings:     root.spellingList(),
-		maxName:       root.maxName,
-		byDimension:   root.byDimension,
-		bridges:       root.bridges,
-		bridged:       root.bridged,
+		t:             root.t,
 		compiledPairs: plan.NewCompiler(),
 		exprs:         newExprCache(),
 		cross:         newCrossCache(),
 		resolved:      newPropertiesCache(),
 		mixedPairs:    newMixedPairs(),
 		mixed:         newMixedCache(),
-		codes:         root.codes,
 		codeSides:     root.codeSides, // codes never name an account's units
 		ov:            ov,
 		root:          root,
 	}
+	// A restored catalog decodes its spellings first.
+	g.t.Spellings = root.spellingList()
 	g.x.Store(x)
 	if cache {
 		g.pairs = paircache.New[Properties]()
@@ -486,7 +476,7 @@ func (c *overlayCompiler) declare(cs *CategorySpec) {
 		b.errorf(cs.Origin, subject, "declared twice")
 	}
 	if !c.lenient {
-		if _, ok := c.base.Catalog().byID[cs.ID]; ok {
+		if _, ok := c.base.Catalog().t.ByID[cs.ID]; ok {
 			b.errorf(cs.Origin, subject, "is a category of the catalog: add units to it with category: %s, or give yours another id", cs.ID)
 		}
 		for p := ov.parent; p != nil; p = p.parent {
@@ -555,7 +545,7 @@ func (c *overlayCompiler) categoryOf(cs *CategorySpec) *Category {
 	if declares(cs) {
 		return nil // refused by declare
 	}
-	if cat, ok := c.base.Catalog().byID[cs.ID]; ok {
+	if cat, ok := c.base.Catalog().t.ByID[cs.ID]; ok {
 		return cat
 	}
 	subject := "category"
@@ -868,7 +858,7 @@ func (c *overlayCompiler) frames() {
 		}
 		for _, u := range units {
 			if m := u.Conv.Map; m != nil && !u.Conv.FormulaUnit && !m.IsLinear() {
-				if i := c.base.Catalog().byDimension[cat.Dim]; i != nil {
+				if i := c.base.Catalog().t.ByDimension[cat.Dim]; i != nil {
 					cat.Interval = i
 				}
 				break
@@ -1021,7 +1011,7 @@ func (c *overlayCompiler) finish() {
 		}
 	}
 	g := c.b.g
-	g.maxName = max(g.maxName, len(AccountPrefix)+ov.maxName)
+	g.t.MaxName = max(g.t.MaxName, len(AccountPrefix)+ov.maxName)
 	ov.bytes = overlayStaticBytes(len(ov.units), len(ov.categories))
 }
 
@@ -1101,10 +1091,10 @@ func (ov *overlay) reference(g *Graph, name string) (*Unit, bool) {
 		}
 	}
 	root := g.Catalog()
-	if u, ok := root.bySymbol.Get(name); ok {
+	if u, ok := root.t.BySymbol.Get(name); ok {
 		return u, true
 	}
-	u, ok := root.byWord.Get(fold.Key(name))
+	u, ok := root.t.ByWord.Get(fold.Key(name))
 	return u, ok
 }
 
@@ -1239,10 +1229,10 @@ func (g *Graph) definitionRef(u *Unit) *Unit {
 		return r
 	}
 	root := g.Catalog()
-	if r, ok := root.bySymbol.Get(name); ok {
+	if r, ok := root.t.BySymbol.Get(name); ok {
 		return r
 	}
-	r, _ := root.byWord.Get(fold.Key(name))
+	r, _ := root.t.ByWord.Get(fold.Key(name))
 	return r
 }
 

@@ -109,7 +109,7 @@ func (c *overlayCompiler) reusable(defs *Spec) reuse {
 		if _, ok := owns[trimAccountPrefix(cs.ID)]; ok {
 			continue
 		}
-		cat := p.base.Catalog().byID[cs.ID]
+		cat := p.base.Catalog().t.ByID[cs.ID]
 		for j := range cs.Units {
 			us := &cs.Units[j]
 			if pu := prevDecl[us.Symbol]; pu != nil && pu.Category == cat && cat != nil && spec.SameUnit(p.specs[pu], us) {

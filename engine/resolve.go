@@ -70,7 +70,7 @@ func (g *Graph) resolve(name string) (plan.Side, error) {
 			return s, err
 		}
 	}
-	if u, ok := g.bySymbol.Get(name); ok {
+	if u, ok := g.t.BySymbol.Get(name); ok {
 		return plan.Side{Unit: u}, nil
 	}
 	u, err, found := g.lookupName(name)
@@ -97,7 +97,7 @@ func (g *Graph) resolve(name string) (plan.Side, error) {
 
 // planner plans conversions in the graph's catalog (package plan).
 func (g *Graph) planner() plan.Planner {
-	return plan.Planner{Bridges: g.bridges, Bridged: g.bridged, Compiler: g.compiledPairs}
+	return plan.Planner{Bridges: g.t.Bridges, Bridged: g.t.Bridged, Compiler: g.compiledPairs}
 }
 
 // crossPlan plans from → to across kinds through the values of p

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/unitd/unitd/engine/claim"
+	"github.com/unitd/unitd/engine/internal/build"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/snapshot"
 )
@@ -12,19 +13,19 @@ import (
 // Snapshot writes the compiled core of the graph (package snapshot).
 func (g *Graph) Snapshot() []byte {
 	return snapshot.Write(&graph.Tables{
-		Version:     g.version,
-		Categories:  g.categories,
-		Units:       g.units,
-		BySymbol:    g.bySymbol,
-		ByWord:      g.byWord,
-		MaxName:     g.maxName,
+		Version:     g.t.Version,
+		Categories:  g.t.Categories,
+		Units:       g.t.Units,
+		BySymbol:    g.t.BySymbol,
+		ByWord:      g.t.ByWord,
+		MaxName:     g.t.MaxName,
 		Spellings:   g.spellingList,
-		Ambiguous:   g.ambiguous,
-		ByDimension: g.byDimension,
-		Bridges:     g.bridges,
-		Bridged:     g.bridged,
+		Ambiguous:   g.t.Ambiguous,
+		ByDimension: g.t.ByDimension,
+		Bridges:     g.t.Bridges,
+		Bridged:     g.t.Bridged,
 		Claims: func() (map[string]map[string]*Unit, map[string]map[string]string) {
-			return g.codes.Claimed(), g.codes.Unclaimed()
+			return g.t.Codes.Claimed(), g.t.Codes.Unclaimed()
 		},
 	})
 }
@@ -86,8 +87,8 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 // server warms its graph once it listens, and tests check that every
 // part compiles.
 func (g *Graph) Warm() []error {
-	g.codes.Tables()
-	g.codes.Claimed()
+	g.t.Codes.Tables()
+	g.t.Codes.Claimed()
 	g.spellingList()
 	g.extras()
 	if errs := g.deferredErrs.Load(); errs != nil {
@@ -103,23 +104,25 @@ func restore(data string, compileCodes func() *CodeTables) (*Graph, error) {
 		return nil, err
 	}
 	g := &Graph{
-		version:         t.Version,
-		categories:      t.Categories,
-		byID:            make(map[string]*Category, len(t.Categories)),
-		units:           t.Units,
-		bySymbol:        t.BySymbol,
-		byWord:          t.ByWord,
-		maxName:         t.MaxName,
+		t: build.Core{
+			Version:     t.Version,
+			Categories:  t.Categories,
+			ByID:        make(map[string]*Category, len(t.Categories)),
+			Units:       t.Units,
+			BySymbol:    t.BySymbol,
+			ByWord:      t.ByWord,
+			MaxName:     t.MaxName,
+			Ambiguous:   t.Ambiguous,
+			ByDimension: t.ByDimension,
+			Bridges:     t.Bridges,
+			Bridged:     t.Bridged,
+			Codes:       claim.Restored(t.Claims, compileCodes),
+		},
 		decodeSpellings: t.Spellings,
-		ambiguous:       t.Ambiguous,
-		byDimension:     t.ByDimension,
-		bridges:         t.Bridges,
-		bridged:         t.Bridged,
-		codes:           claim.Restored(t.Claims, compileCodes),
 	}
 	g.newCaches()
 	for _, c := range t.Categories {
-		g.byID[c.ID] = c
+		g.t.ByID[c.ID] = c
 	}
 	return g, nil
 }

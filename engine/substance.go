@@ -58,7 +58,7 @@ func (g *Graph) Substance(name string) (*Substance, error) {
 func (b *builder) gas(gas GasSpec) []error {
 	var errs []error
 	for _, id := range gas.MixingRatios {
-		c, ok := b.g.byID[id]
+		c, ok := b.g.t.ByID[id]
 		switch {
 		case !ok:
 			errs = append(errs, &SpecError{Origin: gas.Origin, Subject: "gas", Message: fmt.Sprintf("mixing ratio category %q does not exist", id)})

@@ -30,9 +30,9 @@ type exprCatalog struct{ g *Graph }
 
 func (c exprCatalog) LookupName(name string) (*Unit, error, bool) { return c.g.lookupName(name) }
 func (c exprCatalog) Lookup(name string) (*Unit, error)           { return c.g.Lookup(name) }
-func (c exprCatalog) Symbol(s string) (*Unit, bool)               { return c.g.bySymbol.Get(s) }
-func (c exprCatalog) MaxName() int                                { return c.g.maxName }
-func (c exprCatalog) CategoryOf(d dimension.Vector) *Category     { return c.g.byDimension[d] }
+func (c exprCatalog) Symbol(s string) (*Unit, bool)               { return c.g.t.BySymbol.Get(s) }
+func (c exprCatalog) MaxName() int                                { return c.g.t.MaxName }
+func (c exprCatalog) CategoryOf(d dimension.Vector) *Category     { return c.g.t.ByDimension[d] }
 
 // lookupName is Lookup that also says whether name is in the catalog at
 // all (a unit, or a declared ambiguous name), without building suggestions
@@ -45,7 +45,7 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 			return nil, nil, false // a shorter operand may be one
 		}
 	}
-	if u, ok := g.bySymbol.Get(name); ok {
+	if u, ok := g.t.BySymbol.Get(name); ok {
 		return u, nil, true
 	}
 	if len(name) <= 64 && isASCIIWord(name) {
@@ -58,18 +58,18 @@ func (g *Graph) lookupName(name string) (*Unit, error, bool) {
 			}
 			buf[i] = c
 		}
-		if u, ok := g.byWord.GetBytes(buf[:len(name)]); ok {
+		if u, ok := g.t.ByWord.GetBytes(buf[:len(name)]); ok {
 			return u, nil, true
 		}
-		if _, ok := g.ambiguous[string(buf[:len(name)])]; !ok {
+		if _, ok := g.t.Ambiguous[string(buf[:len(name)])]; !ok {
 			return nil, nil, false
 		}
 	}
 	key := fold.Key(name)
-	if u, ok := g.byWord.Get(key); ok {
+	if u, ok := g.t.ByWord.Get(key); ok {
 		return u, nil, true
 	}
-	if _, ok := g.ambiguous[key]; ok {
+	if _, ok := g.t.Ambiguous[key]; ok {
 		_, err := g.Lookup(name)
 		return nil, err, true
 	}

@@ -155,7 +155,7 @@ func TestResolveExpression(t *testing.T) {
 	if e.Symbol != "ft*lb/s^2" || e.DimensionText() != "M L T^-2" || e.CategoryID() != "force" {
 		t.Errorf("expression = %q %s %s", e.Symbol, e.DimensionText(), e.CategoryID())
 	}
-	unit := func(symbol string) *Unit { u, _ := g.bySymbol.Get(symbol); return u }
+	unit := func(symbol string) *Unit { u, _ := g.t.BySymbol.Get(symbol); return u }
 	want := []Term{{Unit: unit("ft"), Exponent: 1}, {Unit: unit("lb"), Exponent: 1}, {Unit: unit("s"), Exponent: -2}}
 	if fmt.Sprint(e.Terms) != fmt.Sprint(want) {
 		t.Errorf("terms = %v, want %v", e.Terms, want)

@@ -25,12 +25,12 @@ const (
 // converter's unit field share (package unitsearch). words, when not
 // nil, adds the reader's names of the units.
 func (g *Graph) SearchUnits(q string, words UnitWords) []UnitMatch {
-	return g.unitSearchIndex().Search(q, g.ambiguous[fold.Key(q)], words)
+	return g.unitSearchIndex().Search(q, g.t.Ambiguous[fold.Key(q)], words)
 }
 
 // unitSearchIndex returns the graph's index of unit spellings, building
 // it on the first search.
 func (g *Graph) unitSearchIndex() *unitsearch.Index {
-	g.unitIndexOnce.Do(func() { g.unitIndex = unitsearch.New(g.units) })
+	g.unitIndexOnce.Do(func() { g.unitIndex = unitsearch.New(g.t.Units) })
 	return g.unitIndex
 }
