@@ -81,12 +81,6 @@ func (g *Graph) cldrTarget(id string) (plan.Side, error) {
 	return s, err
 }
 
-// linearUnits are the units that can claim a code of a linear or affine
-// unit, by dimension (claim.ByDimension).
-func (g *Graph) linearUnits() map[dimension.Vector][]*claim.Claimant {
-	return claim.ByDimension(g.t.Units, accelerated())
-}
-
 // codeStep says what a code that no catalog unit claims means: its
 // factor by its system's table and where the table comes from, the
 // convention it was read by, and, when a catalog unit has the code's

@@ -307,3 +307,10 @@ func TestRunInternalError(t *testing.T) {
 		t.Errorf("-1 W → dBm: error %v; want %s", err, CodeValueOutOfRange)
 	}
 }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -186,7 +186,12 @@
 // also holds the rules an account's units meet beyond a catalog's; the
 // compiled values a graph is made of (Unit, Category, their exact maps and
 // the index of names) are defined in engine/internal/graph, which every
-// job shares, and engine/internal/snapshot writes and reads them. What
+// job shares, and engine/internal/snapshot writes and reads them.
+// engine/internal/build compiles a spec's categories and units into a
+// graph's core (build.Core: units, names, bridges, claims), and an
+// account's own units over it (build.Overlay), reading worked examples
+// through the graph as it fills in; Build then compiles the catalog's
+// hints, preferences, substances and measurands, which convert. What
 // the engine resolves a name into, how a pair is planned, and the
 // conversion along a plan are engine/internal/plan's (Side, Planner, Plan,
 // Plan.Run).
@@ -195,10 +200,10 @@
 // from, engine/hint keeps the catalog's hints, engine/prefix the
 // SI and binary prefixes, engine/claim checks and keeps the catalog's
 // claims on codes, and engine/codeunit makes the units of the codes no
-// unit claims. An account's own units (overlay.go), conversions
-// across kinds and measurands (crosskind.go, measurand.go) and readable and
-// mixed results (readable.go, mixed.go) still live here, because they plan
-// conversions. docs/development.md lists every package with its job.
+// unit claims. The lookups of an account's own units (overlay.go),
+// conversions across kinds and measurands (crosskind.go, measurand.go) and
+// readable and mixed results (readable.go, mixed.go) live here, because
+// they resolve names and plan conversions. docs/development.md lists every package with its job.
 //
 // # Concurrency
 //

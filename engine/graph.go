@@ -73,7 +73,7 @@ type Graph struct {
 	// ov holds an account's own units when the graph is an overlay of a
 	// catalog's (overlay.go), and is nil for the catalog's own graph;
 	// root is then the catalog's graph.
-	ov   *overlay
+	ov   *build.Overlay
 	root *Graph
 
 	// deferredErrs are the errors of parts a restored graph compiled on
@@ -200,7 +200,7 @@ func (g *Graph) Ambiguities() []*Ambiguity {
 // unknown name is an UNKNOWN_UNIT error with up to five suggestions; a
 // declared ambiguous name is AMBIGUOUS_UNIT with its candidates.
 func (g *Graph) Lookup(name string) (*Unit, error) {
-	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
+	if g.ov != nil || graph.HasAccountPrefix(name) { // an account's units first (overlay.go)
 		if u, err, ok := g.lookupAccount(name); ok {
 			return u, err
 		}
@@ -210,7 +210,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 	}
 	key := fold.Key(name)
 	if a, ok := g.t.Ambiguous[key]; ok {
-		e := errorf(CodeAmbiguousUnit, "%q is ambiguous: it could mean %s; name one by its symbol", name, candidateList(a.Candidates))
+		e := errorf(CodeAmbiguousUnit, "%q is ambiguous: it could mean %s; name one by its symbol", name, a.CandidateList())
 		for _, c := range a.Candidates {
 			e.Candidates = append(e.Candidates, c.Symbol)
 		}
@@ -239,7 +239,7 @@ func (g *Graph) Lookup(name string) (*Unit, error) {
 // suggestions, so it costs a map look-up or two, for callers that try
 // many readings of a text (package quantity).
 func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
-	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
+	if g.ov != nil || graph.HasAccountPrefix(name) { // an account's units first (overlay.go)
 		if u, a, ok := g.findAccount(name); ok {
 			return u, a
 		}
@@ -253,12 +253,4 @@ func (g *Graph) Find(name string) (*Unit, *Ambiguity) {
 	}
 	u, _ := g.t.ByWord.Get(key)
 	return u, nil
-}
-
-func candidateList(us []*Unit) string {
-	parts := make([]string, len(us))
-	for i, u := range us {
-		parts[i] = u.Symbol + " (" + u.Name + ")"
-	}
-	return strings.Join(parts, ", ")
 }

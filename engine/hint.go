@@ -10,7 +10,7 @@ type (
 
 // hints compiles the hint table into the graph, checking that every unit
 // and category it names exists and every pattern compiles.
-func (b *builder) hints(specs []HintSpec) {
+func (b *extrasBuilder) hints(specs []HintSpec) {
 	b.x.hints = hint.Compile(specs, hintNames{b.g}, func(o Origin, msg string) { b.errorf(o, "hint", "%s", msg) })
 }
 

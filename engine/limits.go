@@ -1,13 +1,11 @@
 package engine
 
-// MaxUnits bounds the units one Build compiles, the ones prefixes generate
-// included: about a second and 100 MB of compiling and checking at the
-// most, where 20,000 declared units with SI prefixes would be half a
-// million units.
-const MaxUnits = 20_000
+import "github.com/unitd/unitd/engine/internal/build"
+
+// MaxUnits bounds the units one Build compiles, the ones prefixes
+// generate included (build.MaxUnits says why).
+const MaxUnits = build.MaxUnits
 
 // MaxSpellings bounds the symbols, names, plurals and aliases of the
-// units one Build indexes, prefixed ones included: each costs a few
-// hundred bytes of index, and a catalog giving many aliases to prefixed
-// units would otherwise index millions.
-const MaxSpellings = 100_000
+// units one Build indexes, prefixed ones included (build.MaxSpellings).
+const MaxSpellings = build.MaxSpellings

@@ -50,7 +50,7 @@ type measurandInfo struct {
 // compileMeasurands resolves every measurand's scales, checks that a unit
 // can be in one scale only, converts the worked examples, and builds the
 // hints for conversions that a measurand relates differently.
-func (b *builder) compileMeasurands() {
+func (b *extrasBuilder) compileMeasurands() {
 	x := b.x
 	for _, s := range x.sub.Substances() {
 		if s.Measurand == nil {
@@ -68,7 +68,7 @@ func (b *builder) compileMeasurands() {
 	}
 }
 
-func (b *builder) measurandInfo(s *Substance) (*measurandInfo, bool) {
+func (b *extrasBuilder) measurandInfo(s *Substance) (*measurandInfo, bool) {
 	g := b.g
 	mi := &measurandInfo{s: s, Measurand: plan.Measurand{M: s.Measurand}}
 	subject := fmt.Sprintf("measurand %q", s.ID)
@@ -143,7 +143,7 @@ func (g *Graph) measurandPair(from, to string, p *Properties) *pairEntry {
 
 // checkMeasurandExample converts a measurand's worked example and compares
 // the result, as checkExample does for a unit's.
-func (b *builder) checkMeasurandExample(mi *measurandInfo, ex substance.MeasurandExample) {
+func (b *extrasBuilder) checkMeasurandExample(mi *measurandInfo, ex substance.MeasurandExample) {
 	fail := func(format string, args ...any) {
 		b.errorf(ex.Origin, fmt.Sprintf("measurand %q: example %q", mi.s.ID, ex.String()), format, args...)
 	}
@@ -199,7 +199,7 @@ type measurandHint struct {
 // measurandHints records, for each two dimensionless scales of a
 // measurand whose units convert as a plain ratio, the hint such a
 // conversion carries when it does not name the measurand.
-func (b *builder) measurandHints(mi *measurandInfo) {
+func (b *extrasBuilder) measurandHints(mi *measurandInfo) {
 	g := b.g
 	for _, a := range mi.Scales {
 		for _, c := range mi.Scales {

@@ -33,19 +33,20 @@ var optimize = true
 //     rounding of the rest in words (mixed.Unit.Split);
 //   - the map of a catalog unit defined without an offset, made linear
 //     from its factor in lowest terms rather than normalised as an
-//     affine map (ownMap, in Build), and composed with a linear map of
-//     the unit it refers to in machine words (exact.LinearThen;
+//     affine map (ownMap, in package build), and composed with a linear
+//     map of the unit it refers to in machine words (exact.LinearThen;
 //     TestBuildMatchesPlain);
 //   - the programs of a catalog's formulas remembered by their text from
 //     one build to the next (formula.CompileRemembering, in Build);
 //   - the inverse of each map the worked examples convert to, computed
-//     once while Build checks them (plan.Compiler.ShareInverses);
+//     once while Build checks them (plan.Compiler.ShareInverses, in
+//     package build);
 //   - the size of a compiled pair, for the cache's budget, read from a
 //     linear map's factor in words rather than from copies of its
 //     coefficients (plan.Compiled.Size);
 //   - the check of a catalog unit's claim on a code, the factors compared
 //     in machine words (exact.AgreeWords; claim.Claimant.Words, set in
-//     compileCodes and linearUnits);
+//     package build's compileCodes, claim.ByDimension);
 //   - unit preferences: decisions kept by the names of a request, parsed
 //     locales kept, and thresholds written as decimals in the source unit,
 //     so that a value clear of them is compared as it was written

@@ -43,7 +43,7 @@ type (
 )
 
 // preferences compiles the preference data once the units are built.
-func (b *builder) preferences(ps *PreferencesSpec) {
+func (b *extrasBuilder) preferences(ps *PreferencesSpec) {
 	p, errs := prefs.Compile(ps, prefResolver{b.g})
 	b.errs = append(b.errs, errs...)
 	b.x.prefs = p

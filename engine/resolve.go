@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitd/unitd/engine/internal/cache"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/plan"
 	"github.com/unitd/unitd/engine/substance"
 	"github.com/unitd/unitd/engine/unitexpr"
@@ -65,7 +66,7 @@ func (g *Graph) Resolve(name string) (*Unit, *Expression, error) {
 }
 
 func (g *Graph) resolve(name string) (plan.Side, error) {
-	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
+	if g.ov != nil || graph.HasAccountPrefix(name) { // an account's units first (overlay.go)
 		if s, err, ok := g.resolveAccount(name); ok {
 			return s, err
 		}

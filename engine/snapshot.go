@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/unitd/unitd/engine/claim"
@@ -72,7 +71,7 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 				return new(extras), errs
 			}
 		}
-		b := &builder{ctx: context.Background(), g: g, x: new(extras)}
+		b := &extrasBuilder{g: g, x: new(extras)}
 		b.extras(&spec)
 		if len(b.errs) > 0 {
 			return new(extras), b.errs

@@ -55,7 +55,7 @@ func (g *Graph) Substance(name string) (*Substance, error) {
 // the problems of the marks (which do not stop the substances from
 // compiling). A snapshot keeps the marks, which every conversion across
 // kinds reads.
-func (b *builder) gas(gas GasSpec) []error {
+func (b *extrasBuilder) gas(gas GasSpec) []error {
 	var errs []error
 	for _, id := range gas.MixingRatios {
 		c, ok := b.g.t.ByID[id]
@@ -73,7 +73,7 @@ func (b *builder) gas(gas GasSpec) []error {
 
 // substances builds the substance catalog and each substance's own
 // properties, and compiles the measurands against the graph's units (measurand.go).
-func (b *builder) substances(spec *Spec) {
+func (b *extrasBuilder) substances(spec *Spec) {
 	g, x := b.g, b.x
 	var errs []error
 	x.sub, errs = substance.Build(spec.Elements, spec.Conditions, spec.Substances, spec.Measurands, graphUnits{g})

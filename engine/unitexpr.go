@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/unitd/unitd/engine/dimension"
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/unitexpr"
 )
 
@@ -38,8 +39,8 @@ func (c exprCatalog) CategoryOf(d dimension.Vector) *Category     { return c.g.t
 // all (a unit, or a declared ambiguous name), without building suggestions
 // when it is not.
 func (g *Graph) lookupName(name string) (*Unit, error, bool) {
-	if g.ov != nil || hasAccountPrefix(name) { // an account's units first (overlay.go)
-		if u, err, ok := g.lookupAccount(name); ok && (err == nil || !hasAccountPrefix(name)) {
+	if g.ov != nil || graph.HasAccountPrefix(name) { // an account's units first (overlay.go)
+		if u, err, ok := g.lookupAccount(name); ok && (err == nil || !graph.HasAccountPrefix(name)) {
 			return u, err, true
 		} else if ok {
 			return nil, nil, false // a shorter operand may be one

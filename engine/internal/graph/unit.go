@@ -270,6 +270,16 @@ type Ambiguity struct {
 	Note       string
 }
 
+// CandidateList names the candidates as a message does: "m (metre), M
+// (molar)".
+func (a *Ambiguity) CandidateList() string {
+	parts := make([]string, len(a.Candidates))
+	for i, u := range a.Candidates {
+		parts[i] = u.Symbol + " (" + u.Name + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
 type Spelling struct {
 	Text string
 	Unit *Unit
@@ -293,6 +303,12 @@ func (c *Category) DimensionText() string { return c.Dim.String() }
 // AccountPrefix names an account's unit whatever the catalog holds:
 // "my:smoot". It is not a code system: it is read before codes are.
 const AccountPrefix = "my:"
+
+// HasAccountPrefix reports whether name starts with "my:", in either
+// case, as system prefixes are read.
+func HasAccountPrefix(name string) bool {
+	return len(name) > 3 && name[0]|0x20 == 'm' && name[1]|0x20 == 'y' && name[2] == ':'
+}
 
 // Account reports whether u is an account's unit.
 func (u *Unit) Account() bool { return u != nil && strings.HasPrefix(u.Symbol, AccountPrefix) }

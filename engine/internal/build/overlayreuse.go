@@ -1,9 +1,10 @@
-package engine
+package build
 
 import (
 	"slices"
 
 	"github.com/unitd/unitd/engine/internal/fold"
+	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/spec"
 )
 
@@ -11,7 +12,7 @@ import (
 //
 // An account changes one unit at a time, and its graph is compiled again
 // on the next request. With the graph compiled before on the same
-// catalog's graph (OverlayOptions.Previous), the compilation takes from
+// catalog's graph (Account.Previous), the compilation takes from
 // it every unit that would compile the same: one whose spec is as it
 // was, and whose definition and examples name no unit of the account
 // that changed, was removed, or is compiled again for another reason (a
@@ -28,19 +29,19 @@ type reuse struct {
 	// units are the declared units reused, by plain symbol; children
 	// their prefixed units; categories the own categories reused, by
 	// plain id.
-	units      map[string]*Unit
-	children   map[*Unit][]*Unit
-	categories map[string]*Category
+	units      map[string]*graph.Unit
+	children   map[*graph.Unit][]*graph.Unit
+	categories map[string]*graph.Category
 }
 
 // reusable decides what spec can take from c.prev.
-func (c *overlayCompiler) reusable(defs *Spec) reuse {
-	r := reuse{units: map[string]*Unit{}, children: map[*Unit][]*Unit{}, categories: map[string]*Category{}}
+func (c *overlayCompiler) reusable(defs *spec.Catalog) reuse {
+	r := reuse{units: map[string]*graph.Unit{}, children: map[*graph.Unit][]*graph.Unit{}, categories: map[string]*graph.Category{}}
 	p := c.prev
 	if p == nil {
 		return r
 	}
-	prevDecl := make(map[string]*Unit, len(p.specs))
+	prevDecl := make(map[string]*graph.Unit, len(p.specs))
 	for u := range p.specs {
 		prevDecl[u.Symbols[0]] = u
 	}
@@ -52,15 +53,15 @@ func (c *overlayCompiler) reusable(defs *Spec) reuse {
 	// The units of each own category, and whether its declaration is as
 	// it was.
 	type own struct {
-		decl  *CategorySpec
-		units []*UnitSpec
+		decl  *spec.Category
+		units []*spec.Unit
 	}
 	owns := map[string]*own{}
 	for i := range defs.Categories {
 		cs := &defs.Categories[i]
 		id := cs.ID
-		if hasAccountPrefix(id) {
-			id = id[len(AccountPrefix):]
+		if graph.HasAccountPrefix(id) {
+			id = id[len(graph.AccountPrefix):]
 		}
 		if _, ok := p.catByID[id]; !ok && !declares(cs) {
 			continue // a catalog's category
@@ -78,7 +79,7 @@ func (c *overlayCompiler) reusable(defs *Spec) reuse {
 		}
 	}
 	changed := map[string]bool{} // plain symbols of declared units not reused
-	candidates := map[string]*Unit{}
+	candidates := map[string]*graph.Unit{}
 	for id, o := range owns {
 		pc := p.catByID[id]
 		same := pc != nil && o.decl != nil && spec.SameCategory(p.catSpec[pc], o.decl)
@@ -109,7 +110,7 @@ func (c *overlayCompiler) reusable(defs *Spec) reuse {
 		if _, ok := owns[trimAccountPrefix(cs.ID)]; ok {
 			continue
 		}
-		cat := p.base.Catalog().t.ByID[cs.ID]
+		cat := c.ov.root.ByID[cs.ID]
 		for j := range cs.Units {
 			us := &cs.Units[j]
 			if pu := prevDecl[us.Symbol]; pu != nil && pu.Category == cat && cat != nil && spec.SameUnit(p.specs[pu], us) {
@@ -161,16 +162,16 @@ func (c *overlayCompiler) reusable(defs *Spec) reuse {
 }
 
 func trimAccountPrefix(id string) string {
-	if hasAccountPrefix(id) {
-		return id[len(AccountPrefix):]
+	if graph.HasAccountPrefix(id) {
+		return id[len(graph.AccountPrefix):]
 	}
 	return id
 }
 
 // reuse takes a declared unit of the previous compilation, and its
 // prefixed units, as they are.
-func (c *overlayCompiler) reuse(u *Unit, children []*Unit) {
-	for _, v := range append([]*Unit{u}, children...) {
+func (c *overlayCompiler) reuse(u *graph.Unit, children []*graph.Unit) {
+	for _, v := range append([]*graph.Unit{u}, children...) {
 		c.reused[v] = true
 		c.order = append(c.order, v)
 		c.ov.deps[v] = c.prev.deps[v]
@@ -214,19 +215,19 @@ func (c *overlayCompiler) indexReused() {
 // its compilation read: the unit its definition refers to, the unit it
 // is a prefixed form of, and those its examples name.
 func (c *overlayCompiler) dependencies() {
-	declared := func(u *Unit) string {
+	declared := func(u *graph.Unit) string {
 		if u.Prefixed != nil {
 			u = u.Prefixed
 		}
 		return u.Symbols[0]
 	}
-	mineNow := func(u *Unit) bool { return c.ov.mine[u] || c.reused[u] }
+	mineNow := func(u *graph.Unit) bool { return c.ov.mine[u] || c.reused[u] }
 	for _, u := range c.created {
 		if c.bad[u] {
 			continue
 		}
 		var deps []string
-		add := func(v *Unit) {
+		add := func(v *graph.Unit) {
 			if v != nil && v != u && mineNow(v) {
 				if d := declared(v); !slices.Contains(deps, d) {
 					deps = append(deps, d)
@@ -237,7 +238,7 @@ func (c *overlayCompiler) dependencies() {
 		add(u.Prefixed)
 		for _, ex := range u.Examples {
 			for _, name := range [2]string{ex.From, ex.To} {
-				s, err := c.b.g.resolve(name)
+				s, err := c.b.names.Resolve(name)
 				if err != nil {
 					continue
 				}

@@ -1,4 +1,4 @@
-package engine
+package build
 
 import (
 	"fmt"
@@ -11,22 +11,23 @@ import (
 	"github.com/unitd/unitd/engine/codes"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/parallel"
+	"github.com/unitd/unitd/engine/spec"
 )
 
 // compileCodes checks the catalog's claims on the code tables, and the
 // codes it keeps unclaimed.
-func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
+func (b *builder) compileCodes(set *codes.Set, unclaimed []spec.UnclaimedCode) {
 	idx := claim.NewIndex(set)
 	claimed := idx.Claimed()
 	defer b.unclaimedCodes(set, unclaimed)
-	b.g.t.Codes = idx
+	b.t.Codes = idx
 	// The codes the catalog writes first, then those derived for prefixed
 	// units: a code a unit declares is its own, and a derived one that
 	// meets it is dropped (J/cm3 declares MegaJ-PER-M3, which MJ/m3
 	// would derive).
-	declaredFirst := make([]*Unit, 0, len(b.g.t.Units))
-	var derived []*Unit
-	for _, u := range b.g.t.Units {
+	declaredFirst := make([]*graph.Unit, 0, len(b.t.Units))
+	var derived []*graph.Unit
+	for _, u := range b.t.Units {
 		if _, byPrefix := b.prefixCodes[u]; b.specs[u] != nil || byPrefix {
 			declaredFirst = append(declaredFirst, u)
 		} else {
@@ -50,7 +51,7 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 			systems = append(systems, s)
 		}
 		sort.Strings(systems)
-		c := &claim.Claimant{Unit: u, Words: accelerated()}
+		c := &claim.Claimant{Unit: u, Words: b.fast}
 		msgs := make([]string, len(systems))
 		for j, system := range systems {
 			msgs[j] = b.checkCode(c, system, codeOf[system], set)
@@ -61,18 +62,18 @@ func (b *builder) compileCodes(set *codes.Set, unclaimed []UnclaimedCodeSpec) {
 		return
 	}
 	// The indexes of claims, still empty, sized for every code claimed.
-	claims := make([]int, len(CodeSystems))
+	claims := make([]int, len(codes.Systems))
 	for _, systems := range systemsOf {
 		for _, s := range systems {
-			if k := slices.Index(CodeSystems, s); k >= 0 {
+			if k := slices.Index(codes.Systems, s); k >= 0 {
 				claims[k]++
 			}
 		}
 	}
-	for k, s := range CodeSystems {
-		claimed[s] = make(map[string]*Unit, claims[k])
+	for k, s := range codes.Systems {
+		claimed[s] = make(map[string]*graph.Unit, claims[k])
 	}
-	claimedBy := make(map[string]*Unit, sum(claims))
+	claimedBy := make(map[string]*graph.Unit, sum(claims))
 	for i, u := range ordered {
 		codeOf := b.codes[u]
 		if len(codeOf) == 0 || u.Conv.Map == nil && u.Conv.Post == nil {
@@ -124,7 +125,7 @@ func (b *builder) checkCode(c *claim.Claimant, system, code string, set *codes.S
 		return fmt.Sprintf("code %s:%q is empty or has surrounding white space", system, code)
 	}
 	switch system {
-	case SystemUNECE:
+	case codes.SystemUNECE:
 		if len(code) < 2 || len(code) > 3 || strings.ToUpper(code) != code {
 			return fmt.Sprintf("unece code %q is not a Recommendation 20 common code (two or three upper-case letters or digits)", code)
 		}
@@ -134,9 +135,9 @@ func (b *builder) checkCode(c *claim.Claimant, system, code string, set *codes.S
 			}
 		}
 		return ""
-	case SystemUCUM, SystemCLDR, SystemQUDT:
+	case codes.SystemUCUM, codes.SystemCLDR, codes.SystemQUDT:
 	default:
-		return fmt.Sprintf("unknown code system %q (known: %s)", system, strings.Join(CodeSystems, ", "))
+		return fmt.Sprintf("unknown code system %q (known: %s)", system, strings.Join(codes.Systems, ", "))
 	}
 	if set == nil {
 		return ""
@@ -151,13 +152,13 @@ func (b *builder) checkCode(c *claim.Claimant, system, code string, set *codes.S
 // unclaimedCodes checks the codes the catalog keeps unclaimed: each is a
 // code of a table, no unit claims it, it is listed once, and a unit could
 // claim it but for the entry (else the entry is stale).
-func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
+func (b *builder) unclaimedCodes(set *codes.Set, specs []spec.UnclaimedCode) {
 	if set == nil || len(specs) == 0 || b.stopped {
 		return
 	}
-	unclaimed := b.g.t.Codes.Unclaimed()
-	claimed := b.g.t.Codes.Claimed()
-	byDim := b.g.linearUnits()
+	unclaimed := b.t.Codes.Unclaimed()
+	claimed := b.t.Codes.Claimed()
+	byDim := claim.ByDimension(b.t.Units, b.fast)
 	// Whether a unit could claim each code, found in parallel for the
 	// codes that pass the checks below but for being listed twice:
 	// claim.TableCounterparts reads only the units (each unit's offset read here,
@@ -168,7 +169,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 		}
 	}
 	type listed struct {
-		us        *UnclaimedCodeSpec
+		us        *spec.UnclaimedCode
 		name      string
 		system    string
 		code      string
@@ -186,7 +187,7 @@ func (b *builder) unclaimedCodes(set *codes.Set, specs []UnclaimedCodeSpec) {
 		system, code, ok := codes.Split(e.name)
 		e.system, e.code = system, code
 		switch {
-		case !ok || system != SystemUCUM && system != SystemCLDR && system != SystemQUDT:
+		case !ok || system != codes.SystemUCUM && system != codes.SystemCLDR && system != codes.SystemQUDT:
 			e.problem = fmt.Sprintf("%q is not a ucum:, cldr: or qudt: code", e.name)
 		case !slices.Contains(set.Codes(system), code):
 			e.problem = fmt.Sprintf("%s is not a unit of the %s table", e.name, strings.ToUpper(system))

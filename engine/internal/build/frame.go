@@ -1,4 +1,4 @@
-package engine
+package build
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/unitd/unitd/engine/internal/exact"
 	"github.com/unitd/unitd/engine/internal/graph"
 	"github.com/unitd/unitd/engine/internal/plan"
+	"github.com/unitd/unitd/engine/spec"
 	"github.com/unitd/unitd/engine/unitexpr"
 )
 
@@ -31,10 +32,10 @@ import (
 // frames computes what conversions across categories need: the category
 // of each dimension, the coherent factor of every category and unit, the
 // intervals of scales, and the bridges.
-func (b *builder) frames(bridges []BridgeSpec) {
-	g := b.g
-	byDim := map[dimension.Vector][]*Category{}
-	for _, c := range g.t.Categories {
+func (b *builder) frames(bridges []spec.Bridge) {
+	t := b.t
+	byDim := map[dimension.Vector][]*graph.Category{}
+	for _, c := range t.Categories {
 		c.Coherent = exact.One()
 		if c.SIFactor != nil {
 			c.Coherent = *c.SIFactor
@@ -44,7 +45,7 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		}
 	}
 	for dim, cs := range byDim {
-		var preferred []*Category
+		var preferred []*graph.Category
 		for _, c := range cs {
 			if c.Preferred {
 				preferred = append(preferred, c)
@@ -52,9 +53,9 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		}
 		switch {
 		case len(cs) == 1:
-			g.t.ByDimension[dim] = cs[0]
+			t.ByDimension[dim] = cs[0]
 		case len(preferred) == 1:
-			g.t.ByDimension[dim] = preferred[0]
+			t.ByDimension[dim] = preferred[0]
 		case len(preferred) > 1:
 			for _, c := range preferred[1:] {
 				b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "preferred for dimension %s, as is category %q; mark one", dim, preferred[0].ID)
@@ -62,10 +63,10 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		}
 	}
 	b.coherentFactors()
-	for _, c := range g.t.Categories {
+	for _, c := range t.Categories {
 		for _, u := range c.Units {
 			if m := u.Conv.Map; m != nil && !u.Conv.FormulaUnit && !m.IsLinear() {
-				if i := g.t.ByDimension[c.Dim]; i != nil && i != c {
+				if i := t.ByDimension[c.Dim]; i != nil && i != c {
 					c.Interval = i
 				}
 				break
@@ -83,13 +84,13 @@ func (b *builder) frames(bridges []BridgeSpec) {
 		}
 	}
 	b.bridges(bridges)
-	for key, br := range g.t.Bridges {
+	for key, br := range t.Bridges {
 		for _, u := range key.From.Units {
 			if u.SI == nil {
 				continue
 			}
 			if c, ok := plan.ThroughBridge(u.SI, br); ok {
-				g.t.Bridged[graph.UnitBridge{Unit: u, Bridge: br}] = c
+				t.Bridged[graph.UnitBridge{Unit: u, Bridge: br}] = c
 			}
 		}
 	}
@@ -97,9 +98,9 @@ func (b *builder) frames(bridges []BridgeSpec) {
 
 // coherentFactors sets the coherent factor of every category and unit.
 func (b *builder) coherentFactors() {
-	g := b.g
-	setUnits := func(c *Category) { b.setCoherent(c, c.Units) }
-	for _, c := range g.t.Categories {
+	t := b.t
+	setUnits := func(c *graph.Category) { b.setCoherent(c, c.Units) }
+	for _, c := range t.Categories {
 		setUnits(c)
 	}
 	// Bases written as expressions, such as km/L. Their operands come from
@@ -107,11 +108,11 @@ func (b *builder) coherentFactors() {
 	// few rounds.
 	for range 3 {
 		changed := false
-		for _, c := range g.t.Categories {
+		for _, c := range t.Categories {
 			if c.Base == nil || !unitexpr.IsExpressionSyntax(c.Base.Symbol) {
 				continue
 			}
-			e, err := g.parseExpressionExcluding(c.Base.Symbol, c.Base)
+			e, err := b.names.ParseExpressionExcluding(c.Base.Symbol, c.Base)
 			if err != nil {
 				continue // not an expression of other units: coherent
 			}
@@ -140,7 +141,7 @@ func (b *builder) coherentFactors() {
 
 // setCoherent sets the coherent factor and the map onto the coherent SI
 // unit of units, compiled units of category c.
-func (b *builder) setCoherent(c *Category, units []*Unit) {
+func (b *builder) setCoherent(c *graph.Category, units []*graph.Unit) {
 	coh, err := exact.Linear(c.Coherent.R, c.Coherent.K)
 	if err != nil {
 		b.errorf(b.categoryOrigins[c], fmt.Sprintf("category %q", c.ID), "its factor to the coherent SI unit: %v", err)
@@ -175,16 +176,16 @@ func (b *builder) setCoherent(c *Category, units []*Unit) {
 }
 
 // bridges checks and records the declared bridges.
-func (b *builder) bridges(specs []BridgeSpec) {
-	g := b.g
+func (b *builder) bridges(specs []spec.Bridge) {
+	t := b.t
 	for _, bs := range specs {
 		subject := fmt.Sprintf("bridge %s → %s", bs.From, bs.To)
 		if bs.From == "" || bs.To == "" || bs.Factor == "" {
 			b.errorf(bs.Origin, "bridge", "needs from, to and factor (1 from = factor to)")
 			continue
 		}
-		from, err1 := g.Lookup(bs.From)
-		to, err2 := g.Lookup(bs.To)
+		from, err1 := b.names.Lookup(bs.From)
+		to, err2 := b.names.Lookup(bs.To)
 		for _, err := range []error{err1, err2} {
 			if err != nil {
 				b.errorf(bs.Origin, subject, "%v", err)
@@ -214,23 +215,23 @@ func (b *builder) bridges(specs []BridgeSpec) {
 			continue
 		}
 		key := graph.CategoryPair{From: from.Category, To: to.Category}
-		if old, dup := g.t.Bridges[key]; dup {
+		if old, dup := t.Bridges[key]; dup {
 			b.errorf(bs.Origin, subject, "categories %s and %s are already bridged (%s → %s)", from.Category.ID, to.Category.ID, old.From.Symbol, old.To.Symbol)
 			continue
 		}
 		// 1 From = f To, so 1 SI(From) = f·coh(To)/coh(From) SI(To).
 		si := f.Mul(to.Coherent).Quo(from.Coherent)
-		br := &Bridge{From: from, To: to, Factor: bs.Factor, Exact: bs.Exact, Source: bs.Source, Note: bs.Note, SI: si}
-		g.t.Bridges[key] = br
+		br := &graph.Bridge{From: from, To: to, Factor: bs.Factor, Exact: bs.Exact, Source: bs.Source, Note: bs.Note, SI: si}
+		t.Bridges[key] = br
 		back := *br
 		back.SI = exact.One().Quo(si)
-		g.t.Bridges[graph.CategoryPair{From: to.Category, To: from.Category}] = &back
+		t.Bridges[graph.CategoryPair{From: to.Category, To: from.Category}] = &back
 	}
 }
 
 // siFactorText is the factor from the category's base unit to the
 // coherent SI unit of its dimension, as declared.
-func siFactorText(c *Category) string {
+func siFactorText(c *graph.Category) string {
 	t, _ := exact.FactorText(*c.SIFactor)
 	return t
 }
