@@ -22,6 +22,8 @@ import (
 type Overlay struct {
 	parent  *Overlay
 	version string
+	// root is the catalog's core, under every overlay.
+	root *Core
 	// units are the account's compiled units in declaration order (a
 	// prefixed unit after its unit); categories its own categories.
 	units      []*graph.Unit
@@ -38,7 +40,7 @@ type Overlay struct {
 	problems []error
 	maxName  int
 	// suggester indexes the plain spellings for suggestions, built on
-	// the first unknown name (suggestIndex).
+	// the first unknown name (SuggestIndex).
 	suggester     *suggest.Index
 	suggesterOnce sync.Once
 
@@ -48,8 +50,6 @@ type Overlay struct {
 	// unit depends on, by the plain symbol of their declared unit.
 	base    *Core
 	lenient bool
-	// root is the catalog's core, under every overlay.
-	root    *Core
 	specs   map[*graph.Unit]*spec.Unit
 	catSpec map[*graph.Category]*spec.Category
 	deps    map[*graph.Unit][]string
