@@ -115,8 +115,11 @@ func NewOverlay(a Account, defs *spec.Catalog) (*Overlay, error) {
 
 // Compile compiles the account's units and categories, defs, into ov
 // and t, the core of the account's graph (a copy of a.Base), whose Names
-// opt reads. It reports every problem, each a *fault.SpecError at its
-// origin, and ok is false when ctx was done before it finished.
+// opt reads. a and defs are those NewOverlay was given: ov keeps no
+// reference to a.Previous or a.Find, so that an account's graph does not
+// hold the graphs compiled before it. It reports every problem, each a
+// *fault.SpecError at its origin, and ok is false when ctx was done
+// before it finished.
 func (ov *Overlay) Compile(ctx context.Context, t *Core, defs *spec.Catalog, a Account, opt Options) (errs []error, ok bool) {
 	b := newBuilder(ctx, t, opt)
 	b.ov = ov
