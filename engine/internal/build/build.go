@@ -48,8 +48,8 @@ type Names interface {
 	ParseExpressionExcluding(s string, exclude *graph.Unit) (*unitexpr.Expression, error)
 }
 
-// Catalog checks cat as a whole and compiles it into t, which it
-// expects empty. It reports every problem it finds, each a
+// Catalog checks cat as a whole and compiles it into t, replacing what
+// t held. It reports every problem it finds, each a
 // *fault.SpecError located at its origin; ok is false when ctx was done
 // before it finished (the errors then end with ctx's).
 func Catalog(ctx context.Context, t *Core, cat *spec.Catalog, opt Options) (errs []error, ok bool) {

@@ -54,9 +54,6 @@ type Overlay struct {
 	catSpec map[*graph.Category]*spec.Category
 	deps    map[*graph.Unit][]string
 
-	// declared is how many units the account defines, prefixed ones
-	// included.
-	declared int
 	// mine holds the units being compiled; nil once compiled.
 	mine map[*graph.Unit]bool
 }
@@ -102,8 +99,7 @@ func NewOverlay(a Account, defs *spec.Catalog) (*Overlay, error) {
 		return nil, &fault.SpecError{Subject: "account units", Message: fmt.Sprintf("define %d units, prefixed ones included; an account may have at most %d", units, a.Limits.Units)}
 	}
 	return &Overlay{
-		declared: units,
-		parent:   a.Parent, version: a.Version, base: a.Base, root: a.Root, lenient: a.Lenient,
+		parent: a.Parent, version: a.Version, base: a.Base, root: a.Root, lenient: a.Lenient,
 		specs: make(map[*graph.Unit]*spec.Unit, units), catSpec: map[*graph.Category]*spec.Category{}, deps: make(map[*graph.Unit][]string, units),
 		catByID:  map[string]*graph.Category{},
 		bySymbol: make(map[string]*graph.Unit, 2*units), byWord: make(map[string]*graph.Unit, 3*units),
@@ -123,7 +119,7 @@ func NewOverlay(a Account, defs *spec.Catalog) (*Overlay, error) {
 func (ov *Overlay) Compile(ctx context.Context, t *Core, defs *spec.Catalog, a Account, opt Options) (errs []error, ok bool) {
 	b := newBuilder(ctx, t, opt)
 	b.ov = ov
-	n := ov.declared
+	n, _ := spec.CountUnits(defs.Categories) // checked by NewOverlay
 	c := &overlayCompiler{b: b, ov: ov, account: a, why: map[*graph.Unit]string{}, reused: make(map[*graph.Unit]bool, n), order: make([]*graph.Unit, 0, n)}
 	if p := a.Previous; p != nil && p.base == a.Base && len(p.problems) == 0 &&
 		(p.lenient == a.Lenient || len(p.clashSym)+len(p.clashWord) == 0) {
