@@ -98,7 +98,7 @@ func (g *Graph) Warm() []error {
 
 // restore assembles a graph from a snapshot's tables.
 func restore(data string, compileCodes func() *CodeTables) (*Graph, error) {
-	t, err := snapshot.Read(data)
+	t, err := snapshot.Read(data, accelerated())
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func writeNames(units []*graph.Unit, names graph.Names) string {
 func TestNameTable(t *testing.T) {
 	units, index := testNames()
 	for _, names := range []graph.Names{index, {Map: map[string]*graph.Unit{}}} {
-		r := &reader{b: writeNames(units, names), units: units}
+		r := &reader{b: writeNames(units, names), refs: refs{units: units}}
 		table := r.nameTable()
 		if r.err != nil || len(r.b) != 0 {
 			t.Fatalf("read back: %v, %d bytes left", r.err, len(r.b))
@@ -86,7 +86,7 @@ func TestNameTable(t *testing.T) {
 // probe forever) is an error when read, never a panic later.
 func TestNameTableRefusesCorruption(t *testing.T) {
 	units, index := testNames()
-	good := &reader{b: writeNames(units, index), units: units}
+	good := &reader{b: writeNames(units, index), refs: refs{units: units}}
 	n, size := good.count(), good.int()
 	recs, slots := good.str(), good.str()
 	write := func(n, size int, recs, slots string) string {
@@ -104,7 +104,7 @@ func TestNameTableRefusesCorruption(t *testing.T) {
 		return string(b)
 	}
 	one := write(1, 2, string(binary.AppendVarint([]byte("\x01x"), int64(len(units)))), "\x01\x00\x00\x00\x00\x00\x00\x00")
-	if r := (&reader{b: one, units: units}); r.nameTable().Len() != 1 || r.err != nil {
+	if r := (&reader{b: one, refs: refs{units: units}}); r.nameTable().Len() != 1 || r.err != nil {
 		t.Fatalf("a table of one name: %v", r.err)
 	}
 	for _, tt := range []struct {
@@ -120,7 +120,7 @@ func TestNameTableRefusesCorruption(t *testing.T) {
 		{"no unit", write(1, 2, string(binary.AppendVarint([]byte("\x01x"), 0)), "\x01\x00\x00\x00\x00\x00\x00\x00")},
 		{"cut short", write(n, size, recs[:len(recs)/2], slots)},
 	} {
-		r := &reader{b: tt.data, units: units}
+		r := &reader{b: tt.data, refs: refs{units: units}}
 		if names := r.nameTable(); r.err == nil {
 			t.Errorf("%s: read as a table of %d names", tt.name, names.Len())
 		}

@@ -16,6 +16,12 @@
 // the loader builds from the YAML, and hot reload and validation always
 // use the full loader. Formulas in decimals (dBm) are compiled on their
 // first use.
+//
+// A restore is most of what `unitd convert 1 m ft` does beyond starting
+// the binary, and most of a restore is memory touched for the first
+// time. So a snapshot holds each distinct rational, map and formula once,
+// in a table the rest names by number (a quarter as many as the units
+// name), and its units in blocks that Read decodes side by side.
 package snapshot
 
 import (
@@ -27,6 +33,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/codes"
@@ -38,13 +45,16 @@ import (
 )
 
 // magic starts every snapshot; its last part is the format's version.
-const magic = "unitd graph snapshot 5\n"
+const magic = "unitd graph snapshot 6\n"
 
 // Write writes the compiled core of a catalog.
+//
+// A snapshot is its magic, the catalog's version, the table of values
+// (writer.values) and the body: the categories, the units in blocks
+// (unitBlocks), the categories' units, the names, the spellings, the
+// ambiguous names, the bridges and the claims.
 func Write(t *graph.Tables) []byte {
-	w := &writer{units: map[*graph.Unit]int{}, cats: map[*graph.Category]int{}}
-	w.b = append(w.b, magic...)
-	w.str(t.Version)
+	w := &writer{units: map[*graph.Unit]int{}, cats: map[*graph.Category]int{}, index: map[string]int{}}
 	for i, c := range t.Categories {
 		w.cats[c] = i
 	}
@@ -68,41 +78,14 @@ func Write(t *graph.Tables) []byte {
 		}
 	}
 	w.int(len(t.Units))
-	for _, u := range t.Units {
-		w.int(w.cats[u.Category])
-		w.str(u.Symbol)
-		w.str(u.Name)
-		w.str(u.Plural)
-		w.strs(u.Aliases)
-		w.strs(u.Symbols)
-		w.str(u.System)
-		w.str(u.Description)
-		d := u.Definition
-		w.strs([]string{d.Kind, d.Unit, d.Factor, d.Offset, d.To, d.From})
-		w.bool(u.Exact)
-		w.str(u.Source)
-		w.unit(u.Prefixed)
-		w.codes(&u.Codes)
-		w.int(len(u.Examples))
-		for _, e := range u.Examples {
-			w.strs([]string{e.Value, e.From, e.To, e.Result})
-			w.bool(e.Approx)
-		}
-		w.conversion(&u.Conv)
-		switch {
-		case u.SI == nil:
-			w.int(0)
-		case u.SI == &u.Conv:
-			w.int(1)
-		default:
-			w.int(2)
-			w.conversion(u.SI)
-		}
-		w.factor(u.Coherent)
-		w.bool(u.AsInterval != nil)
-		if u.AsInterval != nil {
-			w.conversion(u.AsInterval)
-		}
+	w.int(unitBlocks)
+	for i := range unitBlocks {
+		lo, hi := blockRange(i, unitBlocks, len(t.Units))
+		w.block(func() {
+			for _, u := range t.Units[lo:hi] {
+				w.unitFields(u)
+			}
+		})
 	}
 	// Each category's units, base and intervals, now that every unit has
 	// an index.
@@ -214,7 +197,58 @@ func Write(t *graph.Tables) []byte {
 			}
 		}
 	})
-	return w.b
+	body := w.b
+	w.b = append([]byte(magic), nil...)
+	w.str(t.Version)
+	w.values()
+	return append(w.b, body...)
+}
+
+// unitBlocks is how many blocks a snapshot's units are written in: a
+// reader decodes them side by side (Read), and a restore spends most of
+// its time on them. Four keep two or four processors busy.
+const unitBlocks = 4
+
+// blockRange is the range of the units of block i of k, of n units.
+func blockRange(i, k, n int) (lo, hi int) { return i * n / k, (i + 1) * n / k }
+
+// unitFields writes what a unit is, but for its index (which its place
+// gives).
+func (w *writer) unitFields(u *graph.Unit) {
+	w.int(w.cats[u.Category])
+	w.str(u.Symbol)
+	w.str(u.Name)
+	w.str(u.Plural)
+	w.strs(u.Aliases)
+	w.strs(u.Symbols)
+	w.str(u.System)
+	w.str(u.Description)
+	d := u.Definition
+	w.strs([]string{d.Kind, d.Unit, d.Factor, d.Offset, d.To, d.From})
+	w.bool(u.Exact)
+	w.str(u.Source)
+	w.unit(u.Prefixed)
+	w.codes(&u.Codes)
+	w.int(len(u.Examples))
+	for _, e := range u.Examples {
+		w.strs([]string{e.Value, e.From, e.To, e.Result})
+		w.bool(e.Approx)
+	}
+	w.conversion(&u.Conv)
+	switch {
+	case u.SI == nil:
+		w.int(0)
+	case u.SI == &u.Conv:
+		w.int(1)
+	default:
+		w.int(2)
+		w.conversion(u.SI)
+	}
+	w.factor(u.Coherent)
+	w.bool(u.AsInterval != nil)
+	if u.AsInterval != nil {
+		w.conversion(u.AsInterval)
+	}
 }
 
 // block writes what write writes as a string of its own, which a reader
@@ -232,17 +266,24 @@ func (w *writer) block(write func()) {
 // returns are views of data. A snapshot that does not read (another
 // version, cut short, an index out of range) is an error, never a panic
 // later.
-func Read(data string) (*graph.Tables, error) {
+//
+// With parallel, the blocks of units are decoded side by side, each on
+// a goroutine of its own, while the rest of the snapshot is read (most of
+// a restore is filling in the units, and most of that is memory touched
+// for the first time, which a second processor halves); without, one
+// after the other. Both read the same graph.
+func Read(data string, parallel bool) (*graph.Tables, error) {
 	if len(data) < len(magic) || data[:len(magic)] != magic {
 		return nil, errors.New("not a snapshot of this version")
 	}
-	r := &reader{b: data[len(magic):], pairs: map[[2]string]*formula.Pair{}}
+	r := &reader{b: data[len(magic):]}
 	t := &graph.Tables{
 		Version:     r.str(),
 		ByDimension: map[dimension.Vector]*graph.Category{},
 		Bridges:     map[graph.CategoryPair]*graph.Bridge{},
 		Bridged:     map[graph.UnitBridge]*graph.Conversion{},
 	}
+	r.values()
 	cats := make([]graph.Category, r.count())
 	t.Categories = make([]*graph.Category, len(cats))
 	for i := range cats {
@@ -265,47 +306,30 @@ func Read(data string) (*graph.Tables, error) {
 		t.Units[i] = &units[i]
 	}
 	r.units, r.cats = t.Units, t.Categories
-	for _, u := range t.Units {
-		u.Category = r.category()
-		u.Symbol, u.Name, u.Plural = r.str(), r.str(), r.str()
-		u.Aliases, u.Symbols = r.strs(), r.strs()
-		u.System, u.Description = r.str(), r.str()
-		if n := r.count(); n == 6 {
-			u.Definition = graph.Definition{Kind: r.str(), Unit: r.str(), Factor: r.str(), Offset: r.str(), To: r.str(), From: r.str()}
+	blocks := make([]string, r.count())
+	if len(blocks) == 0 && len(units) > 0 {
+		r.fail("%d units in no block", len(units))
+	}
+	for i := range blocks {
+		blocks[i] = r.str()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	// The units' blocks; what follows them refers to units only by
+	// their place, which their pointers already have.
+	unitErrs := make([]error, len(blocks))
+	var wg sync.WaitGroup
+	for i, b := range blocks {
+		lo, hi := blockRange(i, len(blocks), len(units))
+		decode := func() { unitErrs[i] = r.sub(b).unitsIn(units[lo:hi]) }
+		if parallel {
+			wg.Go(decode)
 		} else {
-			r.fail("a definition of %d parts", n)
-		}
-		u.Exact = r.bool()
-		u.Source = r.str()
-		u.Prefixed = r.unit()
-		u.Codes = r.codes()
-		if n := r.count(); n > 0 {
-			u.Examples = r.examples(n)
-			for j := range u.Examples {
-				if n := r.count(); n != 4 {
-					r.fail("an example of %d parts", n)
-					break
-				}
-				u.Examples[j] = graph.Example{Value: r.str(), From: r.str(), To: r.str(), Result: r.str(), Approx: r.bool()}
-			}
-		}
-		r.conversion(&u.Conv)
-		switch r.int() {
-		case 1:
-			u.SI = &u.Conv
-		case 2:
-			u.SI = new(graph.Conversion)
-			r.conversion(u.SI)
-		}
-		u.Coherent = r.factor()
-		if r.bool() {
-			u.AsInterval = new(graph.Conversion)
-			r.conversion(u.AsInterval)
-		}
-		if r.err != nil {
-			return nil, r.err
+			decode()
 		}
 	}
+	defer wg.Wait() // on an early return too: no goroutine outlives Read
 	for _, c := range t.Categories {
 		c.Base = r.unit()
 		c.Units = make([]*graph.Unit, r.count())
@@ -321,9 +345,9 @@ func Read(data string) (*graph.Tables, error) {
 	t.MaxName = r.int()
 	// Every spelling, for suggestions: checked now, decoded on the first
 	// unknown name (graph.Tables.Spellings).
-	unitRefs, catRefs := r.units, r.cats
+	refs := r.refs
 	if spellings := r.block(func(b *reader) { b.spellings(false) }); r.err == nil {
-		t.Spellings = func() []graph.Spelling { return subReader(spellings, unitRefs, catRefs).spellings(true) }
+		t.Spellings = func() []graph.Spelling { return refs.sub(spellings).spellings(true) }
 	}
 	t.Ambiguous = make(map[string]*graph.Ambiguity)
 	for range r.count() {
@@ -365,16 +389,76 @@ func Read(data string) (*graph.Tables, error) {
 	// name that needs them (claim.Index.Claimed).
 	if claims := r.block(func(b *reader) { b.claims(false) }); r.err == nil {
 		t.Claims = func() (map[string]map[string]*graph.Unit, map[string]map[string]string) {
-			return subReader(claims, unitRefs, catRefs).claims(true)
+			return refs.sub(claims).claims(true)
 		}
 	}
 	if r.err == nil && len(r.b) > 0 {
 		r.fail("%d bytes after the end", len(r.b))
 	}
+	wg.Wait()
+	for _, err := range unitErrs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	return t, nil
+}
+
+// unitsIn reads a block of units into units, which it fills in.
+func (r *reader) unitsIn(units []graph.Unit) error {
+	for i := range units {
+		r.unitFields(&units[i])
+		if r.err != nil {
+			return r.err
+		}
+	}
+	if len(r.b) > 0 {
+		r.fail("%d bytes after the end of a block of units", len(r.b))
+	}
+	return r.err
+}
+
+// unitFields reads what a unit is (writer.unitFields) into u.
+func (r *reader) unitFields(u *graph.Unit) {
+	u.Category = r.category()
+	u.Symbol, u.Name, u.Plural = r.str(), r.str(), r.str()
+	u.Aliases, u.Symbols = r.strs(), r.strs()
+	u.System, u.Description = r.str(), r.str()
+	if n := r.count(); n == 6 {
+		u.Definition = graph.Definition{Kind: r.str(), Unit: r.str(), Factor: r.str(), Offset: r.str(), To: r.str(), From: r.str()}
+	} else {
+		r.fail("a definition of %d parts", n)
+	}
+	u.Exact = r.bool()
+	u.Source = r.str()
+	u.Prefixed = r.unit()
+	u.Codes = r.codes()
+	if n := r.count(); n > 0 {
+		u.Examples = r.examples(n)
+		for j := range u.Examples {
+			if n := r.count(); n != 4 {
+				r.fail("an example of %d parts", n)
+				break
+			}
+			u.Examples[j] = graph.Example{Value: r.str(), From: r.str(), To: r.str(), Result: r.str(), Approx: r.bool()}
+		}
+	}
+	r.conversion(&u.Conv)
+	switch r.int() {
+	case 1:
+		u.SI = &u.Conv
+	case 2:
+		u.SI = new(graph.Conversion)
+		r.conversion(u.SI)
+	}
+	u.Coherent = r.factor()
+	if r.bool() {
+		u.AsInterval = new(graph.Conversion)
+		r.conversion(u.AsInterval)
+	}
 }
 
 // writer writes a snapshot: unsigned varints, strings with their
@@ -383,6 +467,49 @@ type writer struct {
 	b     []byte
 	units map[*graph.Unit]int
 	cats  map[*graph.Category]int
+	// The table of values (values): the rationals, maps and formulas the
+	// body names by number, each written once. index numbers them by
+	// their kind and text.
+	rats     []*big.Rat
+	maps     []*exact.Map
+	formulas [][2]string
+	index    map[string]int
+}
+
+// values writes the table of values. Of the shipped catalog's 2,205
+// unit maps 619 differ, and of its 2,202 factors 605: a reader decodes
+// and checks each once, and the units share it (maps and rationals are
+// never modified once built).
+func (w *writer) values() {
+	w.int(len(w.rats))
+	for _, r := range w.rats {
+		w.bigint(r.Num())
+		w.bigint(r.Denom())
+	}
+	w.int(len(w.maps))
+	for _, m := range w.maps {
+		a, b, c, d := m.Coefficients()
+		for _, x := range [4]*big.Int{a, b, c, d} {
+			w.bigint(x)
+		}
+		w.int(m.K())
+	}
+	w.int(len(w.formulas))
+	for _, f := range w.formulas {
+		w.str(f[0])
+		w.str(f[1])
+	}
+}
+
+// ref writes a value of the table as its number plus one, numbering it
+// with add the first time key names it.
+func (w *writer) ref(key string, add func() int) {
+	n, ok := w.index[key]
+	if !ok {
+		n = add()
+		w.index[key] = n
+	}
+	w.int(n + 1)
 }
 
 func (w *writer) int(n int) { w.b = binary.AppendVarint(w.b, int64(n)) }
@@ -423,13 +550,16 @@ func (w *writer) bigint(x *big.Int) {
 	w.str(string(x.Bytes()))
 }
 
-// rat writes a rational as its numerator and denominator, or nil.
+// rat writes a rational as its number in the table, 0 for nil.
 func (w *writer) rat(r *big.Rat) {
-	w.bool(r != nil)
-	if r != nil {
-		w.bigint(r.Num())
-		w.bigint(r.Denom())
+	if r == nil {
+		w.int(0)
+		return
 	}
+	w.ref("r"+r.String(), func() int {
+		w.rats = append(w.rats, r)
+		return len(w.rats) - 1
+	})
 }
 
 func (w *writer) factor(f exact.Factor) {
@@ -459,17 +589,17 @@ func (w *writer) codes(c *graph.UnitCodes) {
 	}
 }
 
+// exactMap writes a map as its number in the table, 0 for nil.
 func (w *writer) exactMap(m *exact.Map) {
 	if m == nil {
-		w.bool(false)
+		w.int(0)
 		return
 	}
-	w.bool(true)
 	a, b, c, d := m.Coefficients()
-	for _, x := range [4]*big.Int{a, b, c, d} {
-		w.bigint(x)
-	}
-	w.int(m.K())
+	w.ref(fmt.Sprint("m", a, b, c, d, m.K()), func() int {
+		w.maps = append(w.maps, m)
+		return len(w.maps) - 1
+	})
 }
 
 func (w *writer) decimal(d *apd.Decimal) { w.str(d.String()) }
@@ -478,10 +608,13 @@ func (w *writer) conversion(c *graph.Conversion) {
 	w.exactMap(c.Map)
 	w.exactMap(c.Pre)
 	w.exactMap(c.Post)
-	w.bool(c.Formula != nil)
-	if c.Formula != nil {
-		w.str(c.Formula.ToSrc)
-		w.str(c.Formula.FromSrc)
+	if f := c.Formula; f == nil {
+		w.int(0)
+	} else {
+		w.ref("f"+f.ToSrc+"\x00"+f.FromSrc, func() int {
+			w.formulas = append(w.formulas, [2]string{f.ToSrc, f.FromSrc})
+			return len(w.formulas) - 1
+		})
 	}
 	w.bool(c.FormulaUnit)
 	w.bool(c.Exact)
@@ -504,12 +637,9 @@ func (w *writer) conversion(c *graph.Conversion) {
 // capacity at its length, so that an append to one never writes into the
 // next.
 type reader struct {
-	b     string // what is left to read; strings read are views of it
-	err   error
-	units []*graph.Unit
-	cats  []*graph.Category
-	// pairs shares one formula pair among the units defined through it.
-	pairs map[[2]string]*formula.Pair
+	b   string // what is left to read; strings read are views of it
+	err error
+	refs
 
 	strSlab     []string
 	exampleSlab []graph.Example
@@ -540,7 +670,7 @@ func (r *reader) block(check func(*reader)) string {
 	if r.err != nil {
 		return ""
 	}
-	sub := subReader(b, r.units, r.cats)
+	sub := r.sub(b)
 	check(sub)
 	switch {
 	case sub.err != nil:
@@ -551,10 +681,47 @@ func (r *reader) block(check func(*reader)) string {
 	return b
 }
 
-// subReader is a reader of a block of a snapshot whose units and
-// categories are read already.
-func subReader(b string, units []*graph.Unit, cats []*graph.Category) *reader {
-	return &reader{b: b, units: units, cats: cats}
+// refs are what the parts of a snapshot refer to by number: its units
+// and categories, and the values of its table (writer.values). Each
+// formula pair is shared by the units defined through it.
+type refs struct {
+	units    []*graph.Unit
+	cats     []*graph.Category
+	rats     []*big.Rat
+	maps     []*exact.Map
+	formulas []*formula.Pair
+}
+
+// sub returns a reader of b, a block of a snapshot whose references are
+// read already; it shares nothing with other readers but them, which it
+// only reads.
+func (f refs) sub(b string) *reader { return &reader{b: b, refs: f} }
+
+// values reads the table of values (writer.values).
+func (r *reader) values() {
+	r.rats = make([]*big.Rat, r.count())
+	for i := range r.rats {
+		r.rats[i] = r.newRat()
+	}
+	r.maps = make([]*exact.Map, r.count())
+	for i := range r.maps {
+		r.maps[i] = r.newMap()
+	}
+	r.formulas = make([]*formula.Pair, r.count())
+	for i := range r.formulas {
+		r.formulas[i] = formula.Deferred(r.str(), r.str())
+	}
+}
+
+// ref reads a number of a value of the table of n: its index, or -1 for
+// none (0) or a number out of range.
+func (r *reader) ref(n int) int {
+	i := r.int()
+	if i < 0 || i > n {
+		r.fail("value %d of %d", i, n)
+		return -1
+	}
+	return i - 1
 }
 
 // spellings reads the spellings; with keep false it only reads them
@@ -726,12 +893,17 @@ func (r *reader) bigintTo(x *big.Int) {
 	}
 }
 
-// rat reads a rational, which the snapshot holds in lowest terms with a
-// positive denominator (big.Rat's normal form), or nil.
+// rat reads a rational of the table, or nil.
 func (r *reader) rat() *big.Rat {
-	if !r.bool() {
-		return nil
+	if i := r.ref(len(r.rats)); i >= 0 {
+		return r.rats[i]
 	}
+	return nil
+}
+
+// newRat reads a rational of the table, which the snapshot holds in
+// lowest terms with a positive denominator (big.Rat's normal form).
+func (r *reader) newRat() *big.Rat {
 	if r.one == nil {
 		r.one = big.NewRat(1, 1)
 	}
@@ -801,10 +973,16 @@ func (r *reader) codes() graph.UnitCodes {
 	return c
 }
 
+// exactMap reads a map of the table, or nil.
 func (r *reader) exactMap() *exact.Map {
-	if !r.bool() {
-		return nil
+	if i := r.ref(len(r.maps)); i >= 0 {
+		return r.maps[i]
 	}
+	return nil
+}
+
+// newMap reads a map of the table.
+func (r *reader) newMap() *exact.Map {
 	a, b, c, d := r.coefficient(), r.coefficient(), r.coefficient(), r.coefficient()
 	k := r.int()
 	if r.err != nil {
@@ -825,14 +1003,8 @@ func (r *reader) decimal(d *apd.Decimal) {
 
 func (r *reader) conversion(c *graph.Conversion) {
 	c.Map, c.Pre, c.Post = r.exactMap(), r.exactMap(), r.exactMap()
-	if r.bool() {
-		key := [2]string{r.str(), r.str()}
-		p, ok := r.pairs[key]
-		if !ok {
-			p = formula.Deferred(key[0], key[1])
-			r.pairs[key] = p
-		}
-		c.Formula = p
+	if i := r.ref(len(r.formulas)); i >= 0 {
+		c.Formula = r.formulas[i]
 	}
 	c.FormulaUnit, c.Exact, c.AnySign = r.bool(), r.bool(), r.bool()
 	if r.bool() {
