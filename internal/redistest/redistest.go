@@ -26,7 +26,8 @@ type Server struct {
 	tb     testing.TB
 }
 
-// URL returns the redis:// or unix:// URL that go-redis parses.
+// URL returns its redis:// or unix:// URL, as redislimit.New and go-redis
+// read it.
 func (s *Server) URL() string {
 	if s.Addr != "" {
 		return "redis://" + s.Addr

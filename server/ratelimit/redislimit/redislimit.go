@@ -10,6 +10,12 @@
 // local ratelimit.Memory of the same rate, logs the change once, and reports
 // it through Status; a background probe returns it to Redis by itself once
 // Redis answers again.
+//
+// It speaks to Redis through redigo, a pool of connections that sends
+// commands as they are written: the limiter sends three (EVALSHA, EVAL
+// and PING), and a client with a method for each of Redis's hundreds of
+// commands made a quarter of every unitd binary, which each command of
+// it, `unitd convert` among them, paid for at start-up.
 package redislimit
 
 import (
@@ -17,24 +23,28 @@ import (
 	_ "embed"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 	"github.com/unitd/unitd/server/ratelimit"
 )
 
 //go:embed gcra.lua
 var script string
 
-var gcra = redis.NewScript(script)
+// gcra and charge each take one key; redigo sends EVALSHA, and EVAL once
+// when Redis has not cached the script yet.
+var gcra = redis.NewScript(1, script)
 
 //go:embed charge.lua
 var chargeScript string
 
-var charge = redis.NewScript(chargeScript)
+var charge = redis.NewScript(1, chargeScript)
 
 // DefaultTimeout bounds one round trip to Redis; past it the request is
 // decided by the local limiter.
@@ -61,7 +71,7 @@ type Options struct {
 // Limiter is a ratelimit.Limiter backed by Redis, with a local fallback. It
 // is safe for concurrent use.
 type Limiter struct {
-	client   redis.UniversalClient
+	pool     *redis.Pool
 	rate     ratelimit.Rate
 	interval int64 // µs to refill one token
 	window   int64 // µs: N * interval
@@ -87,23 +97,18 @@ type Status struct {
 	Error   string    // why Redis is not used, when it is not
 }
 
-// New returns a Limiter of rate on the Redis at url (redis://, rediss:// or
-// unix://). It does not contact Redis; the first Take does.
+// New returns a Limiter of rate on the Redis at url: redis:// or
+// rediss:// (host, port, user and password, database as the path), or
+// unix:// (the socket's path; the database as ?db=N). It does not contact
+// Redis; the first Take does.
 func New(url string, rate ratelimit.Rate, opts Options) (*Limiter, error) {
-	o, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("redis URL: %w", err)
-	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = opts.Timeout, opts.Timeout, opts.Timeout
-	o.MaxRetries = -1 // a retry would be a second round trip
-	return NewClient(redis.NewClient(o), rate, opts)
-}
-
-// NewClient is New with a client the caller made; Close closes it.
-func NewClient(client redis.UniversalClient, rate ratelimit.Rate, opts Options) (*Limiter, error) {
+	dial, err := dialer(url, opts.Timeout)
+	if err != nil {
+		return nil, fmt.Errorf("redis URL: %w", err)
+	}
 	interval := rate.Per.Microseconds() / int64(rate.N)
 	if rate.N <= 0 || interval < 1 {
 		return nil, fmt.Errorf("rate %v: the Redis limiter needs at least a microsecond per request", rate)
@@ -111,17 +116,17 @@ func NewClient(client redis.UniversalClient, rate ratelimit.Rate, opts Options) 
 	if opts.Prefix == "" {
 		opts.Prefix = "unitd:rl:"
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
 	if opts.Probe <= 0 {
 		opts.Probe = DefaultProbe
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	// A connection that failed is closed, not kept (redigo), and none
+	// is retried: a retry would be a second round trip.
+	pool := &redis.Pool{DialContext: dial, MaxIdle: 64, IdleTimeout: 5 * time.Minute}
 	return &Limiter{
-		client:   client,
+		pool:     pool,
 		rate:     rate,
 		interval: interval,
 		window:   interval * int64(rate.N),
@@ -155,20 +160,28 @@ func (l *Limiter) Charge(key string, n int) {
 		l.local.Charge(key, n)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)
-	defer cancel()
-	if err := charge.Run(ctx, l.client, []string{l.opts.Prefix + key}, l.interval, l.window, n).Err(); err != nil {
+	if _, err := l.do(charge, l.opts.Prefix+key, l.interval, l.window, n); err != nil {
 		l.fellBack(err)
 		l.local.Charge(key, n)
 	}
 }
 
+// do runs a script on a connection of the pool within the timeout.
+func (l *Limiter) do(s *redis.Script, keyAndArgs ...any) (any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)
+	defer cancel()
+	c, err := l.pool.GetContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return s.DoContext(ctx, c, keyAndArgs...)
+}
+
 var _ ratelimit.Charger = (*Limiter)(nil)
 
 func (l *Limiter) takeRedis(key string) (ratelimit.Decision, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)
-	defer cancel()
-	res, err := gcra.Run(ctx, l.client, []string{l.opts.Prefix + key}, l.interval, l.window).Int64Slice()
+	res, err := redis.Int64s(l.do(gcra, l.opts.Prefix+key, l.interval, l.window))
 	if err != nil {
 		return ratelimit.Decision{}, err
 	}
@@ -228,7 +241,13 @@ func (l *Limiter) probe() {
 func (l *Limiter) Ping() error {
 	ctx, cancel := context.WithTimeout(context.Background(), l.opts.Timeout)
 	defer cancel()
-	return l.client.Ping(ctx).Err()
+	c, err := l.pool.GetContext(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = redis.DoContext(c, ctx, "PING")
+	return err
 }
 
 func (l *Limiter) recovered() {
@@ -254,10 +273,56 @@ func (l *Limiter) Status() Status {
 	return Status{Backend: "redis", Up: true, Since: l.since}
 }
 
-// Close stops the probe and closes the Redis client.
+// Close stops the probe and closes the pool's connections.
 func (l *Limiter) Close() error {
 	l.closeOnce.Do(func() { close(l.stop) })
-	return l.client.Close()
+	return l.pool.Close()
+}
+
+// dialer returns what dials the Redis at rawURL, each wait (connecting,
+// writing, reading) bounded by timeout, or why rawURL is no Redis URL.
+func dialer(rawURL string, timeout time.Duration) (func(context.Context) (redis.Conn, error), error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	opts := []redis.DialOption{
+		redis.DialConnectTimeout(timeout), redis.DialReadTimeout(timeout), redis.DialWriteTimeout(timeout),
+	}
+	switch u.Scheme {
+	case "redis", "rediss":
+		if db := strings.TrimPrefix(u.Path, "/"); db != "" {
+			if n, err := strconv.Atoi(db); err != nil || n < 0 {
+				return nil, fmt.Errorf("%q: database %q is not a number", rawURL, db)
+			}
+		}
+		return func(ctx context.Context) (redis.Conn, error) {
+			return redis.DialURLContext(ctx, rawURL, opts...)
+		}, nil
+	case "unix":
+	default:
+		return nil, fmt.Errorf("%q: the scheme is not redis, rediss or unix", rawURL)
+	}
+	if u.Path == "" {
+		return nil, fmt.Errorf("%q names no socket", rawURL)
+	}
+	if db := u.Query().Get("db"); db != "" {
+		n, err := strconv.Atoi(db)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%q: database %q is not a number", rawURL, db)
+		}
+		opts = append(opts, redis.DialDatabase(n))
+	}
+	if u.User != nil {
+		if password, ok := u.User.Password(); ok {
+			opts = append(opts, redis.DialUsername(u.User.Username()), redis.DialPassword(password))
+		} else {
+			opts = append(opts, redis.DialPassword(u.User.Username()))
+		}
+	}
+	return func(ctx context.Context) (redis.Conn, error) {
+		return redis.DialContext(ctx, "unix", u.Path, opts...)
+	}, nil
 }
 
 // String describes the limiter for logs.

@@ -166,8 +166,33 @@ func TestRateTooFine(t *testing.T) {
 	if _, err := redislimit.New("redis://127.0.0.1:1", ratelimit.Rate{N: 2_000_000, Per: time.Second}, redislimit.Options{}); err == nil {
 		t.Error("a rate of more than one request per microsecond was accepted")
 	}
-	if _, err := redislimit.New("http://x", ratelimit.Rate{N: 1, Per: time.Second}, redislimit.Options{}); err == nil {
-		t.Error("a non-Redis URL was accepted")
+	for _, url := range []string{"http://x", "unix://", "unix:///tmp/r.sock?db=two", "redis://127.0.0.1:6379/x", "rediss://h/-1"} {
+		if _, err := redislimit.New(url, ratelimit.Rate{N: 1, Per: time.Second}, redislimit.Options{}); err == nil {
+			t.Errorf("%q, no Redis URL, was accepted", url)
+		}
+	}
+}
+
+// TestDatabaseOfURL: the buckets live in the database the URL names, on
+// a Unix socket (?db=N) as over TCP (the path).
+func TestDatabaseOfURL(t *testing.T) {
+	srv := redistest.Start(t)
+	l := newLimiter(t, srv.URL()+"?db=3", ratelimit.Rate{N: 5, Per: day}, redislimit.Options{Timeout: patient})
+	if d := l.Take("k"); !d.Allowed || d.Remaining != 4 {
+		t.Fatalf("take: %+v", d)
+	}
+	opts, err := redis.ParseURL(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for db, want := range map[int]int64{0: 0, 3: 1} {
+		opts.DB = db
+		admin := redis.NewClient(opts)
+		n, err := admin.Exists(context.Background(), "unitd:rl:k").Result()
+		admin.Close()
+		if err != nil || n != want {
+			t.Errorf("database %d holds the bucket %d times (%v), want %d", db, n, err, want)
+		}
 	}
 }
 
@@ -212,12 +237,12 @@ func TestOneRoundTripPerTake(t *testing.T) {
 		case "get", "set", "time":
 			// Run by the script inside Redis, not sent by the client.
 		case "hello", "client":
-			// The handshake of a new connection, not of a request.
+			// The handshake of the admin client's connection (go-redis).
 		default:
 			t.Errorf("unexpected command %s (%d calls)", name, c)
 		}
 	}
-	// go-redis runs EVALSHA and, on NOSCRIPT, EVAL once: at most one extra.
+	// redigo runs EVALSHA and, on NOSCRIPT, EVAL once: at most one extra.
 	if calls < n || calls > n+1 {
 		t.Errorf("%d takes made %d script calls, want %d (one round trip each)", n, calls, n)
 	}
