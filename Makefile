@@ -31,11 +31,18 @@ all: test build
 ## symbol table (-s). CGO_ENABLED=0, as in the Dockerfile, makes a static binary: nothing of unitd
 ## needs C (SQLite is modernc.org's Go), and a process that loads no C library starts sooner and
 ## smaller (unitd convert: half a MiB of peak memory less).
+##
+## It builds two binaries of cmd/unitd. bin/unitd, with the unitd_lite tag, is the command line:
+## conversions and the catalog's tools, linking none of the server, whose package initialisation
+## every command of a binary pays for (a fifth of unitd convert 1 m ft). It runs serve, keys,
+## accounts, users and units by running bin/unitd-full, the whole unitd, in its place (the one
+## binary `go build ./cmd/unitd` and the Dockerfile build). See cmd/unitd/lite.go.
 BUILDFLAGS ?= -trimpath -ldflags=-w
 
 build:
-	@echo ">> building bin/unitd"
-	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o bin/unitd ./cmd/unitd
+	@echo ">> building bin/unitd (the command line) and bin/unitd-full"
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -tags unitd_lite -o bin/unitd ./cmd/unitd
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o bin/unitd-full ./cmd/unitd
 
 ## run: build bin/unitd and serve the embedded catalog (or CATALOG=DIR) on $(ADDR), its admin
 ## listener on $(ADMIN_ADDR), with the store $(STORE): prints a fresh test key and a one-time link
@@ -88,7 +95,7 @@ RACE_FIRST := ./cmd/unitd ./server ./catalog ./client ./locale ./catalog/format 
 
 test-stages:
 	@$(STAGE) "test dependencies (Debian packages, npm)" ./tools/test-deps.sh
-	@$(STAGE) "build bin/unitd and tools/testprogress" sh -c '$(GO) build -o bin/unitd ./cmd/unitd && $(GO) build -o $(TESTPROGRESS) ./tools/testprogress'
+	@$(STAGE) "build bin/unitd, bin/unitd-full and tools/testprogress" sh -c '$(GO) build -tags unitd_lite -o bin/unitd ./cmd/unitd && $(GO) build -o bin/unitd-full ./cmd/unitd && $(GO) build -o $(TESTPROGRESS) ./tools/testprogress'
 	@$(STAGE) "go vet" $(GO) vet ./...
 	@$(STAGE) "gofmt" $(MAKE) --no-print-directory fmt-check
 	@$(STAGE) "staticcheck" $(STATICCHECK) ./...

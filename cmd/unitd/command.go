@@ -49,6 +49,21 @@ const (
 	createStore          // the store is made if it is not there
 )
 
+// defaultStore is the SQLite file used when neither --store nor --keys
+// names one.
+const defaultStore = "unitd.db"
+
+// storeFlags are the --store and --keys flags that every command touching
+// the store shares (command.store).
+type storeFlags struct {
+	store, keys string
+}
+
+func (f *storeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.store, "store", os.Getenv("UNITD_STORE"), "the store of accounts and keys: a SQLite `FILE` or a postgres://… URL; default "+defaultStore+" (env UNITD_STORE)")
+	fs.StringVar(&f.keys, "keys", os.Getenv("UNITD_KEYS"), "a JSON key `FILE` (*.json) of earlier versions, imported into the store once; any other name is the store (env UNITD_KEYS)")
+}
+
 // dispatch runs the group g, called path on the command line ("unitd",
 // "unitd keys"), with args: the command args[0] names, or the group's
 // usage for help. It returns the exit code: 0 on success, 1 on failure, 2

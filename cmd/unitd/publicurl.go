@@ -1,3 +1,5 @@
+//go:build !unitd_lite
+
 package main
 
 import (

@@ -1,9 +1,10 @@
+//go:build !unitd_lite
+
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -16,21 +17,6 @@ import (
 	"github.com/unitd/unitd/store/postgres"
 	"github.com/unitd/unitd/store/sqlite"
 )
-
-// defaultStore is the SQLite file used when neither --store nor --keys
-// names one.
-const defaultStore = "unitd.db"
-
-// storeFlags are the --store and --keys flags that every command touching
-// the store shares (command.store).
-type storeFlags struct {
-	store, keys string
-}
-
-func (f *storeFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.store, "store", os.Getenv("UNITD_STORE"), "the store of accounts and keys: a SQLite `FILE` or a postgres://… URL; default "+defaultStore+" (env UNITD_STORE)")
-	fs.StringVar(&f.keys, "keys", os.Getenv("UNITD_KEYS"), "a JSON key `FILE` (*.json) of earlier versions, imported into the store once; any other name is the store (env UNITD_KEYS)")
-}
 
 // withStore opens the store that the command's --store and --keys name,
 // made if the command creates (createStore) and it is not there, runs f
