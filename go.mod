@@ -61,3 +61,5 @@ require (
 )
 
 tool github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen
+
+replace github.com/cockroachdb/apd/v3 => ./third_party/apd
