@@ -198,7 +198,7 @@ func Write(t *graph.Tables) []byte {
 		}
 	})
 	body := w.b
-	w.b = append([]byte(magic), nil...)
+	w.b = []byte(magic)
 	w.str(t.Version)
 	w.values()
 	return append(w.b, body...)
@@ -461,8 +461,9 @@ func (r *reader) unitFields(u *graph.Unit) {
 	}
 }
 
-// writer writes a snapshot: unsigned varints, strings with their
-// length, and integers and rationals in decimal text.
+// writer writes a snapshot: signed varints, strings with their length,
+// integers as their sign and big-endian bytes, and maps, rationals and
+// formulas as their number in the table of values.
 type writer struct {
 	b     []byte
 	units map[*graph.Unit]int
