@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,9 +123,12 @@ func New(url string, rate ratelimit.Rate, opts Options) (*Limiter, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	// A connection that failed is closed, not kept (redigo), and none
-	// is retried: a retry would be a second round trip.
-	pool := &redis.Pool{DialContext: dial, MaxIdle: 64, IdleTimeout: 5 * time.Minute}
+	// At most ten connections a processor, as go-redis kept: a request
+	// past them waits for one within the timeout, then is decided
+	// locally. A connection that failed is closed, not kept (redigo), and
+	// none is retried: a retry would be a second round trip.
+	conns := 10 * runtime.GOMAXPROCS(0)
+	pool := &redis.Pool{DialContext: dial, MaxActive: conns, MaxIdle: conns, Wait: true, IdleTimeout: 5 * time.Minute}
 	return &Limiter{
 		pool:     pool,
 		rate:     rate,

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -270,5 +273,51 @@ func TestChargeSharedByReplicas(t *testing.T) {
 	b.Charge("other", 0)
 	if d := b.Take("other"); !d.Allowed || d.Remaining != 9 {
 		t.Errorf("a charge of nothing spent tokens: %+v", d)
+	}
+}
+
+// TestConnectionsBounded: however many requests take at once, a limiter
+// opens at most ten connections a processor to Redis, and every request
+// is still decided by Redis: those past them wait for a connection. Redis
+// is paused while they start, so that all of them are waiting at once.
+func TestConnectionsBounded(t *testing.T) {
+	srv := redistest.Start(t)
+	const takers = 200
+	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: takers, Per: day}, redislimit.Options{Timeout: patient})
+	opts, err := redis.ParseURL(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := redis.NewClient(opts)
+	defer admin.Close()
+	ctx := context.Background()
+	if err := admin.ClientPause(ctx, 300*time.Millisecond).Err(); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range takers {
+		wg.Go(func() {
+			if d := l.Take(fmt.Sprintf("key-%d", i%10)); !d.Allowed {
+				t.Errorf("take %d refused: %+v", i, d)
+			}
+		})
+	}
+	wg.Wait()
+	if st := l.Status(); st.Backend != "redis" {
+		t.Fatalf("status %+v, want redis", st)
+	}
+	info, err := admin.Info(ctx, "stats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := -1
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "total_connections_received:"); ok {
+			accepted, _ = strconv.Atoi(v)
+		}
+	}
+	// redistest's readiness probe and the admin client connect too.
+	if limit := 10*runtime.GOMAXPROCS(0) + 3; accepted < 2 || accepted > limit {
+		t.Errorf("Redis accepted %d connections for %d takes at once, want 2 to %d", accepted, takers, limit)
 	}
 }
