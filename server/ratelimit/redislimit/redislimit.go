@@ -14,8 +14,7 @@
 // It speaks to Redis through redigo, a pool of connections that sends
 // commands as they are written: the limiter sends three (EVALSHA, EVAL
 // and PING), and a client with a method for each of Redis's hundreds of
-// commands made a quarter of every unitd binary, which each command of
-// it, `unitd convert` among them, paid for at start-up.
+// commands made a quarter of the unitd binary.
 package redislimit
 
 import (
