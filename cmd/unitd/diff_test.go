@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// copyTree copies the regular files of src into dst.
-func copyTree(t *testing.T, src, dst string) {
+// copyFiles copies the regular files of src whose names keep keeps (all,
+// when keep is nil) into dst.
+func copyFiles(t *testing.T, src, dst string, keep func(name string) bool) {
 	t.Helper()
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -19,6 +20,9 @@ func copyTree(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
+		if e.IsDir() || keep != nil && !keep(e.Name()) {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -48,11 +52,11 @@ func TestDiffGitRevisions(t *testing.T) {
 		}
 	}
 	git("init", "-q", "-b", "main")
-	copyTree(t, filepath.Join(abs, "old"), filepath.Join(repo, "units"))
+	copyFiles(t, filepath.Join(abs, "old"), filepath.Join(repo, "units"), nil)
 	git("add", ".")
 	git("commit", "-qm", "catalog")
 	git("checkout", "-q", "-b", "change")
-	copyTree(t, filepath.Join(abs, "new"), filepath.Join(repo, "units"))
+	copyFiles(t, filepath.Join(abs, "new"), filepath.Join(repo, "units"), nil)
 	git("commit", "-qam", "new inch")
 	// A broken work tree must not matter: revisions are read from git.
 	if err := os.WriteFile(filepath.Join(repo, "units", "length.yaml"), []byte("broken: ["), 0o644); err != nil {

@@ -29,6 +29,20 @@ const patient = 10 * time.Second
 // and the local limiter's, which a test cannot stop).
 const day = 24 * time.Hour
 
+// adminClient is the tests' own client of database db of the Redis at
+// url (go-redis, as no limiter uses), closed when t ends.
+func adminClient(t *testing.T, url string, db int) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.DB = db
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 func newLimiter(t *testing.T, url string, rate ratelimit.Rate, opts redislimit.Options) *redislimit.Limiter {
 	t.Helper()
 	l, err := redislimit.New(url, rate, opts)
@@ -184,15 +198,8 @@ func TestDatabaseOfURL(t *testing.T) {
 	if d := l.Take("k"); !d.Allowed || d.Remaining != 4 {
 		t.Fatalf("take: %+v", d)
 	}
-	opts, err := redis.ParseURL(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
 	for db, want := range map[int]int64{0: 0, 3: 1} {
-		opts.DB = db
-		admin := redis.NewClient(opts)
-		n, err := admin.Exists(context.Background(), "unitd:rl:k").Result()
-		admin.Close()
+		n, err := adminClient(t, srv.URL(), db).Exists(context.Background(), "unitd:rl:k").Result()
 		if err != nil || n != want {
 			t.Errorf("database %d holds the bucket %d times (%v), want %d", db, n, err, want)
 		}
@@ -204,12 +211,7 @@ func TestDatabaseOfURL(t *testing.T) {
 func TestOneRoundTripPerTake(t *testing.T) {
 	srv := redistest.Start(t)
 	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: 1000, Per: day}, redislimit.Options{Timeout: patient})
-	opts, err := redis.ParseURL(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin := redis.NewClient(opts)
-	defer admin.Close()
+	admin := adminClient(t, srv.URL(), 0)
 	ctx := context.Background()
 	if err := admin.ConfigResetStat(ctx).Err(); err != nil {
 		t.Fatal(err)
@@ -284,12 +286,7 @@ func TestConnectionsBounded(t *testing.T) {
 	srv := redistest.Start(t)
 	const takers = 200
 	l := newLimiter(t, srv.URL(), ratelimit.Rate{N: takers, Per: day}, redislimit.Options{Timeout: patient})
-	opts, err := redis.ParseURL(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin := redis.NewClient(opts)
-	defer admin.Close()
+	admin := adminClient(t, srv.URL(), 0)
 	ctx := context.Background()
 	if err := admin.ClientPause(ctx, 300*time.Millisecond).Err(); err != nil {
 		t.Fatal(err)
