@@ -131,6 +131,9 @@ async function screenshot(page, name) {
 async function pickUnit(page, field, text, symbol) {
   await page.locator(field).pressSequentially(text);
   const list = page.locator(`${field}-list`);
+  // The answer to the whole text, not one to a prefix typed on the way
+  // that is still listed: its options and their order are what to count.
+  await page.locator(`${field}-list[data-query="${text}"]`).waitFor({ state: "attached" });
   await list.locator(`li[data-symbol="${symbol}"]`).waitFor();
   const symbols = await list.locator("li[role=option]").evaluateAll((lis) => lis.map((li) => li.dataset.symbol));
   const idx = symbols.indexOf(symbol);

@@ -98,6 +98,11 @@
       return li;
     }
     function render(ans) {
+      // An answer that arrives after the arrow keys chose an option (the
+      // answer to what was typed last, after one to an earlier prefix)
+      // keeps that option chosen when it lists it: Enter then picks what
+      // the field shows as chosen.
+      const chosen = active >= 0 && options[active] ? options[active].symbol : null;
       list.replaceChildren();
       options = [];
       active = -1;
@@ -115,6 +120,8 @@
       ans.data.filter((m) => !shown.has(m.symbol)).forEach(add);
       if (options.length && !dismissed) open();
       else close();
+      const again = chosen === null ? -1 : options.findIndex((o) => o.symbol === chosen);
+      if (again >= 0 && !list.hidden) setActive(again);
       const n = options.length;
       status.textContent = input.value.trim() === "" ? ""
         : (ans.ambiguous ? "“" + ans.ambiguous.name + "” is ambiguous. " : "") +
@@ -124,6 +131,7 @@
       const q = input.value.trim();
       const mine = ++seq;
       if (q === "") {
+        list.dataset.query = "";
         render({ data: [] });
         return;
       }
@@ -137,7 +145,10 @@
         // Typing the exact symbol counts as picking it.
         const exact = ans.data.find((m) => m.symbol === q);
         box.category = exact ? exact.category : "";
-        if (document.activeElement === input) render(ans);
+        if (document.activeElement === input) {
+          list.dataset.query = q; // what the list answers (the tests wait on it)
+          render(ans);
+        }
       } catch (e) {
         // Searching is a convenience; the field still takes any text.
       }
