@@ -20,58 +20,67 @@ const (
 // ParseValue reads a decimal value into d: an optional sign, digits with
 // an optional fraction, and an optional exponent. Anything else (empty
 // text, white space, NaN, Infinity, hex, separators, over 100 characters,
-// an exponent beyond ±1000) is an INVALID_VALUE error. It reads a value of up to 19 significant digits in one pass, checking
-// its syntax as it goes, into a word; anything else (a syntax error, for
-// its message, or more digits) goes through CheckSyntax, and longer
-// values become big integers.
+// an exponent beyond ±1000) is an INVALID_VALUE error.
+//
+// It reads the digits and the point in one pass into a word, which holds
+// any 19 of them; anything else (a syntax error, for its message, or an
+// exponent) goes through CheckSyntax, and a value of more significant
+// digits becomes a big integer.
 func ParseValue(d *apd.Decimal, s string) error {
 	if len(s) == 0 || len(s) > MaxValueLength {
 		return CheckSyntax(s)
 	}
-	i, neg := 0, false
+	start, neg := 0, false
 	if s[0] == '-' || s[0] == '+' {
-		neg, i = s[0] == '-', 1
+		neg, start = s[0] == '-', 1
 	}
-	body := s[i:]
 	var coeff uint64
-	digits, seen, frac, exp := 0, 0, -1, 0 // frac < 0: no point yet
+	point, i := -1, start
 	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			if digits == 19 {
-				if err := CheckSyntax(s); err != nil {
-					return err
-				}
-				return parseLong(d, neg, body)
-			}
-			if coeff != 0 || c != '0' {
-				digits++
-			}
-			coeff = coeff*10 + uint64(c-'0')
-			seen++
-			if frac >= 0 {
-				frac++
-			}
-		case c == '.' && frac < 0:
-			frac = 0
-		case (c == 'e' || c == 'E') && seen > 0:
-			if err := CheckSyntax(s); err != nil {
-				return err
-			}
-			exp, _ = strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
-			i = len(s)
-		default:
-			return CheckSyntax(s)
+		if c := s[i] - '0'; c <= 9 {
+			coeff = coeff*10 + uint64(c)
+		} else if s[i] == '.' && point < 0 {
+			point = i
+		} else {
+			break
 		}
 	}
-	if seen == 0 {
+	ds, frac := i-start, 0 // digits, and those after the point
+	if point >= 0 {
+		ds, frac = ds-1, i-point-1
+	}
+	if ds == 0 {
 		return CheckSyntax(s)
 	}
+	exp := 0
+	if i < len(s) {
+		if err := CheckSyntax(s); err != nil {
+			return err
+		}
+		// Syntax checked: what is left is the exponent ("e", a sign, digits).
+		exp, _ = strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
+	}
+	if ds > 19 && significantDigits(s[start:i]) > 19 {
+		return parseLong(d, neg, s[start:])
+	}
 	d.Coeff.SetUint64(coeff)
-	d.Exponent = int32(exp - max(frac, 0))
+	d.Exponent = int32(exp - frac)
 	d.Negative = neg && coeff != 0
 	d.Form = apd.Finite
 	return nil
+}
+
+// significantDigits counts the digits of s (digits and a point) from its
+// first that is not zero.
+func significantDigits(s string) int {
+	n, seen := 0, false
+	for _, c := range []byte(s) {
+		seen = seen || c > '0' && c <= '9'
+		if seen && c != '.' {
+			n++
+		}
+	}
+	return n
 }
 
 // parseLong reads the unsigned part s of a value already checked by
