@@ -7,9 +7,9 @@
 // and their result depends only on the two names and the graph, which
 // never changes. A Cache remembers the outcome of recent pairs in a small
 // set-associative table: a seeded hash of the two names chooses a set of
-// Ways slots, a hit is confirmed by comparing the names, and a miss is
-// resolved the plain way and stored in a free slot of its set, or over
-// one of them. It is an accelerator (behind the engine's gate: its
+// Ways slots, a hit is confirmed by comparing the names (a name of under
+// eight bytes by the word the hash read of it), and a miss is resolved
+// the plain way and stored in a free slot of its set, or over one of them. It is an accelerator (behind the engine's gate: its
 // cachedPair): a hit yields exactly what resolving and planning would.
 package paircache
 
@@ -43,7 +43,9 @@ type Cache[P any] struct {
 // Entry is a resolved and planned pair. Its names are copies: the
 // request's may be views of a pooled buffer.
 type Entry[P any] struct {
-	From, To         string
+	From, To string
+	// outer are outerBytes of From and To, which the hash read.
+	outer            [2]uint64
 	FromSide, ToSide plan.Side
 	Plan             plan.Plan
 	// Props are the catalog substance's properties a pair across kinds
@@ -68,18 +70,26 @@ func New[P any]() *Cache[P] {
 // and outer bytes share a set; they are told apart by comparing them
 // whole, and a client that sends many such names only evicts its own
 // pairs, which then take the plain path.
-func (c *Cache[P]) hash(from, to string) uint64 { return Hash(c.k0, c.k1, from, to) }
+func (c *Cache[P]) hash(from, to string, outer [2]uint64) uint64 {
+	return mix(c.k0, c.k1, from, to, outer)
+}
 
 // Hash is the hash of a pair of names with the seed k0, k1.
 func Hash(k0, k1 uint64, from, to string) uint64 {
-	h := (outerBytes(from) ^ k0) * 0x9e3779b97f4a7c15
-	h ^= (outerBytes(to) ^ k1) * 0xc2b2ae3d27d4eb4f
+	return mix(k0, k1, from, to, [2]uint64{outerBytes(from), outerBytes(to)})
+}
+
+// mix is Hash of names whose outer bytes are outer.
+func mix(k0, k1 uint64, from, to string, outer [2]uint64) uint64 {
+	h := (outer[0] ^ k0) * 0x9e3779b97f4a7c15
+	h ^= (outer[1] ^ k1) * 0xc2b2ae3d27d4eb4f
 	h ^= uint64(len(from))<<32 | uint64(len(to))
 	return h ^ h>>29
 }
 
 // outerBytes packs the first and last bytes of s (up to eight of each)
-// into a word.
+// into a word. Below eight bytes it holds every byte of s, so that two
+// names of one such length are equal when their words are (wholeBelow).
 func outerBytes(s string) uint64 {
 	n := len(s)
 	switch {
@@ -108,13 +118,27 @@ func le32(s string) uint32 {
 // for none), whose own seed, mixed into the pair's hash, is seed (0 for
 // none), or nil.
 func (c *Cache[P]) Get(from, to string, p *P, seed uint64) *Entry[P] {
-	set := &c.sets[(c.hash(from, to)^seed)%Sets]
+	outer := [2]uint64{outerBytes(from), outerBytes(to)}
+	set := &c.sets[(c.hash(from, to, outer)^seed)%Sets]
 	for i := range set {
-		if e := set[i].Load(); e != nil && e.Props == p && e.From == from && e.To == to {
+		if e := set[i].Load(); e != nil && e.Props == p && e.outer == outer && e.names(from, to) {
 			return e
 		}
 	}
 	return nil
+}
+
+// wholeBelow is the length below which outerBytes holds a whole name.
+const wholeBelow = 8
+
+// names reports whether e's names are from and to, whose outer bytes
+// equal e's: by their lengths alone when outerBytes held them whole (most
+// unit names), else by comparing them.
+func (e *Entry[P]) names(from, to string) bool {
+	if len(e.From) != len(from) || len(e.To) != len(to) {
+		return false
+	}
+	return (len(from) < wholeBelow || e.From == from) && (len(to) < wholeBelow || e.To == to)
 }
 
 // Put remembers a pair that resolved and planned without error, with the
@@ -124,9 +148,10 @@ func (c *Cache[P]) Put(from, to string, fs, ts plan.Side, pl *plan.Plan, p *P, s
 	if len(from) > MaxName || len(to) > MaxName {
 		return
 	}
-	e := &Entry[P]{From: strings.Clone(from), To: strings.Clone(to), FromSide: fs, ToSide: ts, Plan: *pl, Props: p}
+	outer := [2]uint64{outerBytes(from), outerBytes(to)}
+	e := &Entry[P]{From: strings.Clone(from), To: strings.Clone(to), outer: outer, FromSide: fs, ToSide: ts, Plan: *pl, Props: p}
 	e.SetRoute()
-	h := c.hash(from, to) ^ seed
+	h := c.hash(from, to, outer) ^ seed
 	set := &c.sets[h%Sets]
 	for i := range set {
 		if set[i].CompareAndSwap(nil, e) {

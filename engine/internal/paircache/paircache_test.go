@@ -1,6 +1,8 @@
 package paircache
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,5 +54,52 @@ func TestCache(t *testing.T) {
 	}
 	if d.Len() != Ways || d.Get(names[Ways], "m", nil, 0) == nil {
 		t.Errorf("a full set holds %d pairs, the last one found %v", d.Len(), d.Get(names[Ways], "m", nil, 0) != nil)
+	}
+}
+
+// TestOuterBytesWholeBelow: below wholeBelow bytes, two names of one
+// length that differ in any one byte have different outer bytes, so that
+// Get may tell them apart by their words; and a pair found that way is
+// the pair asked for.
+func TestOuterBytesWholeBelow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for n := range wholeBelow {
+		for range 2000 {
+			a := make([]byte, n)
+			for i := range a {
+				a[i] = byte(r.IntN(256))
+			}
+			if n == 0 {
+				continue
+			}
+			b := slices.Clone(a)
+			i := r.IntN(n)
+			b[i] ^= byte(1 + r.IntN(255))
+			if outerBytes(string(a)) == outerBytes(string(b)) {
+				t.Fatalf("%q and %q (byte %d differs) have the same outer bytes", a, b, i)
+			}
+		}
+	}
+	c := New[props]()
+	pl := &plan.Plan{}
+	// Eight bytes and their complement have the same outer bytes.
+	complement := []byte("kilogram")
+	for i := range complement {
+		complement[i] = ^complement[i]
+	}
+	names := []string{"", "m", "ft", "in", "kg", "lbf", "degF", "degC", "L/100km", "L/100kn", "kilogram", string(complement), "kilometre", "kilometrx"}
+	for _, from := range names {
+		for _, to := range names {
+			c = New[props]()
+			c.Put(from, to, plan.Side{}, plan.Side{}, pl, nil, 0)
+			for _, f := range names {
+				for _, tn := range names {
+					e := c.Get(f, tn, nil, 0)
+					if found := e != nil; found != (f == from && tn == to) {
+						t.Fatalf("cache of %q → %q: Get(%q, %q) found %v", from, to, f, tn, found)
+					}
+				}
+			}
+		}
 	}
 }
