@@ -267,7 +267,19 @@ func (g *Graph) appendConvert(dst []byte, req *Request, res *Result) ([]byte, er
 	if req.Exact != nil {
 		return g.appendExact(dst, req, res, p)
 	}
-	return g.appendValue(dst, req, res, p)
+	// appendValue written out up to a pair the cache holds, the way most
+	// conversions go: each call between parsing and the plan costs a
+	// frame and its arguments.
+	var v apd.Decimal
+	if err := exact.ParseValue(&v, req.Value); err != nil {
+		return g.appendUnparsed(dst, req, res, p, err)
+	}
+	if req.To != Auto && req.Properties == nil {
+		if pe := g.cachedPair(req.From, req.To); pe != nil {
+			return convertPair(pe, dst, &v, p, req.Budget, res)
+		}
+	}
+	return g.appendParsed(dst, req, res, p, &v)
 }
 
 // appendCatalogConvert is appendConvert in the catalog's own graph (one
@@ -321,26 +333,37 @@ func (g *Graph) appendInGraph(dst []byte, req *Request, res *Result, p int) ([]b
 func (g *Graph) appendValue(dst []byte, req *Request, res *Result, p int) ([]byte, error) {
 	var v apd.Decimal
 	if err := exact.ParseValue(&v, req.Value); err != nil {
-		if mixed.IsName(req.From) {
-			return g.appendReadable(dst, req, res, p, nil)
-		}
-		return dst, err
+		return g.appendUnparsed(dst, req, res, p, err)
 	}
+	return g.appendParsed(dst, req, res, p, &v)
+}
+
+// appendUnparsed is appendValue for a value that did not parse, with the
+// error err: free text in a mixed unit ("5 ft 3 in") is read as such.
+func (g *Graph) appendUnparsed(dst []byte, req *Request, res *Result, p int, err error) ([]byte, error) {
+	if mixed.IsName(req.From) {
+		return g.appendReadable(dst, req, res, p, nil)
+	}
+	return dst, err
+}
+
+// appendParsed is appendValue once the value has parsed as v.
+func (g *Graph) appendParsed(dst []byte, req *Request, res *Result, p int, v *apd.Decimal) ([]byte, error) {
 	if req.To == Auto {
-		return g.appendReadable(dst, req, res, p, &v)
+		return g.appendReadable(dst, req, res, p, v)
 	}
 	props := req.Properties
 	if props != nil {
 		if pe := g.cachedAcross(req.From, req.To, props); pe != nil {
 			res.Properties = props
-			return convertPair(pe, dst, &v, p, req.Budget, res)
+			return convertPair(pe, dst, v, p, req.Budget, res)
 		}
 	}
 	if pe := g.cachedPair(req.From, req.To); pe != nil {
-		return convertPair(pe, dst, &v, p, req.Budget, res)
+		return convertPair(pe, dst, v, p, req.Budget, res)
 	}
 	if isReadable(req) {
-		return g.appendReadable(dst, req, res, p, &v)
+		return g.appendReadable(dst, req, res, p, v)
 	}
 	var pe pairEntry
 	across, err := g.resolveWith(&pe, req.From, req.To, props)
@@ -350,7 +373,7 @@ func (g *Graph) appendValue(dst []byte, req *Request, res *Result, p int) ([]byt
 	if across {
 		res.Properties = props
 	}
-	return convertPair(&pe, dst, &v, p, req.Budget, res)
+	return convertPair(&pe, dst, v, p, req.Budget, res)
 }
 
 // cachedAcross returns the pair planned across kinds with props (nil for
