@@ -22,10 +22,22 @@ import (
 // operations round in, and whether any rounding has happened on the way to
 // it. Literals carry no context and adopt their operand's.
 type num struct {
-	d       *apd.Decimal
-	ctx     *apd.Context
-	inexact bool
-	run     Env // the conversion's, carried from x to every result
+	d   *apd.Decimal
+	ctx *apd.Context
+	// budget and fast are the conversion's Env, carried from x to every
+	// result. Apart, fast shares inexact's word and num is 32 bytes; with
+	// an Env field it took 40, which every num boxed as an any (each
+	// operation's result) rounds up to an allocation of 48.
+	budget        *Budget
+	inexact, fast bool
+}
+
+// env is the conversion's Env that n carries.
+func (n num) env() Env { return Env{Budget: n.budget, Fast: n.fast} }
+
+// carrying returns a result of n's context that carries n's Env.
+func (n num) carrying(d *apd.Decimal, c *apd.Context, inexact bool) num {
+	return num{d: d, ctx: c, budget: n.budget, inexact: inexact, fast: n.fast}
 }
 
 // Env is what a conversion lends the formulas it runs: the request's
@@ -137,14 +149,14 @@ func pickCtx(a, b num) *apd.Context {
 }
 
 // binary adapts op to a call from a formula: its operands, then x, whose
-// run (the conversion's budget and accelerators) every operation takes,
+// Env (the conversion's budget and accelerators) every operation takes,
 // even one of two literals (literalPatcher appends x to every call).
 func binary(name string, op runBinary) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
 		a, b, x := params[0].(num), params[1].(num), params[2].(num)
 		c := pickCtx(a, b)
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact || b.inexact, run: x.run}
-		cond, err := op(c, r.d, a.d, b.d, r.run)
+		r := x.carrying(new(apd.Decimal), c, a.inexact || b.inexact)
+		cond, err := op(c, r.d, a.d, b.d, r.env())
 		if errors.Is(err, ErrBudget) {
 			return nil, err
 		}
@@ -180,8 +192,8 @@ func unary(name string, op runUnary, domain func(x *apd.Decimal) bool) func(para
 		if domain != nil && !domain(a.d) {
 			return nil, fmt.Errorf("%s(%s): %w", name, a.d, ErrDomain)
 		}
-		r := num{d: new(apd.Decimal), ctx: c, inexact: a.inexact, run: x.run}
-		cond, err := op(c, r.d, a.d, r.run)
+		r := x.carrying(new(apd.Decimal), c, a.inexact)
+		cond, err := op(c, r.d, a.d, r.env())
 		if errors.Is(err, ErrBudget) {
 			return nil, err
 		}
@@ -489,7 +501,7 @@ func compile(src string) (*vm.Program, error) {
 	}
 	// One run at x = 10 catches what type checking cannot (10 keeps
 	// logarithms and powers of ten on their fast, exact paths).
-	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, run: Env{Fast: true}}}); err != nil && !errors.Is(err, ErrDomain) {
+	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, fast: true}}); err != nil && !errors.Is(err, ErrDomain) {
 		return nil, err
 	}
 	return prog, nil
@@ -538,7 +550,7 @@ func isIdent(c byte) bool {
 
 // Run evaluates prog for x in the working context.
 func Run(prog *vm.Program, x *apd.Decimal, work *apd.Context, r Env) (*apd.Decimal, bool, error) {
-	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, run: r}})
+	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, budget: r.Budget, fast: r.Fast}})
 	if err != nil {
 		return nil, false, err
 	}
