@@ -24,12 +24,13 @@ import (
 type num struct {
 	d   *apd.Decimal
 	ctx *apd.Context
-	// budget and fast are the conversion's Env, carried from x to every
-	// result. Apart, fast shares inexact's word and num is 32 bytes; with
-	// an Env field it took 40, which every num boxed as an any (each
-	// operation's result) rounds up to an allocation of 48.
-	budget        *Budget
-	inexact, fast bool
+	// budget and fast are the conversion's Env, which x and every value
+	// computed from it carry (carries is set). Apart, the three flags
+	// share a word and num is 32 bytes; with an Env field it took 40,
+	// which every num boxed as an any (each operation's result) rounds up
+	// to an allocation of 48.
+	budget                 *Budget
+	inexact, fast, carries bool
 }
 
 // env is the conversion's Env that n carries.
@@ -37,7 +38,24 @@ func (n num) env() Env { return Env{Budget: n.budget, Fast: n.fast} }
 
 // carrying returns a result of n's context that carries n's Env.
 func (n num) carrying(d *apd.Decimal, c *apd.Context, inexact bool) num {
-	return num{d: d, ctx: c, budget: n.budget, inexact: inexact, fast: n.fast}
+	return num{d: d, ctx: c, budget: n.budget, inexact: inexact, fast: n.fast, carries: n.carries}
+}
+
+// carrier returns what carries the conversion's Env to a call of
+// operands params[:n]: x, when literalPatcher appended it (a call of
+// literals), else an operand computed from x. Operands of a let bound to
+// literals alone carry none: the call then runs the plain way without a
+// budget, at a cost the formula's text fixes whatever the input.
+func carrier(params []any, n int) num {
+	if len(params) > n {
+		return params[n].(num)
+	}
+	for _, p := range params {
+		if v := p.(num); v.carries {
+			return v
+		}
+	}
+	return num{}
 }
 
 // Env is what a conversion lends the formulas it runs: the request's
@@ -148,14 +166,14 @@ func pickCtx(a, b num) *apd.Context {
 	return defaultWork
 }
 
-// binary adapts op to a call from a formula: its operands, then x, whose
-// Env (the conversion's budget and accelerators) every operation takes,
-// even one of two literals (literalPatcher appends x to every call).
+// binary adapts op to a call from a formula: its operands, then x when
+// neither is computed from it. Every operation takes the conversion's Env
+// (its budget and accelerators) from what carries it (carrier).
 func binary(name string, op runBinary) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		a, b, x := params[0].(num), params[1].(num), params[2].(num)
+		a, b := params[0].(num), params[1].(num)
 		c := pickCtx(a, b)
-		r := x.carrying(new(apd.Decimal), c, a.inexact || b.inexact)
+		r := carrier(params, 2).carrying(new(apd.Decimal), c, a.inexact || b.inexact)
 		cond, err := op(c, r.d, a.d, b.d, r.env())
 		if errors.Is(err, ErrBudget) {
 			return nil, err
@@ -187,7 +205,7 @@ func exactZero(name string, a, b num) bool {
 
 func unary(name string, op runUnary, domain func(x *apd.Decimal) bool) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		a, x := params[0].(num), params[1].(num)
+		a, x := params[0].(num), carrier(params, 1)
 		c := pickCtx(a, x)
 		if domain != nil && !domain(a.d) {
 			return nil, fmt.Errorf("%s(%s): %w", name, a.d, ErrDomain)
@@ -221,10 +239,11 @@ var bigOne = apd.NewBigInt(1)
 func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
 func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
 
-// The signatures of the formula functions: the operands, then x.
+// The signatures of the formula functions: the operands, and x after
+// operands that are literals (literalPatcher).
 var (
-	binarySig = new(func(num, num, num) num)
-	unarySig  = new(func(num, num) num)
+	binarySigs = []any{new(func(num, num) num), new(func(num, num, num) num)}
+	unarySigs  = []any{new(func(num) num), new(func(num, num) num)}
 )
 
 // formulaOptions are the expr options every formula compiles with: x is a
@@ -235,19 +254,19 @@ var formulaOptions = []expr.Option{
 	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return num{d: d} }, operators: map[string]string{
 		"+": "_add", "-": "_sub", "*": "_mul", "/": "_quo", "**": "pow", "^": "pow",
 	}}),
-	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySig),
-	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySig),
-	expr.Function("_mul", binary("mul", mulDecimal), binarySig),
-	expr.Function("_quo", binary("div", quoDecimal), binarySig),
-	expr.Function("pow", binary("pow", pow), binarySig),
-	expr.Function("_neg", unary("neg", plainUnary((*apd.Context).Neg), nil), unarySig),
-	expr.Function("abs", unary("abs", plainUnary((*apd.Context).Abs), nil), unarySig),
-	expr.Function("ln", unary("ln", transcendental(lnexp.Ln), positive), unarySig),
-	expr.Function("log10", unary("log10", transcendental(lnexp.Log10), positive), unarySig),
-	expr.Function("exp", unary("exp", transcendental(lnexp.Exp), nil), unarySig),
-	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySig),
-	expr.Function("tan", unary("tan", tanCR, nil), unarySig),
-	expr.Function("atan", unary("atan", atanCR, nil), unarySig),
+	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySigs...),
+	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySigs...),
+	expr.Function("_mul", binary("mul", mulDecimal), binarySigs...),
+	expr.Function("_quo", binary("div", quoDecimal), binarySigs...),
+	expr.Function("pow", binary("pow", pow), binarySigs...),
+	expr.Function("_neg", unary("neg", plainUnary((*apd.Context).Neg), nil), unarySigs...),
+	expr.Function("abs", unary("abs", plainUnary((*apd.Context).Abs), nil), unarySigs...),
+	expr.Function("ln", unary("ln", transcendental(lnexp.Ln), positive), unarySigs...),
+	expr.Function("log10", unary("log10", transcendental(lnexp.Log10), positive), unarySigs...),
+	expr.Function("exp", unary("exp", transcendental(lnexp.Exp), nil), unarySigs...),
+	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySigs...),
+	expr.Function("tan", unary("tan", tanCR, nil), unarySigs...),
+	expr.Function("atan", unary("atan", atanCR, nil), unarySigs...),
 }
 
 // checkNames reports the first name in a formula that is neither x, a
@@ -294,24 +313,24 @@ func (v *namesVisitor) Visit(node *ast.Node) {
 // literalPatcher turns number literals into exact constants (made by
 // constant from the literal's exact decimal value), unary minus into a
 // call of _neg, and the binary operators named in operators into calls of
-// their functions, and passes x as the last argument of every call, so
-// that each operation runs with the conversion's budget and accelerators
-// (Env), even on literals alone (ln(10)). expr's own operator overloading is not used for the
-// last: it does not reach operators inside a function's arguments, so
-// log10(x / 20) would not compile.
+// their functions, and passes x as the last argument of a call of
+// literals (withX), so that each operation runs with the conversion's
+// budget and accelerators (Env), even on literals alone (ln(10)). expr's
+// own operator overloading is not used for the last: it does not reach
+// operators inside a function's arguments, so log10(x / 20) would not
+// compile.
 type literalPatcher struct {
 	constant  func(*apd.Decimal) any
 	operators map[string]string
 }
 
 func (lp literalPatcher) Visit(node *ast.Node) {
-	x := func() ast.Node { return &ast.IdentifierNode{Value: "x"} }
 	switch n := (*node).(type) {
 	case *ast.CallNode:
-		n.Arguments = append(n.Arguments, x())
+		n.Arguments = withX(n.Arguments)
 	case *ast.BinaryNode:
 		if fn, ok := lp.operators[n.Operator]; ok {
-			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{n.Left, n.Right, x()}})
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: withX([]ast.Node{n.Left, n.Right})})
 		}
 	case *ast.IntegerNode:
 		d, _, _ := apd.NewFromString(strconv.Itoa(n.Value))
@@ -321,11 +340,30 @@ func (lp literalPatcher) Visit(node *ast.Node) {
 	case *ast.UnaryNode:
 		switch n.Operator {
 		case "-":
-			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "_neg"}, Arguments: []ast.Node{n.Node, x()}})
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "_neg"}, Arguments: withX([]ast.Node{n.Node})})
 		case "+":
 			ast.Patch(node, n.Node)
 		}
 	}
+}
+
+// withX returns the arguments of a call, followed by x unless one of
+// them carries the conversion's Env (carrier): x itself, or a call, whose
+// arguments are patched before it and so carry it. Fetching x from the
+// environment takes reflection, about a hundred instructions, so that
+// most calls do without it.
+func withX(args []ast.Node) []ast.Node {
+	for _, a := range args {
+		switch a := a.(type) {
+		case *ast.CallNode:
+			return args
+		case *ast.IdentifierNode:
+			if a.Value == "x" {
+				return args
+			}
+		}
+	}
+	return append(args, &ast.IdentifierNode{Value: "x"})
 }
 
 // floatLiteral converts a float literal back to the exact decimal it was
@@ -501,7 +539,7 @@ func compile(src string) (*vm.Program, error) {
 	}
 	// One run at x = 10 catches what type checking cannot (10 keeps
 	// logarithms and powers of ten on their fast, exact paths).
-	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, fast: true}}); err != nil && !errors.Is(err, ErrDomain) {
+	if _, err := runProgram(prog, formulaEnv{X: num{d: apd.New(10, 0), ctx: defaultWork, fast: true, carries: true}}); err != nil && !errors.Is(err, ErrDomain) {
 		return nil, err
 	}
 	return prog, nil
@@ -550,7 +588,7 @@ func isIdent(c byte) bool {
 
 // Run evaluates prog for x in the working context.
 func Run(prog *vm.Program, x *apd.Decimal, work *apd.Context, r Env) (*apd.Decimal, bool, error) {
-	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, budget: r.Budget, fast: r.Fast}})
+	out, err := runProgram(prog, formulaEnv{X: num{d: x, ctx: work, budget: r.Budget, fast: r.Fast, carries: true}})
 	if err != nil {
 		return nil, false, err
 	}

@@ -83,3 +83,30 @@ func TestPowerOfTenShift(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryCallTakesTheEnv: the conversion's Env reaches the result of
+// every call, a call of literals among them (literalPatcher gives those
+// x, whose Env they take), and of every call computed from x.
+func TestEveryCallTakesTheEnv(t *testing.T) {
+	budget := NewBudget(10)
+	for _, src := range []string{
+		"2 * 3", "ln(2)", "-5", "exp(1) ^ 2", "sqrt(2 + 2)", "atan(1)",
+		"x + 1", "ln(x)", "-x", "x * ln(2)", "ln(2) * x", "let y = x * 2; y / 3",
+	} {
+		prog, err := compile(src)
+		if err != nil {
+			t.Fatalf("compile %q: %v", src, err)
+		}
+		for _, fast := range []bool{false, true} {
+			x := num{d: apd.New(3, 0), ctx: defaultWork, budget: budget, fast: fast, carries: true}
+			out, err := runProgram(prog, formulaEnv{X: x})
+			if err != nil {
+				t.Fatalf("%q: %v", src, err)
+			}
+			if r := out.(num); r.budget != budget || r.fast != fast || !r.carries {
+				t.Errorf("%q (fast %v): the result carries budget %p, fast %v, carries %v; want %p, %v, true",
+					src, fast, r.budget, r.fast, r.carries, budget, fast)
+			}
+		}
+	}
+}
