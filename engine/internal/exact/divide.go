@@ -430,32 +430,45 @@ func bracketWords(r *Decimal, lo, w u256, d uint64, exp int, neg bool, p int) (o
 	if p < 1 || p > maxWordDigits || d == 0 || d >= 1<<59 {
 		return false
 	}
-	q, rem := lo.divWord(d)
-	m := q.digits() - p
+	m := quotientDigits(&lo, d) - p
 	if m < 1 || m > 38 {
 		return false
 	}
-	// q = Q·10^m + R.
-	var Q, R u256
-	if m <= 19 {
-		var part uint64
-		Q, part = q.divWord(pow10[m])
-		R = u256{part}
+	// lo/d = Q·10^m + pos/d, 0 <= pos < cell = d·10^m.
+	var Q, pos, cell u256
+	if dh, dl := bits.Mul64(d, pow10[min(m, 19)]); m <= 19 && dh == 0 {
+		// One division by the cell, where dividing by d and then by 10^m
+		// takes two hardware divisions a word.
+		var rem uint64
+		Q, rem = lo.divWord(dl)
+		pos, cell = u256{rem}, u256{dl}
 	} else {
-		q1, ra := q.divWord(pow10[19])
-		var rb uint64
-		Q, rb = q1.divWord(pow10[m-19])
-		hi, l := bits.Mul64(rb, pow10[19])
-		l, c := bits.Add64(l, ra, 0)
-		R = u256{l, hi + c}
+		q, rem := lo.divWord(d)
+		var R u256 // q = Q·10^m + R
+		if m <= 19 {
+			var part uint64
+			Q, part = q.divWord(pow10[m])
+			R = u256{part}
+		} else {
+			q1, ra := q.divWord(pow10[19])
+			var rb uint64
+			Q, rb = q1.divWord(pow10[m-19])
+			hi, l := bits.Mul64(rb, pow10[19])
+			l, c := bits.Add64(l, ra, 0)
+			R = u256{l, hi + c}
+		}
+		var ok1, ok2, ok3 bool
+		pos, ok1 = R.mulWord(d)
+		pos, ok2 = pos.add(&u256{rem})
+		cell, ok3 = pow10Words[m].mulWord(d)
+		if !ok1 || !ok2 || !ok3 {
+			return false
+		}
 	}
-	pos, ok1 := R.mulWord(d)
-	pos, ok2 := pos.add(&u256{rem})
-	cell, ok3 := pow10Words[m].mulWord(d)
 	upper, ok4 := pos.add(&w)
 	upper2, ok5 := upper.shl1()
 	pos2, ok6 := pos.shl1()
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
+	if !ok4 || !ok5 || !ok6 {
 		return false
 	}
 	hi, lo64 := Q[1], Q[0]

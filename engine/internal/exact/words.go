@@ -240,3 +240,17 @@ var inv5, maxQuo5 = func() (inv, lim [20]uint64) {
 	}
 	return inv, lim
 }()
+
+// quotientDigits counts the decimal digits of ⌊x/d⌋ without dividing:
+// for x of a digits and d of b, it has a−b+1 digits when x ≥ d·10^(a−b),
+// else a−b (or none).
+func quotientDigits(x *u256, d uint64) int {
+	n := x.digits() - digits64(d)
+	if n < 0 {
+		return 0
+	}
+	if t, ok := pow10Words[n].mulWord(d); ok && x.cmp(&t) >= 0 {
+		return n + 1
+	}
+	return n
+}

@@ -56,6 +56,29 @@ func TestWordOps256(t *testing.T) {
 		if got, ok := x.shl1(); ok != fits(want) || ok && bigOf256(got).Cmp(want) != 0 {
 			t.Fatalf("2·%v = %v (ok %v), want %s", x, got, ok, want)
 		}
+		if w != 0 {
+			checkQuotientDigits(t, x, w)
+			// x at a multiple of w by a power of ten, and one below it.
+			k := r.IntN(78)
+			if m, ok := pow10Words[k].mulWord(w); ok {
+				checkQuotientDigits(t, m, w)
+				if !m.isZero() {
+					checkQuotientDigits(t, m.sub(&u256{1}), w)
+				}
+			}
+		}
+	}
+}
+
+func checkQuotientDigits(t *testing.T, x u256, d uint64) {
+	t.Helper()
+	q := new(big.Int).Quo(bigOf256(x), new(big.Int).SetUint64(d))
+	want := len(q.String())
+	if q.Sign() == 0 {
+		want = 0
+	}
+	if got := quotientDigits(&x, d); got != want {
+		t.Fatalf("quotientDigits(%v, %d) = %d, want %d", x, d, got, want)
 	}
 }
 
