@@ -42,15 +42,12 @@ func (n num) carrying(d *apd.Decimal, c *apd.Context, inexact bool) num {
 }
 
 // carrier returns what carries the conversion's Env to a call of
-// operands params[:n]: x, when literalPatcher appended it (a call of
-// literals), else an operand computed from x. Operands of a let bound to
-// literals alone carry none: the call then runs the plain way without a
-// budget, at a cost the formula's text fixes whatever the input.
+// operands params[:n]: params[n], when literalPatcher passed x there (a
+// call of literals), else an operand computed from x. Operands of a let
+// bound to literals alone carry none: the call then runs the plain way
+// without a budget, at a cost the formula's text fixes whatever the input.
 func carrier(params []any, n int) num {
-	if len(params) > n {
-		return params[n].(num)
-	}
-	for _, p := range params {
+	for _, p := range params[:n+1] {
 		if v := p.(num); v.carries {
 			return v
 		}
@@ -226,12 +223,25 @@ func unary(name string, op runUnary, domain func(x *apd.Decimal) bool) func(para
 // pow is x^y; with the base 10 of decibel formulas it is 10^y correctly
 // rounded, exact for a whole y.
 func pow(c *apd.Context, d, x, y *apd.Decimal, r Env) (apd.Condition, error) {
-	var t apd.Decimal
-	t.Reduce(x)
-	if t.Negative || t.Coeff.Cmp(bigOne) != 0 || t.Exponent != 1 || c.Precision == 0 {
+	if !isTen(x) || c.Precision == 0 {
 		return c.Pow(d, x, y)
 	}
 	return evalFunction(c, d, y, lnexp.Exp10, r)
+}
+
+// isTen reports whether x is 10. The literal 10 is read as 10×10^0,
+// which it checks first: reducing x costs more than the rest of a
+// decibel formula's operations but the power itself.
+func isTen(x *apd.Decimal) bool {
+	if x.Form != apd.Finite || x.Negative {
+		return false
+	}
+	if x.Exponent == 0 && x.Coeff.IsUint64() && x.Coeff.Uint64() == 10 {
+		return true
+	}
+	var t apd.Decimal
+	t.Reduce(x)
+	return t.Coeff.Cmp(bigOne) == 0 && t.Exponent == 1
 }
 
 var bigOne = apd.NewBigInt(1)
@@ -239,11 +249,11 @@ var bigOne = apd.NewBigInt(1)
 func positive(x *apd.Decimal) bool    { return x.Sign() > 0 }
 func nonNegative(x *apd.Decimal) bool { return x.Sign() >= 0 }
 
-// The signatures of the formula functions: the operands, and x after
-// operands that are literals (literalPatcher).
+// The signatures of the formula functions: the operands, then x or a
+// number that stands in for it (literalPatcher).
 var (
-	binarySigs = []any{new(func(num, num) num), new(func(num, num, num) num)}
-	unarySigs  = []any{new(func(num) num), new(func(num, num) num)}
+	binarySig = new(func(num, num, num) num)
+	unarySig  = new(func(num, num) num)
 )
 
 // formulaOptions are the expr options every formula compiles with: x is a
@@ -254,19 +264,19 @@ var formulaOptions = []expr.Option{
 	expr.Patch(literalPatcher{constant: func(d *apd.Decimal) any { return num{d: d} }, operators: map[string]string{
 		"+": "_add", "-": "_sub", "*": "_mul", "/": "_quo", "**": "pow", "^": "pow",
 	}}),
-	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySigs...),
-	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySigs...),
-	expr.Function("_mul", binary("mul", mulDecimal), binarySigs...),
-	expr.Function("_quo", binary("div", quoDecimal), binarySigs...),
-	expr.Function("pow", binary("pow", pow), binarySigs...),
-	expr.Function("_neg", unary("neg", plainUnary((*apd.Context).Neg), nil), unarySigs...),
-	expr.Function("abs", unary("abs", plainUnary((*apd.Context).Abs), nil), unarySigs...),
-	expr.Function("ln", unary("ln", transcendental(lnexp.Ln), positive), unarySigs...),
-	expr.Function("log10", unary("log10", transcendental(lnexp.Log10), positive), unarySigs...),
-	expr.Function("exp", unary("exp", transcendental(lnexp.Exp), nil), unarySigs...),
-	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySigs...),
-	expr.Function("tan", unary("tan", tanCR, nil), unarySigs...),
-	expr.Function("atan", unary("atan", atanCR, nil), unarySigs...),
+	expr.Function("_add", binary("add", plainBinary((*apd.Context).Add)), binarySig),
+	expr.Function("_sub", binary("sub", plainBinary((*apd.Context).Sub)), binarySig),
+	expr.Function("_mul", binary("mul", mulDecimal), binarySig),
+	expr.Function("_quo", binary("div", quoDecimal), binarySig),
+	expr.Function("pow", binary("pow", pow), binarySig),
+	expr.Function("_neg", unary("neg", plainUnary((*apd.Context).Neg), nil), unarySig),
+	expr.Function("abs", unary("abs", plainUnary((*apd.Context).Abs), nil), unarySig),
+	expr.Function("ln", unary("ln", transcendental(lnexp.Ln), positive), unarySig),
+	expr.Function("log10", unary("log10", transcendental(lnexp.Log10), positive), unarySig),
+	expr.Function("exp", unary("exp", transcendental(lnexp.Exp), nil), unarySig),
+	expr.Function("sqrt", unary("sqrt", plainUnary((*apd.Context).Sqrt), nonNegative), unarySig),
+	expr.Function("tan", unary("tan", tanCR, nil), unarySig),
+	expr.Function("atan", unary("atan", atanCR, nil), unarySig),
 }
 
 // checkNames reports the first name in a formula that is neither x, a
@@ -347,19 +357,21 @@ func (lp literalPatcher) Visit(node *ast.Node) {
 	}
 }
 
-// withX returns the arguments of a call, followed by x unless one of
-// them carries the conversion's Env (carrier): x itself, or a call, whose
-// arguments are patched before it and so carry it. Fetching x from the
-// environment takes reflection, about a hundred instructions, so that
-// most calls do without it.
+// withX returns the arguments of a call, followed by x, or by a number
+// that carries nothing when one of them carries the conversion's Env
+// (carrier): x itself, or a call, whose arguments are patched before it
+// and so carry it. Fetching x from the environment takes reflection,
+// about a hundred instructions, so that most calls do without it. (Each
+// function keeps one signature: expr's checker gives every call of a
+// function with several the type of its first call.)
 func withX(args []ast.Node) []ast.Node {
 	for _, a := range args {
 		switch a := a.(type) {
 		case *ast.CallNode:
-			return args
+			return append(args, &ast.ConstantNode{Value: num{}})
 		case *ast.IdentifierNode:
 			if a.Value == "x" {
-				return args
+				return append(args, &ast.ConstantNode{Value: num{}})
 			}
 		}
 	}

@@ -88,16 +88,20 @@ func TestPowerOfTenShift(t *testing.T) {
 // every call, a call of literals among them (literalPatcher gives those
 // x, whose Env they take), and of every call computed from x.
 func TestEveryCallTakesTheEnv(t *testing.T) {
-	budget := NewBudget(10)
 	for _, src := range []string{
 		"2 * 3", "ln(2)", "-5", "exp(1) ^ 2", "sqrt(2 + 2)", "atan(1)",
 		"x + 1", "ln(x)", "-x", "x * ln(2)", "ln(2) * x", "let y = x * 2; y / 3",
+		// One function called on x and on literals, in one formula and
+		// in two (UCUM's ld: expr's checker once kept a function's
+		// type from one compilation to the next).
+		"ln(x) / ln(2)", "ln(2) / ln(x)", "2 ^ x + 2 ^ 3", "exp(x * ln(2))", "ln(x) / ln(2)",
 	} {
 		prog, err := compile(src)
 		if err != nil {
 			t.Fatalf("compile %q: %v", src, err)
 		}
 		for _, fast := range []bool{false, true} {
+			budget := NewBudget(100)
 			x := num{d: apd.New(3, 0), ctx: defaultWork, budget: budget, fast: fast, carries: true}
 			out, err := runProgram(prog, formulaEnv{X: x})
 			if err != nil {
@@ -107,6 +111,26 @@ func TestEveryCallTakesTheEnv(t *testing.T) {
 				t.Errorf("%q (fast %v): the result carries budget %p, fast %v, carries %v; want %p, %v, true",
 					src, fast, r.budget, r.fast, r.carries, budget, fast)
 			}
+		}
+	}
+}
+
+// TestIsTen: 10 however it is written, and nothing else.
+func TestIsTen(t *testing.T) {
+	for _, tt := range []struct {
+		x    string
+		want bool
+	}{
+		{"10", true}, {"1e1", true}, {"10.000", true}, {"0.01e3", true}, {"1000e-2", true},
+		{"-10", false}, {"1", false}, {"100", false}, {"10.0001", false}, {"9.99999", false},
+		{"0", false}, {"Infinity", false}, {"NaN", false}, {"1e10", false},
+	} {
+		x, _, err := apd.NewFromString(tt.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := isTen(x); got != tt.want {
+			t.Errorf("isTen(%s) = %v, want %v", tt.x, got, tt.want)
 		}
 	}
 }
