@@ -163,9 +163,10 @@ func pickCtx(a, b num) *apd.Context {
 	return defaultWork
 }
 
-// binary adapts op to a call from a formula: its operands, then x when
-// neither is computed from it. Every operation takes the conversion's Env
-// (its budget and accelerators) from what carries it (carrier).
+// binary adapts op to a call from a formula: its operands, then x, or a
+// number standing in for it when an operand is computed from x (withX).
+// Every operation takes the conversion's Env (its budget and
+// accelerators) from what carries it (carrier).
 func binary(name string, op runBinary) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
 		a, b := params[0].(num), params[1].(num)

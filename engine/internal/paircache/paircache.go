@@ -8,9 +8,10 @@
 // never changes. A Cache remembers the outcome of recent pairs in a small
 // set-associative table: a seeded hash of the two names chooses a set of
 // Ways slots, a hit is confirmed by comparing the names (a name of up to
-// 16 bytes by the words the hash read of it), and a miss is resolved
-// the plain way and stored in a free slot of its set, or over one of them. It is an accelerator (behind the engine's gate: its
-// cachedPair): a hit yields exactly what resolving and planning would.
+// 16 bytes by the words the hash read of it), and a miss is resolved the
+// plain way and stored in a free slot of its set, or over one of them. It
+// is an accelerator (behind the engine's gate: its cachedPair): a hit
+// yields exactly what resolving and planning would.
 package paircache
 
 import (
@@ -67,9 +68,10 @@ func New[P any]() *Cache[P] {
 // hash mixes the two names' lengths and outer bytes (their key k) with
 // the cache's seed. It reads at most 16 bytes of each name: maphash over
 // whole names cost as much as the rest of a cache hit. Names that share
-// their length and outer bytes share a set; they are told apart by
-// comparing them whole, and a client that sends many such names only
-// evicts its own pairs, which then take the plain path.
+// their length and outer bytes share a set, where longer ones than
+// wholeBelow are told apart by comparing them whole; a client that sends
+// many such names only evicts its own pairs, which then take the plain
+// path.
 func (c *Cache[P]) hash(from, to string, k key) uint64 {
 	return mix(c.k0, c.k1, from, to, k)
 }

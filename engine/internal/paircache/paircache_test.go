@@ -82,14 +82,13 @@ func TestOuterBytesWholeBelow(t *testing.T) {
 			}
 		}
 	}
-	c := New[props]()
 	pl := &plan.Plan{}
 	// The last two names share their first and last eight bytes.
 	names := []string{"", "m", "ft", "in", "kg", "lbf", "degF", "degC", "L/100km", "L/100kn", "kilogram", "kilograx",
 		"kg*m/s^2", "ft*lb/s^2", "ft*lb/s^3", "kilometre_per_hour", "kilometre_per_hoor", "kilometreXper_hour", "kilometreYper_hour"}
 	for _, from := range names {
 		for _, to := range names {
-			c = New[props]()
+			c := New[props]()
 			c.Put(from, to, plan.Side{}, plan.Side{}, pl, nil, 0)
 			for _, f := range names {
 				for _, tn := range names {
