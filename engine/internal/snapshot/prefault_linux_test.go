@@ -23,10 +23,6 @@ func TestPrefault(t *testing.T) {
 	}
 	supported := unix.Madvise(mmap(1), unix.MADV_POPULATE_WRITE) == nil
 	mem := mmap(64)
-	// Small pages only, whatever the machine's setting for huge ones.
-	if err := unix.Madvise(mem, unix.MADV_NOHUGEPAGE); err != nil {
-		t.Fatal(err)
-	}
 	mem[5*page] = 7 // one page already written
 	resident := func() int {
 		vec := make([]byte, 64)
