@@ -48,8 +48,7 @@ var optimize = true
 //     in machine words (exact.AgreeWords; claim.Claimant.Words, set in
 //     package build's compileCodes, claim.ByDimension);
 //   - a restore's blocks of units decoded side by side, each on a
-//     goroutine of its own, into memory mapped in one call beforehand
-//     (snapshot.Read, in Restore);
+//     goroutine of its own (snapshot.Read, in Restore);
 //   - unit preferences: decisions kept by the names of a request, parsed
 //     locales kept, and thresholds written as decimals in the source unit,
 //     so that a value clear of them is compared as it was written

@@ -34,7 +34,6 @@ import (
 	"slices"
 	"sort"
 	"sync"
-	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/codes"
@@ -271,9 +270,8 @@ func (w *writer) block(write func()) {
 // With parallel, the blocks of units are decoded side by side, each on
 // a goroutine of its own, while the rest of the snapshot is read (most of
 // a restore is filling in the units, and most of that is memory touched
-// for the first time, which a second processor halves), and the units'
-// pages are mapped in one call beforehand (prefault); without, one after
-// the other, each page as it is first written. Both read the same graph.
+// for the first time, which a second processor halves); without, one
+// after the other. Both read the same graph.
 func Read(data string, parallel bool) (*graph.Tables, error) {
 	if len(data) < len(magic) || data[:len(magic)] != magic {
 		return nil, errors.New("not a snapshot of this version")
@@ -303,9 +301,6 @@ func Read(data string, parallel bool) (*graph.Tables, error) {
 		t.Categories[i] = c
 	}
 	units := make([]graph.Unit, r.count())
-	if parallel && len(units) > 0 {
-		prefault(unsafe.Slice((*byte)(unsafe.Pointer(&units[0])), len(units)*int(unsafe.Sizeof(units[0]))))
-	}
 	t.Units = make([]*graph.Unit, len(units))
 	for i := range units {
 		t.Units[i] = &units[i]
