@@ -48,11 +48,11 @@ func TestShippedCatalogSize(t *testing.T) {
 	for _, u := range g.Units() {
 		if u.Prefixed == nil {
 			byHand++
-			if len(u.Examples) == 0 {
+			if len(u.Doc().Examples) == 0 {
 				t.Errorf("unit %q (%s) is defined by hand but has no worked example", u.Symbol, u.Category.ID)
 			}
 		}
-		if strings.TrimSpace(u.Source) == "" {
+		if strings.TrimSpace(u.Doc().Source) == "" {
 			t.Errorf("unit %q has no source", u.Symbol)
 		}
 	}

@@ -102,14 +102,14 @@ func readNISTTable(t *testing.T) []nistRow {
 // in decimals, whatever NIST prints.
 func involvesPi(g *engine.Graph, u *engine.Unit) bool {
 	for i := 0; u != nil && i < 100; i++ {
-		if strings.Contains(u.Definition.Factor, "pi") ||
-			strings.Contains(u.Definition.To, "pi") || strings.Contains(u.Definition.From, "pi") {
+		if strings.Contains(u.Doc().Definition.Factor, "pi") ||
+			strings.Contains(u.Doc().Definition.To, "pi") || strings.Contains(u.Doc().Definition.From, "pi") {
 			return true
 		}
-		if u.Definition.Unit == "" {
+		if u.Doc().Definition.Unit == "" {
 			return false
 		}
-		next, err := g.Lookup(u.Definition.Unit)
+		next, err := g.Lookup(u.Doc().Definition.Unit)
 		if err != nil {
 			return false
 		}

@@ -176,12 +176,12 @@ func TestPrefixedUnits(t *testing.T) {
 	if km.Name != "kilometre" || km.Plural != "kilometres" || km.Prefixed == nil || km.Prefixed.Symbol != "m" {
 		t.Errorf("km = %+v", km)
 	}
-	if km.Definition != (Definition{Kind: "linear", Unit: "m", Factor: "1000"}) {
-		t.Errorf("km definition = %+v", km.Definition)
+	if km.Doc().Definition != (Definition{Kind: "linear", Unit: "m", Factor: "1000"}) {
+		t.Errorf("km definition = %+v", km.Doc().Definition)
 	}
 	um, _ := g.Lookup("um")
-	if um.Definition.Factor != "1/1000000" {
-		t.Errorf("um factor = %s", um.Definition.Factor)
+	if um.Doc().Definition.Factor != "1/1000000" {
+		t.Errorf("um factor = %s", um.Doc().Definition.Factor)
 	}
 	if _, err := g.Lookup("Mm"); err == nil {
 		t.Error("Mm exists although only k, c, m, u were allowed")

@@ -367,7 +367,7 @@ func (g *Graph) suggestions(name string) []string {
 // definitionRef returns the unit u's definition refers to, for Explain:
 // an account's definitions name its units by their "my:" symbols.
 func (g *Graph) definitionRef(u *Unit) *Unit {
-	name := u.Definition.Unit
+	name := u.Doc().Definition.Unit
 	if graph.HasAccountPrefix(name) {
 		r, _, _ := g.lookupAccount(name)
 		return r

@@ -81,15 +81,18 @@ func Restore(data string, d Deferred) (*Graph, []error) {
 	return g, nil
 }
 
-// Warm compiles the deferred parts of a restored graph now and returns
-// the errors of those that failed; it returns nil for a built graph. A
-// server warms its graph once it listens, and tests check that every
-// part compiles.
+// Warm compiles the deferred parts of a restored graph now (and decodes
+// its units' documentation) and returns the errors of those that failed;
+// it returns nil for a built graph. A server warms its graph once it
+// listens, and tests check that every part compiles.
 func (g *Graph) Warm() []error {
 	g.t.Codes.Tables()
 	g.t.Codes.Claimed()
 	g.spellingList()
 	g.extras()
+	if len(g.t.Units) > 0 {
+		g.t.Units[0].Doc() // every unit's documentation, decoded at once
+	}
 	if errs := g.deferredErrs.Load(); errs != nil {
 		return *errs
 	}

@@ -249,7 +249,7 @@ func newUnitRecord(u *engine.Unit) unitRecord {
 	r := unitRecord{
 		Account: u.Account(),
 		Symbol:  u.Symbol, Name: u.Name, Plural: u.Plural, Category: u.Category.ID, Dimension: u.Category.DimensionText(),
-		System: u.System, Exact: u.Exact, Source: u.Source, Description: u.Description,
+		System: u.System, Exact: u.Exact, Source: u.Doc().Source, Description: u.Doc().Description,
 		Aliases: []string{},
 	}
 	seen := map[string]bool{u.Symbol: true, u.Name: true, u.Plural: true}
@@ -259,7 +259,7 @@ func newUnitRecord(u *engine.Unit) unitRecord {
 			r.Aliases = append(r.Aliases, a)
 		}
 	}
-	d := u.Definition
+	d := u.Doc().Definition
 	switch d.Kind {
 	case "base", "":
 		r.Definition = definitionJSON{Kind: "linear", Factor: "1", Unit: u.Symbol}
@@ -277,7 +277,7 @@ func newUnitRecord(u *engine.Unit) unitRecord {
 		r.PrefixedFrom = u.Prefixed.Symbol
 	}
 	r.Codes = newCodes(u)
-	for _, e := range u.Examples {
+	for _, e := range u.Doc().Examples {
 		r.Examples = append(r.Examples, exampleJSON(e))
 	}
 	return r

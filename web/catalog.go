@@ -36,7 +36,7 @@ type unitRow struct {
 
 func newUnitRow(u *engine.Unit) unitRow {
 	return unitRow{Symbol: u.Symbol, Name: u.Name, System: u.System, Definition: definitionText(u),
-		Source: u.Source, Category: newCategoryRow(u.Category), Exact: u.Exact, Aliases: aliases(u)}
+		Source: u.Doc().Source, Category: newCategoryRow(u.Category), Exact: u.Exact, Aliases: aliases(u)}
 }
 
 // aliases lists every other spelling of u: the case-sensitive symbols (°C)
@@ -55,7 +55,7 @@ func aliases(u *engine.Unit) []string {
 
 // definitionText says in words how u is defined.
 func definitionText(u *engine.Unit) string {
-	d := u.Definition
+	d := u.Doc().Definition
 	switch d.Kind {
 	case "base", "":
 		return "base unit of " + strings.ToLower(u.Category.Name)
@@ -302,13 +302,13 @@ func localeKey(lc *locale.Locale) string {
 }
 
 func (p *Pages) renderUnit(g *engine.Graph, u *engine.Unit, lc *locale.Locale) *cachedPage {
-	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Description, Names: allNames(g, u)}
+	d := unitPage{unitRow: newUnitRow(u), Plural: u.Plural, Description: u.Doc().Description, Names: allNames(g, u)}
 	if lc != nil {
 		if n, ok := newLocalName(lc, u); ok {
 			d.Reader = &n
 		}
 	}
-	if ref := u.Definition.Unit; ref != "" && ref != u.Symbol {
+	if ref := u.Doc().Definition.Unit; ref != "" && ref != u.Symbol {
 		d.RefUnit = ref
 	}
 	if u.Prefixed != nil {
@@ -319,7 +319,7 @@ func (p *Pages) renderUnit(g *engine.Graph, u *engine.Unit, lc *locale.Locale) *
 			d.Codes = append(d.Codes, unitCode{System: s, Code: c, Name: codeSystemNames[s]})
 		}
 	}
-	for _, e := range u.Examples {
+	for _, e := range u.Doc().Examples {
 		d.Examples = append(d.Examples, e.String())
 	}
 	to := u.Category.Base.Symbol

@@ -404,11 +404,11 @@ func (d *differ) renames(removed, added []*engine.Unit) {
 // sameConversion reports whether ou of the old catalog and nu of the new
 // one convert the same way.
 func (d *differ) sameConversion(ou, nu *engine.Unit) bool {
-	if (ou.Definition.Kind == "formula") != (nu.Definition.Kind == "formula") {
+	if (ou.Doc().Definition.Kind == "formula") != (nu.Doc().Definition.Kind == "formula") {
 		return false
 	}
-	if ou.Definition.Kind == "formula" {
-		if ou.Definition.To != nu.Definition.To || ou.Definition.From != nu.Definition.From {
+	if ou.Doc().Definition.Kind == "formula" {
+		if ou.Doc().Definition.To != nu.Doc().Definition.To || ou.Doc().Definition.From != nu.Doc().Definition.From {
 			return false
 		}
 	}
@@ -499,7 +499,7 @@ func (d *differ) value(c *Change, ou, nu *engine.Unit) {
 
 // oneOf is the value of 1 unit under m.
 func oneOf(u *engine.Unit, m *linearMap) *big.Rat {
-	if u.Definition.Kind == "formula" {
+	if u.Doc().Definition.Kind == "formula" {
 		return m.f
 	}
 	return new(big.Rat).Add(m.f, m.o)
@@ -512,7 +512,7 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 	if o, ok := d.new.defs[nu.Symbol]; ok && o.Line > 0 {
 		defAt = o
 	}
-	sameDef := ou.Definition == nu.Definition
+	sameDef := ou.Doc().Definition == nu.Doc().Definition
 	if nu.Prefixed != nil && ou.Prefixed != nil {
 		// Generated from its parent: what changes is reported there.
 		sameDef = true
@@ -520,7 +520,7 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 	switch {
 	case d.changed[nu.Symbol] && !sameDef:
 		c.Kind, c.Breaking = ConversionChanged, true
-		c.Old, c.New = definitionText(ou.Definition), definitionText(nu.Definition)
+		c.Old, c.New = definitionText(ou.Doc().Definition), definitionText(nu.Doc().Definition)
 		d.value(&c, ou, nu)
 		c.Summary = fmt.Sprintf("%s: definition %s → %s", nu.Symbol, c.Old, c.New)
 		d.add(withValues(c), defAt)
@@ -529,13 +529,13 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 			return // reported with its parent, by the same ratio
 		}
 		c.Kind, c.Breaking = ValueChanged, true
-		c.Old, c.New = definitionText(ou.Definition), definitionText(nu.Definition)
+		c.Old, c.New = definitionText(ou.Doc().Definition), definitionText(nu.Doc().Definition)
 		d.value(&c, ou, nu)
 		c.Summary = fmt.Sprintf("%s: value changed through %s (its definition %s is unchanged)", nu.Symbol, refOf(nu), c.New)
 		d.add(withValues(c), defAt)
 	case !sameDef:
 		c.Kind = DefinitionRewritten
-		c.Old, c.New = definitionText(ou.Definition), definitionText(nu.Definition)
+		c.Old, c.New = definitionText(ou.Doc().Definition), definitionText(nu.Doc().Definition)
 		c.Summary = fmt.Sprintf("%s: definition %s → %s, same value", nu.Symbol, c.Old, c.New)
 		d.add(c, defAt)
 	}
@@ -548,9 +548,9 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 			Summary: fmt.Sprintf("%s: exact %v → %v", nu.Symbol, ou.Exact, nu.Exact)}
 		d.add(c, at)
 	}
-	if ou.Source != nu.Source {
-		c := Change{Kind: SourceChanged, Category: nu.Category.ID, Unit: nu.Symbol, Old: ou.Source, New: nu.Source,
-			Summary: fmt.Sprintf("%s: source %q → %q", nu.Symbol, ou.Source, nu.Source)}
+	if ou.Doc().Source != nu.Doc().Source {
+		c := Change{Kind: SourceChanged, Category: nu.Category.ID, Unit: nu.Symbol, Old: ou.Doc().Source, New: nu.Doc().Source,
+			Summary: fmt.Sprintf("%s: source %q → %q", nu.Symbol, ou.Doc().Source, nu.Doc().Source)}
 		d.add(c, at)
 	}
 }
@@ -566,8 +566,8 @@ func withValues(c Change) Change {
 }
 
 func refOf(u *engine.Unit) string {
-	if u.Definition.Unit != "" {
-		return u.Definition.Unit
+	if u.Doc().Definition.Unit != "" {
+		return u.Doc().Definition.Unit
 	}
 	return u.Category.Base.Symbol
 }

@@ -182,15 +182,15 @@ func (p *printer) category(c *engine.Category, ambiguous []*engine.Ambiguity) {
 
 func (p *printer) unit(u *engine.Unit, prefixed []string) {
 	p.printf("\n### `%s`: %s\n\n", u.Symbol, u.Name)
-	if u.Description != "" {
-		p.printf("%s\n\n", u.Description)
+	if u.Doc().Description != "" {
+		p.printf("%s\n\n", u.Doc().Description)
 	}
 	exact := "exact"
 	if !u.Exact {
 		exact = "not exact (measured or rounded)"
 	}
 	p.printf("- Definition: %s; %s\n", definition(u), exact)
-	p.printf("- Source: %s\n", u.Source)
+	p.printf("- Source: %s\n", u.Doc().Source)
 	p.printf("- System: %s\n", u.System)
 	names := []string{italic(u.Name)}
 	if u.Plural != u.Name {
@@ -206,9 +206,9 @@ func (p *printer) unit(u *engine.Unit, prefixed []string) {
 	if len(prefixed) > 0 {
 		p.printf("- With prefixes: %s\n", strings.Join(prefixed, ", "))
 	}
-	if len(u.Examples) > 0 {
+	if len(u.Doc().Examples) > 0 {
 		p.printf("- Examples:\n")
-		for _, ex := range u.Examples {
+		for _, ex := range u.Doc().Examples {
 			p.printf("  - `%s`\n", ex.String())
 		}
 	}
@@ -216,7 +216,7 @@ func (p *printer) unit(u *engine.Unit, prefixed []string) {
 
 // definition says how a unit relates to its reference unit.
 func definition(u *engine.Unit) string {
-	d := u.Definition
+	d := u.Doc().Definition
 	switch d.Kind {
 	case "base":
 		return "base unit of " + u.Category.Name

@@ -180,12 +180,12 @@ func graphText(g *engine.Graph) string {
 			prefixed = u.Prefixed.Symbol
 		}
 		b.WriteString(strings.Join([]string{u.Symbol, u.Name, u.Plural, strings.Join(u.Aliases, ","), strings.Join(u.Symbols, ","),
-			u.Category.ID, u.System, u.Description, u.Source, prefixed}, "|"))
-		fmt.Fprintf(&b, "|%+v", u.Definition)
+			u.Category.ID, u.System, u.Doc().Description, u.Doc().Source, prefixed}, "|"))
+		fmt.Fprintf(&b, "|%+v", u.Doc().Definition)
 		if ok {
 			b.WriteString("|" + f.RatString() + "|" + o.RatString())
 		}
-		for _, ex := range u.Examples {
+		for _, ex := range u.Doc().Examples {
 			b.WriteString("|" + ex.String())
 		}
 		if u.Exact {

@@ -300,7 +300,7 @@ func (c *checker) examples() {
 	}
 	from, to := map[string]bool{}, map[string]bool{}
 	for _, u := range c.g.Units() {
-		for _, ex := range u.Examples {
+		for _, ex := range u.Doc().Examples {
 			from[root(ex.From)] = true
 			to[root(ex.To)] = true
 		}
@@ -311,14 +311,14 @@ func (c *checker) examples() {
 			c.add(NoExamples, us.Origin, "unit %q has no examples; add one worked example from its source", u.Symbol)
 			continue
 		}
-		if u.Definition.Kind == "base" {
+		if u.Doc().Definition.Kind == "base" {
 			continue
 		}
 		if !from[u.Symbol] {
 			c.add(ExampleDirection, us.Definition.Origin,
-				"unit %q: no example converts from it, the direction its definition is written in (\"1 %s = … %s\")", u.Symbol, u.Symbol, u.Definition.Unit)
+				"unit %q: no example converts from it, the direction its definition is written in (\"1 %s = … %s\")", u.Symbol, u.Symbol, u.Doc().Definition.Unit)
 		}
-		if u.Definition.Kind == "formula" && !to[u.Symbol] {
+		if u.Doc().Definition.Kind == "formula" && !to[u.Symbol] {
 			c.add(ExampleDirection, us.Definition.Origin,
 				"unit %q: no example converts to it, so its \"from\" formula is not checked by an example", u.Symbol)
 		}

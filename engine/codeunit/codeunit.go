@@ -88,10 +88,12 @@ func special(cat Catalog, code string, s *codes.Special) (*graph.Unit, error) {
 	u := &graph.Unit{
 		Symbol: code, Name: s.Name, Plural: s.Name,
 		Category: c, System: "UCUM", Exact: true,
+		Codes: graph.CodesOf(map[string]string{codes.SystemUCUM: strings.TrimPrefix(code, codes.SystemUCUM+":")}),
+	}
+	u.SetDoc(graph.Doc{
 		Source:     "UCUM, special unit " + s.Atom + " (function " + s.Function + "); " + cat.Source(codes.SystemUCUM),
 		Definition: graph.Definition{Kind: "formula", Unit: c.Dim.SIText(), To: s.To, From: s.From},
-		Codes:      graph.CodesOf(map[string]string{codes.SystemUCUM: strings.TrimPrefix(code, codes.SystemUCUM+":")}),
-	}
+	})
 	u.Conv, u.SI, u.Coherent = conv, &siConv, s.Ref
 	return u, nil
 }
@@ -155,7 +157,7 @@ func prefixedScale(c Catalog, written, system string, m codes.Meaning) (*graph.U
 		return nil, fault.Errorf(fault.Incompatible, "%s is %s under a prefix, but its factor and offset are not %s's under that prefix", fault.Truncate(written, 64), m.ScaleOf, base.Symbol)
 	}
 	u.Codes = graph.CodesOf(map[string]string{system: strings.TrimPrefix(written, system+":")})
-	u.Source = "QUDT: " + m.Note + "; " + c.Source(system)
+	u.Doc().Source = "QUDT: " + m.Note + "; " + c.Source(system)
 	return u, nil
 }
 
@@ -168,7 +170,10 @@ func scaled(u *graph.Unit, symbol string, scale *big.Rat) (*graph.Unit, error) {
 		return nil, fault.Errorf(fault.InvalidUnitExpression, "%s: its prefix is %v", fault.Truncate(symbol, 64), err)
 	}
 	nu := *u
-	nu.Symbol, nu.Prefixed, nu.Aliases, nu.Symbols, nu.Examples = symbol, u, nil, nil, nil
+	nu.Symbol, nu.Prefixed, nu.Aliases, nu.Symbols = symbol, u, nil, nil
+	doc := *u.Doc()
+	doc.Examples = nil
+	nu.SetDoc(doc)
 	scaleConv := func(c graph.Conversion) (graph.Conversion, error) {
 		var err error
 		switch {

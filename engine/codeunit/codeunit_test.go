@@ -88,7 +88,7 @@ func TestSpecial(t *testing.T) {
 	}
 	cel := *mCel
 	cel.Atom, cel.Scale = "Cel2", big.NewRat(1, 1)
-	if u, err := special(c, "ucum:Cel2", &cel); err != nil || !u.Conv.FormulaUnit || u.Category != c.temp || u.Source != "UCUM, special unit Cel2 (function Cel); ucum table" {
+	if u, err := special(c, "ucum:Cel2", &cel); err != nil || !u.Conv.FormulaUnit || u.Category != c.temp || u.Doc().Source != "UCUM, special unit Cel2 (function Cel); ucum table" {
 		t.Fatalf("an unclaimed special unit: %+v, %v", u, err)
 	}
 	none := cel
@@ -107,7 +107,7 @@ func TestPrefixedScale(t *testing.T) {
 	c := testCatalog(t)
 	m := codes.Meaning{Dim: c.temp.Dim, Factor: exact.Factor{R: big.NewRat(1, 1000)}, Offset: big.NewRat(27315, 100), ScaleOf: "DEG_C", Scale: big.NewRat(1, 1000), Note: "milli"}
 	u, err := prefixedScale(c, "qudt:MilliDEG_C", "qudt", m)
-	if err != nil || u.CodeOf("qudt") != "MilliDEG_C" || u.Source != "QUDT: milli; qudt table" {
+	if err != nil || u.CodeOf("qudt") != "MilliDEG_C" || u.Doc().Source != "QUDT: milli; qudt table" {
 		t.Fatalf("MilliDEG_C: %+v, %v", u, err)
 	}
 	wrong := m

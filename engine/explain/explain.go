@@ -87,13 +87,13 @@ func Chain(u *graph.Unit, exponent int, seen map[*graph.Unit]bool, ref func(*gra
 			}
 			seen[u] = true
 		}
-		s := Step{Unit: u.Symbol, Exponent: exponent, Exact: u.Exact, Source: u.Source, Definition: Definition(u)}
+		s := Step{Unit: u.Symbol, Exponent: exponent, Exact: u.Exact, Source: u.Doc().Source, Definition: Definition(u)}
 		steps = append(steps, s)
 		exponent = 0 // the exponent belongs to the operand itself
-		if u.Definition.Kind == "base" {
+		if u.Doc().Definition.Kind == "base" {
 			if c := u.Category; !c.Coherent.IsOne() {
 				f, _ := exact.FactorText(c.Coherent)
-				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.Dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Source})
+				steps = append(steps, Step{Unit: u.Symbol, Definition: "1 " + u.Symbol + " = " + f + " " + c.Dim.SIText() + " (coherent SI unit of " + c.ID + ")", Exact: u.Exact, Source: u.Doc().Source})
 			}
 			break
 		}
@@ -104,7 +104,7 @@ func Chain(u *graph.Unit, exponent int, seen map[*graph.Unit]bool, ref func(*gra
 
 // Definition writes a unit's definition for a person.
 func Definition(u *graph.Unit) string {
-	d := u.Definition
+	d := u.Doc().Definition
 	switch d.Kind {
 	case "base":
 		return u.Symbol + " is the base unit of " + u.Category.ID

@@ -14,9 +14,13 @@ import (
 // coherent factor; a unit seen before ends the chain.
 func TestChain(t *testing.T) {
 	c := &graph.Category{ID: "fuel", Coherent: exact.Factor{R: big.NewRat(1000000, 1)}}
-	base := &graph.Unit{Symbol: "km/L", Category: c, Exact: true, Definition: graph.Definition{Kind: "base"}}
-	mpg := &graph.Unit{Symbol: "mpg", Category: c, Exact: true, Definition: graph.Definition{Kind: "linear", Unit: "km/L", Factor: "0.425143707"}}
-	per := &graph.Unit{Symbol: "L/100km", Category: c, Definition: graph.Definition{Kind: "formula", Unit: "km/L", To: "100/x", From: "100/x"}}
+	defined := func(u *graph.Unit, d graph.Definition) *graph.Unit {
+		u.SetDoc(graph.Doc{Definition: d})
+		return u
+	}
+	base := defined(&graph.Unit{Symbol: "km/L", Category: c, Exact: true}, graph.Definition{Kind: "base"})
+	mpg := defined(&graph.Unit{Symbol: "mpg", Category: c, Exact: true}, graph.Definition{Kind: "linear", Unit: "km/L", Factor: "0.425143707"})
+	per := defined(&graph.Unit{Symbol: "L/100km", Category: c}, graph.Definition{Kind: "formula", Unit: "km/L", To: "100/x", From: "100/x"})
 	ref := func(u *graph.Unit) *graph.Unit { return base }
 	got := Chain(mpg, 0, nil, ref)
 	want := []string{"1 mpg = 0.425143707 km/L", "km/L is the base unit of fuel", "1 km/L = 1000000 1 (coherent SI unit of fuel)"}

@@ -427,7 +427,7 @@ func (p *parser) checkMixed(comps []component) error {
 		if c.unit == nil {
 			return fail(p.text, c.unitOff, "“"+c.unitText+"” is a unit expression; the parts of a mixed quantity are catalog units")
 		}
-		if k := c.unit.Definition.Kind; k == "affine" || k == "formula" {
+		if k := c.unit.Doc().Definition.Kind; k == "affine" || k == "formula" {
 			return fail(p.text, c.unitOff, "“"+c.unitText+"” cannot be part of a mixed quantity ("+c.unit.Symbol+" is not a plain multiple of its category's base)")
 		}
 		if c.unit.Category != first.unit.Category {

@@ -137,7 +137,7 @@ examples: ["1 smoot = 1.7018 m"]
 
 // describe says what a unit is, as the list shows it.
 func describe(u *engine.Unit) string {
-	d := u.Definition
+	d := u.Doc().Definition
 	switch d.Kind {
 	case "linear":
 		return "1 " + u.Symbol + " = " + d.Factor + " " + d.Unit

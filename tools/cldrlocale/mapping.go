@@ -320,7 +320,7 @@ func (d *cldrData) agrees(g *engine.Graph, sym, id string) (bool, string) {
 		if err != nil {
 			var e *engine.Error
 			if errors.As(err, &e) && e.Code == engine.CodeIncompatibleUnits {
-				if u, _ := g.Lookup(sym); u != nil && u.Definition.Kind == "formula" {
+				if u, _ := g.Lookup(sym); u != nil && u.Doc().Definition.Kind == "formula" {
 					return true, "names only: the catalog unit is a formula unit"
 				}
 			}

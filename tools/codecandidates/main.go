@@ -100,7 +100,7 @@ func main() {
 			}
 			var hits []string
 			for _, u := range g.Units() {
-				if u.Category.DimensionText() != ex.DimensionText() || u.Definition.Kind == "formula" {
+				if u.Category.DimensionText() != ex.DimensionText() || u.Doc().Definition.Kind == "formula" {
 					continue
 				}
 				r, err := g.Convert(engine.Request{Value: "1", From: u.Symbol, To: c.system + ":" + c.code, Precision: 12})
@@ -116,7 +116,7 @@ func main() {
 	var order []*engine.Unit
 	for _, u := range g.Units() {
 		file, ok := declared[u.Symbol]
-		if !ok || u.Definition.Kind == "formula" {
+		if !ok || u.Doc().Definition.Kind == "formula" {
 			continue
 		}
 		type scored struct {
@@ -158,7 +158,7 @@ func main() {
 	// Compound symbols: each operand's code, in each system's grammar.
 	for _, u := range g.Units() {
 		file, ok := declared[u.Symbol]
-		if !ok || u.Definition.Kind == "formula" || !strings.ContainsAny(u.Symbol, "*/") {
+		if !ok || u.Doc().Definition.Kind == "formula" || !strings.ContainsAny(u.Symbol, "*/") {
 			continue
 		}
 		for _, system := range []string{engine.SystemUCUM, engine.SystemCLDR} {

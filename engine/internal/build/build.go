@@ -267,20 +267,19 @@ func (b *builder) unit(c *graph.Category, us *spec.Unit) {
 	u := &graph.Unit{
 		Symbol: us.Symbol, Name: us.Name, Plural: us.Plural,
 		Aliases: us.Aliases, Symbols: us.Symbols,
-		Category: c, System: us.System, Description: us.Description,
-		Exact: us.Exact, Source: us.Source,
-		Definition: definitionOf(us.Definition),
+		Category: c, System: us.System, Exact: us.Exact,
 	}
+	u.SetDoc(graph.Doc{Description: us.Description, Source: us.Source, Definition: definitionOf(us.Definition)})
 	b.setCodes(u, us.Codes) // the spec's own map: compileCodes copies it before it drops a code
 	if len(us.Examples) > 0 {
-		u.Examples = make([]graph.Example, 0, len(us.Examples))
+		u.Doc().Examples = make([]graph.Example, 0, len(us.Examples))
 	}
 	for _, ex := range us.Examples {
 		from := ex.From
 		if from == "" {
 			from = us.Symbol
 		}
-		u.Examples = append(u.Examples, graph.Example{Value: ex.Value, From: from, To: ex.To, Result: ex.Result, Approx: ex.Approx})
+		u.Doc().Examples = append(u.Doc().Examples, graph.Example{Value: ex.Value, From: from, To: ex.To, Result: ex.Result, Approx: ex.Approx})
 	}
 	b.add(c, u, us.Origin, us.Definition, us)
 	if us.Prefixes == nil {
@@ -363,12 +362,12 @@ func (b *builder) prefixed(c *graph.Category, u *graph.Unit, us *spec.Unit) {
 			Plural:   p.Name + u.Plural,
 			Category: c, System: u.System,
 			Exact:    u.Exact,
-			Source:   u.Source + "; prefix " + p.Name + ": " + prefix.Sources[ps.Set],
 			Prefixed: u,
-			Definition: graph.Definition{
-				Kind: "linear", Unit: u.Symbol, Factor: factor,
-			},
 		}
+		pu.SetDoc(graph.Doc{
+			Source:     u.Doc().Source + "; prefix " + p.Name + ": " + prefix.Sources[ps.Set],
+			Definition: graph.Definition{Kind: "linear", Unit: u.Symbol, Factor: factor},
+		})
 		pu.Aliases, pu.Symbols = p.Spellings(u.Symbol, u.Symbols, u.Aliases, pu.Symbol)
 		codeOf := p.Codes(b.codes[u])
 		for system, m := range ps.Codes {
@@ -582,7 +581,7 @@ func (b *builder) define(u *graph.Unit, visit func(*graph.Unit) bool) bool {
 		o = b.origins[u]
 	}
 	c := u.Category
-	if u.Definition.Kind == "base" {
+	if u.Doc().Definition.Kind == "base" {
 		if c.Base != u {
 			b.errorf(o, unitSubject(u.Symbol), "missing definition (only the base unit %q has none)", baseSymbol(c))
 			return false
@@ -614,7 +613,7 @@ func (b *builder) define(u *graph.Unit, visit func(*graph.Unit) bool) bool {
 	if !visit(ref) {
 		return false
 	}
-	if u.Definition.Kind == "formula" {
+	if u.Doc().Definition.Kind == "formula" {
 		return b.defineFormula(u, ref, def, o)
 	}
 	f, err := b.parseFactor(def.Factor)
@@ -821,7 +820,7 @@ func (b *builder) checkExamples() {
 		if us == nil {
 			return
 		}
-		for j, ex := range u.Examples {
+		for j, ex := range u.Doc().Examples {
 			if err := b.checkExample(u, ex, us.Examples[j].Origin); err != nil {
 				found[i] = append(found[i], err)
 			}

@@ -198,7 +198,7 @@ func TestOverlay(t *testing.T) {
 		if strings.Join(got, " ") != "my:smoot my:halfsmoot" {
 			t.Errorf("compiled %v, want my:smoot my:halfsmoot", got)
 		}
-		if u := ov.Find("halfsmoot"); u == nil || u.Definition.Unit != "my:smoot" {
+		if u := ov.Find("halfsmoot"); u == nil || u.Doc().Definition.Unit != "my:smoot" {
 			t.Errorf("halfsmoot is %+v, want it defined through my:smoot", u)
 		}
 		if why, ok := ov.BrokenWhy("bad"); !ok || why == "" {

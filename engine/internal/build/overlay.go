@@ -737,10 +737,10 @@ func (c *overlayCompiler) rename() {
 			continue
 		}
 		if r := c.ref[u]; r != nil {
-			u.Definition.Unit = r.Symbol
+			u.Doc().Definition.Unit = r.Symbol
 		}
-		for i := range u.Examples {
-			ex := &u.Examples[i]
+		for i := range u.Doc().Examples {
+			ex := &u.Doc().Examples[i]
 			ex.From, ex.To = c.ov.canonical(ex.From), c.ov.canonical(ex.To)
 		}
 	}
@@ -772,7 +772,7 @@ func (c *overlayCompiler) examples() {
 			continue
 		}
 		mark := len(b.errs)
-		for j, ex := range u.Examples {
+		for j, ex := range u.Doc().Examples {
 			if err := b.checkExample(u, ex, us.Examples[j].Origin); err != nil {
 				b.errs = append(b.errs, err)
 			}

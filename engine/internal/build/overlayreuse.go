@@ -236,7 +236,7 @@ func (c *overlayCompiler) dependencies() {
 		}
 		add(c.ref[u])
 		add(u.Prefixed)
-		for _, ex := range u.Examples {
+		for _, ex := range u.Doc().Examples {
 			for _, name := range [2]string{ex.From, ex.To} {
 				s, err := c.b.names.Resolve(name)
 				if err != nil {

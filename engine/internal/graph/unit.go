@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/unitd/unitd/engine/codes"
@@ -203,25 +204,26 @@ type Category struct {
 // Unit is a compiled unit. Its fields are read-only. Codes and those from
 // Conv on are the engine's compiled form, exported for its packages;
 // callers of the engine read a unit through the other fields and its
-// methods (CodeOf, BaseMap).
+// methods (Doc, CodeOf, BaseMap).
 type Unit struct {
-	Symbol      string
-	Name        string
-	Plural      string
-	Aliases     []string
-	Symbols     []string
-	Category    *Category
-	System      string
-	Description string
-	Definition  Definition
-	Exact       bool
-	Source      string
+	Symbol   string
+	Name     string
+	Plural   string
+	Aliases  []string
+	Symbols  []string
+	Category *Category
+	System   string
+	Exact    bool
 	// Prefixed is the unit this one was generated from by a prefix, or nil.
 	Prefixed *Unit
 	// Codes are the unit's codes in the standard code systems, as
 	// checked against their tables (CodeOf).
-	Codes    UnitCodes
-	Examples []Example
+	Codes UnitCodes
+	// doc is what Doc returns, unless docs holds it (a restored graph's
+	// unit, at docIndex).
+	doc      Doc
+	docs     *Docs
+	docIndex int32
 
 	// Conv maps the unit onto its category's base unit.
 	Conv Conversion
@@ -233,6 +235,51 @@ type Unit struct {
 	// AsInterval is SI without the category minimum, for a unit of a
 	// scale without offset (K) read as an interval; nil otherwise.
 	AsInterval *Conversion
+}
+
+// Doc is what documents a unit and no conversion reads: its description,
+// its definition as declared, where that comes from, and its worked
+// examples.
+type Doc struct {
+	Description string
+	Definition  Definition
+	Source      string
+	Examples    []Example
+}
+
+// Doc returns u's documentation. Only the graph's builder modifies it.
+func (u *Unit) Doc() *Doc {
+	if u.docs != nil {
+		return u.docs.get(int(u.docIndex))
+	}
+	return &u.doc
+}
+
+// SetDoc sets u's documentation, in place of any it was to decode.
+func (u *Unit) SetDoc(d Doc) { u.doc, u.docs, u.docIndex = d, nil, 0 }
+
+// Docs are the documentation of a restored graph's units, decoded on
+// their first use: a process that only converts never reads them, and
+// decoding them was a tenth of a command-line conversion.
+type Docs struct {
+	once   sync.Once
+	decode func() []Doc
+	all    []Doc
+}
+
+// NewDocs returns documentation that decode yields on first use, one Doc
+// per unit in the order of the units given it (SetDocs).
+func NewDocs(decode func() []Doc) *Docs { return &Docs{decode: decode} }
+
+// SetDocs makes u's documentation the i-th of docs.
+func (u *Unit) SetDocs(docs *Docs, i int) { u.docs, u.docIndex = docs, int32(i) }
+
+func (d *Docs) get(i int) *Doc {
+	d.once.Do(func() { d.all = d.decode() })
+	if i >= len(d.all) {
+		return &Doc{} // a snapshot whose documentation did not decode
+	}
+	return &d.all[i]
 }
 
 // Definition is a unit's definition as declared (or, for a prefixed unit,

@@ -45,7 +45,7 @@ import (
 )
 
 // magic starts every snapshot; its last part is the format's version.
-const magic = "unitd graph snapshot 6\n"
+const magic = "unitd graph snapshot 7\n"
 
 // Write writes the compiled core of a catalog.
 //
@@ -87,6 +87,12 @@ func Write(t *graph.Tables) []byte {
 			}
 		})
 	}
+	// The units' documentation, in their order, which no conversion reads.
+	w.block(func() {
+		for _, u := range t.Units {
+			w.unitDoc(u.Doc())
+		}
+	})
 	// Each category's units, base and intervals, now that every unit has
 	// an index.
 	for _, c := range t.Categories {
@@ -222,18 +228,9 @@ func (w *writer) unitFields(u *graph.Unit) {
 	w.strs(u.Aliases)
 	w.strs(u.Symbols)
 	w.str(u.System)
-	w.str(u.Description)
-	d := u.Definition
-	w.strs([]string{d.Kind, d.Unit, d.Factor, d.Offset, d.To, d.From})
 	w.bool(u.Exact)
-	w.str(u.Source)
 	w.unit(u.Prefixed)
 	w.codes(&u.Codes)
-	w.int(len(u.Examples))
-	for _, e := range u.Examples {
-		w.strs([]string{e.Value, e.From, e.To, e.Result})
-		w.bool(e.Approx)
-	}
 	w.conversion(&u.Conv)
 	switch {
 	case u.SI == nil:
@@ -251,6 +248,20 @@ func (w *writer) unitFields(u *graph.Unit) {
 	}
 }
 
+// unitDoc writes a unit's documentation (graph.Doc), which a reader
+// decodes on first use.
+func (w *writer) unitDoc(d *graph.Doc) {
+	w.str(d.Description)
+	def := d.Definition
+	w.strs([]string{def.Kind, def.Unit, def.Factor, def.Offset, def.To, def.From})
+	w.str(d.Source)
+	w.int(len(d.Examples))
+	for _, e := range d.Examples {
+		w.strs([]string{e.Value, e.From, e.To, e.Result})
+		w.bool(e.Approx)
+	}
+}
+
 // block writes what write writes as a string of its own, which a reader
 // can skip and read later (a part a restore decodes on first use).
 func (w *writer) block(write func()) {
@@ -265,7 +276,8 @@ func (w *writer) block(write func()) {
 // Read reads a snapshot back, in place: the strings of the tables it
 // returns are views of data. A snapshot that does not read (another
 // version, cut short, an index out of range) is an error, never a panic
-// later.
+// later. The units' documentation is decoded on its first use
+// (graph.Docs), and what of it does not decode is left empty.
 //
 // With parallel, the blocks of units are decoded side by side, each on
 // a goroutine of its own, while the rest of the snapshot is read (most of
@@ -313,6 +325,9 @@ func Read(data string, parallel bool) (*graph.Tables, error) {
 	for i := range blocks {
 		blocks[i] = r.str()
 	}
+	// The units' documentation, decoded on first use.
+	docBlock := r.str()
+	docs := graph.NewDocs(func() []graph.Doc { return readDocs(docBlock, len(units)) })
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -322,7 +337,7 @@ func Read(data string, parallel bool) (*graph.Tables, error) {
 	var wg sync.WaitGroup
 	for i, b := range blocks {
 		lo, hi := blockRange(i, len(blocks), len(units))
-		decode := func() { unitErrs[i] = r.sub(b).unitsIn(units[lo:hi]) }
+		decode := func() { unitErrs[i] = r.sub(b).unitsIn(units[lo:hi], docs, lo) }
 		if parallel {
 			wg.Go(decode)
 		} else {
@@ -407,9 +422,11 @@ func Read(data string, parallel bool) (*graph.Tables, error) {
 	return t, nil
 }
 
-// unitsIn reads a block of units into units, which it fills in.
-func (r *reader) unitsIn(units []graph.Unit) error {
+// unitsIn reads a block of units into units, which it fills in; their
+// documentation is docs' from the index first on.
+func (r *reader) unitsIn(units []graph.Unit, docs *graph.Docs, first int) error {
 	for i := range units {
+		units[i].SetDocs(docs, first+i)
 		r.unitFields(&units[i])
 		if r.err != nil {
 			return r.err
@@ -426,26 +443,10 @@ func (r *reader) unitFields(u *graph.Unit) {
 	u.Category = r.category()
 	u.Symbol, u.Name, u.Plural = r.str(), r.str(), r.str()
 	u.Aliases, u.Symbols = r.strs(), r.strs()
-	u.System, u.Description = r.str(), r.str()
-	if n := r.count(); n == 6 {
-		u.Definition = graph.Definition{Kind: r.str(), Unit: r.str(), Factor: r.str(), Offset: r.str(), To: r.str(), From: r.str()}
-	} else {
-		r.fail("a definition of %d parts", n)
-	}
+	u.System = r.str()
 	u.Exact = r.bool()
-	u.Source = r.str()
 	u.Prefixed = r.unit()
 	u.Codes = r.codes()
-	if n := r.count(); n > 0 {
-		u.Examples = r.examples(n)
-		for j := range u.Examples {
-			if n := r.count(); n != 4 {
-				r.fail("an example of %d parts", n)
-				break
-			}
-			u.Examples[j] = graph.Example{Value: r.str(), From: r.str(), To: r.str(), Result: r.str(), Approx: r.bool()}
-		}
-	}
 	r.conversion(&u.Conv)
 	switch r.int() {
 	case 1:
@@ -459,6 +460,39 @@ func (r *reader) unitFields(u *graph.Unit) {
 		u.AsInterval = new(graph.Conversion)
 		r.conversion(u.AsInterval)
 	}
+}
+
+// readDocs decodes the units' documentation (writer.unitDoc): n of them,
+// or fewer when data does not read, which leaves the rest without (a
+// restore does not check what it decodes only on first use).
+func readDocs(data string, n int) []graph.Doc {
+	r := &reader{b: data}
+	docs := make([]graph.Doc, 0, n)
+	for range n {
+		var d graph.Doc
+		d.Description = r.str()
+		if k := r.count(); k == 6 {
+			d.Definition = graph.Definition{Kind: r.str(), Unit: r.str(), Factor: r.str(), Offset: r.str(), To: r.str(), From: r.str()}
+		} else {
+			r.fail("a definition of %d parts", k)
+		}
+		d.Source = r.str()
+		if k := r.count(); k > 0 {
+			d.Examples = r.examples(k)
+			for j := range d.Examples {
+				if k := r.count(); k != 4 {
+					r.fail("an example of %d parts", k)
+					break
+				}
+				d.Examples[j] = graph.Example{Value: r.str(), From: r.str(), To: r.str(), Result: r.str(), Approx: r.bool()}
+			}
+		}
+		if r.err != nil {
+			break
+		}
+		docs = append(docs, d)
+	}
+	return docs
 }
 
 // writer writes a snapshot: signed varints, strings with their length,
