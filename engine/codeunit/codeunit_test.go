@@ -106,9 +106,18 @@ func TestSpecial(t *testing.T) {
 func TestPrefixedScale(t *testing.T) {
 	c := testCatalog(t)
 	m := codes.Meaning{Dim: c.temp.Dim, Factor: exact.Factor{R: big.NewRat(1, 1000)}, Offset: big.NewRat(27315, 100), ScaleOf: "DEG_C", Scale: big.NewRat(1, 1000), Note: "milli"}
+	// degC's documentation as a restored graph holds it, shared.
+	degC := c.claims["qudt:DEG_C"]
+	docs := graph.NewDocs(func() []graph.Doc {
+		return []graph.Doc{{Source: "catalog", Examples: []graph.Example{{Value: "1", To: "K", Result: "274.15"}}}}
+	})
+	degC.SetDocs(docs, 0)
 	u, err := prefixedScale(c, "qudt:MilliDEG_C", "qudt", m)
-	if err != nil || u.CodeOf("qudt") != "MilliDEG_C" || u.Doc().Source != "QUDT: milli; qudt table" {
+	if err != nil || u.CodeOf("qudt") != "MilliDEG_C" || u.Doc().Source != "QUDT: milli; qudt table" || u.Doc().Examples != nil {
 		t.Fatalf("MilliDEG_C: %+v, %v", u, err)
+	}
+	if d := degC.Doc(); d.Source != "catalog" || len(d.Examples) != 1 {
+		t.Errorf("MilliDEG_C changed degC's documentation: %+v", d)
 	}
 	wrong := m
 	wrong.Offset = big.NewRat(0, 1)
