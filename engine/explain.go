@@ -46,8 +46,11 @@ func (g *Graph) Explain(r *Result) Explanation {
 	case A.FormulaUnit || B.FormulaUnit || !affine:
 		ex.Kind = "formula"
 		for _, u := range []*Unit{r.From, r.To} {
-			if u != nil && u.Doc().Definition.Kind == "formula" {
-				ex.Formulas = append(ex.Formulas, FormulaStep{Unit: u.Symbol, Reference: u.Doc().Definition.Unit, To: u.Doc().Definition.To, From: u.Doc().Definition.From})
+			if u == nil {
+				continue
+			}
+			if d := u.Doc().Definition; d.Kind == "formula" {
+				ex.Formulas = append(ex.Formulas, FormulaStep{Unit: u.Symbol, Reference: d.Unit, To: d.To, From: d.From})
 			}
 		}
 	default:

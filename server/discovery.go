@@ -246,10 +246,11 @@ type exampleJSON struct {
 // aliases; name and plural have their own fields. The base unit of a
 // category is shown as linear with factor 1 onto itself.
 func newUnitRecord(u *engine.Unit) unitRecord {
+	doc := u.Doc()
 	r := unitRecord{
 		Account: u.Account(),
 		Symbol:  u.Symbol, Name: u.Name, Plural: u.Plural, Category: u.Category.ID, Dimension: u.Category.DimensionText(),
-		System: u.System, Exact: u.Exact, Source: u.Doc().Source, Description: u.Doc().Description,
+		System: u.System, Exact: u.Exact, Source: doc.Source, Description: doc.Description,
 		Aliases: []string{},
 	}
 	seen := map[string]bool{u.Symbol: true, u.Name: true, u.Plural: true}
@@ -259,7 +260,7 @@ func newUnitRecord(u *engine.Unit) unitRecord {
 			r.Aliases = append(r.Aliases, a)
 		}
 	}
-	d := u.Doc().Definition
+	d := doc.Definition
 	switch d.Kind {
 	case "base", "":
 		r.Definition = definitionJSON{Kind: "linear", Factor: "1", Unit: u.Symbol}
@@ -277,7 +278,7 @@ func newUnitRecord(u *engine.Unit) unitRecord {
 		r.PrefixedFrom = u.Prefixed.Symbol
 	}
 	r.Codes = newCodes(u)
-	for _, e := range u.Doc().Examples {
+	for _, e := range doc.Examples {
 		r.Examples = append(r.Examples, exampleJSON(e))
 	}
 	return r

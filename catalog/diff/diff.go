@@ -404,13 +404,12 @@ func (d *differ) renames(removed, added []*engine.Unit) {
 // sameConversion reports whether ou of the old catalog and nu of the new
 // one convert the same way.
 func (d *differ) sameConversion(ou, nu *engine.Unit) bool {
-	if (ou.Doc().Definition.Kind == "formula") != (nu.Doc().Definition.Kind == "formula") {
+	od, nd := ou.Doc().Definition, nu.Doc().Definition
+	if (od.Kind == "formula") != (nd.Kind == "formula") {
 		return false
 	}
-	if ou.Doc().Definition.Kind == "formula" {
-		if ou.Doc().Definition.To != nu.Doc().Definition.To || ou.Doc().Definition.From != nu.Doc().Definition.From {
-			return false
-		}
+	if od.Kind == "formula" && (od.To != nd.To || od.From != nd.From) {
+		return false
 	}
 	_, ov := d.oldValue(ou)
 	_, nv := d.newValue(nu)
@@ -512,7 +511,8 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 	if o, ok := d.new.defs[nu.Symbol]; ok && o.Line > 0 {
 		defAt = o
 	}
-	sameDef := ou.Doc().Definition == nu.Doc().Definition
+	od, nd := ou.Doc(), nu.Doc()
+	sameDef := od.Definition == nd.Definition
 	if nu.Prefixed != nil && ou.Prefixed != nil {
 		// Generated from its parent: what changes is reported there.
 		sameDef = true
@@ -520,7 +520,7 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 	switch {
 	case d.changed[nu.Symbol] && !sameDef:
 		c.Kind, c.Breaking = ConversionChanged, true
-		c.Old, c.New = definitionText(ou.Doc().Definition), definitionText(nu.Doc().Definition)
+		c.Old, c.New = definitionText(od.Definition), definitionText(nd.Definition)
 		d.value(&c, ou, nu)
 		c.Summary = fmt.Sprintf("%s: definition %s → %s", nu.Symbol, c.Old, c.New)
 		d.add(withValues(c), defAt)
@@ -529,13 +529,13 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 			return // reported with its parent, by the same ratio
 		}
 		c.Kind, c.Breaking = ValueChanged, true
-		c.Old, c.New = definitionText(ou.Doc().Definition), definitionText(nu.Doc().Definition)
+		c.Old, c.New = definitionText(od.Definition), definitionText(nd.Definition)
 		d.value(&c, ou, nu)
 		c.Summary = fmt.Sprintf("%s: value changed through %s (its definition %s is unchanged)", nu.Symbol, refOf(nu), c.New)
 		d.add(withValues(c), defAt)
 	case !sameDef:
 		c.Kind = DefinitionRewritten
-		c.Old, c.New = definitionText(ou.Doc().Definition), definitionText(nu.Doc().Definition)
+		c.Old, c.New = definitionText(od.Definition), definitionText(nd.Definition)
 		c.Summary = fmt.Sprintf("%s: definition %s → %s, same value", nu.Symbol, c.Old, c.New)
 		d.add(c, defAt)
 	}
@@ -548,9 +548,9 @@ func (d *differ) unitChanges(ou, nu *engine.Unit) {
 			Summary: fmt.Sprintf("%s: exact %v → %v", nu.Symbol, ou.Exact, nu.Exact)}
 		d.add(c, at)
 	}
-	if ou.Doc().Source != nu.Doc().Source {
-		c := Change{Kind: SourceChanged, Category: nu.Category.ID, Unit: nu.Symbol, Old: ou.Doc().Source, New: nu.Doc().Source,
-			Summary: fmt.Sprintf("%s: source %q → %q", nu.Symbol, ou.Doc().Source, nu.Doc().Source)}
+	if od.Source != nd.Source {
+		c := Change{Kind: SourceChanged, Category: nu.Category.ID, Unit: nu.Symbol, Old: od.Source, New: nd.Source,
+			Summary: fmt.Sprintf("%s: source %q → %q", nu.Symbol, od.Source, nd.Source)}
 		d.add(c, at)
 	}
 }

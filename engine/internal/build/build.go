@@ -269,18 +269,19 @@ func (b *builder) unit(c *graph.Category, us *spec.Unit) {
 		Aliases: us.Aliases, Symbols: us.Symbols,
 		Category: c, System: us.System, Exact: us.Exact,
 	}
-	u.SetDoc(graph.Doc{Description: us.Description, Source: us.Source, Definition: definitionOf(us.Definition)})
-	b.setCodes(u, us.Codes) // the spec's own map: compileCodes copies it before it drops a code
+	doc := graph.Doc{Description: us.Description, Source: us.Source, Definition: definitionOf(us.Definition)}
 	if len(us.Examples) > 0 {
-		u.Doc().Examples = make([]graph.Example, 0, len(us.Examples))
+		doc.Examples = make([]graph.Example, 0, len(us.Examples))
 	}
 	for _, ex := range us.Examples {
 		from := ex.From
 		if from == "" {
 			from = us.Symbol
 		}
-		u.Doc().Examples = append(u.Doc().Examples, graph.Example{Value: ex.Value, From: from, To: ex.To, Result: ex.Result, Approx: ex.Approx})
+		doc.Examples = append(doc.Examples, graph.Example{Value: ex.Value, From: from, To: ex.To, Result: ex.Result, Approx: ex.Approx})
 	}
+	u.SetDoc(doc)
+	b.setCodes(u, us.Codes) // the spec's own map: compileCodes copies it before it drops a code
 	b.add(c, u, us.Origin, us.Definition, us)
 	if us.Prefixes == nil {
 		return
